@@ -1,0 +1,50 @@
+package dev.seckill.contracts;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** Creates the pipeline's topics (idempotently) from {@link Topics}: the one place their shape is defined. */
+public final class TopicProvisioner {
+    public static final int DEFAULT_PARTITIONS = 12;
+
+    private TopicProvisioner() {}
+
+    public static List<NewTopic> specs(Topics topics, int partitions) {
+        List<NewTopic> specs = new ArrayList<>();
+        specs.add(new NewTopic(topics.commands(), partitions, (short) 1));
+        for (String t : topics.outcomes()) specs.add(new NewTopic(t, partitions, (short) 1));
+        specs.add(new NewTopic(topics.ledger(), partitions, (short) 1)
+                .configs(Map.of("retention.ms", "-1", "retention.bytes", "-1")));
+        specs.add(new NewTopic(topics.dlq(), partitions, (short) 1));
+        specs.add(new NewTopic(topics.payments(), partitions, (short) 1));
+        return specs;
+    }
+
+    /** Creates whatever of the pipeline's topics is missing; returns the names it created. */
+    public static List<String> ensure(String bootstrap, Topics topics, int partitions) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = specs(topics, partitions).stream().filter(t -> !existing.contains(t.name())).toList();
+            if (missing.isEmpty()) return List.of();
+            try {
+                admin.createTopics(missing).all().get(60, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) throw e;
+            }
+            return missing.stream().map(NewTopic::name).toList();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted creating topics");
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create topics at " + bootstrap + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.seckill.contracts.command;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seckill.contracts.Json;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/**
+ * JSON encoding of commands ({@code "v":1}, {@code "type"} decides the rest), and a decoder that never throws:
+ * it says what a record is, and why when it is not a command.
+ */
+public final class CommandCodec {
+    private CommandCodec() {}
+
+    public static byte[] encode(Command command) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("v", 1);
+        if (command instanceof Purchase p) {
+            n.put("type", "purchase").put("requestId", p.requestId()).put("goodsId", p.goodsId())
+                    .put("userId", p.userId()).put("quantity", p.quantity()).put("acceptedAt", p.acceptedAt().toString());
+        } else if (command instanceof OpenSale o) {
+            n.put("type", "open_sale").put("goodsId", o.goodsId()).put("stock", o.stock())
+                    .put("startAt", o.startAt().toString()).put("endAt", o.endAt().toString())
+                    .put("perUserLimit", o.perUserLimit()).put("opId", o.opId());
+            if (o.force()) n.put("force", true);
+        } else if (command instanceof Release r) {
+            n.put("type", "release").put("goodsId", r.goodsId()).put("userId", r.userId()).put("quantity", r.quantity());
+            if (r.orderId() != null) n.put("orderId", r.orderId());
+            if (r.requestId() != null) n.put("requestId", r.requestId());
+            n.put("reason", r.reason()).put("opId", r.opId());
+        } else if (command instanceof CloseSale c) {
+            n.put("type", "close_sale").put("goodsId", c.goodsId()).put("opId", c.opId());
+        } else if (command instanceof Restore r) {
+            n.put("type", "restore").put("goodsId", r.goodsId()).put("opId", r.opId());
+        }
+        return Json.write(n);
+    }
+
+    public static ParsedCommand decode(byte[] raw) {
+        if (raw == null) return new ParsedCommand.Poison("empty record");
+        JsonNode n;
+        try {
+            n = Json.MAPPER.readTree(raw);
+        } catch (IOException e) {
+            return new ParsedCommand.Poison("malformed JSON: " + firstLine(e.getMessage()));
+        }
+        if (n == null || !n.isObject()) return new ParsedCommand.Poison("malformed JSON: not an object");
+        if (n.has("v") && n.get("v").asInt(-1) != 1) return new ParsedCommand.Poison("unsupported v: " + n.get("v"));
+        String type = text(n, "type");
+        if (type == null) return new ParsedCommand.Poison("missing type");
+        long goodsId = positiveLong(n, "goodsId");
+        if (goodsId <= 0 && isKnownType(type)) return new ParsedCommand.Poison("goodsId missing or not a positive integer");
+        return switch (type) {
+            case "purchase" -> purchase(n, goodsId);
+            case "open_sale" -> openSale(n, goodsId);
+            case "release" -> release(n, goodsId);
+            case "close_sale" -> withOpId(n, opId -> new CloseSale(goodsId, opId));
+            case "restore" -> withOpId(n, opId -> new Restore(goodsId, opId));
+            default -> new ParsedCommand.Poison("unknown type: " + type);
+        };
+    }
+
+    private static boolean isKnownType(String type) {
+        return switch (type) {
+            case "purchase", "open_sale", "release", "close_sale", "restore" -> true;
+            default -> false;
+        };
+    }
+
+    private static ParsedCommand purchase(JsonNode n, long goodsId) {
+        String requestId = text(n, "requestId");
+        if (!CommandRules.validRequestId(requestId)) {
+            return new ParsedCommand.Poison("requestId missing or not 1-64 of [A-Za-z0-9._:-]");
+        }
+        long userId = positiveLong(n, "userId");
+        long quantity = positiveLong(n, "quantity");
+        Instant acceptedAt = instant(n, "acceptedAt");
+        int q = (int) Math.max(0, Math.min(quantity, Integer.MAX_VALUE));
+        String problem = null;
+        if (userId <= 0) problem = "userId missing or not a positive integer";
+        else if (!CommandRules.validQuantity(quantity)) problem = "quantity missing or not in 1.." + CommandRules.MAX_QUANTITY;
+        else if (acceptedAt == null) problem = "acceptedAt missing or not an ISO-8601 instant";
+        if (problem != null) {
+            return new ParsedCommand.InvalidPurchase(requestId, goodsId, Math.max(userId, 0), q, acceptedAt, problem);
+        }
+        return new ParsedCommand.Valid(new Purchase(requestId, goodsId, userId, q, acceptedAt));
+    }
+
+    private static ParsedCommand openSale(JsonNode n, long goodsId) {
+        String opId = text(n, "opId");
+        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        JsonNode stockNode = n.get("stock");
+        if (stockNode == null || !stockNode.canConvertToLong() || !stockNode.isIntegralNumber() || stockNode.asLong() < 0) {
+            return new ParsedCommand.Poison("stock missing or negative");
+        }
+        Instant start = instant(n, "startAt");
+        Instant end = instant(n, "endAt");
+        if (start == null) return new ParsedCommand.Poison("startAt missing or not an ISO-8601 instant");
+        if (end == null) return new ParsedCommand.Poison("endAt missing or not an ISO-8601 instant");
+        if (!end.isAfter(start)) return new ParsedCommand.Poison("endAt must be after startAt");
+        long limit = n.has("perUserLimit") ? positiveLong(n, "perUserLimit") : 1;
+        if (!CommandRules.validQuantity(limit)) return new ParsedCommand.Poison("perUserLimit not in 1.." + CommandRules.MAX_QUANTITY);
+        boolean force = n.path("force").asBoolean(false);
+        return new ParsedCommand.Valid(new OpenSale(goodsId, stockNode.asLong(), start, end, (int) limit, opId, force));
+    }
+
+    private static ParsedCommand release(JsonNode n, long goodsId) {
+        String opId = text(n, "opId");
+        Long orderId = n.hasNonNull("orderId") && n.get("orderId").canConvertToLong() ? n.get("orderId").asLong() : null;
+        if (opId == null && orderId != null) opId = "release-order-" + orderId;
+        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        long userId = positiveLong(n, "userId");
+        if (userId <= 0) return new ParsedCommand.Poison("userId missing or not a positive integer");
+        long quantity = n.has("quantity") ? positiveLong(n, "quantity") : 0;
+        String requestId = text(n, "requestId");
+        if (requestId != null && !CommandRules.validRequestId(requestId)) return new ParsedCommand.Poison("requestId invalid");
+        String reason = text(n, "reason");
+        if (reason == null || !Release.REASONS.contains(reason)) {
+            return new ParsedCommand.Poison("reason missing or not one of " + Release.REASONS);
+        }
+        return new ParsedCommand.Valid(new Release(goodsId, userId, (int) Math.max(quantity, 0), orderId, requestId, reason, opId));
+    }
+
+    private static ParsedCommand withOpId(JsonNode n, java.util.function.Function<String, Command> make) {
+        String opId = text(n, "opId");
+        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        return new ParsedCommand.Valid(make.apply(opId));
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v != null && v.isTextual() ? v.asText() : null;
+    }
+
+    /** The field as a positive long, or -1 when missing, not integral or not positive. */
+    private static long positiveLong(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null) return -1;
+        if (v.isIntegralNumber() && v.canConvertToLong()) return v.asLong() > 0 ? v.asLong() : -1;
+        if (v.isTextual()) {
+            try {
+                long l = Long.parseLong(v.asText());
+                return l > 0 ? l : -1;
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    private static Instant instant(JsonNode n, String field) {
+        String s = text(n, field);
+        if (s == null) return null;
+        try {
+            return Instant.parse(s);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int i = s.indexOf('\n');
+        return i < 0 ? s : s.substring(0, i);
+    }
+}

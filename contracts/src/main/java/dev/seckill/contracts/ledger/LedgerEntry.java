@@ -1,0 +1,28 @@
+package dev.seckill.contracts.ledger;
+
+import java.time.Instant;
+
+/**
+ * One change of stock, as decided by stock-stream. {@code quantity} is the signed-free size of the change:
+ * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED = 0.
+ * {@code opId} is unique per change: the command's opId, or {@code deduct:<requestId>} for a purchase.
+ */
+public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
+                          Long orderId, long stockAfter, Instant at) {
+
+    public static LedgerEntry of(String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
+                                 Long orderId, long stockAfter, Instant at) {
+        return new LedgerEntry(1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at);
+    }
+
+    public static String deductOpId(String requestId) { return "deduct:" + requestId; }
+
+    /** The change this entry makes to the units left: +opened, -deducted, +released, 0 otherwise. */
+    public long stockDelta() {
+        return switch (type) {
+            case OPENED, RELEASED -> quantity;
+            case DEDUCTED -> -quantity;
+            case CLOSED, RESTORED -> 0;
+        };
+    }
+}

@@ -1,0 +1,3 @@
+package dev.seckill.contracts.ledger;
+
+public enum LedgerType { OPENED, DEDUCTED, RELEASED, CLOSED, RESTORED }

@@ -1,0 +1,36 @@
+package dev.seckill.contracts.observability;
+
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+/** Serves a Prometheus registry as text on {@code GET /metrics} (port 0 picks a free one). */
+public final class MetricsServer implements AutoCloseable {
+    private final HttpServer server;
+
+    private MetricsServer(HttpServer server) { this.server = server; }
+
+    public static PrometheusMeterRegistry newRegistry() { return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT); }
+
+    public static MetricsServer start(PrometheusMeterRegistry registry, int port) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        server.createContext("/metrics", exchange -> {
+            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        return new MetricsServer(server);
+    }
+
+    public int port() { return server.getAddress().getPort(); }
+
+    @Override public void close() { server.stop(0); }
+}

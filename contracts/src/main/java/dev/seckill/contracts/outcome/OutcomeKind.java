@@ -1,0 +1,3 @@
+package dev.seckill.contracts.outcome;
+
+public enum OutcomeKind { SUCCESS, SOLD_OUT, DUPLICATE, REJECTED }

@@ -1,0 +1,29 @@
+package dev.seckill.contracts.redis;
+
+import java.util.List;
+
+/**
+ * The Redis key scheme. Every key of one goods carries the hash tag {@code {goodsId}} so that all keys a
+ * Lua script touches live in one slot and the scripts run unchanged on Redis Cluster.
+ */
+public record RedisKeys(String prefix) {
+    public static final String DEFAULT_PREFIX = "seckill:";
+
+    /** Hash: startAt/endAt (epoch ms), perUserLimit, opened, status. */
+    public String sale(long goodsId) { return key("sale", goodsId); }
+    /** String: units left. */
+    public String stock(long goodsId) { return key("stock", goodsId); }
+    /** Hash: userId -> quantity held by a live purchase. */
+    public String buyers(long goodsId) { return key("buyers", goodsId); }
+    /** Hash: userId -> requestId of the live purchase. */
+    public String holders(long goodsId) { return key("holders", goodsId); }
+    /** Hash: requestId or "op:"+opId -> stored decision. */
+    public String decisions(long goodsId) { return key("decisions", goodsId); }
+
+    /** The keys every stock script receives, in the order the scripts expect them. */
+    public List<String> goodsKeys(long goodsId) {
+        return List.of(sale(goodsId), stock(goodsId), buyers(goodsId), holders(goodsId), decisions(goodsId));
+    }
+
+    private String key(String kind, long goodsId) { return prefix + kind + ":{" + goodsId + "}"; }
+}

@@ -1,0 +1,26 @@
+package dev.seckill.stack;
+
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.kafka.KafkaContainer;
+
+/** Testcontainers Kafka, used only when a Docker engine answers. */
+final class DockerKafka {
+    private DockerKafka() {}
+
+    static boolean engineAvailable() {
+        if ("false".equals(System.getenv("SECKILL_USE_DOCKER"))) return false;
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    @SuppressWarnings("resource")
+    static String start() {
+        KafkaContainer kafka = new KafkaContainer("apache/kafka:4.0.0");
+        kafka.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(kafka::stop, "stop-test-kafka-container"));
+        return kafka.getBootstrapServers();
+    }
+}

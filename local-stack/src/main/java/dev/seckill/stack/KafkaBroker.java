@@ -1,0 +1,175 @@
+package dev.seckill.stack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A single-node KRaft Kafka broker (combined broker+controller) running in its own JVM from the Kafka jars
+ * that Maven resolved for this module. Data and log live under {@code dir}.
+ */
+public final class KafkaBroker implements AutoCloseable {
+    private static final String CLASSPATH_RESOURCE = "kafka-broker.classpath";
+
+    private final Path dir;
+    private final int port;
+    private final int controllerPort;
+    private Process process;
+
+    public KafkaBroker(Path dir, int port, int controllerPort) {
+        this.dir = dir.toAbsolutePath();
+        this.port = port;
+        this.controllerPort = controllerPort;
+    }
+
+    /** A broker on two free ports in a fresh temporary folder. */
+    public static KafkaBroker onFreePorts() {
+        try {
+            return new KafkaBroker(Files.createTempDirectory("seckill-kafka-"), ServerProcess.freePort(), ServerProcess.freePort());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String bootstrap() { return "127.0.0.1:" + port; }
+    public int port() { return port; }
+    public Path dir() { return dir; }
+    public Path log() { return dir.resolve("broker.log"); }
+    public Process process() { return process; }
+
+    /** Formats the storage on first use, starts the broker and waits until it answers metadata requests. */
+    public KafkaBroker start() {
+        try {
+            Files.createDirectories(dir.resolve("data"));
+            Path props = dir.resolve("server.properties");
+            Files.writeString(props, serverProperties());
+            Path log4j = dir.resolve("log4j2.properties");
+            Files.writeString(log4j, LOG4J2);
+            String cp = brokerClasspath();
+            if (!Files.exists(dir.resolve("data/meta.properties"))) {
+                ServerProcess.run(List.of(javaBin(), "-cp", cp, "-Dlog4j2.configurationFile=" + log4j,
+                        "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", props.toString()),
+                        Duration.ofMinutes(1));
+            }
+            List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms128m", "-Xmx512m", "-XX:+UseG1GC",
+                    "-XX:TieredStopAtLevel=1", "-Dlog4j2.configurationFile=" + log4j, "-cp", cp, "kafka.Kafka", props.toString()));
+            process = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+            Files.writeString(dir.resolve("kafka.pid"), Long.toString(process.pid()));
+            ServerProcess.awaitReady("Kafka broker at " + bootstrap(), () -> answersMetadata(bootstrap()), process,
+                    Duration.ofSeconds(90), log());
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** True when a Kafka broker at {@code bootstrap} answers a describe-cluster request within 3 s. */
+    public static boolean answersMetadata(String bootstrap) {
+        String[] hp = bootstrap.split(",")[0].split(":");
+        if (!ServerProcess.answers(hp[0], Integer.parseInt(hp[1]))) return false;
+        Map<String, Object> conf = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
+        try (Admin admin = Admin.create(conf)) {
+            return !admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Graceful stop (SIGTERM), waiting up to 30 s before killing. */
+    public void stop() {
+        if (process == null) return;
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGKILL, as a crash would. */
+    public void kill() {
+        if (process == null) return;
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override public void close() { stop(); }
+
+    private String serverProperties() {
+        Properties p = new Properties();
+        p.putAll(Map.ofEntries(
+                Map.entry("process.roles", "broker,controller"),
+                Map.entry("node.id", "1"),
+                Map.entry("controller.quorum.voters", "1@127.0.0.1:" + controllerPort),
+                Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort),
+                Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port),
+                Map.entry("controller.listener.names", "CONTROLLER"),
+                Map.entry("inter.broker.listener.name", "PLAINTEXT"),
+                Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
+                Map.entry("log.dirs", dir.resolve("data").toString()),
+                Map.entry("num.partitions", "12"),
+                Map.entry("auto.create.topics.enable", "false"),
+                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.num.partitions", "8"),
+                Map.entry("transaction.state.log.replication.factor", "1"),
+                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.num.partitions", "8"),
+                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("group.initial.rebalance.delay.ms", "0"),
+                Map.entry("log.retention.hours", "-1")));
+        var out = new java.io.StringWriter();
+        try {
+            p.store(out, "written by seckill local-stack");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
+    static String brokerClasspath() {
+        try (InputStream in = KafkaBroker.class.getResourceAsStream(CLASSPATH_RESOURCE)) {
+            if (in == null) throw new IllegalStateException("missing " + CLASSPATH_RESOURCE + ": build local-stack with Maven first");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String javaBin() { return Path.of(System.getProperty("java.home"), "bin", "java").toString(); }
+
+    private static final String LOG4J2 = """
+            status = warn
+            appender.console.type = Console
+            appender.console.name = STDOUT
+            appender.console.layout.type = PatternLayout
+            appender.console.layout.pattern = [%d] %p %m (%c)%n
+            rootLogger.level = WARN
+            rootLogger.appenderRef.stdout.ref = STDOUT
+            logger.server.name = kafka.server.KafkaRaftServer
+            logger.server.level = INFO
+            logger.kafka.name = kafka.Kafka
+            logger.kafka.level = INFO
+            """;
+}

@@ -1,0 +1,53 @@
+package dev.seckill.stock;
+
+import dev.seckill.contracts.JsonSerde;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.stock.decision.Decider;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.Supplier;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.BranchedKStream;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * The decision topology: commands → one Lua decision per record → the four outcome topics, the ledger and the DLQ.
+ * Built by a plain method so the real app and TopologyTestDriver share it.
+ */
+public final class StockTopology {
+    public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class);
+    public static final JsonSerde<LedgerEntry> LEDGER_SERDE = new JsonSerde<>(LedgerEntry.class);
+
+    private StockTopology() {}
+
+    public static void build(StreamsBuilder builder, Topics topics, Supplier<Decider> decider, MeterRegistry metrics) {
+        KStream<String, DecidedRecord> decided = builder
+                .stream(topics.commands(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
+                .processValues(() -> new DecideProcessor(decider.get(), metrics), Named.as("decide"));
+
+        decided.filter((k, d) -> d.decision().toDlq(), Named.as("poison"))
+                .mapValues(DecidedRecord::raw, Named.as("raw"))
+                .to(topics.dlq(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dlq"));
+
+        decided.filter((k, d) -> d.decision().hasLedger(), Named.as("changes"))
+                .mapValues(d -> d.decision().ledger(), Named.as("ledger-entry"))
+                .to(topics.ledger(), Produced.with(Serdes.String(), LEDGER_SERDE).withName("ledger"));
+
+        BranchedKStream<String, Outcome> byKind = decided
+                .filter((k, d) -> d.decision().hasOutcome(), Named.as("decided"))
+                .mapValues(d -> d.decision().outcome(), Named.as("outcome"))
+                .split(Named.as("outcome-"));
+        for (OutcomeKind kind : OutcomeKind.values()) {
+            byKind = byKind.branch((k, o) -> o.outcome() == kind, Branched.withConsumer(
+                    s -> s.to(topics.outcome(kind), Produced.with(Serdes.String(), OUTCOME_SERDE).withName("to-" + kind)),
+                    kind.name().toLowerCase()));
+        }
+    }
+}

@@ -1,0 +1,27 @@
+-- release: give back the units a buyer holds, only if that buyer really holds them; idempotent by opId.
+-- KEYS as purchase.lua. ARGV[1] opId, ARGV[2] userId, ARGV[3] requestId ('' = whatever the buyer holds),
+-- ARGV[4] "partition:offset"
+-- Returns {result, quantity, stockAfter, status}; result RELEASED, or NOOP with quantity 0 when the buyer holds
+-- nothing (for that requestId); status as purchase.lua.
+local key, pos = 'op:' .. ARGV[1], ARGV[4]
+local stored = redis.call('HGET', KEYS[5], key)
+if stored then
+  local result, qty, after, at = string.match(stored, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)$')
+  if at == pos then return {result, qty, after, 'REPLAY'} end
+  return {result, qty, after, 'RETRY'}
+end
+
+local function done(result, qty, after)
+  redis.call('HSET', KEYS[5], key, result .. '|' .. qty .. '|' .. after .. '|' .. pos)
+  return {result, tostring(qty), tostring(after), 'NEW'}
+end
+
+local stock = tonumber(redis.call('GET', KEYS[2]) or '0')
+local held = redis.call('HGET', KEYS[3], ARGV[2])
+if not held then return done('NOOP', 0, stock) end
+if ARGV[3] ~= '' and redis.call('HGET', KEYS[4], ARGV[2]) ~= ARGV[3] then return done('NOOP', 0, stock) end
+
+local after = redis.call('INCRBY', KEYS[2], held)
+redis.call('HDEL', KEYS[3], ARGV[2])
+redis.call('HDEL', KEYS[4], ARGV[2])
+return done('RELEASED', held, after)

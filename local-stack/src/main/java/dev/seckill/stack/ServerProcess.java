@@ -60,11 +60,11 @@ public final class ServerProcess {
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " timed out");
+                throw new IllegalStateException(describe(command) + " timed out");
             }
             String text = new String(out);
             if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed (" + p.exitValue() + "): " + text.strip());
+                throw new IllegalStateException(describe(command) + " failed (" + p.exitValue() + "): " + text.strip());
             }
             return text;
         } catch (IOException e) {
@@ -99,6 +99,16 @@ public final class ServerProcess {
         p = which(binary);
         if (p == null) throw new IllegalStateException("installed " + pkg + " but " + binary + " is still missing");
         return p;
+    }
+
+    /** The command without its (long) classpath, for messages. */
+    static String describe(List<String> command) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < command.size(); i++) {
+            if (i > 0 && "-cp".equals(command.get(i - 1))) b.append(" <classpath>");
+            else b.append(i == 0 ? "" : " ").append(command.get(i));
+        }
+        return b.toString();
     }
 
     static String tail(Path log) {

@@ -1,0 +1,168 @@
+package dev.seckill.stock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.stock.decision.Decider;
+import dev.seckill.stock.decision.TestRedis;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The topology under TopologyTestDriver, deciding against the real Redis. */
+class StockTopologyTest {
+    static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
+    static final Instant END = START.plusSeconds(3600);
+    final Topics topics = new Topics("ttd.");
+    TestRedis redis;
+    TopologyTestDriver driver;
+    TestInputTopic<String, byte[]> commands;
+    TestOutputTopic<String, Outcome> success, soldOut, duplicate, rejected;
+    TestOutputTopic<String, LedgerEntry> ledger;
+    TestOutputTopic<String, byte[]> dlq;
+
+    @BeforeEach void setUp() {
+        redis = new TestRedis();
+        StreamsBuilder builder = new StreamsBuilder();
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        StockTopology.build(builder, topics, () -> new Decider(redis.scripts(), Clock.systemUTC()), metrics);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(builder.build(), props);
+        commands = driver.createInputTopic(topics.commands(), new StringSerializer(), new ByteArraySerializer());
+        success = out(topics.success());
+        soldOut = out(topics.soldOut());
+        duplicate = out(topics.duplicate());
+        rejected = out(topics.rejected());
+        ledger = driver.createOutputTopic(topics.ledger(), new StringDeserializer(), StockTopology.LEDGER_SERDE.deserializer());
+        dlq = driver.createOutputTopic(topics.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    TestOutputTopic<String, Outcome> out(String topic) {
+        return driver.createOutputTopic(topic, new StringDeserializer(), StockTopology.OUTCOME_SERDE.deserializer());
+    }
+
+    @AfterEach void tearDown() {
+        driver.close();
+        redis.close();
+    }
+
+    void send(long goods, byte[] value) { commands.pipeInput(Long.toString(goods), value); }
+
+    void open(long goods, long stock) {
+        send(goods, CommandCodec.encode(new OpenSale(goods, stock, START, END, 1, "open-" + goods, false)));
+    }
+
+    void buy(String rid, long goods, long user) {
+        send(goods, CommandCodec.encode(new Purchase(rid, goods, user, 1, START.plusSeconds(5))));
+    }
+
+    @Test void givenASaleOfTwo_whenFourBuyersAndARepeatArrive_thenTwoSuccessesOneDuplicateAndSoldOut() {
+        open(1001, 2);
+        buy("a", 1001, 1);
+        buy("b", 1001, 1);
+        buy("c", 1001, 2);
+        buy("d", 1001, 3);
+
+        assertThat(success.readValuesToList()).extracting(Outcome::requestId, Outcome::stockAfter)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1L), org.assertj.core.groups.Tuple.tuple("c", 0L));
+        assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("b");
+        assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("d");
+        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type, LedgerEntry::quantity).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(LedgerType.OPENED, 2L),
+                org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L),
+                org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L));
+    }
+
+    @Test void anUpstreamRetryOfADecidedRequestEmitsNoSecondOutcome() {
+        open(1001, 5);
+        buy("a", 1001, 1);
+        buy("a", 1001, 1);
+        assertThat(success.readValuesToList()).hasSize(1);
+        assertThat(duplicate.isEmpty()).isTrue();
+        assertThat(ledger.readValuesToList()).hasSize(2);
+    }
+
+    @Test void outcomesCarryTheCommandPositionAndKeepTheTraceHeader() {
+        open(1001, 5);
+        TestRecord<String, byte[]> rec = new TestRecord<>("1001",
+                CommandCodec.encode(new Purchase("t1", 1001, 9, 1, START.plusSeconds(1))));
+        rec.headers().add("traceId", "abc123".getBytes(StandardCharsets.UTF_8));
+        commands.pipeInput(rec);
+        TestRecord<String, Outcome> out = success.readRecord();
+        assertThat(out.key()).isEqualTo("1001");
+        assertThat(out.value().offset()).isEqualTo(1);
+        assertThat(out.value().outcome()).isEqualTo(OutcomeKind.SUCCESS);
+        assertThat(new String(out.headers().lastHeader("traceId").value(), StandardCharsets.UTF_8)).isEqualTo("abc123");
+    }
+
+    @Test void poisonRecordsGoToTheDlqWithTheReason_andThePipelineKeepsGoing() {
+        open(1001, 5);
+        send(1001, "{not json".getBytes(StandardCharsets.UTF_8));
+        send(1001, "{\"v\":1,\"type\":\"teleport\",\"goodsId\":1001}".getBytes(StandardCharsets.UTF_8));
+        send(1001, "{\"v\":1,\"type\":\"purchase\",\"goodsId\":1001,\"userId\":1}".getBytes(StandardCharsets.UTF_8));
+        send(2002, CommandCodec.encode(new Purchase("wrong-key", 1001, 1, 1, START.plusSeconds(1))));
+        buy("after", 1001, 1);
+
+        var dead = dlq.readRecordsToList();
+        assertThat(dead).hasSize(4);
+        assertThat(dead).extracting(r -> header(r, "error")).satisfiesExactly(
+                e -> assertThat(e).startsWith("malformed JSON"),
+                e -> assertThat(e).isEqualTo("unknown type: teleport"),
+                e -> assertThat(e).contains("requestId"),
+                e -> assertThat(e).contains("is not the goodsId"));
+        assertThat(header(dead.get(0), "source-topic")).isEqualTo(topics.commands());
+        assertThat(header(dead.get(0), "source-offset")).isEqualTo("1");
+        assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("{not json");
+        assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("after");
+    }
+
+    @Test void aPurchaseWithAUsableRequestIdButBadFieldsIsRejectedInvalid() {
+        open(1001, 5);
+        send(1001, "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"q1\",\"goodsId\":1001,\"userId\":5,\"quantity\":0,\"acceptedAt\":\"2026-11-29T10:00:01Z\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        Outcome out = rejected.readValue();
+        assertThat(out.reason()).isEqualTo("invalid");
+        assertThat(out.requestId()).isEqualTo("q1");
+    }
+
+    @Test void aReleaseReturnsStockAndWritesTheLedger_aSecondOpenIsRefusedToTheDlq() {
+        open(1001, 1);
+        buy("a", 1001, 1);
+        send(1001, CommandCodec.encode(new Release(1001, 1, 1, 77L, "a", "payment_timeout", "release-order-77")));
+        buy("b", 1001, 2);
+        send(1001, CommandCodec.encode(new OpenSale(1001, 9, START, END, 1, "open-again", false)));
+        assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("a", "b");
+        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type).containsExactly(
+                LedgerType.OPENED, LedgerType.DEDUCTED, LedgerType.RELEASED, LedgerType.DEDUCTED);
+        assertThat(header(dlq.readRecord(), "error")).startsWith("open_sale refused");
+    }
+
+    static String header(TestRecord<String, byte[]> r, String name) {
+        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+}

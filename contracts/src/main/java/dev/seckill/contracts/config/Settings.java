@@ -21,7 +21,7 @@ public final class Settings {
             KAFKA_BOOTSTRAP, "127.0.0.1:19092",
             REDIS_URL, "redis://127.0.0.1:6379",
             REDIS_CLUSTER, "",
-            DB_URL, "jdbc:mysql://127.0.0.1:3306/seckill",
+            DB_URL, "jdbc:mysql://127.0.0.1:3306/seckill?createDatabaseIfNotExist=true",
             DB_USER, "root",
             DB_PASSWORD, "",
             TOPIC_PREFIX, "seckill.",

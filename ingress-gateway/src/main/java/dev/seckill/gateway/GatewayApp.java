@@ -1,0 +1,258 @@
+package dev.seckill.gateway;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.TraceHeaders;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.CommandRules;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.outcome.Outcome;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * The ingress gateway: validates a purchase, puts it on {@code <prefix>commands} keyed by goodsId and answers
+ * 202 only after Kafka acknowledged it (acks=all, idempotent producer); 503 when Kafka does not take it in time.
+ */
+public final class GatewayApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
+    private static final Pattern TRACEPARENT = Pattern.compile("^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
+    private static final Pattern TRACE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    private final Settings settings;
+    private final MeterRegistry metrics;
+    private final Topics topics;
+    private final Clock clock = Clock.systemUTC();
+    private final Map<String, Boolean> acceptedIds;
+    private Vertx vertx;
+    private HttpServer server;
+    private KafkaProducer<String, byte[]> producer;
+    private OutcomeView view;
+    private volatile boolean accepting;
+
+    public GatewayApp(Settings settings, MeterRegistry metrics) {
+        this.settings = settings;
+        this.metrics = metrics;
+        this.topics = new Topics(settings.topicPrefix());
+        int remembered = settings.getInt("gateway.remembered.ids", 1_000_000);
+        this.acceptedIds = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
+            @Override protected boolean removeEldestEntry(Map.Entry<String, Boolean> e) { return size() > remembered; }
+        });
+    }
+
+    public GatewayApp start() {
+        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
+        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        int ackTimeoutMs = settings.getInt("gateway.kafka.timeout.ms", 3000);
+        Map<String, Object> p = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, settings.getInt("gateway.linger.ms", 2),
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(ackTimeoutMs - 500, 500),
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, ackTimeoutMs,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, settings.getInt("gateway.max.block.ms", 500),
+                ProducerConfig.BUFFER_MEMORY_CONFIG, settings.getLong("gateway.buffer.bytes", 64L * 1024 * 1024),
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        new KafkaClientMetrics(producer).bindTo(metrics);
+        view = new OutcomeView(settings.kafkaBootstrap(), topics, settings.getInt("gateway.outcome.cache", 500_000),
+                Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)));
+        vertx = Vertx.vertx();
+        Router router = Router.router(vertx);
+        router.post("/api/purchases").handler(BodyHandler.create().setBodyLimit(settings.getInt("gateway.body.limit", 4096)))
+                .handler(this::purchase).failureHandler(this::bodyFailure);
+        router.get("/api/purchases/:requestId").handler(this::status);
+        router.get("/health").handler(this::health);
+        if (metrics instanceof PrometheusMeterRegistry prom) {
+            router.get("/metrics").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4")
+                    .end(prom.scrape()));
+        }
+        HttpServerOptions options = new HttpServerOptions().setHost(settings.get("gateway.host", "127.0.0.1"))
+                .setPort(settings.getInt("gateway.port", 8080)).setTcpNoDelay(true).setIdleTimeout(60);
+        try {
+            server = vertx.createHttpServer(options).requestHandler(router).listen()
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": "
+                    + e.getMessage(), e);
+        }
+        accepting = true;
+        LOG.info("gateway listening on http://{}:{} -> {}", options.getHost(), server.actualPort(), topics.commands());
+        return this;
+    }
+
+    public int port() { return server.actualPort(); }
+
+    private void purchase(RoutingContext ctx) {
+        long start = System.nanoTime();
+        String traceId = traceId(ctx);
+        ctx.response().putHeader("X-Trace-Id", traceId);
+        if (!accepting) {
+            reply(ctx, 503, new JsonObject().put("error", "gateway is shutting down"), "shutting_down", start);
+            return;
+        }
+        PurchaseRequest req;
+        try {
+            req = PurchaseRequest.parse(ctx.body().asString());
+        } catch (PurchaseRequest.Invalid e) {
+            reply(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field), "invalid", start);
+            return;
+        }
+        if (req.requestId() != null && acceptedIds.containsKey(req.requestId())) {
+            reply(ctx, 202, new JsonObject().put("requestId", req.requestId()).put("status", "PENDING"), "retry_accepted", start);
+            return;
+        }
+        if (view.knownSoldOut(req.goodsId())) {
+            metrics.counter("seckill_gateway_short_circuits", "kind", "sold_out").increment();
+            reply(ctx, 200, new JsonObject().put("status", "SOLD_OUT").put("goodsId", req.goodsId()), "sold_out", start);
+            return;
+        }
+        String requestId = req.requestId() != null ? req.requestId() : UUID.randomUUID().toString();
+        Purchase command = new Purchase(requestId, req.goodsId(), req.userId(), req.quantity(), clock.instant());
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command));
+        TraceHeaders.put(record.headers(), traceId);
+        Context context = vertx.getOrCreateContext();
+        try {
+            producer.send(record, (meta, error) -> context.runOnContext(v -> {
+                if (error != null) {
+                    metrics.counter("seckill_gateway_producer_errors", "error", error.getClass().getSimpleName()).increment();
+                    logWithTrace(traceId, "Kafka did not take {}: {}", requestId, error.getMessage());
+                    reply(ctx, 503, new JsonObject().put("error", "Kafka did not acknowledge the command in time")
+                            .put("reason", error.getClass().getSimpleName()), "kafka_unavailable", start);
+                } else {
+                    if (req.requestId() != null) acceptedIds.put(requestId, Boolean.TRUE);
+                    reply(ctx, 202, new JsonObject().put("requestId", requestId).put("status", "PENDING"), "accepted", start);
+                }
+            }));
+        } catch (RuntimeException e) {
+            metrics.counter("seckill_gateway_producer_errors", "error", e.getClass().getSimpleName()).increment();
+            reply(ctx, 503, new JsonObject().put("error", "Kafka cannot take the command now").put("reason", e.getClass().getSimpleName()),
+                    "kafka_unavailable", start);
+        }
+    }
+
+    private void status(RoutingContext ctx) {
+        String requestId = ctx.pathParam("requestId");
+        if (!CommandRules.validRequestId(requestId)) {
+            ctx.response().setStatusCode(400).putHeader("Content-Type", "application/json")
+                    .end(new JsonObject().put("error", "requestId must be 1-64 characters of [A-Za-z0-9._:-]").put("field", "requestId").encode());
+            return;
+        }
+        Outcome o = view.outcome(requestId);
+        JsonObject body = o == null ? new JsonObject().put("requestId", requestId).put("status", "PENDING")
+                : new JsonObject(new String(Json.write(o), java.nio.charset.StandardCharsets.UTF_8)).put("status", o.outcome().name());
+        ctx.response().putHeader("Content-Type", "application/json").end(body.encode());
+    }
+
+    private void health(RoutingContext ctx) {
+        boolean kafka = view.healthy(5000);
+        boolean redis;
+        try {
+            Unreachable.requireRedis(settings.redisUrl());
+            redis = true;
+        } catch (Unreachable e) {
+            redis = false;
+        }
+        JsonObject body = new JsonObject().put("kafka", kafka ? "UP" : "DOWN").put("redis", redis ? "UP" : "DOWN")
+                .put("status", kafka && redis ? "UP" : "DOWN");
+        ctx.response().setStatusCode(kafka && redis ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
+    }
+
+    private void bodyFailure(RoutingContext ctx) {
+        if (ctx.statusCode() == 413) {
+            reply(ctx, 400, new JsonObject().put("error", "body is larger than the limit").put("field", "body"), "invalid", System.nanoTime());
+        } else {
+            ctx.next();
+        }
+    }
+
+    private void reply(RoutingContext ctx, int status, JsonObject body, String kind, long startNanos) {
+        if (ctx.response().ended()) return;
+        ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+        metrics.counter("seckill_gateway_requests", "status", Integer.toString(status), "kind", kind).increment();
+        Timer.builder("seckill_gateway_accept_latency").tag("kind", kind).publishPercentileHistogram()
+                .register(metrics).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private static String traceId(RoutingContext ctx) {
+        String given = ctx.request().getHeader("X-Trace-Id");
+        if (given != null && TRACE_ID.matcher(given).matches()) return given;
+        String parent = ctx.request().getHeader("traceparent");
+        if (parent != null) {
+            Matcher m = TRACEPARENT.matcher(parent.trim());
+            if (m.matches()) return m.group(1);
+        }
+        return TraceHeaders.newTraceId();
+    }
+
+    private static void logWithTrace(String traceId, String format, Object... args) {
+        MDC.put("traceId", traceId);
+        try {
+            LOG.warn(format, args);
+        } finally {
+            MDC.remove("traceId");
+        }
+    }
+
+    /** Graceful: stop accepting, let in-flight sends finish (flush), then close. */
+    @Override public void close() {
+        accepting = false;
+        if (server != null) {
+            try {
+                server.shutdown(10, TimeUnit.SECONDS).toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("HTTP server shutdown: {}", e.getMessage());
+            }
+        }
+        if (producer != null) {
+            producer.flush();
+            producer.close(Duration.ofSeconds(10));
+        }
+        if (view != null) view.close();
+        if (vertx != null) vertx.close();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings settings = Settings.fromEnvironment();
+        PrometheusMeterRegistry registry = dev.seckill.contracts.observability.MetricsServer.newRegistry();
+        try {
+            GatewayApp app = new GatewayApp(settings, registry).start();
+            Runtime.getRuntime().addShutdownHook(new Thread(app::close));
+            Thread.currentThread().join();
+        } catch (Unreachable e) {
+            System.err.println("ingress-gateway: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.seckill.gateway;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's read side: follows the outcome topics and the ledger (read_committed, from the end, no group) and
+ * keeps the latest outcomes by requestId (bounded) plus a sold-out flag per goods. The flag is set by a SOLD_OUT
+ * outcome, expires after a short TTL, and is cleared at once by a SUCCESS that leaves stock or a RELEASED entry,
+ * so a release makes the goods buyable again without waiting.
+ */
+final class OutcomeView implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OutcomeView.class);
+
+    private final Topics topics;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Map<String, Outcome> outcomes;
+    private final Map<Long, Long> soldOutUntil = new ConcurrentHashMap<>();
+    private final long soldOutTtlMs;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicLong lastPollOk = new AtomicLong();
+    private final Thread thread;
+
+    OutcomeView(String bootstrap, Topics topics, int capacity, Duration soldOutTtl) {
+        this.topics = topics;
+        this.soldOutTtlMs = soldOutTtl.toMillis();
+        this.outcomes = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
+            @Override protected boolean removeEldestEntry(Map.Entry<String, Outcome> eldest) { return size() > capacity; }
+        });
+        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> parts = new ArrayList<>();
+        List<String> followed = new ArrayList<>(topics.outcomes());
+        followed.add(topics.ledger());
+        for (String t : followed) {
+            consumer.partitionsFor(t, Duration.ofSeconds(30)).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
+        }
+        consumer.assign(parts);
+        consumer.seekToEnd(parts);
+        parts.forEach(consumer::position); // resolve the end now, so nothing decided after start is missed
+        thread = new Thread(this::run, "gateway-outcome-view");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            while (running.get()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    try {
+                        if (r.topic().equals(topics.ledger())) onLedger(Json.read(r.value(), LedgerEntry.class));
+                        else onOutcome(Json.read(r.value(), Outcome.class));
+                    } catch (RuntimeException e) {
+                        LOG.warn("ignoring unreadable record {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+                    }
+                }
+                lastPollOk.set(System.currentTimeMillis());
+            }
+        } catch (WakeupException e) {
+            // closing
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private void onOutcome(Outcome o) {
+        outcomes.put(o.requestId(), o);
+        if (o.outcome() == OutcomeKind.SOLD_OUT) soldOutUntil.put(o.goodsId(), System.currentTimeMillis() + soldOutTtlMs);
+        else if (o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() > 0) soldOutUntil.remove(o.goodsId());
+    }
+
+    private void onLedger(LedgerEntry e) {
+        if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
+            soldOutUntil.remove(e.goodsId());
+        }
+    }
+
+    Outcome outcome(String requestId) { return outcomes.get(requestId); }
+
+    boolean knownSoldOut(long goodsId) {
+        Long until = soldOutUntil.get(goodsId);
+        return until != null && until > System.currentTimeMillis();
+    }
+
+    /** True when the view polled the broker successfully within the last {@code maxAgeMs}. */
+    boolean healthy(long maxAgeMs) { return System.currentTimeMillis() - lastPollOk.get() < maxAgeMs; }
+
+    @Override public void close() {
+        running.set(false);
+        consumer.wakeup();
+    }
+}

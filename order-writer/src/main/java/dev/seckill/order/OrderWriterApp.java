@@ -1,0 +1,273 @@
+package dev.seckill.order;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.TraceHeaders;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.observability.MetricsServer;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.order.db.Database;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * The order-writer service: consumes SUCCESS outcomes and the ledger (read_committed, in batches), writes each
+ * batch in one DB transaction, and commits the Kafka offsets only after the DB commit. A DB fault pauses
+ * consumption and retries the same batch with backoff until the DB is back; a record that can never be written
+ * goes to the DLQ.
+ */
+public final class OrderWriterApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OrderWriterApp.class);
+
+    private final Settings settings;
+    private final MeterRegistry metrics;
+    private final Topics topics;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private HikariDataSource db;
+    private KafkaConsumer<String, byte[]> consumer;
+    private KafkaProducer<String, byte[]> dlq;
+    private Thread loop;
+
+    public OrderWriterApp(Settings settings, MeterRegistry metrics) {
+        this.settings = settings;
+        this.metrics = metrics;
+        this.topics = new Topics(settings.topicPrefix());
+    }
+
+    public OrderWriterApp start() {
+        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
+        db = Database.open(settings, "order-writer");
+        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.get("writer.group.id", topics.prefix() + "order-writer"));
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.getInt("writer.batch.max", 500));
+        consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        new KafkaClientMetrics(consumer).bindTo(metrics);
+        dlq = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                new StringSerializer(), new ByteArraySerializer());
+        consumer.subscribe(List.of(topics.success(), topics.ledger()));
+        running.set(true);
+        loop = new Thread(this::run, "order-writer");
+        loop.start();
+        LOG.info("order-writer started: {} + {} -> {}", topics.success(), topics.ledger(), settings.dbUrl());
+        return this;
+    }
+
+    private void run() {
+        try {
+            while (running.get()) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
+                if (records.isEmpty()) continue;
+                List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
+                records.forEach(batch::add);
+                List<Poison> poison = writeUntilDone(batch);
+                if (poison == null) return; // stopping
+                for (Poison p : poison) sendToDlq(p);
+                consumer.commitSync(nextOffsets(batch));
+                metrics.summary("seckill_writer_batch_size").record(batch.size());
+            }
+        } catch (WakeupException e) {
+            if (running.get()) throw e;
+        } catch (RuntimeException e) {
+            LOG.error("order-writer stopped on an unexpected error", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+            stopped.countDown();
+        }
+    }
+
+    /** Writes the batch, retrying DB faults with backoff (consumption paused meanwhile). Null when stopping. */
+    private List<Poison> writeUntilDone(List<ConsumerRecord<String, byte[]>> batch) {
+        long backoffMs = 100;
+        boolean paused = false;
+        while (running.get()) {
+            try {
+                List<Poison> poison = write(batch);
+                if (paused) {
+                    consumer.resume(consumer.assignment());
+                    LOG.info("database is back: batch of {} written", batch.size());
+                }
+                return poison;
+            } catch (SQLException e) {
+                metrics.counter("seckill_writer_db_retries").increment();
+                LOG.warn("database write failed ({}), retrying in {} ms: {}", e.getSQLState(), backoffMs, e.getMessage());
+                if (!paused) {
+                    consumer.pause(consumer.assignment());
+                    paused = true;
+                }
+                consumer.poll(Duration.ofMillis(backoffMs)); // paused: keeps the group membership, returns nothing
+                backoffMs = Math.min(backoffMs * 2, 5000);
+            }
+        }
+        return null;
+    }
+
+    private List<Poison> write(List<ConsumerRecord<String, byte[]>> batch) throws SQLException {
+        Timer.Sample sample = Timer.start(metrics);
+        List<Poison> poison = new ArrayList<>();
+        int orders = 0;
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                for (ConsumerRecord<String, byte[]> r : batch) {
+                    Savepoint sp = c.setSavepoint();
+                    try {
+                        if (apply(c, r)) orders += r.topic().equals(topics.success()) ? 1 : 0;
+                    } catch (PoisonRecord p) {
+                        c.rollback(sp);
+                        poison.add(new Poison(r, p.getMessage()));
+                    } catch (SQLException e) {
+                        if (!isDataError(e)) throw e;
+                        c.rollback(sp);
+                        poison.add(new Poison(r, "cannot be written: " + e.getMessage()));
+                    }
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // the connection is gone; the transaction is gone with it
+                }
+                throw e;
+            }
+        }
+        sample.stop(Timer.builder("seckill_writer_db_batch").publishPercentileHistogram().register(metrics));
+        metrics.counter("seckill_orders_written").increment(orders);
+        return poison;
+    }
+
+    private boolean apply(Connection c, ConsumerRecord<String, byte[]> r) throws SQLException, PoisonRecord {
+        String traceId = TraceHeaders.get(r.headers());
+        MDC.put("traceId", traceId == null ? "" : traceId);
+        try {
+            if (r.topic().equals(topics.success())) {
+                Outcome o = parse(r, Outcome.class);
+                if (o.outcome() != OutcomeKind.SUCCESS || o.requestId() == null || o.goodsId() <= 0 || o.quantity() <= 0) {
+                    throw new PoisonRecord("not a SUCCESS outcome with requestId, goodsId and quantity");
+                }
+                return OrderStore.recordSuccess(c, o, traceId);
+            }
+            LedgerEntry e = parse(r, LedgerEntry.class);
+            if (e.type() == null || e.opId() == null || e.goodsId() <= 0) throw new PoisonRecord("ledger entry without type, opId or goodsId");
+            return OrderStore.applyLedger(c, e, traceId);
+        } finally {
+            MDC.remove("traceId");
+        }
+    }
+
+    private static <T> T parse(ConsumerRecord<String, byte[]> r, Class<T> type) throws PoisonRecord {
+        try {
+            return Json.read(r.value(), type);
+        } catch (RuntimeException e) {
+            throw new PoisonRecord("malformed " + type.getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /** SQL states 22 (data) and 23 (integrity): the record is at fault, not the database. */
+    private static boolean isDataError(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23"));
+    }
+
+    private void sendToDlq(Poison p) {
+        ProducerRecord<String, byte[]> out = new ProducerRecord<>(topics.dlq(), p.record().key(), p.record().value());
+        p.record().headers().forEach(h -> out.headers().add(h));
+        out.headers().add("error", p.reason().getBytes(StandardCharsets.UTF_8));
+        out.headers().add("source-topic", p.record().topic().getBytes(StandardCharsets.UTF_8));
+        out.headers().add("source-partition", Integer.toString(p.record().partition()).getBytes(StandardCharsets.UTF_8));
+        out.headers().add("source-offset", Long.toString(p.record().offset()).getBytes(StandardCharsets.UTF_8));
+        try {
+            dlq.send(out).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot write to the DLQ: " + e.getMessage(), e);
+        }
+        metrics.counter("seckill_dlq_records", "source", "order-writer").increment();
+        LOG.warn("record {}-{}@{} sent to the DLQ: {}", p.record().topic(), p.record().partition(), p.record().offset(), p.reason());
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<String, byte[]>> batch) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> r : batch) {
+            offsets.merge(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1),
+                    (a, b) -> a.offset() >= b.offset() ? a : b);
+        }
+        return offsets;
+    }
+
+    public HikariDataSource dataSource() { return db; }
+
+    @Override public void close() {
+        if (running.compareAndSet(true, false)) {
+            consumer.wakeup();
+            try {
+                stopped.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (dlq != null) dlq.close(Duration.ofSeconds(5));
+        if (db != null) db.close();
+    }
+
+    private record Poison(ConsumerRecord<String, byte[]> record, String reason) {}
+
+    public static void main(String[] args) throws Exception {
+        Settings settings = Settings.fromEnvironment();
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+        try {
+            OrderWriterApp app = new OrderWriterApp(settings, registry).start();
+            MetricsServer server = MetricsServer.start(registry, settings.getInt("writer.metrics.port", 9403));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                app.close();
+                server.close();
+            }));
+            Thread.currentThread().join();
+        } catch (Unreachable e) {
+            System.err.println("order-writer: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+}

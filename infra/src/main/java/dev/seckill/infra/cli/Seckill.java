@@ -1,0 +1,92 @@
+package dev.seckill.infra.cli;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.infra.stack.LocalStack;
+import dev.seckill.order.db.Database;
+import dev.seckill.reconcile.DriftCheck;
+import dev.seckill.reconcile.GoodsDrift;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import redis.clients.jedis.UnifiedJedis;
+
+/** The operator's and analyst's command line behind {@code ./seckill}. */
+public final class Seckill {
+    static final String USAGE = """
+            usage: ./seckill <command>
+              up                       start (or find) Kafka, Redis and MySQL; say what was done
+              down                     stop what 'up' started
+              status                   each component, its address, UP or DOWN
+              demo [--stock N --requests N --concurrency N --users N --goods N --seed N]
+                                       the write-up's flash sale end to end, with a report
+              sale open --goods N --stock N [--minutes N --limit N --force]
+              sale close --goods N
+              reconcile [--goods N]    ledger vs Redis vs DB, one row per goods (read-only)
+              test                     the whole test suite (the launcher runs Maven)
+            configuration: SECKILL_KAFKA_BOOTSTRAP, SECKILL_REDIS_URL, SECKILL_REDIS_CLUSTER, SECKILL_DB_URL,
+                           SECKILL_DB_USER, SECKILL_DB_PASSWORD, SECKILL_TOPIC_PREFIX, SECKILL_REDIS_PREFIX""";
+
+    private Seckill() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out));
+    }
+
+    static int run(String[] args, PrintStream out) {
+        Settings settings = Settings.fromEnvironment();
+        Path home = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"));
+        if (args.length == 0) {
+            out.println(USAGE);
+            return 2;
+        }
+        try {
+            switch (args[0]) {
+                case "up" -> new LocalStack(settings, home, out).up();
+                case "down" -> new LocalStack(settings, home, out).down();
+                case "status" -> {
+                    return new LocalStack(settings, home, out).status() ? 0 : 1;
+                }
+                case "demo" -> {
+                    new LocalStack(settings, home, out).up();
+                    return DemoCommand.run(settings, args, out);
+                }
+                case "sale" -> {
+                    return SaleCommand.run(settings, args, out);
+                }
+                case "reconcile" -> {
+                    return reconcile(settings, args, out);
+                }
+                case "help", "--help", "-h" -> out.println(USAGE);
+                default -> {
+                    System.err.println("seckill: unknown command '" + args[0] + "'\n" + USAGE);
+                    return 2;
+                }
+            }
+            return 0;
+        } catch (Unreachable | Flags.UsageError e) {
+            System.err.println("seckill: " + e.getMessage());
+            return 2;
+        } catch (Exception e) {
+            System.err.println("seckill " + args[0] + " failed: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int reconcile(Settings settings, String[] args, PrintStream out) throws Exception {
+        Flags f = new Flags(args, 1, Set.of("goods"), Set.of());
+        Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
+        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
+        try (UnifiedJedis redis = RedisConnections.open(settings); var db = Database.open(settings, "reconcile")) {
+            List<GoodsDrift> rows = new DriftCheck(settings.kafkaBootstrap(), new Topics(settings.topicPrefix()), redis,
+                    new RedisKeys(settings.redisPrefix()), db).run(goods);
+            out.print(DriftCheck.render(rows));
+            if (rows.isEmpty()) out.println("(no goods in " + settings.topicPrefix() + "ledger)");
+            return rows.stream().allMatch(r -> r.verdict().equals("OK")) ? 0 : 1;
+        }
+    }
+}

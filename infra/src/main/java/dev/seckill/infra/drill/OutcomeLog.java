@@ -1,0 +1,74 @@
+package dev.seckill.infra.drill;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.outcome.Outcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/** Follows the four outcome topics from the beginning (read_committed), as an analyst would, and keeps every outcome. */
+public final class OutcomeLog implements AutoCloseable {
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final List<Outcome> outcomes = new ArrayList<>();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread thread;
+
+    public OutcomeLog(String bootstrap, Topics topics) {
+        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new StringDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> parts = new ArrayList<>();
+        for (String t : topics.outcomes()) {
+            consumer.partitionsFor(t, Duration.ofSeconds(30)).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
+        }
+        consumer.assign(parts);
+        consumer.seekToBeginning(parts);
+        thread = new Thread(this::run, "outcome-log");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            while (running.get()) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    Outcome o = Json.read(r.value(), Outcome.class);
+                    synchronized (outcomes) {
+                        outcomes.add(o);
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } finally {
+            consumer.close();
+        }
+    }
+
+    public List<Outcome> snapshot() {
+        synchronized (outcomes) {
+            return List.copyOf(outcomes);
+        }
+    }
+
+    public int size() {
+        synchronized (outcomes) {
+            return outcomes.size();
+        }
+    }
+
+    @Override public void close() {
+        running.set(false);
+        consumer.wakeup();
+    }
+}

@@ -1,0 +1,100 @@
+package dev.seckill.infra.drill;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.contracts.command.Command;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.gateway.GatewayApp;
+import dev.seckill.order.OrderWriterApp;
+import dev.seckill.stock.StockStreamApp;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import redis.clients.jedis.UnifiedJedis;
+
+/** The whole pipeline of one namespace in this JVM: stock-stream, order-writer and the gateway, wired for a run. */
+public final class Pipeline implements AutoCloseable {
+    private final Namespace ns;
+    private final Topics topics;
+    private final RedisKeys keys;
+    private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    private StockStreamApp stream;
+    private OrderWriterApp writer;
+    private GatewayApp gateway;
+    private UnifiedJedis redis;
+    private KafkaProducer<String, byte[]> commands;
+
+    public Pipeline(Namespace ns) {
+        this.ns = ns;
+        this.topics = new Topics(ns.settings().topicPrefix());
+        this.keys = new RedisKeys(ns.settings().redisPrefix());
+    }
+
+    public Pipeline start() {
+        TopicProvisioner.ensure(ns.settings().kafkaBootstrap(), topics, ns.settings().getInt("topic.partitions", 12));
+        redis = RedisConnections.open(ns.settings());
+        writer = new OrderWriterApp(ns.settings(), metrics).start();
+        stream = new StockStreamApp(ns.settings(), metrics).start();
+        gateway = new GatewayApp(ns.settings(), metrics).start();
+        commands = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ns.settings().kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                new StringSerializer(), new ByteArraySerializer());
+        stream.awaitRunning(Duration.ofSeconds(60));
+        return this;
+    }
+
+    /** Sends a command to {@code <prefix>commands}, keyed by goods id, and waits for Kafka's acknowledgment. */
+    public void send(Command command) {
+        try {
+            commands.send(new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command))).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot send " + command + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens a sale through the commands topic and waits until Redis holds its stock. */
+    public void openSale(long goodsId, long stock, Duration length, int perUserLimit) {
+        Instant now = Instant.now();
+        send(new OpenSale(goodsId, stock, now.minusSeconds(1), now.plus(length), perUserLimit, ns.name() + "-open-" + goodsId, false));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (redis.get(keys.stock(goodsId)) == null) {
+            if (System.nanoTime() > deadline) throw new IllegalStateException("sale of goods " + goodsId + " was not opened in 60 s");
+            sleep(20);
+        }
+    }
+
+    public Namespace namespace() { return ns; }
+    public Topics topics() { return topics; }
+    public RedisKeys keys() { return keys; }
+    public UnifiedJedis redis() { return redis; }
+    public DataSource db() { return writer.dataSource(); }
+    public int gatewayPort() { return gateway.port(); }
+    public PrometheusMeterRegistry metrics() { return metrics; }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms); // polling Redis for the sale to appear
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override public void close() {
+        if (gateway != null) gateway.close();
+        if (stream != null) stream.close();
+        if (writer != null) writer.close();
+        if (commands != null) commands.close();
+        if (redis != null) redis.close();
+    }
+}

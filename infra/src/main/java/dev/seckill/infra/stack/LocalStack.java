@@ -1,0 +1,154 @@
+package dev.seckill.infra.stack;
+
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.stack.KafkaBroker;
+import dev.seckill.stack.MariaDbServer;
+import dev.seckill.stack.RedisServer;
+import dev.seckill.stack.ServerProcess;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * {@code ./seckill up|down|status}: Kafka (KRaft, from the Maven jars), Redis and a MySQL-compatible server.
+ * A server that already answers at the configured address is used as it is; a missing one is started on
+ * loopback under {@code .seckill/} (installed from Debian packages first when its binary is missing and we are root).
+ * Only what this tool started is stopped by {@code down}.
+ */
+public final class LocalStack {
+    private final Settings settings;
+    private final Path home;
+    private final PrintStream out;
+
+    public LocalStack(Settings settings, Path home, PrintStream out) {
+        this.settings = settings;
+        this.home = home.toAbsolutePath();
+        this.out = out;
+    }
+
+    public void up() {
+        redis();
+        mysql();
+        kafka();
+    }
+
+    private void kafka() {
+        String bootstrap = settings.kafkaBootstrap();
+        if (KafkaBroker.answersMetadata(bootstrap)) {
+            out.println("kafka    " + bootstrap + "  answers (using it)");
+            return;
+        }
+        HostPort hp = HostPort.parse(bootstrap.split(",")[0]);
+        requireLoopback("Kafka", hp);
+        out.println("kafka    " + bootstrap + "  starting a single-node KRaft broker (logs: " + home.resolve("kafka/broker.log") + ")");
+        KafkaBroker broker = new KafkaBroker(home.resolve("kafka"), hp.port(), hp.port() + 1).start();
+        out.println("kafka    " + broker.bootstrap() + "  started (pid " + broker.process().pid() + ")");
+    }
+
+    private void redis() {
+        URI u = URI.create(settings.redisUrl());
+        HostPort hp = new HostPort(u.getHost(), u.getPort() < 0 ? 6379 : u.getPort());
+        if (ServerProcess.answers(hp.host(), hp.port())) {
+            out.println("redis    " + hp + "  answers (using it)");
+            return;
+        }
+        requireLoopback("Redis", hp);
+        new RedisServer(hp.port(), home.resolve("redis"), List.of()).start();
+        mark("redis");
+        out.println("redis    " + hp + "  started redis-server (data: " + home.resolve("redis") + ")");
+    }
+
+    private void mysql() {
+        HostPort hp = HostPort.parse(Unreachable.jdbcHostPort(settings.dbUrl()));
+        if (ServerProcess.answers(hp.host(), hp.port())) {
+            out.println("mysql    " + hp + "  answers (using it)");
+            return;
+        }
+        requireLoopback("MySQL", hp);
+        new MariaDbServer(hp.port(), home.resolve("mariadb")).start();
+        mark("mariadb");
+        out.println("mysql    " + hp + "  started mariadbd (data: " + home.resolve("mariadb") + ")");
+    }
+
+    public void down() {
+        stopPid("kafka", home.resolve("kafka/kafka.pid"));
+        if (Files.exists(home.resolve("started-redis"))) {
+            URI u = URI.create(settings.redisUrl());
+            new RedisServer(u.getPort() < 0 ? 6379 : u.getPort(), home.resolve("redis"), List.of()).stop();
+            unmark("redis");
+            out.println("redis    stopped");
+        }
+        if (Files.exists(home.resolve("started-mariadb"))) {
+            stopPid("mysql", home.resolve("mariadb/mariadbd.pid"));
+            unmark("mariadb");
+        }
+    }
+
+    /** Prints each component, its address and whether it answers; returns true when all do. */
+    public boolean status() {
+        URI u = URI.create(settings.redisUrl());
+        HostPort redis = new HostPort(u.getHost(), u.getPort() < 0 ? 6379 : u.getPort());
+        HostPort mysql = HostPort.parse(Unreachable.jdbcHostPort(settings.dbUrl()));
+        boolean k = KafkaBroker.answersMetadata(settings.kafkaBootstrap());
+        boolean r = ServerProcess.answers(redis.host(), redis.port());
+        boolean m = ServerProcess.answers(mysql.host(), mysql.port());
+        out.printf("%-8s %-22s %s%n", "kafka", settings.kafkaBootstrap(), k ? "UP" : "DOWN");
+        out.printf("%-8s %-22s %s%n", "redis", redis, r ? "UP" : "DOWN");
+        out.printf("%-8s %-22s %s%n", "mysql", mysql, m ? "UP" : "DOWN");
+        return k && r && m;
+    }
+
+    private void stopPid(String name, Path pidFile) {
+        if (!Files.exists(pidFile)) return;
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            var handle = ProcessHandle.of(pid);
+            if (handle.isPresent() && handle.get().isAlive()) {
+                handle.get().destroy();
+                handle.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                out.println(String.format("%-8s stopped (pid %d)", name, pid));
+            }
+            Files.deleteIfExists(pidFile);
+        } catch (Exception e) {
+            out.println(name + "    could not be stopped: " + e.getMessage());
+        }
+    }
+
+    private static void requireLoopback(String what, HostPort hp) {
+        if (!hp.host().equals("127.0.0.1") && !hp.host().equals("localhost")) {
+            throw new Unreachable(what, hp.toString(), "not on this machine, so it cannot be started here");
+        }
+    }
+
+    private void mark(String what) {
+        try {
+            Files.createDirectories(home);
+            Files.writeString(home.resolve("started-" + what), "");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private void unmark(String what) {
+        try {
+            Files.deleteIfExists(home.resolve("started-" + what));
+        } catch (IOException ignored) {
+            // nothing to clean
+        }
+    }
+
+    record HostPort(String host, int port) {
+        static HostPort parse(String s) {
+            int i = s.lastIndexOf(':');
+            return new HostPort(s.substring(0, i), Integer.parseInt(s.substring(i + 1)));
+        }
+
+        @Override public String toString() { return host + ":" + port; }
+    }
+
+}

@@ -9,6 +9,7 @@ import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.OutcomeLog;
 import dev.seckill.infra.drill.Pipeline;
 import dev.seckill.infra.drill.SaleAudit;
+import dev.seckill.infra.stack.LocalStack;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -24,7 +25,7 @@ import java.util.Set;
 public final class DemoCommand {
     private DemoCommand() {}
 
-    public static int run(Settings settings, String[] args, PrintStream out) throws Exception {
+    public static int run(Settings settings, LocalStack stack, String[] args, PrintStream out) throws Exception {
         Flags f = new Flags(args, 1, Set.of("stock", "requests", "concurrency", "users", "goods", "seed"), Set.of());
         long stock = f.getLong("stock", 1000);
         int requests = (int) f.getLong("requests", 50_000);
@@ -32,6 +33,7 @@ public final class DemoCommand {
         int users = (int) f.getLong("users", Math.max(1, requests / 2));
         long goods = f.getLong("goods", 1001);
         long seed = f.getLong("seed", 7);
+        stack.up();
 
         String name = "demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(settings, name);

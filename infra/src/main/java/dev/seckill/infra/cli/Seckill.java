@@ -37,7 +37,7 @@ public final class Seckill {
         System.exit(run(args, System.out));
     }
 
-    static int run(String[] args, PrintStream out) {
+    public static int run(String[] args, PrintStream out) {
         Settings settings = Settings.fromEnvironment();
         Path home = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"));
         if (args.length == 0) {
@@ -52,8 +52,7 @@ public final class Seckill {
                     return new LocalStack(settings, home, out).status() ? 0 : 1;
                 }
                 case "demo" -> {
-                    new LocalStack(settings, home, out).up();
-                    return DemoCommand.run(settings, args, out);
+                    return DemoCommand.run(settings, new LocalStack(settings, home, out), args, out);
                 }
                 case "sale" -> {
                     return SaleCommand.run(settings, args, out);

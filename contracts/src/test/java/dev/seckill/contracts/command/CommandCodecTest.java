@@ -1,0 +1,58 @@
+package dev.seckill.contracts.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class CommandCodecTest {
+    static final Instant T = Instant.parse("2026-11-29T10:00:00.123Z");
+
+    @Test void everyCommandRoundTrips() {
+        Command[] all = {
+                new Purchase("r-1", 1001, 7, 2, T),
+                new OpenSale(1001, 1000, T, T.plusSeconds(60), 2, "op-1", true),
+                new Release(1001, 7, 2, 55L, "r-1", "payment_timeout", "rel-55"),
+                new CloseSale(1001, "close-1"),
+                new Restore(1001, "restore-1")};
+        for (Command c : all) {
+            assertThat(CommandCodec.decode(CommandCodec.encode(c))).isEqualTo(new ParsedCommand.Valid(c));
+        }
+        assertThat(new String(CommandCodec.encode(all[0]), StandardCharsets.UTF_8)).contains("\"v\":1", "\"type\":\"purchase\"");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{oops                                                                   | malformed JSON",
+            "[1,2]                                                                   | malformed JSON: not an object",
+            "{\"v\":2,\"type\":\"purchase\"}                                          | unsupported v: 2",
+            "{\"goodsId\":1}                                                         | missing type",
+            "{\"type\":\"teleport\",\"goodsId\":1}                                   | unknown type: teleport",
+            "{\"type\":\"purchase\",\"goodsId\":-1,\"requestId\":\"a\"}              | goodsId missing or not a positive integer",
+            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"bad id!\"}         | requestId missing or not 1-64 of [A-Za-z0-9._:-]",
+            "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":-5}       | stock missing or negative",
+            "{\"type\":\"release\",\"goodsId\":1,\"opId\":\"o\",\"userId\":2,\"reason\":\"whim\"} | reason missing or not one of",
+            "{\"type\":\"close_sale\",\"goodsId\":1}                                 | opId missing or invalid"})
+    void poisonSaysWhy(String json, String reason) {
+        ParsedCommand p = CommandCodec.decode(json.strip().getBytes(StandardCharsets.UTF_8));
+        assertThat(p).isInstanceOf(ParsedCommand.Poison.class);
+        assertThat(((ParsedCommand.Poison) p).reason()).startsWith(reason.strip());
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":0,\"quantity\":1,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | userId",
+            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":0,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | quantity",
+            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":101,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | quantity",
+            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":1,\"acceptedAt\":\"yesterday\"} | acceptedAt"})
+    void aPurchaseWithAUsableRequestIdButBadFieldsIsAnsweredNotDropped(String json, String field) {
+        ParsedCommand p = CommandCodec.decode(json.strip().getBytes(StandardCharsets.UTF_8));
+        assertThat(p).isInstanceOf(ParsedCommand.InvalidPurchase.class);
+        ParsedCommand.InvalidPurchase ip = (ParsedCommand.InvalidPurchase) p;
+        assertThat(ip.requestId()).isEqualTo("a");
+        assertThat(ip.reason()).startsWith(field.strip());
+    }
+}

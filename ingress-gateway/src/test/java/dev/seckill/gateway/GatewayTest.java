@@ -1,0 +1,170 @@
+package dev.seckill.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.TraceHeaders;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.ParsedCommand;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.stack.KafkaBroker;
+import dev.seckill.stack.KafkaFixture;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The gateway over a real broker: 202 means the command is in the log; bad input never reaches Kafka. */
+class GatewayTest {
+    static GatewayApp gateway;
+    static Topics topics;
+    static Settings settings;
+    static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll static void start() {
+        String prefix = "gw-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
+                "gateway.port", "0"));
+        topics = new Topics(prefix);
+        gateway = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+    }
+
+    @AfterAll static void stop() { gateway.close(); }
+
+    static HttpResponse<String> post(int port, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/purchases"))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static List<ConsumerRecord<String, byte[]>> commandsIn(String bootstrap, String topic) {
+        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, "read-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.currentTimeMillis() + 5000;
+            while (System.currentTimeMillis() < deadline) consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+        }
+        return out;
+    }
+
+    @Test void a202MeansTheCommandIsInTheTopic_keyedByGoods_withTheTraceId() throws Exception {
+        HttpResponse<String> r = post(gateway.port(), "{\"goodsId\":1001,\"userId\":42,\"quantity\":1,\"requestId\":\"gw-r1\"}",
+                "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        assertThat(r.statusCode()).isEqualTo(202);
+        assertThat(r.body()).contains("\"requestId\":\"gw-r1\"", "\"status\":\"PENDING\"");
+        HttpResponse<String> retry = post(gateway.port(), "{\"goodsId\":1001,\"userId\":42,\"quantity\":1,\"requestId\":\"gw-r1\"}");
+        assertThat(retry.statusCode()).isEqualTo(202);
+
+        List<ConsumerRecord<String, byte[]>> records = commandsIn(settings.kafkaBootstrap(), topics.commands()).stream()
+                .filter(c -> new String(c.value()).contains("gw-r1")).toList();
+        assertThat(records).as("a retry at the door is not a second command").hasSize(1);
+        assertThat(records.get(0).key()).isEqualTo("1001");
+        assertThat(TraceHeaders.get(records.get(0).headers())).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        ParsedCommand parsed = CommandCodec.decode(records.get(0).value());
+        assertThat(parsed).isInstanceOf(ParsedCommand.Valid.class);
+        Purchase p = (Purchase) ((ParsedCommand.Valid) parsed).command();
+        assertThat(p.userId()).isEqualTo(42);
+        assertThat(p.acceptedAt()).isNotNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "empty body                 | ''                                                             | body",
+            "not JSON                   | {goodsId:1                                                     | body",
+            "JSON array                 | [1,2]                                                          | body",
+            "missing goodsId            | {\"userId\":1}                                                 | goodsId",
+            "negative goodsId           | {\"goodsId\":-5,\"userId\":1}                                  | goodsId",
+            "zero goodsId               | {\"goodsId\":0,\"userId\":1}                                   | goodsId",
+            "string goodsId             | {\"goodsId\":\"abc\",\"userId\":1}                             | goodsId",
+            "fractional goodsId         | {\"goodsId\":1.5,\"userId\":1}                                 | goodsId",
+            "huge goodsId               | {\"goodsId\":123456789012345678901234567890,\"userId\":1}      | goodsId",
+            "missing userId             | {\"goodsId\":1}                                                | userId",
+            "negative userId            | {\"goodsId\":1,\"userId\":-1}                                  | userId",
+            "quantity zero              | {\"goodsId\":1,\"userId\":1,\"quantity\":0}                    | quantity",
+            "quantity too big           | {\"goodsId\":1,\"userId\":1,\"quantity\":101}                  | quantity",
+            "quantity as text           | {\"goodsId\":1,\"userId\":1,\"quantity\":\"2\"}                | quantity",
+            "requestId with spaces      | {\"goodsId\":1,\"userId\":1,\"requestId\":\"a b\"}             | requestId",
+            "requestId too long         | {\"goodsId\":1,\"userId\":1,\"requestId\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"} | requestId",
+            "requestId not a string     | {\"goodsId\":1,\"userId\":1,\"requestId\":17}                  | requestId"})
+    void badInputIs400NamingTheField_andNeverReachesKafka(String name, String body, String field) throws Exception {
+        HttpResponse<String> r = post(gateway.port(), body);
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("\"field\":\"" + field + "\"");
+        assertThat(r.body()).contains(field.equals("body") ? "body" : field);
+    }
+
+    @Test void anOversizedBodyIs400() throws Exception {
+        HttpResponse<String> r = post(gateway.port(), "{\"goodsId\":1,\"userId\":1,\"pad\":\"" + "x".repeat(10_000) + "\"}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("\"field\":\"body\"");
+    }
+
+    @Test void rejectedInputNeverReachedKafka() throws Exception {
+        String marker = "marker-" + UUID.randomUUID().toString().substring(0, 6);
+        post(gateway.port(), "{\"goodsId\":1,\"userId\":-1,\"requestId\":\"" + marker + "\"}");
+        assertThat(commandsIn(settings.kafkaBootstrap(), topics.commands()))
+                .noneMatch(c -> new String(c.value()).contains(marker));
+    }
+
+    @Test void metricsAndHealthAnswer() throws Exception {
+        post(gateway.port(), "{\"goodsId\":1}");
+        HttpResponse<String> m = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(m.body()).contains("seckill_gateway_requests_total", "seckill_gateway_accept_latency_seconds_bucket");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            HttpResponse<String> h = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(h.statusCode()).isEqualTo(200);
+            assertThat(h.body()).contains("\"kafka\":\"UP\"");
+        });
+    }
+
+    @Test void withTheBrokerStopped_requestsGet503InTime_andNothingIsAcknowledged_thenFlowAgain() throws Exception {
+        KafkaBroker broker = KafkaBroker.onFreePorts().start();
+        String prefix = "gwdown-" + UUID.randomUUID().toString().substring(0, 6) + ".";
+        Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, broker.bootstrap(), Settings.TOPIC_PREFIX, prefix,
+                "gateway.port", "0", "gateway.kafka.timeout.ms", "2000"));
+        GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        try {
+            assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":1,\"requestId\":\"before\"}").statusCode()).isEqualTo(202);
+            broker.stop();
+            long t0 = System.nanoTime();
+            HttpResponse<String> down = post(own.port(), "{\"goodsId\":7,\"userId\":2,\"requestId\":\"during\"}");
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(down.statusCode()).isEqualTo(503);
+            assertThat(ms).as("answered within the configured timeout plus slack").isLessThan(5000);
+            broker.start();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":3,\"requestId\":\"after\"}").statusCode()).isEqualTo(202));
+            List<String> values = commandsIn(broker.bootstrap(), prefix + "commands").stream().map(c -> new String(c.value())).toList();
+            assertThat(values).anyMatch(v -> v.contains("\"before\"")).anyMatch(v -> v.contains("\"after\""));
+            assertThat(values).noneMatch(v -> v.contains("\"during\""));
+        } finally {
+            own.close();
+            broker.stop();
+        }
+    }
+}

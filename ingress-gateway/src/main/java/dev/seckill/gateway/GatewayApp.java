@@ -55,7 +55,7 @@ public final class GatewayApp implements AutoCloseable {
     private final Clock clock = Clock.systemUTC();
     private final Map<String, Boolean> acceptedIds;
     private Vertx vertx;
-    private HttpServer server;
+    private final java.util.List<HttpServer> servers = new java.util.ArrayList<>();
     private KafkaProducer<String, byte[]> producer;
     private OutcomeView view;
     private volatile boolean accepting;
@@ -100,19 +100,28 @@ public final class GatewayApp implements AutoCloseable {
         }
         HttpServerOptions options = new HttpServerOptions().setHost(settings.get("gateway.host", "127.0.0.1"))
                 .setPort(settings.getInt("gateway.port", 8080)).setTcpNoDelay(true).setIdleTimeout(60);
+        int loops = settings.getInt("gateway.event.loops", Runtime.getRuntime().availableProcessors());
         try {
-            server = vertx.createHttpServer(options).requestHandler(router).listen()
-                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            // One server per event loop, all on the same port: Vert.x spreads connections across them.
+            HttpServer first = listen(router, options);
+            servers.add(first);
+            options.setPort(first.actualPort());
+            for (int i = 1; i < loops; i++) servers.add(listen(router, options));
         } catch (Exception e) {
             throw new IllegalStateException("gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": "
                     + e.getMessage(), e);
         }
         accepting = true;
-        LOG.info("gateway listening on http://{}:{} -> {}", options.getHost(), server.actualPort(), topics.commands());
+        LOG.info("gateway listening on http://{}:{} ({} event loops) -> {}", options.getHost(), port(), loops, topics.commands());
         return this;
     }
 
-    public int port() { return server.actualPort(); }
+    private HttpServer listen(Router router, HttpServerOptions options) throws Exception {
+        return vertx.createHttpServer(options).requestHandler(router).listen()
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    public int port() { return servers.get(0).actualPort(); }
 
     private void purchase(RoutingContext ctx) {
         long start = System.nanoTime();
@@ -228,7 +237,7 @@ public final class GatewayApp implements AutoCloseable {
     /** Graceful: stop accepting, let in-flight sends finish (flush), then close. */
     @Override public void close() {
         accepting = false;
-        if (server != null) {
+        for (HttpServer server : servers) {
             try {
                 server.shutdown(10, TimeUnit.SECONDS).toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
             } catch (Exception e) {

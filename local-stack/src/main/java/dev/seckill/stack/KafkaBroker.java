@@ -64,7 +64,7 @@ public final class KafkaBroker implements AutoCloseable {
                         Duration.ofMinutes(1));
             }
             List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms128m", "-Xmx512m", "-XX:+UseG1GC",
-                    "-XX:TieredStopAtLevel=1", "-Dlog4j2.configurationFile=" + log4j, "-cp", cp, "kafka.Kafka", props.toString()));
+                    "-Dlog4j2.configurationFile=" + log4j, "-cp", cp, "kafka.Kafka", props.toString()));
             process = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))

@@ -26,13 +26,14 @@ public final class DemoCommand {
     private DemoCommand() {}
 
     public static int run(Settings settings, LocalStack stack, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 1, Set.of("stock", "requests", "concurrency", "users", "goods", "seed"), Set.of());
+        Flags f = new Flags(args, 1, Set.of("stock", "requests", "concurrency", "users", "goods", "seed", "warmup"), Set.of());
         long stock = f.getLong("stock", 1000);
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
         int users = (int) f.getLong("users", Math.max(1, requests / 2));
         long goods = f.getLong("goods", 1001);
         long seed = f.getLong("seed", 7);
+        int warmup = f.has("warmup") && f.get("warmup", "").equals("0") ? 0 : (int) f.getLong("warmup", 10_000);
         stack.up();
 
         String name = "demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
@@ -40,9 +41,20 @@ public final class DemoCommand {
         out.printf("namespace  %s (topics %s*, Redis keys %s*, database %s)%n", name, ns.settings().topicPrefix(),
                 ns.settings().redisPrefix(), ns.database());
         try (Pipeline p = new Pipeline(ns).start()) {
-            p.openSale(goods, stock, Duration.ofHours(1), 1);
-            out.printf("sale       goods %d opened with %,d units (per-user limit 1)%n", goods, stock);
             try (OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), p.topics())) {
+                if (warmup > 0) {
+                    // JIT warm-up over the whole path (gateway, Kafka, Lua, outcomes) on another goods, which has no sale:
+                    // every warm-up purchase is decided REJECTED no_sale and touches nothing of the sale measured below.
+                    ProgressBar warm = new ProgressBar(out, "warm-up", warmup);
+                    LoadGenerator.Result w = LoadGenerator.run(p.gatewayPort(), goods + 1, warmup, concurrency, users, seed + 1, warm::update);
+                    warm.finish(warmup);
+                    if (!Drain.awaitDecided(log, w.acceptedIds(), Duration.ofMinutes(3))) {
+                        out.println("warm-up    the pipeline did not decide the warm-up requests in 3 minutes");
+                    }
+                }
+                p.openSale(goods, stock, Duration.ofHours(1), 1);
+                out.printf("sale       goods %d opened with %,d units (per-user limit 1)%s%n", goods, stock,
+                        warmup > 0 ? "; JIT warmed by " + warmup + " requests on goods " + (goods + 1) : "");
                 out.printf("load       %,d purchases, %d concurrent clients, %,d buyers (seed %d)%n", requests, concurrency, users, seed);
                 ProgressBar sent = new ProgressBar(out, "requests", requests);
                 LoadGenerator.Result load = LoadGenerator.run(p.gatewayPort(), goods, requests, concurrency, users, seed, sent::update);

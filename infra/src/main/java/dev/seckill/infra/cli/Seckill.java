@@ -22,11 +22,13 @@ public final class Seckill {
               up                       start (or find) Kafka, Redis and MySQL; say what was done
               down                     stop what 'up' started
               status                   each component, its address, UP or DOWN
-              demo [--stock N --requests N --concurrency N --users N --goods N --seed N]
+              demo [--stock N --requests N --concurrency N --users N --goods N --seed N --warmup N]
                                        the write-up's flash sale end to end, with a report
               sale open --goods N --stock N [--minutes N --limit N --force]
               sale close --goods N
               reconcile [--goods N]    ledger vs Redis vs DB, one row per goods (read-only)
+              bench decide [--commands N --goods N --threads N --commit-ms N --raw N]
+                                       stock-stream decisions/s next to raw Lua ops/s
               test                     the whole test suite (the launcher runs Maven)
             configuration: SECKILL_KAFKA_BOOTSTRAP, SECKILL_REDIS_URL, SECKILL_REDIS_CLUSTER, SECKILL_DB_URL,
                            SECKILL_DB_USER, SECKILL_DB_PASSWORD, SECKILL_TOPIC_PREFIX, SECKILL_REDIS_PREFIX""";
@@ -56,6 +58,10 @@ public final class Seckill {
                 }
                 case "sale" -> {
                     return SaleCommand.run(settings, args, out);
+                }
+                case "bench" -> {
+                    if (args.length < 2 || !args[1].equals("decide")) throw new Flags.UsageError("bench needs 'decide'");
+                    return dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
                 }
                 case "reconcile" -> {
                     return reconcile(settings, args, out);

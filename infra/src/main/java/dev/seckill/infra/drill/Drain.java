@@ -42,6 +42,23 @@ public final class Drain {
         return false;
     }
 
+    /** Waits until every request in {@code ids} has an outcome; true when that happened within the timeout. */
+    public static boolean awaitDecided(OutcomeLog log, Set<String> ids, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Set<String> decided = new HashSet<>();
+            log.snapshot().forEach(o -> decided.add(o.requestId()));
+            if (decided.containsAll(ids)) return true;
+            try {
+                Thread.sleep(100); // polling the outcome topics
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
     static long ordersIn(Pipeline p, long goodsId) throws SQLException {
         try (Connection c = p.db().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?")) {

@@ -1,8 +1,8 @@
 package dev.seckill.infra.drill;
 
+import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.WebClient;
@@ -39,9 +39,8 @@ public final class LoadGenerator {
     private LoadGenerator() {}
 
     public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed, IntConsumer progress) {
-        Vertx vertx = Vertx.vertx();
-        WebClient client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
-                .setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(10_000), new PoolOptions().setHttp1MaxSize(concurrency));
+        int loops = Math.max(1, Math.min(concurrency, Runtime.getRuntime().availableProcessors()));
+        Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setEventLoopPoolSize(loops));
         Random random = new Random(seed);
         long[] userOf = new long[requests];
         for (int i = 0; i < requests; i++) userOf[i] = 1 + random.nextInt(users);
@@ -53,8 +52,19 @@ public final class LoadGenerator {
         AtomicLong errors = new AtomicLong();
         CountDownLatch finished = new CountDownLatch(concurrency);
         long start = System.nanoTime();
-        for (int c = 0; c < concurrency; c++) {
-            vertx.runOnContext(v -> loop(client, goodsId, userOf, next, done, latencies, accepted, byStatus, errors, finished, progress));
+        // one verticle per event loop, each with its own client and its share of the concurrent clients
+        for (int l = 0; l < loops; l++) {
+            int share = concurrency / loops + (l < concurrency % loops ? 1 : 0);
+            vertx.deployVerticle(new AbstractVerticle() {
+                @Override public void start() {
+                    WebClient client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
+                            .setDefaultPort(port).setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(10_000),
+                            new PoolOptions().setHttp1MaxSize(share));
+                    for (int c = 0; c < share; c++) {
+                        loop(client, goodsId, userOf, next, done, latencies, accepted, byStatus, errors, finished, progress);
+                    }
+                }
+            });
         }
         try {
             if (!finished.await(10, TimeUnit.MINUTES)) throw new IllegalStateException("load did not finish in 10 minutes");
@@ -62,7 +72,6 @@ public final class LoadGenerator {
             Thread.currentThread().interrupt();
         }
         long elapsed = System.nanoTime() - start;
-        client.close();
         vertx.close();
         return new Result(requests, accepted, byStatus, latencies, elapsed, errors.get());
     }

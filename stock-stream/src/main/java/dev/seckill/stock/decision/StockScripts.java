@@ -33,6 +33,8 @@ public final class StockScripts {
     private final MeterRegistry metrics;
     private final int maxAttempts;
     private final Duration firstBackoff;
+    private final java.util.Map<StockScript, Timer> latency = new java.util.EnumMap<>(StockScript.class);
+    private final java.util.Map<String, Counter> results = new java.util.concurrent.ConcurrentHashMap<>();
 
     public StockScripts(UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff) {
         this.redis = redis;
@@ -40,6 +42,10 @@ public final class StockScripts {
         this.metrics = metrics;
         this.maxAttempts = maxAttempts;
         this.firstBackoff = firstBackoff;
+        for (StockScript script : StockScript.values()) {
+            latency.put(script, Timer.builder("seckill_redis_call").description("Redis Lua call latency")
+                    .tag("script", script.metricName()).publishPercentileHistogram().register(metrics));
+        }
     }
 
     public LuaResult purchase(Purchase p, String position) {
@@ -79,11 +85,11 @@ public final class StockScripts {
             long start = System.nanoTime();
             try {
                 LuaResult result = LuaResult.from(evalsha(script, k, args));
-                Timer.builder("seckill_redis_call").description("Redis Lua call latency").tag("script", script.metricName())
-                        .publishPercentileHistogram().register(metrics).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                Counter.builder("seckill_lua_results").description("Lua results by script and result")
-                        .tag("script", script.metricName()).tag("result", result.code()).tag("status", result.status().name())
-                        .register(metrics).increment();
+                latency.get(script).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                results.computeIfAbsent(script.metricName() + "/" + result.code() + "/" + result.status(), id ->
+                        Counter.builder("seckill_lua_results").description("Lua results by script, result and status")
+                                .tag("script", script.metricName()).tag("result", result.code())
+                                .tag("status", result.status().name()).register(metrics)).increment();
                 return result;
             } catch (JedisDataException e) {
                 throw e; // a script error is a bug, not an outage: retrying cannot help

@@ -1,0 +1,182 @@
+package dev.seckill.infra.bench;
+
+import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.infra.cli.Flags;
+import dev.seckill.infra.cli.ProgressBar;
+import dev.seckill.infra.drill.Namespace;
+import dev.seckill.stock.StockStreamApp;
+import dev.seckill.stock.decision.StockScript;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * {@code ./seckill bench decide}: preloads N purchase commands, then times stock-stream (exactly_once_v2) deciding
+ * them all, and in the same run measures the raw purchase Lua against the same Redis, unpipelined and pipelined.
+ */
+public final class DecideBenchmark {
+    private DecideBenchmark() {}
+
+    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
+        Flags f = new Flags(args, 2, Set.of("commands", "goods", "stock", "threads", "commit-ms", "raw"), Set.of());
+        int n = (int) f.getLong("commands", 1_000_000);
+        int goodsCount = (int) f.getLong("goods", 1);
+        long stock = f.getLong("stock", 1000);
+        int rawOps = (int) f.getLong("raw", 200_000);
+        String name = "bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Namespace ns = Namespace.create(base, name);
+        Settings s = ns.settings().and(Map.of("stream.threads", f.get("threads", "2"),
+                "stream.commit.interval.ms", f.get("commit-ms", "100")));
+        Topics topics = new Topics(s.topicPrefix());
+        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        out.printf("bench decide: %,d purchases over %d goods (stock %,d each), %s threads, commit %s ms, namespace %s%n",
+                n, goodsCount, stock, s.get("stream.threads"), s.get("stream.commit.interval.ms"), name);
+
+        preload(s, topics, n, goodsCount, stock, out);
+        double rawPlain;
+        double rawPipelined;
+        try (UnifiedJedis redis = RedisConnections.open(s)) {
+            rawPlain = rawLua(redis, s.redisPrefix() + "raw:", rawOps, false);
+            rawPipelined = rawLua(redis, s.redisPrefix() + "raw-p:", rawOps, true);
+        }
+        out.printf("raw Lua    %,.0f ops/s unpipelined (1 connection), %,.0f ops/s pipelined (batches of 32)%n", rawPlain, rawPipelined);
+
+        ProgressBar bar = new ProgressBar(out, "deciding", n + goodsCount);
+        long t0 = System.nanoTime();
+        long peakRss;
+        try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {
+            peakRss = awaitCommitted(s, topics, n + goodsCount, bar, Duration.ofMinutes(20));
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        double rate = n / seconds;
+        out.printf("%n== bench decide ==%n");
+        out.printf("decided             %,d commands in %.1f s (start-up included) = %,.0f decisions/s (EOS on)%n", n, seconds, rate);
+        out.printf("raw Lua unpipelined %,.0f ops/s   ratio %.2f%n", rawPlain, rate / rawPlain);
+        out.printf("raw Lua pipelined   %,.0f ops/s   ratio %.2f%n", rawPipelined, rate / rawPipelined);
+        out.printf("peak RSS            %,d MB (this JVM: stream app + benchmark)%n", peakRss / (1024 * 1024));
+        return 0;
+    }
+
+    static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out) throws Exception {
+        Instant now = Instant.now();
+        ProgressBar bar = new ProgressBar(out, "preload", n);
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"), new StringSerializer(), new ByteArraySerializer())) {
+            for (int g = 0; g < goodsCount; g++) {
+                OpenSale open = new OpenSale(1001 + g, stock, now.minusSeconds(60), now.plus(Duration.ofHours(2)), 1, "bench-open-" + g, false);
+                p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open))).get();
+            }
+            for (int i = 0; i < n; i++) {
+                Purchase c = new Purchase("b" + i, 1001 + (i % goodsCount), 1 + i, 1, now);
+                p.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c)));
+                if ((i & 1023) == 0) bar.update(i);
+            }
+            p.flush();
+            bar.finish(n);
+        }
+    }
+
+    /** The purchase script as the stream calls it (fresh requestIds, a sale that never sells out), timed. */
+    static double rawLua(UnifiedJedis redis, String prefix, int ops, boolean pipelined) {
+        RedisKeys keys = new RedisKeys(prefix);
+        long goods = 1;
+        long end = System.currentTimeMillis() + 3_600_000;
+        redis.hset(keys.sale(goods), Map.of("startAt", "0", "endAt", Long.toString(end), "perUserLimit", "1", "status", "open"));
+        redis.set(keys.stock(goods), Long.toString(Long.MAX_VALUE / 2));
+        redis.scriptLoad(StockScript.PURCHASE.source(), keys.stock(goods));
+        List<String> k = keys.goodsKeys(goods);
+        String sha = StockScript.PURCHASE.sha1();
+        long t0 = System.nanoTime();
+        if (!pipelined) {
+            for (int i = 0; i < ops; i++) {
+                redis.evalsha(sha, k, List.of("r" + i, Integer.toString(i), "1", "1", "0:" + i, "", "86400000"));
+            }
+        } else if (redis instanceof RedisClient client) {
+            for (int i = 0; i < ops; i += 32) {
+                try (AbstractPipeline pipe = client.pipelined()) {
+                    for (int j = i; j < Math.min(ops, i + 32); j++) {
+                        pipe.evalsha(sha, k, List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000"));
+                    }
+                    pipe.sync();
+                }
+            }
+        }
+        double rate = ops / ((System.nanoTime() - t0) / 1e9);
+        for (String key : k) redis.del(key);
+        return rate;
+    }
+
+    /** Waits until the stream's committed offsets reach the end of the commands topic; returns the peak RSS seen. */
+    static long awaitCommitted(Settings s, Topics topics, long total, ProgressBar bar, Duration timeout) throws Exception {
+        String group = StockStreamApp.streamsConfig(s).getProperty("application.id");
+        long peak = 0;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", s.kafkaBootstrap()))) {
+            List<TopicPartition> parts = admin.describeTopics(List.of(topics.commands())).allTopicNames().get()
+                    .get(topics.commands()).partitions().stream().map(p -> new TopicPartition(topics.commands(), p.partition())).toList();
+            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            parts.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+                AtomicLong done = new AtomicLong();
+                boolean all = true;
+                for (TopicPartition tp : parts) {
+                    OffsetAndMetadata c = committed.get(tp);
+                    long end = ends.get(tp).offset();
+                    done.addAndGet(c == null ? 0 : c.offset());
+                    if (end > 0 && (c == null || c.offset() < end)) all = false;
+                }
+                peak = Math.max(peak, rss());
+                bar.update(Math.min(done.get(), total));
+                if (all) {
+                    bar.finish(total);
+                    return peak;
+                }
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+        }
+        throw new IllegalStateException("the stream did not decide everything within " + timeout);
+    }
+
+    static long rss() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+        return 0;
+    }
+
+}

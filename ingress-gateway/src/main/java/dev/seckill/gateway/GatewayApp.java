@@ -98,15 +98,14 @@ public final class GatewayApp implements AutoCloseable {
             router.get("/metrics").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4")
                     .end(prom.scrape()));
         }
-        HttpServerOptions options = new HttpServerOptions().setHost(settings.get("gateway.host", "127.0.0.1"))
-                .setPort(settings.getInt("gateway.port", 8080)).setTcpNoDelay(true).setIdleTimeout(60);
+        String host = settings.get("gateway.host", "127.0.0.1");
+        int port = settings.getInt("gateway.port", 8080);
+        HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port == 0 ? freePort(host) : port)
+                .setTcpNoDelay(true).setIdleTimeout(60);
         int loops = settings.getInt("gateway.event.loops", Runtime.getRuntime().availableProcessors());
         try {
             // One server per event loop, all on the same port: Vert.x spreads connections across them.
-            HttpServer first = listen(router, options);
-            servers.add(first);
-            options.setPort(first.actualPort());
-            for (int i = 1; i < loops; i++) servers.add(listen(router, options));
+            for (int i = 0; i < loops; i++) servers.add(listen(router, options));
         } catch (Exception e) {
             throw new IllegalStateException("gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": "
                     + e.getMessage(), e);
@@ -114,6 +113,15 @@ public final class GatewayApp implements AutoCloseable {
         accepting = true;
         LOG.info("gateway listening on http://{}:{} ({} event loops) -> {}", options.getHost(), port(), loops, topics.commands());
         return this;
+    }
+
+    /** Port 0 means "any free port"; every event loop's server must then share the one picked here. */
+    private static int freePort(String host) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("no free port on " + host, e);
+        }
     }
 
     private HttpServer listen(Router router, HttpServerOptions options) throws Exception {

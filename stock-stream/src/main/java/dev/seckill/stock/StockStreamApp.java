@@ -61,6 +61,10 @@ public final class StockStreamApp implements AutoCloseable {
             throw new java.io.UncheckedIOException(e);
         }
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), settings.getInt("stream.session.timeout.ms", 45_000));
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+                Math.max(500, settings.getInt("stream.session.timeout.ms", 45_000) / 6));
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), settings.getInt("stream.transaction.timeout.ms", 10_000));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), settings.getInt("stream.max.poll.records", 1000));
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
@@ -118,6 +122,8 @@ public final class StockStreamApp implements AutoCloseable {
         try {
             StockStreamApp app = new StockStreamApp(settings, registry).start();
             MetricsServer server = MetricsServer.start(registry, settings.getInt("stream.metrics.port", 9402));
+            app.awaitRunning(Duration.ofMinutes(5));
+            System.out.println("stock-stream RUNNING; metrics on http://127.0.0.1:" + server.port() + "/metrics");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 app.close();
                 server.close();

@@ -3,7 +3,11 @@ package dev.seckill.stock;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
 import io.micrometer.core.instrument.MeterRegistry;
+import dev.seckill.stock.ledger.FoldStore;
+import dev.seckill.stock.ledger.GoodsFold;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -12,16 +16,25 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /** Runs the {@link Decider} on each command record; a record headed for the DLQ gets the DLQ headers here. */
 final class DecideProcessor implements FixedKeyProcessor<String, byte[], DecidedRecord> {
-    private final Decider decider;
+    private final Function<FoldStore, Decider> deciderFactory;
     private final MeterRegistry metrics;
     private FixedKeyProcessorContext<String, DecidedRecord> context;
+    private Decider decider;
 
-    DecideProcessor(Decider decider, MeterRegistry metrics) {
-        this.decider = decider;
+    DecideProcessor(Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics) {
+        this.deciderFactory = deciderFactory;
         this.metrics = metrics;
     }
 
-    @Override public void init(FixedKeyProcessorContext<String, DecidedRecord> context) { this.context = context; }
+    @Override public void init(FixedKeyProcessorContext<String, DecidedRecord> context) {
+        this.context = context;
+        KeyValueStore<Long, GoodsFold> store = context.getStateStore(StockTopology.FOLD_STORE);
+        this.decider = deciderFactory.apply(new FoldStore() {
+            @Override public GoodsFold get(long goodsId) { return store.get(goodsId); }
+
+            @Override public void put(long goodsId, GoodsFold fold) { store.put(goodsId, fold); }
+        });
+    }
 
     @Override public void process(FixedKeyRecord<String, byte[]> record) {
         RecordMetadata meta = context.recordMetadata().orElseThrow();

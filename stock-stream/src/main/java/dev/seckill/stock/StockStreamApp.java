@@ -7,7 +7,6 @@ import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.observability.MetricsServer;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.StockScripts;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -79,7 +78,7 @@ public final class StockStreamApp implements AutoCloseable {
         StockScripts scripts = new StockScripts(redis, new RedisKeys(settings.redisPrefix()), metrics,
                 settings.getInt("stream.redis.attempts", 6), Duration.ofMillis(50));
         StreamsBuilder builder = new StreamsBuilder();
-        StockTopology.build(builder, topics, () -> new Decider(scripts, Clock.systemUTC()), metrics);
+        StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics);
         streams = new KafkaStreams(builder.build(), streamsConfig(settings));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",

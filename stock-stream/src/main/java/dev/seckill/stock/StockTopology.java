@@ -6,6 +6,10 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.decision.Decider;
+import dev.seckill.stock.decision.StockScripts;
+import dev.seckill.stock.ledger.GoodsFold;
+import java.time.Clock;
+import org.apache.kafka.streams.state.Stores;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
@@ -24,13 +28,19 @@ import org.apache.kafka.streams.kstream.Produced;
 public final class StockTopology {
     public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class);
     public static final JsonSerde<LedgerEntry> LEDGER_SERDE = new JsonSerde<>(LedgerEntry.class);
+    /** The per-goods ledger folds (changelogged, so they commit with the outputs): what {@code restore} rebuilds from. */
+    public static final String FOLD_STORE = "goods-fold";
+    static final JsonSerde<GoodsFold> FOLD_SERDE = new JsonSerde<>(GoodsFold.class);
 
     private StockTopology() {}
 
-    public static void build(StreamsBuilder builder, Topics topics, Supplier<Decider> decider, MeterRegistry metrics) {
+    public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
+                             MeterRegistry metrics) {
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
         KStream<String, DecidedRecord> decided = builder
                 .stream(topics.commands(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
-                .processValues(() -> new DecideProcessor(decider.get(), metrics), Named.as("decide"));
+                .processValues(() -> new DecideProcessor(folds -> new Decider(scripts.get(), clock, folds), metrics),
+                        Named.as("decide"), FOLD_STORE);
 
         decided.filter((k, d) -> d.decision().toDlq(), Named.as("poison"))
                 .mapValues(DecidedRecord::raw, Named.as("raw"))

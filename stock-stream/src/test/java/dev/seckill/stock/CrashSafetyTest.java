@@ -122,6 +122,7 @@ class CrashSafetyTest {
             int before = outcomes().size();
             int threshold = before + 20 + random.nextInt(200);
             await().atMost(Duration.ofSeconds(120)).until(() -> outcomes().size() >= threshold);
+            assertThat(stream.isAlive()).as("killed while deciding, not after dying on its own").isTrue();
             stream.kill();
             assertThat(stream.isAlive()).isFalse();
             sendWave(400); // the sale goes on while the decider is down
@@ -153,7 +154,5 @@ class CrashSafetyTest {
             assertThat(Long.parseLong(redis.redis.get(keys.stock(g)))).as("invariant 4: Redis = ledger fold").isEqualTo(opened - deducted);
             assertThat(redis.redis.hlen(keys.buyers(g))).isEqualTo(sold.size());
         }
-        String runs = Files.readString(log);
-        assertThat(runs.split("stock-stream RUNNING", -1).length - 1).as("the stream really ran four times").isEqualTo(4);
     }
 }

@@ -11,7 +11,6 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
-import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.TestRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +47,7 @@ class StockTopologyTest {
         redis = new TestRedis();
         StreamsBuilder builder = new StreamsBuilder();
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-        StockTopology.build(builder, topics, () -> new Decider(redis.scripts(), Clock.systemUTC()), metrics);
+        StockTopology.build(builder, topics, redis::scripts, Clock.systemUTC(), metrics);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -164,5 +163,30 @@ class StockTopologyTest {
 
     static String header(TestRecord<String, byte[]> r, String name) {
         return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    @Test void restoreRebuildsAWipedGoodsFromTheLedgerFold_andDecisionsCarryOn() {
+        open(1001, 5);
+        buy("a", 1001, 1);
+        buy("b", 1001, 2);
+        send(1001, CommandCodec.encode(new Release(1001, 1, 1, null, "a", "cancelled", "rel-a")));
+        redis.keys.goodsKeys(1001).forEach(redis.redis::del); // "Redis crashed or the key expired"
+        send(1001, CommandCodec.encode(new dev.seckill.contracts.command.Restore(1001, "restore-1")));
+
+        assertThat(redis.redis.get(redis.keys.stock(1001))).isEqualTo("4");
+        assertThat(redis.redis.hgetAll(redis.keys.buyers(1001))).containsOnlyKeys("2");
+        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type).endsWith(LedgerType.RESTORED);
+
+        buy("b", 1001, 2);    // an upstream retry of a purchase decided before the wipe: still no second outcome
+        buy("b2", 1001, 2);   // the live buyer again: DUPLICATE
+        buy("c", 1001, 3);    // a new buyer: the sale goes on
+        assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("a", "b", "c");
+        assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("b2");
+        assertThat(redis.redis.get(redis.keys.stock(1001))).isEqualTo("3");
+    }
+
+    @Test void restoreOfAGoodsWithoutLedgerHistoryGoesToTheDlq() {
+        send(4242, CommandCodec.encode(new dev.seckill.contracts.command.Restore(4242, "restore-x")));
+        assertThat(header(dlq.readRecord(), "error")).startsWith("restore refused");
     }
 }

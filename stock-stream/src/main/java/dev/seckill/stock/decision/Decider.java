@@ -12,6 +12,8 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.stock.ledger.FoldStore;
+import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
 
 /**
@@ -22,10 +24,12 @@ import java.time.Clock;
 public final class Decider {
     private final StockScripts scripts;
     private final Clock clock;
+    private final FoldStore folds;
 
-    public Decider(StockScripts scripts, Clock clock) {
+    public Decider(StockScripts scripts, Clock clock, FoldStore folds) {
         this.scripts = scripts;
         this.clock = clock;
+        this.folds = folds;
     }
 
     /**
@@ -51,23 +55,32 @@ public final class Decider {
         if (command instanceof Release r) return release(r, position);
         if (command instanceof OpenSale o) return openSale(o, position);
         if (command instanceof CloseSale c) return closeSale(c, position);
-        return Decision.dlq("restore is not supported by this version of stock-stream (opId " + command.idempotencyId() + ")");
+        return restore((Restore) command, position);
     }
 
     private Decision purchase(Purchase p, String position, int partition, long offset) {
         LuaResult r = scripts.purchase(p, position);
         if (!r.emits()) return Decision.NOTHING;
         Outcome outcome = outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), r, partition, offset);
-        LedgerEntry ledger = outcome.outcome() == OutcomeKind.SUCCESS
-                ? LedgerEntry.of(LedgerEntry.deductOpId(p.requestId()), p.goodsId(), LedgerType.DEDUCTED, p.quantity(),
-                        p.userId(), p.requestId(), null, r.stockAfter(), outcome.decidedAt())
-                : null;
+        LedgerEntry ledger = null;
+        if (outcome.outcome() == OutcomeKind.SUCCESS) {
+            ledger = LedgerEntry.of(LedgerEntry.deductOpId(p.requestId()), p.goodsId(), LedgerType.DEDUCTED, p.quantity(),
+                    p.userId(), p.requestId(), null, r.stockAfter(), outcome.decidedAt());
+            GoodsFold fold = fold(p.goodsId());
+            fold.buyers.put(p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
+            fold.stock = r.stockAfter();
+            folds.put(p.goodsId(), fold);
+        }
         return new Decision(outcome, ledger, null);
     }
 
     private Decision release(Release rel, String position) {
         LuaResult r = scripts.release(rel, position);
         if (!r.emits() || !"RELEASED".equals(r.code())) return Decision.NOTHING;
+        GoodsFold fold = fold(rel.goodsId());
+        fold.buyers.remove(rel.userId());
+        fold.stock = r.stockAfter();
+        folds.put(rel.goodsId(), fold);
         return new Decision(null, LedgerEntry.of(rel.opId(), rel.goodsId(), LedgerType.RELEASED, r.detailAsLong(), rel.userId(),
                 rel.requestId(), rel.orderId(), r.stockAfter(), clock.instant()), null);
     }
@@ -79,6 +92,14 @@ public final class Decider {
             return Decision.dlq("open_sale refused: keys of an earlier sale of goods " + o.goodsId()
                     + " are still in Redis (" + r.stockAfter() + " units left); send it with force=true to overwrite");
         }
+        GoodsFold fold = new GoodsFold();
+        GoodsFold previous = folds.get(o.goodsId());
+        fold.opened = (previous == null ? 0 : previous.opened) + r.detailAsLong();
+        fold.startAt = o.startAt().toEpochMilli();
+        fold.endAt = o.endAt().toEpochMilli();
+        fold.perUserLimit = o.perUserLimit();
+        fold.stock = r.stockAfter();
+        folds.put(o.goodsId(), fold);
         return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, r.detailAsLong(), null, null, null,
                 r.stockAfter(), clock.instant()), null);
     }
@@ -86,8 +107,28 @@ public final class Decider {
     private Decision closeSale(CloseSale c, String position) {
         LuaResult r = scripts.closeSale(c, position);
         if (!r.emits() || !"CLOSED".equals(r.code())) return Decision.NOTHING;
+        GoodsFold fold = fold(c.goodsId());
+        fold.status = "closed";
+        folds.put(c.goodsId(), fold);
         return new Decision(null, LedgerEntry.of(c.opId(), c.goodsId(), LedgerType.CLOSED, 0, null, null, null, r.stockAfter(),
                 clock.instant()), null);
+    }
+
+    private Decision restore(Restore restore, String position) {
+        GoodsFold fold = folds.get(restore.goodsId());
+        if (fold == null) {
+            return Decision.dlq("restore refused: the ledger has no sale of goods " + restore.goodsId() + " to restore from");
+        }
+        LuaResult r = scripts.restore(restore, fold, position);
+        if (!r.emits()) return Decision.NOTHING;
+        return new Decision(null, LedgerEntry.of(restore.opId(), restore.goodsId(), LedgerType.RESTORED, 0, null, null, null,
+                r.stockAfter(), clock.instant()), null);
+    }
+
+    /** The fold of a goods; an empty one (to be filled) when the ledger has none yet. */
+    private GoodsFold fold(long goodsId) {
+        GoodsFold fold = folds.get(goodsId);
+        return fold == null ? new GoodsFold() : fold;
     }
 
     private Outcome outcome(String requestId, long goodsId, long userId, int quantity, java.time.Instant acceptedAt,

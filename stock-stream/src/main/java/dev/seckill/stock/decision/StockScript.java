@@ -13,7 +13,8 @@ public enum StockScript {
     PURCHASE("purchase.lua"),
     RELEASE("release.lua"),
     OPEN_SALE("open_sale.lua"),
-    CLOSE_SALE("close_sale.lua");
+    CLOSE_SALE("close_sale.lua"),
+    RESTORE("restore.lua");
 
     private final String source;
     private final String sha1;

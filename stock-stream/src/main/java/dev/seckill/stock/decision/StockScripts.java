@@ -5,6 +5,8 @@ import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.command.Restore;
+import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -76,6 +78,15 @@ public final class StockScripts {
 
     public LuaResult closeSale(CloseSale c, String position) {
         return call(StockScript.CLOSE_SALE, c.goodsId(), List.of(c.opId(), position));
+    }
+
+    public LuaResult restore(Restore r, GoodsFold fold, String position) {
+        List<String> args = new java.util.ArrayList<>(List.of(r.opId(), position, Long.toString(fold.startAt),
+                Long.toString(fold.endAt), Integer.toString(fold.perUserLimit), fold.status, Long.toString(fold.stock),
+                Long.toString(fold.opened), Long.toString(Instant.ofEpochMilli(fold.endAt).plus(KEY_GRACE_AFTER_END).toEpochMilli())));
+        fold.buyers.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
+                Long.toString(h.stockAfter()))));
+        return call(StockScript.RESTORE, r.goodsId(), args);
     }
 
     private LuaResult call(StockScript script, long goodsId, List<String> args) {

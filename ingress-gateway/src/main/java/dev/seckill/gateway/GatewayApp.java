@@ -10,6 +10,7 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.payment.Payment;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -93,6 +94,8 @@ public final class GatewayApp implements AutoCloseable {
         router.post("/api/purchases").handler(BodyHandler.create().setBodyLimit(settings.getInt("gateway.body.limit", 4096)))
                 .handler(this::purchase).failureHandler(this::bodyFailure);
         router.get("/api/purchases/:requestId").handler(this::status);
+        router.post("/api/orders/:orderId/pay").handler(BodyHandler.create().setBodyLimit(1024)).handler(this::pay)
+                .failureHandler(this::bodyFailure);
         router.get("/health").handler(this::health);
         if (metrics instanceof PrometheusMeterRegistry prom) {
             router.get("/metrics").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4")
@@ -176,6 +179,58 @@ public final class GatewayApp implements AutoCloseable {
             metrics.counter("seckill_gateway_producer_errors", "error", e.getClass().getSimpleName()).increment();
             reply(ctx, 503, new JsonObject().put("error", "Kafka cannot take the command now").put("reason", e.getClass().getSimpleName()),
                     "kafka_unavailable", start);
+        }
+    }
+
+    /** Demo payments: a payment event on {@code <prefix>payments}, keyed by orderId, 202 once Kafka has it. */
+    private void pay(RoutingContext ctx) {
+        long start = System.nanoTime();
+        String traceId = traceId(ctx);
+        ctx.response().putHeader("X-Trace-Id", traceId);
+        long orderId;
+        try {
+            orderId = Long.parseLong(ctx.pathParam("orderId"));
+        } catch (NumberFormatException e) {
+            orderId = -1;
+        }
+        if (orderId <= 0) {
+            reply(ctx, 400, new JsonObject().put("error", "orderId must be a positive integer").put("field", "orderId"), "invalid", start);
+            return;
+        }
+        String paymentId = UUID.randomUUID().toString();
+        String body = ctx.body().asString();
+        if (body != null && !body.isBlank()) {
+            try {
+                Object given = new JsonObject(body).getValue("paymentId");
+                if (given != null) {
+                    if (!(given instanceof String g) || !CommandRules.validRequestId(g)) {
+                        reply(ctx, 400, new JsonObject().put("error", "paymentId must be 1-64 characters of [A-Za-z0-9._:-]")
+                                .put("field", "paymentId"), "invalid", start);
+                        return;
+                    }
+                    paymentId = g;
+                }
+            } catch (RuntimeException e) {
+                reply(ctx, 400, new JsonObject().put("error", "body is not valid JSON").put("field", "body"), "invalid", start);
+                return;
+            }
+        }
+        Payment payment = Payment.of(paymentId, orderId, clock.instant());
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.payments(), Long.toString(orderId), Json.write(payment));
+        TraceHeaders.put(record.headers(), traceId);
+        Context context = vertx.getOrCreateContext();
+        String id = paymentId;
+        long order = orderId;
+        try {
+            producer.send(record, (meta, error) -> context.runOnContext(v -> {
+                if (error != null) {
+                    reply(ctx, 503, new JsonObject().put("error", "Kafka did not acknowledge the payment in time"), "kafka_unavailable", start);
+                } else {
+                    reply(ctx, 202, new JsonObject().put("paymentId", id).put("orderId", order).put("status", "PENDING"), "payment_accepted", start);
+                }
+            }));
+        } catch (RuntimeException e) {
+            reply(ctx, 503, new JsonObject().put("error", "Kafka cannot take the payment now"), "kafka_unavailable", start);
         }
     }
 

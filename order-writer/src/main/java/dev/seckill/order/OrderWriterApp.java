@@ -11,7 +11,13 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.observability.MetricsServer;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.contracts.payment.Payment;
 import dev.seckill.order.db.Database;
+import dev.seckill.order.lifecycle.PaymentResult;
+import dev.seckill.order.lifecycle.PaymentTimeoutSweeper;
+import dev.seckill.order.lifecycle.Payments;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -47,10 +53,10 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The order-writer service: consumes SUCCESS outcomes and the ledger (read_committed, in batches), writes each
+ * The order-writer service: consumes SUCCESS outcomes, the ledger and payments (read_committed, in batches), writes each
  * batch in one DB transaction, and commits the Kafka offsets only after the DB commit. A DB fault pauses
  * consumption and retries the same batch with backoff until the DB is back; a record that can never be written
- * goes to the DLQ.
+ * goes to the DLQ. A sweeper cancels orders unpaid past the deadline and sends their release commands.
  */
 public final class OrderWriterApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OrderWriterApp.class);
@@ -64,6 +70,7 @@ public final class OrderWriterApp implements AutoCloseable {
     private KafkaConsumer<String, byte[]> consumer;
     private KafkaProducer<String, byte[]> dlq;
     private Thread loop;
+    private ScheduledExecutorService sweeps;
 
     public OrderWriterApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
@@ -87,10 +94,22 @@ public final class OrderWriterApp implements AutoCloseable {
         dlq = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
                 new StringSerializer(), new ByteArraySerializer());
-        consumer.subscribe(List.of(topics.success(), topics.ledger()));
+        consumer.subscribe(List.of(topics.success(), topics.ledger(), topics.payments()));
         running.set(true);
         loop = new Thread(this::run, "order-writer");
         loop.start();
+        Duration deadline = Duration.ofMillis(settings.getLong("writer.payment.timeout.ms", Duration.ofMinutes(15).toMillis()));
+        long sweepEvery = settings.getLong("writer.sweep.interval.ms", 1000);
+        PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, dlq, topics, deadline, metrics);
+        sweeps = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "payment-timeout-sweeper"));
+        sweeps.scheduleWithFixedDelay(() -> {
+            try {
+                sweeper.sweep();
+            } catch (Exception e) {
+                metrics.counter("seckill_sweeper_errors").increment();
+                LOG.warn("payment-timeout sweep failed (next one in {} ms): {}", sweepEvery, e.getMessage());
+            }
+        }, sweepEvery, sweepEvery, TimeUnit.MILLISECONDS);
         LOG.info("order-writer started: {} + {} -> {}", topics.success(), topics.ledger(), settings.dbUrl());
         return this;
     }
@@ -190,6 +209,15 @@ public final class OrderWriterApp implements AutoCloseable {
                 }
                 return OrderStore.recordSuccess(c, o, traceId);
             }
+            if (r.topic().equals(topics.payments())) {
+                Payment p = parse(r, Payment.class);
+                if (p.paymentId() == null || p.orderId() <= 0 || p.paidAt() == null) {
+                    throw new PoisonRecord("payment without paymentId, orderId or paidAt");
+                }
+                PaymentResult result = Payments.apply(c, p, traceId);
+                metrics.counter("seckill_payments", "result", result.name()).increment();
+                return false;
+            }
             LedgerEntry e = parse(r, LedgerEntry.class);
             if (e.type() == null || e.opId() == null || e.goodsId() <= 0) throw new PoisonRecord("ledger entry without type, opId or goodsId");
             return OrderStore.applyLedger(c, e, traceId);
@@ -240,6 +268,14 @@ public final class OrderWriterApp implements AutoCloseable {
     public HikariDataSource dataSource() { return db; }
 
     @Override public void close() {
+        if (sweeps != null) {
+            sweeps.shutdownNow();
+            try {
+                sweeps.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (running.compareAndSet(true, false)) {
             consumer.wakeup();
             try {

@@ -1,0 +1,101 @@
+package dev.seckill.order.lifecycle;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.Release;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cancels orders left unpaid past the deadline, then sends their {@code release} commands (keyed by goodsId,
+ * idempotent by {@code release-order-<orderId>}) so Redis gives the stock back in the partition's serial order.
+ * The cancel is a conditional update (only a CREATED order), so several sweepers never cancel twice and never
+ * cancel a paid order; the release goes out through an outbox column, so a crash between the two only delays it.
+ */
+public final class PaymentTimeoutSweeper {
+    private static final Logger LOG = LoggerFactory.getLogger(PaymentTimeoutSweeper.class);
+    private static final int BATCH = 500;
+
+    private final DataSource db;
+    private final Producer<String, byte[]> producer;
+    private final Topics topics;
+    private final Duration deadline;
+    private final MeterRegistry metrics;
+
+    public PaymentTimeoutSweeper(DataSource db, Producer<String, byte[]> producer, Topics topics, Duration deadline, MeterRegistry metrics) {
+        this.db = db;
+        this.producer = producer;
+        this.topics = topics;
+        this.deadline = deadline;
+        this.metrics = metrics;
+    }
+
+    /** One pass: cancel what is overdue, then send every release not yet sent. Returns the number of releases sent. */
+    public int sweep() throws SQLException {
+        int cancelled = cancelOverdue();
+        if (cancelled > 0) LOG.info("cancelled {} orders unpaid after {}", cancelled, deadline);
+        return sendReleases();
+    }
+
+    private int cancelOverdue() throws SQLException {
+        List<Long> overdue = new ArrayList<>();
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT order_id FROM purchase_order WHERE status = 'CREATED' "
+                     + "AND created_at < NOW(3) - INTERVAL ? MICROSECOND ORDER BY order_id LIMIT " + BATCH)) {
+            ps.setLong(1, deadline.toNanos() / 1000);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) overdue.add(rs.getLong(1));
+            }
+            int cancelled = 0;
+            try (PreparedStatement cancel = c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', "
+                    + "live_user_id = NULL, cancelled_at = NOW(3) WHERE order_id = ? AND status = 'CREATED'")) {
+                for (long id : overdue) {
+                    cancel.setLong(1, id);
+                    cancelled += cancel.executeUpdate();
+                }
+            }
+            metrics.counter("seckill_orders_cancelled", "reason", "payment_timeout").increment(cancelled);
+            return cancelled;
+        }
+    }
+
+    private int sendReleases() throws SQLException {
+        int sent = 0;
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT order_id, goods_id, user_id, quantity, request_id FROM purchase_order "
+                     + "WHERE status = 'CANCELLED' AND release_sent_at IS NULL ORDER BY order_id LIMIT " + BATCH);
+             PreparedStatement done = c.prepareStatement("UPDATE purchase_order SET release_sent_at = NOW(3) WHERE order_id = ?")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long orderId = rs.getLong(1);
+                    Release release = new Release(rs.getLong(2), rs.getLong(3), rs.getInt(4), orderId, rs.getString(5),
+                            "payment_timeout", "release-order-" + orderId);
+                    try {
+                        producer.send(new ProducerRecord<>(topics.commands(), release.key(), CommandCodec.encode(release)))
+                                .get(30, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        LOG.warn("release of order {} not sent yet (retried next sweep): {}", orderId, e.getMessage());
+                        break;
+                    }
+                    done.setLong(1, orderId);
+                    done.executeUpdate();
+                    sent++;
+                }
+            }
+        }
+        metrics.counter("seckill_sweeper_releases").increment(sent);
+        return sent;
+    }
+}

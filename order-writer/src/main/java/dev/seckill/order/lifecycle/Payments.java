@@ -1,0 +1,65 @@
+package dev.seckill.order.lifecycle;
+
+import dev.seckill.contracts.payment.Payment;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Applies a payment with a conditional update (CREATED → PAID), on a connection whose transaction the caller owns.
+ * The sweeper cancels with the mirror-image update (CREATED → CANCELLED), so a payment racing the sweeper ends in
+ * exactly one of PAID or CANCELLED: a paid order is never released, a released order is never paid (invariant 7).
+ */
+public final class Payments {
+    private Payments() {}
+
+    public static PaymentResult apply(Connection c, Payment p, String traceId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT IGNORE INTO payment (payment_id, order_id, status, trace_id) VALUES (?, ?, 'PENDING', ?)")) {
+            ps.setString(1, p.paymentId());
+            ps.setLong(2, p.orderId());
+            ps.setString(3, traceId);
+            if (ps.executeUpdate() == 0) return PaymentResult.DUPLICATE;
+        }
+        int paid;
+        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'PAID', paid_at = ?, payment_id = ? "
+                + "WHERE order_id = ? AND status = 'CREATED'")) {
+            ps.setObject(1, LocalDateTime.ofInstant(p.paidAt(), ZoneOffset.UTC));
+            ps.setString(2, p.paymentId());
+            ps.setLong(3, p.orderId());
+            paid = ps.executeUpdate();
+        }
+        if (paid == 1) {
+            mark(c, p.paymentId(), "ACCEPTED", null);
+            return PaymentResult.ACCEPTED;
+        }
+        mark(c, p.paymentId(), "REFUSED", refusal(c, p.orderId()));
+        return PaymentResult.REFUSED;
+    }
+
+    private static String refusal(Connection c, long orderId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT status, payment_id FROM purchase_order WHERE order_id = ?")) {
+            ps.setLong(1, orderId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return "unknown order";
+                return switch (rs.getString(1)) {
+                    case "CANCELLED" -> "order cancelled (payment timeout): its stock was released";
+                    case "PAID" -> "order already paid by " + rs.getString(2);
+                    default -> "order is " + rs.getString(1);
+                };
+            }
+        }
+    }
+
+    private static void mark(Connection c, String paymentId, String status, String reason) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE payment SET status = ?, reason = ? WHERE payment_id = ?")) {
+            ps.setString(1, status);
+            ps.setString(2, reason);
+            ps.setString(3, paymentId);
+            ps.executeUpdate();
+        }
+    }
+}

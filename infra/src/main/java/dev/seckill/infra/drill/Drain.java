@@ -31,7 +31,11 @@ public final class Drain {
             }
             int decidedAccepted = (int) acceptedIds.stream().filter(decided::contains).count();
             progress.accept(decidedAccepted);
-            if (decidedAccepted == acceptedIds.size() && ordersIn(p, goodsId) == successes && stocksAgree(p, goodsId)) return true;
+            try {
+                if (decidedAccepted == acceptedIds.size() && ordersIn(p, goodsId) == successes && stocksAgree(p, goodsId)) return true;
+            } catch (SQLException e) {
+                // the database is not answering (yet): not drained, look again
+            }
             try {
                 Thread.sleep(100); // polling the sinks for the pipeline to drain
             } catch (InterruptedException e) {

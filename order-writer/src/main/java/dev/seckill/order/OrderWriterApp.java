@@ -71,6 +71,7 @@ public final class OrderWriterApp implements AutoCloseable {
     private KafkaProducer<String, byte[]> dlq;
     private Thread loop;
     private ScheduledExecutorService sweeps;
+    private Map<TopicPartition, OffsetAndMetadata> pending;
 
     public OrderWriterApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
@@ -88,7 +89,7 @@ public final class OrderWriterApp implements AutoCloseable {
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.getInt("writer.batch.max", 500));
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.getInt("writer.batch.max", 3000));
         consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
         new KafkaClientMetrics(consumer).bindTo(metrics);
         dlq = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
@@ -124,7 +125,12 @@ public final class OrderWriterApp implements AutoCloseable {
                 List<Poison> poison = writeUntilDone(batch);
                 if (poison == null) return; // stopping
                 for (Poison p : poison) sendToDlq(p);
-                consumer.commitSync(nextOffsets(batch));
+                // after the DB commit; asynchronous because a lost offset commit only means a redelivery, which the
+                // op_id claims make a no-op (the final commit on close is synchronous)
+                pending = nextOffsets(batch);
+                consumer.commitAsync(pending, (offsets, error) -> {
+                    if (error != null) LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
+                });
                 metrics.summary("seckill_writer_batch_size").record(batch.size());
             }
         } catch (WakeupException e) {
@@ -132,6 +138,11 @@ public final class OrderWriterApp implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("order-writer stopped on an unexpected error", e);
         } finally {
+            try {
+                if (pending != null) consumer.commitSync(pending, Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                LOG.debug("final offset commit failed (harmless redelivery): {}", e.getMessage());
+            }
             consumer.close(Duration.ofSeconds(5));
             stopped.countDown();
         }
@@ -163,25 +174,30 @@ public final class OrderWriterApp implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Writes a batch in one transaction: the SUCCESS outcomes through the multi-row fast path, the rest record by
+     * record. If the fast path meets a data error (a record at fault), the whole batch is redone record by record with
+     * a savepoint each, so exactly the faulty records go to the DLQ.
+     */
     private List<Poison> write(List<ConsumerRecord<String, byte[]>> batch) throws SQLException {
         Timer.Sample sample = Timer.start(metrics);
-        List<Poison> poison = new ArrayList<>();
-        int orders = 0;
+        List<Poison> poison;
+        List<OrderStore.TracedOutcome> successes = fastPathSuccesses(batch);
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                for (ConsumerRecord<String, byte[]> r : batch) {
-                    Savepoint sp = c.setSavepoint();
+                if (successes != null) {
                     try {
-                        if (apply(c, r)) orders += r.topic().equals(topics.success()) ? 1 : 0;
-                    } catch (PoisonRecord p) {
-                        c.rollback(sp);
-                        poison.add(new Poison(r, p.getMessage()));
+                        int written = OrderStore.recordSuccesses(c, successes);
+                        metrics.counter("seckill_orders_written").increment(written);
+                        poison = writeEach(c, batch.stream().filter(r -> !r.topic().equals(topics.success())).toList());
                     } catch (SQLException e) {
                         if (!isDataError(e)) throw e;
-                        c.rollback(sp);
-                        poison.add(new Poison(r, "cannot be written: " + e.getMessage()));
+                        c.rollback();
+                        poison = writeEach(c, batch);
                     }
+                } else {
+                    poison = writeEach(c, batch);
                 }
                 c.commit();
             } catch (SQLException | RuntimeException e) {
@@ -194,8 +210,47 @@ public final class OrderWriterApp implements AutoCloseable {
             }
         }
         sample.stop(Timer.builder("seckill_writer_db_batch").publishPercentileHistogram().register(metrics));
+        return poison;
+    }
+
+    /** The batch's SUCCESS outcomes when every one of them is well-formed; null sends the batch down the slow path. */
+    private List<OrderStore.TracedOutcome> fastPathSuccesses(List<ConsumerRecord<String, byte[]>> batch) {
+        List<OrderStore.TracedOutcome> out = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> r : batch) {
+            if (!r.topic().equals(topics.success())) continue;
+            try {
+                Outcome o = Json.read(r.value(), Outcome.class);
+                if (!isWritable(o)) return null;
+                out.add(new OrderStore.TracedOutcome(o, TraceHeaders.get(r.headers())));
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        return out;
+    }
+
+    private List<Poison> writeEach(Connection c, List<ConsumerRecord<String, byte[]>> records) throws SQLException {
+        List<Poison> poison = new ArrayList<>();
+        int orders = 0;
+        for (ConsumerRecord<String, byte[]> r : records) {
+            Savepoint sp = c.setSavepoint();
+            try {
+                if (apply(c, r)) orders += r.topic().equals(topics.success()) ? 1 : 0;
+            } catch (PoisonRecord p) {
+                c.rollback(sp);
+                poison.add(new Poison(r, p.getMessage()));
+            } catch (SQLException e) {
+                if (!isDataError(e)) throw e;
+                c.rollback(sp);
+                poison.add(new Poison(r, "cannot be written: " + e.getMessage()));
+            }
+        }
         metrics.counter("seckill_orders_written").increment(orders);
         return poison;
+    }
+
+    private static boolean isWritable(Outcome o) {
+        return o.outcome() == OutcomeKind.SUCCESS && o.requestId() != null && o.goodsId() > 0 && o.quantity() > 0;
     }
 
     private boolean apply(Connection c, ConsumerRecord<String, byte[]> r) throws SQLException, PoisonRecord {
@@ -204,7 +259,7 @@ public final class OrderWriterApp implements AutoCloseable {
         try {
             if (r.topic().equals(topics.success())) {
                 Outcome o = parse(r, Outcome.class);
-                if (o.outcome() != OutcomeKind.SUCCESS || o.requestId() == null || o.goodsId() <= 0 || o.quantity() <= 0) {
+                if (!isWritable(o)) {
                     throw new PoisonRecord("not a SUCCESS outcome with requestId, goodsId and quantity");
                 }
                 return OrderStore.recordSuccess(c, o, traceId);

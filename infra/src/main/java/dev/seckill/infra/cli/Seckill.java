@@ -29,6 +29,8 @@ public final class Seckill {
               reconcile [--goods N]    ledger vs Redis vs DB, one row per goods (read-only)
               bench decide [--commands N --goods N --threads N --commit-ms N --raw N]
                                        stock-stream decisions/s next to raw Lua ops/s
+              bench orders [--orders N --batch N]
+                                       order-writer orders/s next to raw single-row and batched INSERT rows/s
               test                     the whole test suite (the launcher runs Maven)
             configuration: SECKILL_KAFKA_BOOTSTRAP, SECKILL_REDIS_URL, SECKILL_REDIS_CLUSTER, SECKILL_DB_URL,
                            SECKILL_DB_USER, SECKILL_DB_PASSWORD, SECKILL_TOPIC_PREFIX, SECKILL_REDIS_PREFIX""";
@@ -60,8 +62,12 @@ public final class Seckill {
                     return SaleCommand.run(settings, args, out);
                 }
                 case "bench" -> {
-                    if (args.length < 2 || !args[1].equals("decide")) throw new Flags.UsageError("bench needs 'decide'");
-                    return dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
+                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide' or 'orders'");
+                    return switch (args[1]) {
+                        case "decide" -> dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
+                        case "orders" -> dev.seckill.infra.bench.OrdersBenchmark.run(settings, args, out);
+                        default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
+                    };
                 }
                 case "reconcile" -> {
                     return reconcile(settings, args, out);

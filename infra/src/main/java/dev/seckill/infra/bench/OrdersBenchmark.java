@@ -1,0 +1,147 @@
+package dev.seckill.infra.bench;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.cli.Flags;
+import dev.seckill.infra.cli.ProgressBar;
+import dev.seckill.infra.drill.Namespace;
+import dev.seckill.order.OrderWriterApp;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * {@code ./seckill bench orders}: a 100,000-unit sale's SUCCESS outcomes preloaded into {@code outcome.success}, then
+ * timed through order-writer into MySQL; in the same run, the raw single-row and batched INSERT rates of the same DB.
+ */
+public final class OrdersBenchmark {
+    private OrdersBenchmark() {}
+
+    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
+        Flags f = new Flags(args, 2, Set.of("orders", "batch", "raw-single"), Set.of());
+        int n = (int) f.getLong("orders", 100_000);
+        int rawSingle = (int) f.getLong("raw-single", 5_000);
+        String name = "bench-orders-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Namespace ns = Namespace.create(base, name);
+        Settings s = f.has("batch") ? ns.settings().and(Map.of("writer.batch.max", f.get("batch", ""))) : ns.settings();
+        Topics topics = new Topics(s.topicPrefix());
+        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        out.printf("bench orders: %,d SUCCESS outcomes of one 100k-unit sale, writer batch %s, namespace %s%n", n,
+                s.get("writer.batch.max", "3000 (default)"), name);
+        preload(s, topics, n, out);
+
+        long t0 = System.nanoTime();
+        double rate;
+        double steady;
+        double single;
+        double batched;
+        try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
+            ProgressBar bar = new ProgressBar(out, "writing", n);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
+            long count = 0;
+            long firstSeen = 0;
+            long firstCount = 0;
+            while (count < n && System.nanoTime() < deadline) {
+                // MAX of the auto-increment key: O(1), unlike COUNT(*), so watching does not slow the writer down
+                count = count(writer.dataSource(), "SELECT COALESCE(MAX(order_id), 0) FROM purchase_order");
+                if (firstSeen == 0 && count > 0) {
+                    firstSeen = System.nanoTime();
+                    firstCount = count;
+                }
+                bar.update(count);
+                if (count < n) TimeUnit.MILLISECONDS.sleep(100);
+            }
+            bar.finish(count);
+            long end = System.nanoTime();
+            long rows = count(writer.dataSource(), "SELECT COUNT(*) FROM purchase_order");
+            if (rows != n) throw new IllegalStateException("expected " + n + " orders, found " + rows);
+            rate = n / ((end - t0) / 1e9);
+            steady = (n - firstCount) / ((end - firstSeen) / 1e9);
+            single = rawInserts(writer.dataSource(), rawSingle, 1);
+            batched = rawInserts(writer.dataSource(), n, 1000);
+        }
+        out.printf("%n== bench orders ==%n");
+        out.printf("order-writer        %,.0f orders/s steady (first order to last), %,.0f orders/s with start-up (group join, Flyway)%n", steady, rate);
+        out.printf("                    each order = order row + ledger row + stock, one DB transaction per batch%n");
+        out.printf("raw single-row      %,.0f rows/s (INSERT, autocommit)   ratio %.2f%n", single, steady / single);
+        out.printf("raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n", batched, steady / batched);
+        return 0;
+    }
+
+    static void preload(Settings s, Topics topics, int n, PrintStream out) throws Exception {
+        Instant now = Instant.now();
+        ProgressBar bar = new ProgressBar(out, "preload", n);
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"), new StringSerializer(), new ByteArraySerializer())) {
+            p.send(new ProducerRecord<>(topics.ledger(), "1001",
+                    Json.write(LedgerEntry.of("bench-open", 1001, LedgerType.OPENED, 100_000, null, null, null, 100_000, now)))).get();
+            for (int i = 0; i < n; i++) {
+                Outcome o = Outcome.of("o" + i, 1001, i + 1, 1, OutcomeKind.SUCCESS, null, 100_000 - i - 1, now, now, 0, i);
+                p.send(new ProducerRecord<>(topics.success(), "1001", Json.write(o)));
+                if ((i & 1023) == 0) bar.update(i);
+            }
+            p.flush();
+            bar.finish(n);
+        }
+    }
+
+    static long count(DataSource db, String sql) throws Exception {
+        try (Connection c = db.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Rows/s of plain INSERTs into a scratch copy of purchase_order: one row per statement, or {@code perStatement} per batch. */
+    static double rawInserts(DataSource db, int rows, int perStatement) throws Exception {
+        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS bench_raw_insert");
+            st.execute("CREATE TABLE bench_raw_insert LIKE purchase_order");
+            c.setAutoCommit(perStatement == 1);
+            long t0 = System.nanoTime();
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO bench_raw_insert (request_id, goods_id, user_id, quantity, "
+                    + "status, live_user_id) VALUES (?, 1001, ?, 1, 'CREATED', ?)")) {
+                for (int i = 0; i < rows; i++) {
+                    ps.setString(1, "raw" + i);
+                    ps.setLong(2, i + 1);
+                    ps.setLong(3, i + 1);
+                    if (perStatement == 1) {
+                        ps.executeUpdate();
+                    } else {
+                        ps.addBatch();
+                        if ((i + 1) % perStatement == 0 || i == rows - 1) {
+                            ps.executeBatch();
+                            c.commit();
+                        }
+                    }
+                }
+            }
+            double rate = rows / ((System.nanoTime() - t0) / 1e9);
+            c.setAutoCommit(true);
+            st.execute("DROP TABLE bench_raw_insert");
+            return rate;
+        }
+    }
+}

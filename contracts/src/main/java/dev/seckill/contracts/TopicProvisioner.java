@@ -28,6 +28,28 @@ public final class TopicProvisioner {
         return specs;
     }
 
+    /**
+     * Waits until the leader of every partition serves ListOffsets, i.e. has really created the partition. Producing
+     * to a partition the broker has not finished creating can lose records despite idempotence (KAFKA-15591: a first
+     * batch rejected NOT_LEADER, the next accepted, the first then spins on OUT_OF_ORDER_SEQUENCE until it expires).
+     */
+    static void awaitWritable(Admin admin, List<String> topics) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+                admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS).forEach((name, d) -> d.partitions()
+                        .forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(name, p.partition()),
+                                org.apache.kafka.clients.admin.OffsetSpec.latest())));
+                admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (System.nanoTime() > deadline) throw e;
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+        }
+    }
+
     /** Creates whatever of the pipeline's topics is missing; returns the names it created. */
     public static List<String> ensure(String bootstrap, Topics topics, int partitions) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
@@ -39,7 +61,9 @@ public final class TopicProvisioner {
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) throw e;
             }
-            return missing.stream().map(NewTopic::name).toList();
+            List<String> created = missing.stream().map(NewTopic::name).toList();
+            awaitWritable(admin, created);
+            return created;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted creating topics");

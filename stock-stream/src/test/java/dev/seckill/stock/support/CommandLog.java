@@ -36,8 +36,9 @@ public final class CommandLog {
         Random random = new Random(seed);
         try (var producer = new KafkaProducer<String, byte[]>(Map.of("bootstrap.servers", bootstrap, "acks", "all"),
                 new StringSerializer(), new ByteArraySerializer())) {
+            java.util.List<java.util.concurrent.Future<?>> acks = new java.util.ArrayList<>();
             java.util.function.Consumer<Command> send = c ->
-                    producer.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c)));
+                    acks.add(producer.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c))));
             for (long g = firstGoods; g < firstGoods + goodsCount; g++) {
                 send.accept(new OpenSale(g, 20, start, start.plusSeconds(600), 2, "open-" + g, false));
             }
@@ -51,6 +52,13 @@ public final class CommandLog {
                 if (i == purchases - 50) send.accept(new CloseSale(firstGoods, "close-" + firstGoods));
             }
             producer.flush();
+            for (java.util.concurrent.Future<?> ack : acks) {
+                try {
+                    ack.get();
+                } catch (Exception e) {
+                    throw new IllegalStateException("the command log was not written whole: " + e.getMessage(), e);
+                }
+            }
         }
         return purchases;
     }

@@ -59,7 +59,7 @@ class FlashSaleEndToEndTest {
         long goods = 3001;
         pipeline.openSale(goods, 20, Duration.ofHours(1), 1);
 
-        LoadGenerator.Result load = LoadGenerator.run(pipeline.gatewayPort(), goods, 600, 50, 150, 42, n -> { });
+        LoadGenerator.Result load = LoadGenerator.run(pipeline.gatewayPort(), goods, 600, 50, 150, 42, pipeline::bearer, n -> { });
 
         assertThat(load.errors()).isZero();
         assertThat(load.acceptedIds()).isNotEmpty();
@@ -115,6 +115,7 @@ class FlashSaleEndToEndTest {
         var request = java.net.http.HttpRequest.newBuilder(
                         java.net.URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases"))
                 .header("Content-Type", "application/json").header("X-Trace-Id", "trace-e2e-3003")
+                .header("Authorization", pipeline.bearer(7))
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"goodsId\":3003,\"userId\":7,\"requestId\":\"traced-1\"}"))
                 .build();
         var response = client.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());

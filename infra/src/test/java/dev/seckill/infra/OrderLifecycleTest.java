@@ -53,7 +53,7 @@ class OrderLifecycleTest {
 
     static HttpResponse<String> pay(long orderId, String paymentId) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/orders/" + orderId + "/pay"))
-                .header("Content-Type", "application/json")
+                .header("Content-Type", "application/json").header("Authorization", pipeline.bearer(1))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"paymentId\":\"" + paymentId + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
     }
 

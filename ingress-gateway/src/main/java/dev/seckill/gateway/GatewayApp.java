@@ -11,6 +11,13 @@ import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.payment.Payment;
+import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.limit.RateLimiter;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import redis.clients.jedis.UnifiedJedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -59,6 +66,11 @@ public final class GatewayApp implements AutoCloseable {
     private final java.util.List<HttpServer> servers = new java.util.ArrayList<>();
     private KafkaProducer<String, byte[]> producer;
     private OutcomeView view;
+    private Jwt jwt;
+    private RateLimiter limiter;
+    private UnifiedJedis redis;
+    private ExecutorService blocking;
+    private SaleWindows windows;
     private volatile boolean accepting;
 
     public GatewayApp(Settings settings, MeterRegistry metrics) {
@@ -87,8 +99,26 @@ public final class GatewayApp implements AutoCloseable {
                 ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
         new KafkaClientMetrics(producer).bindTo(metrics);
+        if (Boolean.parseBoolean(settings.get("gateway.auth.enabled", "true"))) {
+            String secret = settings.get("gateway.auth.secret", "");
+            if (secret.length() < 32) {
+                throw new Unreachable("Gateway auth", "SECKILL_GATEWAY_AUTH_SECRET",
+                        "auth is on and needs an HMAC secret of at least 32 characters; or set SECKILL_GATEWAY_AUTH_ENABLED=false");
+            }
+            jwt = new Jwt(secret, clock);
+        }
+        limiter = new RateLimiter(settings.getLong("gateway.limit.global.per.second", 100_000),
+                settings.getLong("gateway.limit.goods.per.second", 50_000), settings.getLong("gateway.limit.user.per.second", 5),
+                settings.getLong("gateway.limit.user.burst", 10), settings.getInt("gateway.limit.tracked.keys", 1_000_000));
+        redis = RedisConnections.open(settings);
+        blocking = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "gateway-sale-windows");
+            t.setDaemon(true);
+            return t;
+        });
+        windows = new SaleWindows(redis, new RedisKeys(settings.redisPrefix()), blocking, settings.getLong("gateway.window.cache.ms", 1000));
         view = new OutcomeView(settings.kafkaBootstrap(), topics, settings.getInt("gateway.outcome.cache", 500_000),
-                Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)));
+                Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)), windows::invalidate);
         vertx = Vertx.vertx();
         Router router = Router.router(vertx);
         router.post("/api/purchases").handler(BodyHandler.create().setBodyLimit(settings.getInt("gateway.body.limit", 4096)))
@@ -142,15 +172,43 @@ public final class GatewayApp implements AutoCloseable {
             reply(ctx, 503, new JsonObject().put("error", "gateway is shutting down"), "shutting_down", start);
             return;
         }
+        Long buyer = null;
+        if (jwt != null) {
+            try {
+                buyer = jwt.verify(bearer(ctx));
+            } catch (Jwt.Refused e) {
+                ctx.response().putHeader("WWW-Authenticate", "Bearer");
+                reply(ctx, 401, new JsonObject().put("error", e.getMessage()), "unauthenticated", start);
+                return;
+            }
+        }
         PurchaseRequest req;
         try {
-            req = PurchaseRequest.parse(ctx.body().asString());
+            req = PurchaseRequest.parse(ctx.body().asString(), buyer);
         } catch (PurchaseRequest.Invalid e) {
             reply(ctx, 400, new JsonObject().put("error", e.getMessage()).put("field", e.field), "invalid", start);
+            return;
+        } catch (PurchaseRequest.Forbidden e) {
+            reply(ctx, 403, new JsonObject().put("error", e.getMessage()).put("field", "userId"), "forbidden", start);
+            return;
+        }
+        RateLimiter.Limited limited = limiter.check(req.goodsId(), req.userId());
+        if (limited != null) {
+            metrics.counter("seckill_gateway_rate_limited", "scope", limited.scope()).increment();
+            ctx.response().putHeader("Retry-After", Long.toString(limited.retryAfterSeconds()));
+            reply(ctx, 429, new JsonObject().put("error", "rate limited (" + limited.scope() + ")")
+                    .put("retryAfterSeconds", limited.retryAfterSeconds()), "rate_limited", start);
             return;
         }
         if (req.requestId() != null && acceptedIds.containsKey(req.requestId())) {
             reply(ctx, 202, new JsonObject().put("requestId", req.requestId()).put("status", "PENDING"), "retry_accepted", start);
+            return;
+        }
+        String outside = windows.reject(req.goodsId(), clock.millis());
+        if (outside != null) {
+            metrics.counter("seckill_gateway_short_circuits", "kind", outside).increment();
+            reply(ctx, 200, new JsonObject().put("status", "REJECTED").put("reason", outside).put("goodsId", req.goodsId()),
+                    "rejected_" + outside, start);
             return;
         }
         if (view.knownSoldOut(req.goodsId())) {
@@ -187,6 +245,15 @@ public final class GatewayApp implements AutoCloseable {
         long start = System.nanoTime();
         String traceId = traceId(ctx);
         ctx.response().putHeader("X-Trace-Id", traceId);
+        if (jwt != null) {
+            try {
+                jwt.verify(bearer(ctx));
+            } catch (Jwt.Refused e) {
+                ctx.response().putHeader("WWW-Authenticate", "Bearer");
+                reply(ctx, 401, new JsonObject().put("error", e.getMessage()), "unauthenticated", start);
+                return;
+            }
+        }
         long orderId;
         try {
             orderId = Long.parseLong(ctx.pathParam("orderId"));
@@ -249,16 +316,18 @@ public final class GatewayApp implements AutoCloseable {
 
     private void health(RoutingContext ctx) {
         boolean kafka = view.healthy(5000);
-        boolean redis;
-        try {
-            Unreachable.requireRedis(settings.redisUrl());
-            redis = true;
-        } catch (Unreachable e) {
-            redis = false;
-        }
-        JsonObject body = new JsonObject().put("kafka", kafka ? "UP" : "DOWN").put("redis", redis ? "UP" : "DOWN")
-                .put("status", kafka && redis ? "UP" : "DOWN");
-        ctx.response().setStatusCode(kafka && redis ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
+        vertx.executeBlocking(() -> {
+            try {
+                return "PONG".equalsIgnoreCase(redis.ping());
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }).onComplete(r -> {
+            boolean redisUp = r.succeeded() && Boolean.TRUE.equals(r.result());
+            JsonObject body = new JsonObject().put("kafka", kafka ? "UP" : "DOWN").put("redis", redisUp ? "UP" : "DOWN")
+                    .put("status", kafka && redisUp ? "UP" : "DOWN");
+            ctx.response().setStatusCode(kafka && redisUp ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
+        });
     }
 
     private void bodyFailure(RoutingContext ctx) {
@@ -275,6 +344,11 @@ public final class GatewayApp implements AutoCloseable {
         metrics.counter("seckill_gateway_requests", "status", Integer.toString(status), "kind", kind).increment();
         Timer.builder("seckill_gateway_accept_latency").tag("kind", kind).publishPercentileHistogram()
                 .register(metrics).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private static String bearer(RoutingContext ctx) {
+        String h = ctx.request().getHeader("Authorization");
+        return h != null && h.regionMatches(true, 0, "Bearer ", 0, 7) ? h.substring(7).trim() : null;
     }
 
     private static String traceId(RoutingContext ctx) {
@@ -312,6 +386,8 @@ public final class GatewayApp implements AutoCloseable {
             producer.close(Duration.ofSeconds(10));
         }
         if (view != null) view.close();
+        if (blocking != null) blocking.shutdownNow();
+        if (redis != null) redis.close();
         if (vertx != null) vertx.close();
     }
 

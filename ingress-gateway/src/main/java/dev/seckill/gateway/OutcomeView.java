@@ -43,8 +43,11 @@ final class OutcomeView implements AutoCloseable {
     private final AtomicLong lastPollOk = new AtomicLong();
     private final Thread thread;
 
-    OutcomeView(String bootstrap, Topics topics, int capacity, Duration soldOutTtl) {
+    private final java.util.function.LongConsumer saleChanged;
+
+    OutcomeView(String bootstrap, Topics topics, int capacity, Duration soldOutTtl, java.util.function.LongConsumer saleChanged) {
         this.topics = topics;
+        this.saleChanged = saleChanged;
         this.soldOutTtlMs = soldOutTtl.toMillis();
         this.outcomes = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
             @Override protected boolean removeEldestEntry(Map.Entry<String, Outcome> eldest) { return size() > capacity; }
@@ -95,6 +98,9 @@ final class OutcomeView implements AutoCloseable {
     private void onLedger(LedgerEntry e) {
         if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
             soldOutUntil.remove(e.goodsId());
+        }
+        if (e.type() == LedgerType.OPENED || e.type() == LedgerType.CLOSED || e.type() == LedgerType.RESTORED) {
+            saleChanged.accept(e.goodsId());
         }
     }
 

@@ -17,7 +17,24 @@ record PurchaseRequest(String requestId, long goodsId, long userId, int quantity
         }
     }
 
+    /** The body names another buyer than the verified token: 403. */
+    static final class Forbidden extends Exception {
+        Forbidden(String message) { super(message); }
+    }
+
     static PurchaseRequest parse(String body) throws Invalid {
+        try {
+            return parse(body, null);
+        } catch (Forbidden e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * @param authenticatedUser the userId of a verified token, or null when auth is off; with a token the body's
+     *                          userId may be left out, and must match when given
+     */
+    static PurchaseRequest parse(String body, Long authenticatedUser) throws Invalid, Forbidden {
         if (body == null || body.isBlank()) throw new Invalid("body", "body must be a JSON object");
         JsonObject json;
         try {
@@ -26,7 +43,13 @@ record PurchaseRequest(String requestId, long goodsId, long userId, int quantity
             throw new Invalid("body", "body is not valid JSON");
         }
         long goodsId = positiveLong(json, "goodsId", true);
-        long userId = positiveLong(json, "userId", true);
+        long userId = positiveLong(json, "userId", authenticatedUser == null);
+        if (authenticatedUser != null) {
+            if (userId != 0 && userId != authenticatedUser) {
+                throw new Forbidden("userId " + userId + " is not the buyer of the bearer token");
+            }
+            userId = authenticatedUser;
+        }
         long quantity = json.containsKey("quantity") ? positiveLong(json, "quantity", true) : 1;
         if (!CommandRules.validQuantity(quantity)) {
             throw new Invalid("quantity", "quantity must be between 1 and " + CommandRules.MAX_QUANTITY);

@@ -43,7 +43,7 @@ class GatewayTest {
     @BeforeAll static void start() {
         String prefix = "gw-" + UUID.randomUUID().toString().substring(0, 8) + ".";
         settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
-                "gateway.port", "0"));
+                "gateway.port", "0", "gateway.auth.enabled", "false", "gateway.limit.user.per.second", "1000"));
         topics = new Topics(prefix);
         gateway = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
     }
@@ -146,7 +146,7 @@ class GatewayTest {
         KafkaBroker broker = KafkaBroker.onFreePorts().start();
         String prefix = "gwdown-" + UUID.randomUUID().toString().substring(0, 6) + ".";
         Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, broker.bootstrap(), Settings.TOPIC_PREFIX, prefix,
-                "gateway.port", "0", "gateway.kafka.timeout.ms", "2000"));
+                "gateway.port", "0", "gateway.kafka.timeout.ms", "2000", "gateway.auth.enabled", "false"));
         GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
         try {
             assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":1,\"requestId\":\"before\"}").statusCode()).isEqualTo(202);

@@ -46,7 +46,7 @@ public final class DemoCommand {
                     // JIT warm-up over the whole path (gateway, Kafka, Lua, outcomes) on another goods, which has no sale:
                     // every warm-up purchase is decided REJECTED no_sale and touches nothing of the sale measured below.
                     ProgressBar warm = new ProgressBar(out, "warm-up", warmup);
-                    LoadGenerator.Result w = LoadGenerator.run(p.gatewayPort(), goods + 1, warmup, concurrency, users, seed + 1, warm::update);
+                    LoadGenerator.Result w = LoadGenerator.run(p.gatewayPort(), goods + 1, warmup, concurrency, users, seed + 1, p::bearer, warm::update);
                     warm.finish(warmup);
                     if (!Drain.awaitDecided(log, w.acceptedIds(), Duration.ofMinutes(3))) {
                         out.println("warm-up    the pipeline did not decide the warm-up requests in 3 minutes");
@@ -57,7 +57,7 @@ public final class DemoCommand {
                         warmup > 0 ? "; JIT warmed by " + warmup + " requests on goods " + (goods + 1) : "");
                 out.printf("load       %,d purchases, %d concurrent clients, %,d buyers (seed %d)%n", requests, concurrency, users, seed);
                 ProgressBar sent = new ProgressBar(out, "requests", requests);
-                LoadGenerator.Result load = LoadGenerator.run(p.gatewayPort(), goods, requests, concurrency, users, seed, sent::update);
+                LoadGenerator.Result load = LoadGenerator.run(p.gatewayPort(), goods, requests, concurrency, users, seed, p::bearer, sent::update);
                 sent.finish(requests);
                 ProgressBar decided = new ProgressBar(out, "decided", load.acceptedIds().size());
                 long drainStart = System.nanoTime();

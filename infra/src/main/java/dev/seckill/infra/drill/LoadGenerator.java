@@ -38,12 +38,16 @@ public final class LoadGenerator {
 
     private LoadGenerator() {}
 
-    public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed, IntConsumer progress) {
+    /** @param bearerOf the Authorization header for a buyer (the demo mints tokens), or null when auth is off */
+    public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed,
+                             java.util.function.LongFunction<String> bearerOf, IntConsumer progress) {
         int loops = Math.max(1, Math.min(concurrency, Runtime.getRuntime().availableProcessors()));
         Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setEventLoopPoolSize(loops));
         Random random = new Random(seed);
         long[] userOf = new long[requests];
         for (int i = 0; i < requests; i++) userOf[i] = 1 + random.nextInt(users);
+        Map<Long, String> bearers = new java.util.HashMap<>();
+        if (bearerOf != null) for (long u : userOf) bearers.computeIfAbsent(u, bearerOf::apply);
         Set<String> accepted = ConcurrentHashMap.newKeySet();
         Map<Integer, Long> byStatus = new ConcurrentHashMap<>();
         long[] latencies = new long[requests];
@@ -61,7 +65,7 @@ public final class LoadGenerator {
                             .setDefaultPort(port).setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(10_000),
                             new PoolOptions().setHttp1MaxSize(share));
                     for (int c = 0; c < share; c++) {
-                        loop(client, goodsId, userOf, next, done, latencies, accepted, byStatus, errors, finished, progress);
+                        loop(client, goodsId, userOf, bearers, next, done, latencies, accepted, byStatus, errors, finished, progress);
                     }
                 }
             });
@@ -76,7 +80,7 @@ public final class LoadGenerator {
         return new Result(requests, accepted, byStatus, latencies, elapsed, errors.get());
     }
 
-    private static void loop(WebClient client, long goodsId, long[] userOf, AtomicInteger next, AtomicInteger done,
+    private static void loop(WebClient client, long goodsId, long[] userOf, Map<Long, String> bearers, AtomicInteger next, AtomicInteger done,
                              long[] latencies, Set<String> accepted, Map<Integer, Long> byStatus, AtomicLong errors,
                              CountDownLatch finished, IntConsumer progress) {
         int i = next.getAndIncrement();
@@ -86,7 +90,10 @@ public final class LoadGenerator {
         }
         long t0 = System.nanoTime();
         JsonObject body = new JsonObject().put("goodsId", goodsId).put("userId", userOf[i]).put("quantity", 1);
-        Future<?> f = client.post("/api/purchases").putHeader("Content-Type", "application/json").sendJsonObject(body)
+        var request = client.post("/api/purchases").putHeader("Content-Type", "application/json");
+        String bearer = bearers.get(userOf[i]);
+        if (bearer != null) request.putHeader("Authorization", bearer);
+        Future<?> f = request.sendJsonObject(body)
                 .onSuccess(resp -> {
                     latencies[i] = (System.nanoTime() - t0) / 1000;
                     byStatus.merge(resp.statusCode(), 1L, Long::sum);
@@ -98,7 +105,7 @@ public final class LoadGenerator {
                 });
         f.onComplete(r -> {
             progress.accept(done.incrementAndGet());
-            loop(client, goodsId, userOf, next, done, latencies, accepted, byStatus, errors, finished, progress);
+            loop(client, goodsId, userOf, bearers, next, done, latencies, accepted, byStatus, errors, finished, progress);
         });
     }
 }

@@ -8,6 +8,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
+import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -25,7 +26,7 @@ import redis.clients.jedis.UnifiedJedis;
 
 /** The whole pipeline of one namespace in this JVM: stock-stream, order-writer and the gateway, wired for a run. */
 public final class Pipeline implements AutoCloseable {
-    private final Namespace ns;
+    private Namespace ns;
     private final Topics topics;
     private final RedisKeys keys;
     private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
@@ -35,7 +36,16 @@ public final class Pipeline implements AutoCloseable {
     private UnifiedJedis redis;
     private KafkaProducer<String, byte[]> commands;
 
+    private final Jwt jwt;
+
+    /** The pipeline of a namespace; the gateway's auth is on, with a secret of this run unless one is configured. */
     public Pipeline(Namespace ns) {
+        String secret = ns.settings().get("gateway.auth.secret", "");
+        if (secret.isEmpty()) {
+            secret = java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
+            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of("gateway.auth.secret", secret)));
+        }
+        this.jwt = new Jwt(secret, java.time.Clock.systemUTC());
         this.ns = ns;
         this.topics = new Topics(ns.settings().topicPrefix());
         this.keys = new RedisKeys(ns.settings().redisPrefix());
@@ -73,6 +83,9 @@ public final class Pipeline implements AutoCloseable {
             sleep(20);
         }
     }
+
+    /** An {@code Authorization} header value for a simulated buyer (an HS256 token valid for an hour). */
+    public String bearer(long userId) { return "Bearer " + jwt.mint(userId, Instant.now().plusSeconds(3600)); }
 
     public Namespace namespace() { return ns; }
     public Topics topics() { return topics; }

@@ -1,0 +1,132 @@
+package dev.seckill.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.ParsedCommand;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.stack.KafkaFixture;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+
+/** The door with auth on: verified identity, rate limits with Retry-After, and the sale-window short-circuit. */
+class GatewayDoorTest {
+    static final String SECRET = "door-test-secret-0123456789-abcdefghij";
+    static GatewayApp gateway;
+    static Jwt jwt;
+    static String prefix;
+    static String redisPrefix;
+    static final AtomicLong users = new AtomicLong(1000);
+
+    @BeforeAll static void start() {
+        prefix = "door-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        redisPrefix = "door-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+        Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
+                Settings.REDIS_PREFIX, redisPrefix, "gateway.port", "0", "gateway.auth.enabled", "true",
+                "gateway.auth.secret", SECRET, "gateway.limit.user.per.second", "1", "gateway.limit.user.burst", "2"));
+        gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        jwt = new Jwt(SECRET, Clock.systemUTC());
+    }
+
+    @AfterAll static void stop() { gateway.close(); }
+
+    static HttpResponse<String> post(String body, String token) throws Exception {
+        return token == null ? GatewayTest.post(gateway.port(), body) : GatewayTest.post(gateway.port(), body, "Authorization", "Bearer " + token);
+    }
+
+    static String valid(long user) { return jwt.mint(user, Instant.now().plusSeconds(300)); }
+
+    @Test void noTokenIs401() throws Exception {
+        HttpResponse<String> r = post("{\"goodsId\":1,\"userId\":5}", null);
+        assertThat(r.statusCode()).isEqualTo(401);
+        assertThat(r.body()).contains("missing bearer token");
+        assertThat(r.headers().firstValue("WWW-Authenticate")).contains("Bearer");
+    }
+
+    @Test void aForgedTokenIs401() throws Exception {
+        String forged = new Jwt("another-secret-that-is-long-enough-123456", Clock.systemUTC()).mint(5, Instant.now().plusSeconds(300));
+        assertThat(post("{\"goodsId\":1,\"userId\":5}", forged).body()).contains("bad token signature");
+        String tampered = valid(5);
+        String[] parts = tampered.split("\\.");
+        String otherClaims = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"sub\":\"6\",\"exp\":" + Instant.now().plusSeconds(300).getEpochSecond() + "}").getBytes(StandardCharsets.UTF_8));
+        assertThat(post("{\"goodsId\":1}", parts[0] + "." + otherClaims + "." + parts[2]).statusCode()).isEqualTo(401);
+        String none = Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> algNone = post("{\"goodsId\":1}", none + "." + parts[1] + ".");
+        assertThat(algNone.statusCode()).isEqualTo(401);
+        assertThat(algNone.body()).contains("unsupported token algorithm");
+        assertThat(post("{\"goodsId\":1}", "not-a-jwt").statusCode()).isEqualTo(401);
+    }
+
+    @Test void anExpiredTokenIs401() throws Exception {
+        HttpResponse<String> r = post("{\"goodsId\":1,\"userId\":5}", jwt.mint(5, Instant.now().minusSeconds(1)));
+        assertThat(r.statusCode()).isEqualTo(401);
+        assertThat(r.body()).contains("token expired");
+    }
+
+    @Test void aBodyUserIdOtherThanTheTokensIs403() throws Exception {
+        HttpResponse<String> r = post("{\"goodsId\":1,\"userId\":6}", valid(5));
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.body()).contains("\"field\":\"userId\"");
+    }
+
+    @Test void theBuyerComesFromTheToken() throws Exception {
+        long user = users.incrementAndGet();
+        HttpResponse<String> r = post("{\"goodsId\":77,\"requestId\":\"door-sub-1\"}", valid(user));
+        assertThat(r.statusCode()).isEqualTo(202);
+        var sent = GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "commands").stream()
+                .map(c -> CommandCodec.decode(c.value())).filter(p -> p instanceof ParsedCommand.Valid)
+                .map(p -> (Purchase) ((ParsedCommand.Valid) p).command()).filter(p -> p.requestId().equals("door-sub-1")).toList();
+        assertThat(sent).singleElement().extracting(Purchase::userId).isEqualTo(user);
+    }
+
+    @Test void aBuyerOverTheirLimitGets429WithRetryAfter() throws Exception {
+        long user = users.incrementAndGet();
+        String token = valid(user);
+        assertThat(post("{\"goodsId\":78}", token).statusCode()).isEqualTo(202);
+        assertThat(post("{\"goodsId\":78}", token).statusCode()).isEqualTo(202);
+        HttpResponse<String> third = post("{\"goodsId\":78}", token);
+        assertThat(third.statusCode()).isEqualTo(429);
+        assertThat(third.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+        assertThat(third.body()).contains("rate limited (user)");
+        assertThat(post("{\"goodsId\":78}", valid(users.incrementAndGet())).statusCode()).as("another buyer is not limited").isEqualTo(202);
+    }
+
+    @Test void requestsOutsideAKnownWindowAreRejectedAtTheDoor() throws Exception {
+        RedisKeys keys = new RedisKeys(redisPrefix);
+        long now = System.currentTimeMillis();
+        try (RedisClient redis = RedisClient.create(java.net.URI.create(System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379")))) {
+            redis.hset(keys.sale(501), Map.of("startAt", Long.toString(now + 3_600_000), "endAt", Long.toString(now + 7_200_000),
+                    "perUserLimit", "1", "status", "open"));
+            redis.hset(keys.sale(502), Map.of("startAt", Long.toString(now - 7_200_000), "endAt", Long.toString(now - 3_600_000),
+                    "perUserLimit", "1", "status", "open"));
+            redis.expire(keys.sale(501), 60);
+            redis.expire(keys.sale(502), 60);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                HttpResponse<String> r = post("{\"goodsId\":501}", valid(users.incrementAndGet()));
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.body()).contains("\"status\":\"REJECTED\"", "\"reason\":\"not_started\"");
+            });
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(post("{\"goodsId\":502}", valid(users.incrementAndGet())).body()).contains("\"reason\":\"ended\""));
+            assertThat(post("{\"goodsId\":503}", valid(users.incrementAndGet())).statusCode()).as("no sale known: the stream decides").isEqualTo(202);
+        }
+    }
+}

@@ -135,4 +135,43 @@ class FlashSaleEndToEndTest {
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(Json.MAPPER.readTree(status.body()).get("status").asText()).isEqualTo("SUCCESS");
     }
+
+    static java.net.http.HttpResponse<String> buyOverHttp(long goods, long user) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases"))
+                .header("Content-Type", "application/json").header("Authorization", pipeline.bearer(user))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goods + "}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test void theSoldOutGateAnswersAtTheDoor_andClearsWhenAReleaseMakesStockAvailable() throws Exception {
+        long goods = 3004;
+        pipeline.openSale(goods, 1, Duration.ofHours(1), 1);
+        assertThat(buyOverHttp(goods, 1).statusCode()).isEqualTo(202);
+        // buyers keep coming until the gateway has seen the SOLD_OUT outcome and answers at the door
+        java.util.concurrent.atomic.AtomicLong user = new java.util.concurrent.atomic.AtomicLong(100);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(buyOverHttp(goods, user.incrementAndGet()).body()).contains("\"status\":\"SOLD_OUT\""));
+
+        String holder;
+        try (Connection c = pipeline.db().getConnection()) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                try (ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM purchase_order WHERE goods_id = " + goods)) {
+                    rs.next();
+                    return rs.getInt(1) == 1;
+                }
+            });
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT request_id FROM purchase_order WHERE goods_id = " + goods)) {
+                rs.next();
+                holder = rs.getString(1);
+            }
+        }
+        pipeline.send(new dev.seckill.contracts.command.Release(goods, 1, 1, null, holder, "cancelled", "e2e-release-" + goods));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            var r = buyOverHttp(goods, 999);
+            assertThat(r.statusCode()).as("the released unit is for sale again: the gate let it through").isEqualTo(202);
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> log.snapshot().stream()
+                .anyMatch(o -> o.goodsId() == goods && o.userId() == 999 && o.outcome() == OutcomeKind.SUCCESS));
+    }
 }

@@ -167,4 +167,35 @@ class GatewayTest {
             broker.stop();
         }
     }
+
+    @Test void gracefulShutdownLosesNothingItAcknowledged() throws Exception {
+        String prefix = "gwstop-" + UUID.randomUUID().toString().substring(0, 6) + ".";
+        Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
+                "gateway.port", "0", "gateway.auth.enabled", "false", "gateway.limit.user.per.second", "1000"));
+        GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        int port = own.port();
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(8);
+        java.util.List<java.util.concurrent.Future<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String body = "{\"goodsId\":" + (1 + i % 7) + ",\"userId\":" + (i + 1) + ",\"requestId\":\"stop-" + i + "\"}";
+            calls.add(clients.submit(() -> post(port, body)));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> calls.stream().filter(java.util.concurrent.Future::isDone).count() >= 50);
+        own.close(); // mid-flight: stop accepting, flush the producer, exit
+        List<String> acknowledged = new ArrayList<>();
+        for (var call : calls) {
+            try {
+                HttpResponse<String> r = call.get();
+                if (r.statusCode() == 202) acknowledged.add(r.body().replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1"));
+            } catch (java.util.concurrent.ExecutionException e) {
+                // refused connection after the stop: never acknowledged
+            }
+        }
+        clients.shutdown();
+        assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(50);
+        java.util.Set<String> inLog = new java.util.HashSet<>();
+        commandsIn(KafkaFixture.bootstrap(), prefix + "commands").forEach(c ->
+                inLog.add(new String(c.value()).replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1")));
+        assertThat(inLog).containsAll(acknowledged);
+    }
 }

@@ -31,6 +31,8 @@ public final class Seckill {
                                        stock-stream decisions/s next to raw Lua ops/s
               bench orders [--orders N --batch N]
                                        order-writer orders/s next to raw single-row and batched INSERT rows/s
+              bench gateway [--requests N --concurrency N --warmup N]
+                                       accepted/s and accept latency p50/p99/p99.9 with a real broker
               test                     the whole test suite (the launcher runs Maven)
             configuration: SECKILL_KAFKA_BOOTSTRAP, SECKILL_REDIS_URL, SECKILL_REDIS_CLUSTER, SECKILL_DB_URL,
                            SECKILL_DB_USER, SECKILL_DB_PASSWORD, SECKILL_TOPIC_PREFIX, SECKILL_REDIS_PREFIX""";
@@ -62,10 +64,11 @@ public final class Seckill {
                     return SaleCommand.run(settings, args, out);
                 }
                 case "bench" -> {
-                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide' or 'orders'");
+                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide', 'orders' or 'gateway'");
                     return switch (args[1]) {
                         case "decide" -> dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
                         case "orders" -> dev.seckill.infra.bench.OrdersBenchmark.run(settings, args, out);
+                        case "gateway" -> dev.seckill.infra.bench.GatewayBenchmark.run(settings, args, out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }

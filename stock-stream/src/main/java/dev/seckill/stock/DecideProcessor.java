@@ -2,53 +2,136 @@ package dev.seckill.stock;
 
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
-import io.micrometer.core.instrument.MeterRegistry;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.processor.internals.ProcessorNode;
+import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
+import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Runs the {@link Decider} on each command record; a record headed for the DLQ gets the DLQ headers here. */
+/**
+ * Runs the {@link Decider} on command records. Records are buffered (up to {@code batchSize}) and decided together
+ * with one pipelined Redis round trip, in input order; the buffer is drained when full, by a wall-clock punctuator
+ * every {@code linger}, and — through {@link DecisionBuffer} — before every commit of the task, so exactly-once
+ * holds. A record headed for the DLQ gets the DLQ headers here.
+ */
 final class DecideProcessor implements FixedKeyProcessor<String, byte[], DecidedRecord> {
+    private record Pending(FixedKeyRecord<String, byte[]> record, ProcessorRecordContext recordContext, Decider.Input input,
+                           String topic) {}
+
     private final Function<FoldStore, Decider> deciderFactory;
     private final MeterRegistry metrics;
+    private final int batchSize;
+    private final Duration linger;
+    private final List<Pending> buffer = new ArrayList<>();
     private FixedKeyProcessorContext<String, DecidedRecord> context;
+    private InternalProcessorContext<String, DecidedRecord> internal;
+    private ProcessorNode<?, ?, ?, ?> node;
     private Decider decider;
+    private Counter processed;
+    private Counter dlq;
 
-    DecideProcessor(Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics) {
+    DecideProcessor(Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
         this.deciderFactory = deciderFactory;
         this.metrics = metrics;
+        this.batchSize = batchSize;
+        this.linger = linger;
     }
 
-    @Override public void init(FixedKeyProcessorContext<String, DecidedRecord> context) {
+    @Override
+    @SuppressWarnings("unchecked")
+    public void init(FixedKeyProcessorContext<String, DecidedRecord> context) {
         this.context = context;
+        this.processed = metrics.counter("seckill_commands_processed");
+        this.dlq = metrics.counter("seckill_dlq_records", "source", "stock-stream");
         KeyValueStore<Long, GoodsFold> store = context.getStateStore(StockTopology.FOLD_STORE);
+        KeyValueStore<String, GoodsFold.Holding> holdings = context.getStateStore(StockTopology.HOLDINGS_STORE);
         this.decider = deciderFactory.apply(new FoldStore() {
             @Override public GoodsFold get(long goodsId) { return store.get(goodsId); }
 
             @Override public void put(long goodsId, GoodsFold fold) { store.put(goodsId, fold); }
+
+            @Override public void hold(long goodsId, long userId, GoodsFold.Holding h) { holdings.put(FoldStore.holdingKey(goodsId, userId), h); }
+
+            @Override public void release(long goodsId, long userId) { holdings.delete(FoldStore.holdingKey(goodsId, userId)); }
+
+            @Override public Map<Long, GoodsFold.Holding> holdings(long goodsId) {
+                Map<Long, GoodsFold.Holding> out = new TreeMap<>();
+                try (var it = holdings.prefixScan(goodsId + ":", new StringSerializer())) {
+                    it.forEachRemaining(kv -> out.put(Long.parseLong(kv.key.substring(kv.key.indexOf(':') + 1)), kv.value));
+                }
+                return out;
+            }
         });
+        if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
+            internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
+            node = internal.currentNode();
+            DecisionBuffer hook = context.getStateStore(DecisionBuffer.NAME);
+            hook.beforeCommit(this::drain);
+            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain());
+        }
     }
 
     @Override public void process(FixedKeyRecord<String, byte[]> record) {
         RecordMetadata meta = context.recordMetadata().orElseThrow();
-        Decision decision = decider.decide(record.key(), record.value(), meta.partition(), meta.offset());
-        metrics.counter("seckill_commands_processed").increment();
-        if (decision.toDlq()) {
-            metrics.counter("seckill_dlq_records", "source", "stock-stream").increment();
-            Headers h = record.headers();
-            put(h, "error", decision.dlqReason());
-            put(h, "source-topic", meta.topic());
-            put(h, "source-partition", Integer.toString(meta.partition()));
-            put(h, "source-offset", Long.toString(meta.offset()));
+        Pending p = new Pending(record, internal == null ? null : internal.recordContext(),
+                new Decider.Input(record.key(), record.value(), meta.partition(), meta.offset()), meta.topic());
+        if (internal == null) {
+            forward(p, decider.decideAll(List.of(p.input())).get(0));
+            return;
         }
-        context.forward(record.withValue(new DecidedRecord(decision, record.value())));
+        buffer.add(p);
+        if (buffer.size() >= batchSize) drain();
+    }
+
+    /** Decides everything buffered (one pipelined round trip) and forwards it in input order. */
+    private void drain() {
+        if (buffer.isEmpty()) return;
+        List<Pending> batch = new ArrayList<>(buffer);
+        buffer.clear();
+        List<Decision> decisions = decider.decideAll(batch.stream().map(Pending::input).toList());
+        ProcessorNode<?, ?, ?, ?> previousNode = internal.currentNode();
+        ProcessorRecordContext previousContext = internal.recordContext();
+        try {
+            internal.setCurrentNode(node);
+            for (int i = 0; i < batch.size(); i++) {
+                internal.setRecordContext(batch.get(i).recordContext());
+                forward(batch.get(i), decisions.get(i));
+            }
+        } finally {
+            internal.setCurrentNode(previousNode);
+            internal.setRecordContext(previousContext);
+        }
+        metrics.summary("seckill_decision_batch_size").record(batch.size());
+    }
+
+    private void forward(Pending p, Decision decision) {
+        processed.increment();
+        if (decision.toDlq()) {
+            dlq.increment();
+            Headers h = p.record().headers();
+            put(h, "error", decision.dlqReason());
+            put(h, "source-topic", p.topic());
+            put(h, "source-partition", Integer.toString(p.input().partition()));
+            put(h, "source-offset", Long.toString(p.input().offset()));
+        }
+        context.forward(p.record().withValue(new DecidedRecord(decision, p.record().value())));
     }
 
     private static void put(Headers h, String name, String value) {

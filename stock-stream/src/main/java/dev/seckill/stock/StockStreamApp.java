@@ -78,7 +78,8 @@ public final class StockStreamApp implements AutoCloseable {
         StockScripts scripts = new StockScripts(redis, new RedisKeys(settings.redisPrefix()), metrics,
                 settings.getInt("stream.redis.attempts", 6), Duration.ofMillis(50));
         StreamsBuilder builder = new StreamsBuilder();
-        StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics);
+        StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, settings.getInt("stream.batch.size", 256),
+                Duration.ofMillis(settings.getLong("stream.batch.linger.ms", 5)));
         streams = new KafkaStreams(builder.build(), streamsConfig(settings));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",

@@ -9,6 +9,7 @@ import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
+import java.time.Duration;
 import org.apache.kafka.streams.state.Stores;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.Supplier;
@@ -31,16 +32,30 @@ public final class StockTopology {
     /** The per-goods ledger folds (changelogged, so they commit with the outputs): what {@code restore} rebuilds from. */
     public static final String FOLD_STORE = "goods-fold";
     static final JsonSerde<GoodsFold> FOLD_SERDE = new JsonSerde<>(GoodsFold.class);
+    /** Live buyers per goods ({@code goods:user} → holding), beside the folds. */
+    public static final String HOLDINGS_STORE = "goods-holdings";
+    static final JsonSerde<GoodsFold.Holding> HOLDING_SERDE = new JsonSerde<>(GoodsFold.Holding.class);
 
     private StockTopology() {}
 
     public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
                              MeterRegistry metrics) {
+        build(builder, topics, scripts, clock, metrics, 1, Duration.ofMillis(5));
+    }
+
+    /**
+     * @param batchSize records decided per pipelined Redis round trip (1: one call per record, no buffering)
+     * @param linger    the longest a buffered record waits for its batch to fill
+     */
+    public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
+                             MeterRegistry metrics, int batchSize, Duration linger) {
+        builder.addStateStore(DecisionBuffer.builder());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
         KStream<String, DecidedRecord> decided = builder
                 .stream(topics.commands(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
-                .processValues(() -> new DecideProcessor(folds -> new Decider(scripts.get(), clock, folds), metrics),
-                        Named.as("decide"), FOLD_STORE);
+                .processValues(() -> new DecideProcessor(folds -> new Decider(scripts.get(), clock, folds), metrics, batchSize, linger),
+                        Named.as("decide"), FOLD_STORE, HOLDINGS_STORE, DecisionBuffer.NAME);
 
         decided.filter((k, d) -> d.decision().toDlq(), Named.as("poison"))
                 .mapValues(DecidedRecord::raw, Named.as("raw"))

@@ -47,7 +47,7 @@ class StockTopologyTest {
         redis = new TestRedis();
         StreamsBuilder builder = new StreamsBuilder();
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-        StockTopology.build(builder, topics, redis::scripts, Clock.systemUTC(), metrics);
+        StockTopology.build(builder, topics, redis::scripts, Clock.systemUTC(), metrics, 64, java.time.Duration.ofMillis(5));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

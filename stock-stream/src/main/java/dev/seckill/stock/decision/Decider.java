@@ -15,13 +15,26 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 
 /**
- * Decides one command record: parse, check the key, one Lua call, and turn its answer into an outcome and/or a
- * ledger entry. Holds no state of its own: everything that must survive a crash is in Redis (the stored decision)
- * or in the Kafka transaction of the caller.
+ * Decides command records: parse, check the key, one Lua call each, and turn each answer into an outcome and/or a
+ * ledger entry, in input order. A batch of records is decided with one pipelined round trip to Redis (split before
+ * a {@code restore}, which needs the fold of everything before it). Holds no state of its own: what must survive a
+ * crash is in Redis (the stored decisions) or in the caller's Kafka transaction (the fold store, the outputs).
  */
 public final class Decider {
+    /** One command record to decide. */
+    public record Input(String key, byte[] raw, int partition, long offset) {
+        String position() { return partition + ":" + offset; }
+    }
+
+    /** A decided-later record: the Lua call to make and what to do with its answer (in input order). */
+    private record Plan(ScriptCall call, Function<LuaResult, Decision> complete) {}
+
     private final StockScripts scripts;
     private final Clock clock;
     private final FoldStore folds;
@@ -32,61 +45,88 @@ public final class Decider {
         this.folds = folds;
     }
 
-    /**
-     * @param key the record key, which must be the goods id (the partitioning that makes decisions serial per goods)
-     * @param raw the record value
-     */
+    /** Decides one record. */
     public Decision decide(String key, byte[] raw, int partition, long offset) {
-        String position = partition + ":" + offset;
-        ParsedCommand parsed = CommandCodec.decode(raw);
+        return decideAll(List.of(new Input(key, raw, partition, offset))).get(0);
+    }
+
+    /** Decides records in order; the i-th decision belongs to the i-th input. */
+    public List<Decision> decideAll(List<Input> inputs) {
+        Decision[] out = new Decision[inputs.size()];
+        List<Integer> waiting = new ArrayList<>();
+        List<Plan> plans = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            Input in = inputs.get(i);
+            ParsedCommand parsed = CommandCodec.decode(in.raw());
+            if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof Restore r && keyMatches(in.key(), r.goodsId())) {
+                run(plans, waiting, out); // the restore needs the fold of everything decided before it
+                out[i] = restore(r, in.position());
+                continue;
+            }
+            Object planned = plan(parsed, in);
+            if (planned instanceof Decision d) {
+                out[i] = d;
+            } else {
+                plans.add((Plan) planned);
+                waiting.add(i);
+            }
+        }
+        run(plans, waiting, out);
+        return List.of(out);
+    }
+
+    private void run(List<Plan> plans, List<Integer> waiting, Decision[] out) {
+        if (plans.isEmpty()) return;
+        List<LuaResult> results = scripts.callAll(plans.stream().map(Plan::call).toList());
+        for (int j = 0; j < plans.size(); j++) out[waiting.get(j)] = plans.get(j).complete().apply(results.get(j));
+        plans.clear();
+        waiting.clear();
+    }
+
+    /** A {@link Decision} when no Lua call is needed (DLQ), otherwise a {@link Plan}. */
+    private Object plan(ParsedCommand parsed, Input in) {
         if (parsed instanceof ParsedCommand.Poison p) return Decision.dlq(p.reason());
         if (parsed instanceof ParsedCommand.InvalidPurchase ip) {
-            if (!keyMatches(key, ip.goodsId())) return keyMismatch(key, ip.goodsId());
-            LuaResult r = scripts.invalidPurchase(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), position);
-            return r.emits() ? new Decision(outcome(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(),
-                    r, partition, offset), null, null) : Decision.NOTHING;
+            if (!keyMatches(in.key(), ip.goodsId())) return keyMismatch(in.key(), ip.goodsId());
+            return new Plan(scripts.invalidPurchaseCall(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(),
+                    in.position()), r -> r.emits() ? new Decision(outcome(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(),
+                    ip.acceptedAt(), r, in), null, null) : Decision.NOTHING);
         }
         Command command = ((ParsedCommand.Valid) parsed).command();
-        return keyMatches(key, command.goodsId()) ? decide(command, position, partition, offset) : keyMismatch(key, command.goodsId());
+        if (!keyMatches(in.key(), command.goodsId())) return keyMismatch(in.key(), command.goodsId());
+        if (command instanceof Purchase p) return new Plan(scripts.purchaseCall(p, in.position()), r -> purchased(p, r, in));
+        if (command instanceof Release rel) return new Plan(scripts.releaseCall(rel, in.position()), r -> released(rel, r));
+        if (command instanceof OpenSale o) return new Plan(scripts.openSaleCall(o, in.position()), r -> opened(o, r));
+        CloseSale c = (CloseSale) command;
+        return new Plan(scripts.closeSaleCall(c, in.position()), r -> closed(c, r));
     }
 
-    private Decision decide(Command command, String position, int partition, long offset) {
-        if (command instanceof Purchase p) return purchase(p, position, partition, offset);
-        if (command instanceof Release r) return release(r, position);
-        if (command instanceof OpenSale o) return openSale(o, position);
-        if (command instanceof CloseSale c) return closeSale(c, position);
-        return restore((Restore) command, position);
-    }
-
-    private Decision purchase(Purchase p, String position, int partition, long offset) {
-        LuaResult r = scripts.purchase(p, position);
+    private Decision purchased(Purchase p, LuaResult r, Input in) {
         if (!r.emits()) return Decision.NOTHING;
-        Outcome outcome = outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), r, partition, offset);
+        Outcome outcome = outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), r, in);
         LedgerEntry ledger = null;
         if (outcome.outcome() == OutcomeKind.SUCCESS) {
             ledger = LedgerEntry.of(LedgerEntry.deductOpId(p.requestId()), p.goodsId(), LedgerType.DEDUCTED, p.quantity(),
                     p.userId(), p.requestId(), null, r.stockAfter(), outcome.decidedAt());
             GoodsFold fold = fold(p.goodsId());
-            fold.buyers.put(p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
             fold.stock = r.stockAfter();
             folds.put(p.goodsId(), fold);
+            folds.hold(p.goodsId(), p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
         }
         return new Decision(outcome, ledger, null);
     }
 
-    private Decision release(Release rel, String position) {
-        LuaResult r = scripts.release(rel, position);
+    private Decision released(Release rel, LuaResult r) {
         if (!r.emits() || !"RELEASED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(rel.goodsId());
-        fold.buyers.remove(rel.userId());
         fold.stock = r.stockAfter();
         folds.put(rel.goodsId(), fold);
+        folds.release(rel.goodsId(), rel.userId());
         return new Decision(null, LedgerEntry.of(rel.opId(), rel.goodsId(), LedgerType.RELEASED, r.detailAsLong(), rel.userId(),
                 rel.requestId(), rel.orderId(), r.stockAfter(), clock.instant()), null);
     }
 
-    private Decision openSale(OpenSale o, String position) {
-        LuaResult r = scripts.openSale(o, position);
+    private Decision opened(OpenSale o, LuaResult r) {
         if (!r.emits()) return Decision.NOTHING;
         if ("REFUSED".equals(r.code())) {
             return Decision.dlq("open_sale refused: keys of an earlier sale of goods " + o.goodsId()
@@ -100,12 +140,12 @@ public final class Decider {
         fold.perUserLimit = o.perUserLimit();
         fold.stock = r.stockAfter();
         folds.put(o.goodsId(), fold);
+        if (o.force()) folds.releaseAll(o.goodsId()); // the forced open cleared the buyers in Redis too
         return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, r.detailAsLong(), null, null, null,
                 r.stockAfter(), clock.instant()), null);
     }
 
-    private Decision closeSale(CloseSale c, String position) {
-        LuaResult r = scripts.closeSale(c, position);
+    private Decision closed(CloseSale c, LuaResult r) {
         if (!r.emits() || !"CLOSED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(c.goodsId());
         fold.status = "closed";
@@ -119,7 +159,7 @@ public final class Decider {
         if (fold == null) {
             return Decision.dlq("restore refused: the ledger has no sale of goods " + restore.goodsId() + " to restore from");
         }
-        LuaResult r = scripts.restore(restore, fold, position);
+        LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position);
         if (!r.emits()) return Decision.NOTHING;
         return new Decision(null, LedgerEntry.of(restore.opId(), restore.goodsId(), LedgerType.RESTORED, 0, null, null, null,
                 r.stockAfter(), clock.instant()), null);
@@ -131,11 +171,10 @@ public final class Decider {
         return fold == null ? new GoodsFold() : fold;
     }
 
-    private Outcome outcome(String requestId, long goodsId, long userId, int quantity, java.time.Instant acceptedAt,
-                            LuaResult r, int partition, long offset) {
+    private Outcome outcome(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, LuaResult r, Input in) {
         OutcomeKind kind = OutcomeKind.valueOf(r.code());
         return Outcome.of(requestId, goodsId, userId, quantity, kind, r.detail().isEmpty() ? null : r.detail(), r.stockAfter(),
-                acceptedAt, clock.instant(), partition, offset);
+                acceptedAt, clock.instant(), in.partition(), in.offset());
     }
 
     private static boolean keyMatches(String key, long goodsId) { return Long.toString(goodsId).equals(key); }

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -36,7 +38,8 @@ public final class StockScripts {
     private final int maxAttempts;
     private final Duration firstBackoff;
     private final java.util.Map<StockScript, Timer> latency = new java.util.EnumMap<>(StockScript.class);
-    private final java.util.Map<String, Counter> results = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<Long> scriptsLoaded = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Map<String, Counter> resultCounters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public StockScripts(UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff) {
         this.redis = redis;
@@ -50,8 +53,10 @@ public final class StockScripts {
         }
     }
 
-    public LuaResult purchase(Purchase p, String position) {
-        return call(StockScript.PURCHASE, p.goodsId(), List.of(p.requestId(), Long.toString(p.userId()),
+    public LuaResult purchase(Purchase p, String position) { return call(purchaseCall(p, position)); }
+
+    ScriptCall purchaseCall(Purchase p, String position) {
+        return new ScriptCall(StockScript.PURCHASE, p.goodsId(), List.of(p.requestId(), Long.toString(p.userId()),
                 Integer.toString(p.quantity()), Long.toString(p.acceptedAt().toEpochMilli()), position, "",
                 Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
@@ -59,55 +64,81 @@ public final class StockScripts {
     /** A purchase with out-of-range fields: stored and answered REJECTED invalid, deduplicated like any other. */
     public LuaResult invalidPurchase(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt,
                                      String position) {
-        return call(StockScript.PURCHASE, goodsId, List.of(requestId, Long.toString(userId), Integer.toString(quantity),
+        return call(invalidPurchaseCall(requestId, goodsId, userId, quantity, acceptedAt, position));
+    }
+
+    ScriptCall invalidPurchaseCall(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, String position) {
+        return new ScriptCall(StockScript.PURCHASE, goodsId, List.of(requestId, Long.toString(userId), Integer.toString(quantity),
                 Long.toString(acceptedAt == null ? 0 : acceptedAt.toEpochMilli()), position, "invalid",
                 Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
-    public LuaResult release(Release r, String position) {
-        return call(StockScript.RELEASE, r.goodsId(), List.of(r.opId(), Long.toString(r.userId()),
+    public LuaResult release(Release r, String position) { return call(releaseCall(r, position)); }
+
+    ScriptCall releaseCall(Release r, String position) {
+        return new ScriptCall(StockScript.RELEASE, r.goodsId(), List.of(r.opId(), Long.toString(r.userId()),
                 r.requestId() == null ? "" : r.requestId(), position));
     }
 
-    public LuaResult openSale(OpenSale o, String position) {
+    public LuaResult openSale(OpenSale o, String position) { return call(openSaleCall(o, position)); }
+
+    ScriptCall openSaleCall(OpenSale o, String position) {
         long expireAt = o.endAt().plus(KEY_GRACE_AFTER_END).toEpochMilli();
-        return call(StockScript.OPEN_SALE, o.goodsId(), List.of(o.opId(), Long.toString(o.stock()),
+        return new ScriptCall(StockScript.OPEN_SALE, o.goodsId(), List.of(o.opId(), Long.toString(o.stock()),
                 Long.toString(o.startAt().toEpochMilli()), Long.toString(o.endAt().toEpochMilli()),
                 Integer.toString(o.perUserLimit()), o.force() ? "1" : "0", Long.toString(expireAt), position));
     }
 
-    public LuaResult closeSale(CloseSale c, String position) {
-        return call(StockScript.CLOSE_SALE, c.goodsId(), List.of(c.opId(), position));
+    public LuaResult closeSale(CloseSale c, String position) { return call(closeSaleCall(c, position)); }
+
+    ScriptCall closeSaleCall(CloseSale c, String position) {
+        return new ScriptCall(StockScript.CLOSE_SALE, c.goodsId(), List.of(c.opId(), position));
     }
 
-    public LuaResult restore(Restore r, GoodsFold fold, String position) {
+    public LuaResult restore(Restore r, GoodsFold fold, java.util.Map<Long, GoodsFold.Holding> holdings, String position) {
         List<String> args = new java.util.ArrayList<>(List.of(r.opId(), position, Long.toString(fold.startAt),
                 Long.toString(fold.endAt), Integer.toString(fold.perUserLimit), fold.status, Long.toString(fold.stock),
                 Long.toString(fold.opened), Long.toString(Instant.ofEpochMilli(fold.endAt).plus(KEY_GRACE_AFTER_END).toEpochMilli())));
-        fold.buyers.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
+        holdings.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
                 Long.toString(h.stockAfter()))));
-        return call(StockScript.RESTORE, r.goodsId(), args);
+        return call(new ScriptCall(StockScript.RESTORE, r.goodsId(), args));
     }
 
-    private LuaResult call(StockScript script, long goodsId, List<String> args) {
-        List<String> k = keys.goodsKeys(goodsId);
+    /** One script, one round trip. */
+    public LuaResult call(ScriptCall c) { return callAll(List.of(c)).get(0); }
+
+    /**
+     * Runs the calls in order on one pipeline (one round trip for the lot; Redis runs them in order, so the decisions
+     * are exactly those of calling them one by one). A lost connection retries the whole batch: each script first looks
+     * up its stored decision at its own position, so calls that did run answer REPLAY with the same result. A NOSCRIPT
+     * (Redis restarted or flushed its script cache) loads the scripts and reruns from the first failed call.
+     */
+    public List<LuaResult> callAll(List<ScriptCall> calls) {
+        if (calls.isEmpty()) return List.of();
         Duration backoff = firstBackoff;
         for (int attempt = 1; ; attempt++) {
             long start = System.nanoTime();
             try {
-                LuaResult result = LuaResult.from(evalsha(script, k, args));
-                latency.get(script).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-                results.computeIfAbsent(script.metricName() + "/" + result.code() + "/" + result.status(), id ->
-                        Counter.builder("seckill_lua_results").description("Lua results by script, result and status")
-                                .tag("script", script.metricName()).tag("result", result.code())
-                                .tag("status", result.status().name()).register(metrics)).increment();
-                return result;
+                List<LuaResult> results = calls.size() == 1 ? List.of(LuaResult.from(evalsha(calls.get(0))))
+                        : pipelined(calls);
+                long perCall = (System.nanoTime() - start) / calls.size();
+                for (int i = 0; i < calls.size(); i++) {
+                    ScriptCall c = calls.get(i);
+                    LuaResult r = results.get(i);
+                    latency.get(c.script()).record(perCall, TimeUnit.NANOSECONDS);
+                    resultCounters.computeIfAbsent(c.script().metricName() + "/" + r.code() + "/" + r.status(), id ->
+                            Counter.builder("seckill_lua_results").description("Lua results by script, result and status")
+                                    .tag("script", c.script().metricName()).tag("result", r.code())
+                                    .tag("status", r.status().name()).register(metrics)).increment();
+                }
+                if (calls.size() > 1) metrics.summary("seckill_redis_pipeline_size").record(calls.size());
+                return results;
             } catch (JedisDataException e) {
                 throw e; // a script error is a bug, not an outage: retrying cannot help
             } catch (JedisException e) {
-                metrics.counter("seckill_redis_errors", "script", script.metricName()).increment();
+                metrics.counter("seckill_redis_errors").increment();
                 if (attempt >= maxAttempts) {
-                    throw new RedisUnavailable("Redis did not answer " + script.metricName() + " after " + attempt
+                    throw new RedisUnavailable("Redis did not answer a batch of " + calls.size() + " calls after " + attempt
                             + " attempts: " + e.getMessage(), e);
                 }
                 sleep(backoff);
@@ -116,11 +147,61 @@ public final class StockScripts {
         }
     }
 
-    private Object evalsha(StockScript script, List<String> k, List<String> args) {
+    /**
+     * Every script is loaded on the node of every goods in the batch before it is pipelined: a pipeline where one
+     * call meets NOSCRIPT while a later call on the same goods runs would change the serial order. (Loaded once per
+     * goods; for a standalone Redis, once.)
+     */
+    private void ensureLoaded(List<ScriptCall> calls) {
+        boolean cluster = redis instanceof redis.clients.jedis.RedisClusterClient;
+        for (ScriptCall c : calls) {
+            long scope = cluster ? c.goodsId() : 0;
+            if (scriptsLoaded.contains(scope)) continue;
+            for (StockScript script : StockScript.values()) redis.scriptLoad(script.source(), keys.stock(c.goodsId()));
+            if (scriptsLoaded.size() > 100_000) scriptsLoaded.clear();
+            scriptsLoaded.add(scope);
+        }
+    }
+
+    private List<LuaResult> pipelined(List<ScriptCall> calls) {
+        ensureLoaded(calls);
+        List<LuaResult> out = new java.util.ArrayList<>(calls.size());
+        int from = 0;
+        while (from < calls.size()) {
+            List<Response<Object>> responses = new java.util.ArrayList<>();
+            try (AbstractPipeline pipe = redis.pipelined()) {
+                for (int i = from; i < calls.size(); i++) {
+                    ScriptCall c = calls.get(i);
+                    responses.add(pipe.evalsha(c.script().sha1(), keys.goodsKeys(c.goodsId()), c.args()));
+                }
+                pipe.sync();
+            }
+            int failedAt = -1;
+            for (int i = 0; i < responses.size(); i++) {
+                try {
+                    out.add(LuaResult.from(responses.get(i).get()));
+                } catch (JedisDataException e) {
+                    if (e.getMessage() == null || !e.getMessage().startsWith("NOSCRIPT")) throw e;
+                    failedAt = from + i;
+                    break;
+                }
+            }
+            if (failedAt < 0) return out;
+            // the script cache was emptied under us (Redis restarted or SCRIPT FLUSH): load again and go on from there
+            metrics.counter("seckill_redis_noscript").increment();
+            scriptsLoaded.clear();
+            ensureLoaded(calls.subList(failedAt, calls.size()));
+            from = failedAt;
+        }
+        return out;
+    }
+
+    private Object evalsha(ScriptCall c) {
+        List<String> k = keys.goodsKeys(c.goodsId());
         try {
-            return redis.evalsha(script.sha1(), k, args);
+            return redis.evalsha(c.script().sha1(), k, c.args());
         } catch (JedisNoScriptException e) {
-            return redis.eval(script.source(), k, args);
+            return redis.eval(c.script().source(), k, c.args());
         }
     }
 

@@ -1,11 +1,9 @@
 package dev.seckill.stock.ledger;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
- * What the ledger says about one goods, kept by stock-stream in a changelogged state store (so it commits with the
- * outputs, exactly once): the sale's window, the units left and who holds what. {@code restore} rebuilds Redis from it.
+ * What the ledger says about one goods' sale, kept by stock-stream in a changelogged state store (so it commits with
+ * the outputs, exactly once): the window, the units opened and left. Who holds what is kept beside it, one entry
+ * per buyer ({@link Holding}), so a purchase writes two small records rather than the whole buyer list.
  */
 public final class GoodsFold {
     /** A live buyer's holding. */
@@ -17,5 +15,4 @@ public final class GoodsFold {
     public String status = "open";
     public long opened;
     public long stock;
-    public Map<Long, Holding> buyers = new LinkedHashMap<>();
 }

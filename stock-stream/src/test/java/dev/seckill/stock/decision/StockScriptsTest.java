@@ -172,11 +172,11 @@ class StockScriptsTest {
         fold.perUserLimit = 1;
         fold.opened = 5;
         fold.stock = 3;
-        fold.buyers.put(8L, new dev.seckill.stock.ledger.GoodsFold.Holding(2, "r8", 3));
+        var holdings = java.util.Map.of(8L, new dev.seckill.stock.ledger.GoodsFold.Holding(2, "r8", 3));
         var restore = new dev.seckill.contracts.command.Restore(GOODS, "restore-1");
-        assertThat(scripts.restore(restore, fold, "0:50")).isEqualTo(new LuaResult("RESTORED", "1", 3, LuaResult.Status.NEW));
-        assertThat(scripts.restore(restore, fold, "0:50").status()).isEqualTo(LuaResult.Status.REPLAY);
-        assertThat(scripts.restore(restore, fold, "0:51").status()).isEqualTo(LuaResult.Status.RETRY);
+        assertThat(scripts.restore(restore, fold, holdings, "0:50")).isEqualTo(new LuaResult("RESTORED", "1", 3, LuaResult.Status.NEW));
+        assertThat(scripts.restore(restore, fold, holdings, "0:50").status()).isEqualTo(LuaResult.Status.REPLAY);
+        assertThat(scripts.restore(restore, fold, holdings, "0:51").status()).isEqualTo(LuaResult.Status.RETRY);
         assertThat(stockLeft()).isEqualTo(3);
         assertThat(buy("r8", 8, 2, DURING).status()).as("the restored holder's request keeps a stored SUCCESS").isEqualTo(LuaResult.Status.RETRY);
         assertThat(buy("r7b", 7, 1, DURING).code()).as("user 7 is not in the fold: free to buy").isEqualTo("SUCCESS");

@@ -85,7 +85,7 @@ public final class OrderWriterApp implements AutoCloseable {
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
-        c.put(ConsumerConfig.GROUP_ID_CONFIG, settings.get("writer.group.id", topics.prefix() + "order-writer"));
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, dev.seckill.contracts.GroupIds.orderWriter(settings));
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -119,7 +119,10 @@ public final class OrderWriterApp implements AutoCloseable {
         try {
             while (running.get()) {
                 ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
-                if (records.isEmpty()) continue;
+                if (records.isEmpty()) {
+                    commitPositions(); // moves the committed offsets past transaction markers, so lag reads 0 when idle
+                    continue;
+                }
                 List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
                 records.forEach(batch::add);
                 List<Poison> poison = writeUntilDone(batch);
@@ -127,10 +130,7 @@ public final class OrderWriterApp implements AutoCloseable {
                 for (Poison p : poison) sendToDlq(p);
                 // after the DB commit; asynchronous because a lost offset commit only means a redelivery, which the
                 // op_id claims make a no-op (the final commit on close is synchronous)
-                pending = nextOffsets(batch);
-                consumer.commitAsync(pending, (offsets, error) -> {
-                    if (error != null) LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
-                });
+                commitPositions();
                 metrics.summary("seckill_writer_batch_size").record(batch.size());
             }
         } catch (WakeupException e) {
@@ -311,13 +311,19 @@ public final class OrderWriterApp implements AutoCloseable {
         LOG.warn("record {}-{}@{} sent to the DLQ: {}", p.record().topic(), p.record().partition(), p.record().offset(), p.reason());
     }
 
-    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<String, byte[]>> batch) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> r : batch) {
-            offsets.merge(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1),
-                    (a, b) -> a.offset() >= b.offset() ? a : b);
-        }
-        return offsets;
+    /**
+     * Commits the consumer's positions (everything polled is written by now) when they moved. Positions rather than
+     * last offset + 1, so that the committed offset also steps over the transaction markers of the outcome and ledger
+     * topics: an idle writer then shows zero lag, which is what the reconciler's grace is measured against.
+     */
+    private void commitPositions() {
+        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
+        for (TopicPartition tp : consumer.assignment()) positions.put(tp, new OffsetAndMetadata(consumer.position(tp)));
+        if (positions.isEmpty() || positions.equals(pending)) return;
+        pending = positions;
+        consumer.commitAsync(positions, (offsets, error) -> {
+            if (error != null) LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
+        });
     }
 
     public HikariDataSource dataSource() { return db; }

@@ -1,7 +1,5 @@
 package dev.seckill.reconcile;
 
-import dev.seckill.contracts.Json;
-import dev.seckill.contracts.ledger.LedgerEntry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +14,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /** Reads a topic's committed records from the beginning up to its end offsets at call time (no consumer group). */
 public final class LedgerReader {
     private LedgerReader() {}
-
-    public static LedgerFold fold(String bootstrap, String ledgerTopic) {
-        LedgerFold fold = new LedgerFold();
-        readAll(bootstrap, ledgerTopic, r -> fold.apply(Json.read(r.value(), LedgerEntry.class)));
-        return fold;
-    }
 
     public static long readAll(String bootstrap, String topic, Consumer<ConsumerRecord<String, byte[]>> sink) {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(

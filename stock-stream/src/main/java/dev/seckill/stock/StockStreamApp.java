@@ -47,7 +47,7 @@ public final class StockStreamApp implements AutoCloseable {
 
     public static Properties streamsConfig(Settings settings) {
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.get("stream.application.id", settings.topicPrefix() + "stock-stream"));
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, dev.seckill.contracts.GroupIds.stockStream(settings));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.getInt("stream.threads", 2));

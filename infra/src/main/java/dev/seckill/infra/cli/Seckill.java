@@ -1,14 +1,11 @@
 package dev.seckill.infra.cli;
 
-import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.redis.RedisConnections;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.order.db.Database;
-import dev.seckill.reconcile.DriftCheck;
-import dev.seckill.reconcile.GoodsDrift;
+import dev.seckill.reconcile.Reconciler;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +23,8 @@ public final class Seckill {
                                        the write-up's flash sale end to end, with a report
               sale open --goods N --stock N [--minutes N --limit N --force]
               sale close --goods N
-              reconcile [--goods N]    ledger vs Redis vs DB, one row per goods (read-only)
+              reconcile [--goods N] [--repair]
+                                       ledger vs Redis vs DB, one row per goods; a dry run unless --repair
               bench decide [--commands N --goods N --threads N --commit-ms N --raw N]
                                        stock-stream decisions/s next to raw Lua ops/s
               bench orders [--orders N --batch N]
@@ -92,14 +90,20 @@ public final class Seckill {
     }
 
     private static int reconcile(Settings settings, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 1, Set.of("goods"), Set.of());
+        Flags f = new Flags(args, 1, Set.of("goods"), Set.of("repair"));
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
-        try (UnifiedJedis redis = RedisConnections.open(settings); var db = Database.open(settings, "reconcile")) {
-            List<GoodsDrift> rows = new DriftCheck(settings.kafkaBootstrap(), new Topics(settings.topicPrefix()), redis,
-                    new RedisKeys(settings.redisPrefix()), db).run(goods);
-            out.print(DriftCheck.render(rows));
+        try (UnifiedJedis redis = RedisConnections.open(settings); var db = Database.open(settings, "reconcile");
+             var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(java.util.Map.of(
+                     "bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),
+                     new org.apache.kafka.common.serialization.StringSerializer(),
+                     new org.apache.kafka.common.serialization.ByteArraySerializer());
+             Reconciler reconciler = new Reconciler(settings, db, redis, producer,
+                     new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), !f.has("repair"))) {
+            List<Reconciler.Row> rows = reconciler.cycle(goods);
+            out.print(Reconciler.render(rows));
             if (rows.isEmpty()) out.println("(no goods in " + settings.topicPrefix() + "ledger)");
+            if (!f.has("repair")) out.println("(dry run: nothing repaired; --repair to act)");
             return rows.stream().allMatch(r -> r.verdict().equals("OK")) ? 0 : 1;
         }
     }

@@ -1,0 +1,144 @@
+package dev.seckill.reconcile;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * The ledger folded per goods into the DB (reconcile_fold, reconcile_holding), together with the ledger offsets
+ * folded so far (reconcile_offset) in the same transaction: a restart goes on where it stopped, exactly once.
+ */
+final class DurableLedgerFold implements AutoCloseable {
+    private final DataSource db;
+    private final String topic;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final List<TopicPartition> partitions;
+
+    DurableLedgerFold(String bootstrap, String ledgerTopic, DataSource db) throws SQLException {
+        this.db = db;
+        this.topic = ledgerTopic;
+        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new StringDeserializer(), new ByteArrayDeserializer());
+        this.partitions = consumer.partitionsFor(ledgerTopic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(ledgerTopic, p.partition())).toList();
+        consumer.assign(partitions);
+        Map<Integer, Long> stored = storedOffsets();
+        for (TopicPartition tp : partitions) {
+            Long next = stored.get(tp.partition());
+            if (next == null) consumer.seekToBeginning(List.of(tp));
+            else consumer.seek(tp, next);
+        }
+    }
+
+    int partitionCount() { return partitions.size(); }
+
+    /** Folds every committed ledger entry up to the end offsets of now; returns how many were folded. */
+    int catchUp() throws SQLException {
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        int folded = 0;
+        while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+            ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
+            if (records.isEmpty()) continue;
+            try (Connection c = db.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    for (ConsumerRecord<String, byte[]> r : records) {
+                        apply(c, Json.read(r.value(), LedgerEntry.class));
+                        folded++;
+                    }
+                    for (TopicPartition tp : records.partitions()) saveOffset(c, tp.partition(), consumer.position(tp));
+                    c.commit();
+                } catch (SQLException | RuntimeException e) {
+                    c.rollback();
+                    throw e;
+                }
+            }
+        }
+        return folded;
+    }
+
+    /** Ledger entries not folded yet, per partition. */
+    Map<Integer, Long> lag() {
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        Map<Integer, Long> lag = new HashMap<>();
+        for (TopicPartition tp : partitions) lag.put(tp.partition(), end.get(tp) - consumer.position(tp));
+        return lag;
+    }
+
+    private static void apply(Connection c, LedgerEntry e) throws SQLException {
+        long opened = 0;
+        long deducted = 0;
+        long released = 0;
+        switch (e.type()) {
+            case OPENED -> opened = e.quantity();
+            case DEDUCTED -> {
+                deducted = e.quantity();
+                try (PreparedStatement ps = c.prepareStatement(
+                        "REPLACE INTO reconcile_holding (goods_id, user_id, request_id, quantity) VALUES (?, ?, ?, ?)")) {
+                    ps.setLong(1, e.goodsId());
+                    ps.setLong(2, e.userId());
+                    ps.setString(3, e.requestId());
+                    ps.setLong(4, e.quantity());
+                    ps.executeUpdate();
+                }
+            }
+            case RELEASED -> {
+                released = e.quantity();
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM reconcile_holding WHERE goods_id = ? AND user_id = ?")) {
+                    ps.setLong(1, e.goodsId());
+                    ps.setLong(2, e.userId());
+                    ps.executeUpdate();
+                }
+            }
+            default -> { }
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO reconcile_fold (goods_id, opened, deducted, released) "
+                + "VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE opened = opened + VALUES(opened), "
+                + "deducted = deducted + VALUES(deducted), released = released + VALUES(released)")) {
+            ps.setLong(1, e.goodsId());
+            ps.setLong(2, opened);
+            ps.setLong(3, deducted);
+            ps.setLong(4, released);
+            ps.executeUpdate();
+        }
+    }
+
+    private void saveOffset(Connection c, int partition, long next) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("REPLACE INTO reconcile_offset (topic, part, next_offset) VALUES (?, ?, ?)")) {
+            ps.setString(1, topic);
+            ps.setInt(2, partition);
+            ps.setLong(3, next);
+            ps.executeUpdate();
+        }
+    }
+
+    private Map<Integer, Long> storedOffsets() throws SQLException {
+        Map<Integer, Long> out = new HashMap<>();
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT part, next_offset FROM reconcile_offset WHERE topic = ?")) {
+            ps.setString(1, topic);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.put(rs.getInt(1), rs.getLong(2));
+            }
+        }
+        return out;
+    }
+
+    @Override public void close() { consumer.close(); }
+}

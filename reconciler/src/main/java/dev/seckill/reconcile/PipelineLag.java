@@ -1,0 +1,64 @@
+package dev.seckill.reconcile;
+
+import dev.seckill.contracts.GroupIds;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.config.Settings;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Which partitions of the pipeline have work in flight: commands not yet committed by stock-stream, or SUCCESS
+ * outcomes / ledger entries not yet committed by order-writer. A goods lives in the same partition number of every
+ * topic (same key, same partitioner, same partition count), so "settled" is judged per goods from its partition:
+ * the reconciler's grace period is the pipeline's own lag, not a timer.
+ */
+final class PipelineLag {
+    private final Admin admin;
+    private final Topics topics;
+    private final String streamGroup;
+    private final String writerGroup;
+
+    PipelineLag(Admin admin, Topics topics, Settings settings) {
+        this.admin = admin;
+        this.topics = topics;
+        this.streamGroup = GroupIds.stockStream(settings);
+        this.writerGroup = GroupIds.orderWriter(settings);
+    }
+
+    /** The partition numbers with work in flight in stock-stream or order-writer. */
+    Set<Integer> busyPartitions() throws Exception {
+        Set<Integer> busy = new HashSet<>();
+        collect(busy, streamGroup, List.of(topics.commands()));
+        collect(busy, writerGroup, List.of(topics.success(), topics.ledger()));
+        return busy;
+    }
+
+    private void collect(Set<Integer> busy, String group, List<String> topicNames) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        admin.describeTopics(topicNames).allTopicNames().get(10, TimeUnit.SECONDS).forEach((name, d) ->
+                d.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+        var ends = admin.listOffsets(latest, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        for (var e : ends.entrySet()) {
+            long end = e.getValue().offset();
+            OffsetAndMetadata c = committed.get(e.getKey());
+            if (end > 0 && (c == null || c.offset() < end)) busy.add(e.getKey().partition());
+        }
+    }
+
+    /** The partition a goods' records go to (Kafka's default partitioner for a String key). */
+    static int partitionOf(long goodsId, int partitions) {
+        return Utils.toPositive(Utils.murmur2(Long.toString(goodsId).getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.seckill.reconcile;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.observability.MetricsServer;
+import dev.seckill.contracts.redis.RedisConnections;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The reconciler service: a {@link Reconciler} cycle every {@code reconcile.interval.ms} (default 5 s), repairing
+ * unless {@code reconcile.dry.run=true}. The schema is order-writer's (Flyway there); this service only uses it.
+ */
+public final class ReconcilerApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcilerApp.class);
+
+    private final Settings settings;
+    private final MeterRegistry metrics;
+    private HikariDataSource db;
+    private UnifiedJedis redis;
+    private KafkaProducer<String, byte[]> producer;
+    private Reconciler reconciler;
+    private ScheduledExecutorService timer;
+    private volatile List<Reconciler.Row> last = List.of();
+
+    public ReconcilerApp(Settings settings, MeterRegistry metrics) {
+        this.settings = settings;
+        this.metrics = metrics;
+    }
+
+    public static HikariDataSource pool(Settings settings, String name) {
+        Unreachable.requireTcp("MySQL", Unreachable.jdbcHostPort(settings.dbUrl()), "start it or set SECKILL_DB_URL");
+        HikariConfig c = new HikariConfig();
+        c.setPoolName(name);
+        c.setJdbcUrl(settings.dbUrl() + (settings.dbUrl().contains("?") ? "&" : "?") + "connectionTimeZone=UTC&sslMode=DISABLED");
+        c.setUsername(settings.dbUser());
+        c.setPassword(settings.dbPassword());
+        c.setMaximumPoolSize(settings.getInt("reconcile.pool.size", 3));
+        c.setInitializationFailTimeout(-1);
+        return new HikariDataSource(c);
+    }
+
+    public ReconcilerApp start() throws Exception {
+        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
+        db = pool(settings, "reconciler");
+        redis = RedisConnections.open(settings);
+        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                new StringSerializer(), new ByteArraySerializer());
+        boolean dryRun = Boolean.parseBoolean(settings.get("reconcile.dry.run", "false"));
+        reconciler = new Reconciler(settings, db, redis, producer, metrics, dryRun);
+        long every = settings.getLong("reconcile.interval.ms", 5000);
+        timer = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "reconciler"));
+        timer.scheduleWithFixedDelay(this::cycleQuietly, every, every, TimeUnit.MILLISECONDS);
+        LOG.info("reconciler started: every {} ms{}", every, dryRun ? " (dry run)" : "");
+        return this;
+    }
+
+    /** One cycle now (also what the timer runs). */
+    public synchronized List<Reconciler.Row> cycle() throws Exception {
+        last = reconciler.cycle(null);
+        metrics.counter("seckill_reconcile_cycles").increment();
+        return last;
+    }
+
+    private void cycleQuietly() {
+        try {
+            cycle();
+        } catch (Exception e) {
+            metrics.counter("seckill_reconcile_errors").increment();
+            LOG.warn("reconcile cycle failed (next one as scheduled): {}", e.getMessage());
+        }
+    }
+
+    public List<Reconciler.Row> lastReport() { return last; }
+
+    @Override public void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+            try {
+                timer.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (reconciler != null) reconciler.close();
+        if (producer != null) producer.close();
+        if (redis != null) redis.close();
+        if (db != null) db.close();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings settings = Settings.fromEnvironment();
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+        try {
+            ReconcilerApp app = new ReconcilerApp(settings, registry).start();
+            MetricsServer server = MetricsServer.start(registry, settings.getInt("reconcile.metrics.port", 9404));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                app.close();
+                server.close();
+            }));
+            Thread.currentThread().join();
+        } catch (Unreachable e) {
+            System.err.println("reconciler: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+}

@@ -88,6 +88,13 @@ class ReconcilerTest {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
             assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit")).isEqualTo("0");
+            String folded = one(p, "SELECT CONCAT(opened, '/', deducted, '/', released) FROM reconcile_fold WHERE goods_id = ?", goods);
+            // a restarted reconciler goes on from its stored offsets: re-reading the ledger would double the fold
+            try (Reconciler restarted = reconciler(p, producer, false)) {
+                assertThat(restarted.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK");
+            }
+            assertThat(one(p, "SELECT CONCAT(opened, '/', deducted, '/', released) FROM reconcile_fold WHERE goods_id = ?", goods))
+                    .isEqualTo(folded);
         }
     }
 

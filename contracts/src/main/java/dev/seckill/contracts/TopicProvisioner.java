@@ -50,6 +50,24 @@ public final class TopicProvisioner {
         }
     }
 
+    /** Assigns a consumer every partition of the topics (no group), from the beginning or from the end. */
+    public static List<org.apache.kafka.common.TopicPartition> assignAll(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+                                                                          List<String> topics, boolean fromEnd) {
+        List<org.apache.kafka.common.TopicPartition> parts = new ArrayList<>();
+        for (String t : topics) {
+            consumer.partitionsFor(t, java.time.Duration.ofSeconds(30))
+                    .forEach(p -> parts.add(new org.apache.kafka.common.TopicPartition(t, p.partition())));
+        }
+        consumer.assign(parts);
+        if (fromEnd) {
+            consumer.seekToEnd(parts);
+            parts.forEach(consumer::position); // resolve now, so nothing written after this call is missed
+        } else {
+            consumer.seekToBeginning(parts);
+        }
+        return parts;
+    }
+
     /** Creates whatever of the pipeline's topics is missing; returns the names it created. */
     public static List<String> ensure(String bootstrap, Topics topics, int partitions) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {

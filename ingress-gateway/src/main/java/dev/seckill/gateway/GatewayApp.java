@@ -8,6 +8,7 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.payment.Payment;
@@ -392,15 +393,6 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        Settings settings = Settings.fromEnvironment();
-        PrometheusMeterRegistry registry = dev.seckill.contracts.observability.MetricsServer.newRegistry();
-        try {
-            GatewayApp app = new GatewayApp(settings, registry).start();
-            Runtime.getRuntime().addShutdownHook(new Thread(app::close));
-            Thread.currentThread().join();
-        } catch (Unreachable | IllegalStateException e) {
-            System.err.println("ingress-gateway: " + e.getMessage());
-            System.exit(2);
-        }
+        ServiceMain.run("ingress-gateway", null, 0, (settings, registry) -> new GatewayApp(settings, registry).start());
     }
 }

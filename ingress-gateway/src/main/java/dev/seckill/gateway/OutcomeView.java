@@ -1,6 +1,7 @@
 package dev.seckill.gateway;
 
 import dev.seckill.contracts.Json;
+import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
@@ -18,7 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -55,15 +55,9 @@ final class OutcomeView implements AutoCloseable {
         consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> parts = new ArrayList<>();
         List<String> followed = new ArrayList<>(topics.outcomes());
         followed.add(topics.ledger());
-        for (String t : followed) {
-            consumer.partitionsFor(t, Duration.ofSeconds(30)).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
-        }
-        consumer.assign(parts);
-        consumer.seekToEnd(parts);
-        parts.forEach(consumer::position); // resolve the end now, so nothing decided after start is missed
+        TopicProvisioner.assignAll(consumer, followed, true);
         thread = new Thread(this::run, "gateway-outcome-view");
         thread.setDaemon(true);
         thread.start();

@@ -22,7 +22,25 @@ import java.util.Map;
  * redelivery and replays harmless.
  */
 public final class OrderStore {
+    private static final String INSERT_ORDER = "INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, "
+            + "status, live_user_id, trace_id, accepted_at, decided_at, source_partition, source_offset) "
+            + "VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?, ?, ?, ?)";
+
     private OrderStore() {}
+
+    /** Binds a SUCCESS outcome to {@link #INSERT_ORDER}: a CREATED, live order. */
+    private static void bindOrder(PreparedStatement ps, Outcome o, String traceId) throws SQLException {
+        ps.setString(1, o.requestId());
+        ps.setLong(2, o.goodsId());
+        ps.setLong(3, o.userId());
+        ps.setInt(4, o.quantity());
+        ps.setLong(5, o.userId());
+        ps.setString(6, traceId);
+        ps.setObject(7, utc(o.acceptedAt()));
+        ps.setObject(8, utc(o.decidedAt()));
+        ps.setInt(9, o.partition());
+        ps.setLong(10, o.offset());
+    }
 
     /** Persists one SUCCESS: ledger row, order row, DB stock. Returns false when it was already applied. */
     public static boolean recordSuccess(Connection c, Outcome o, String traceId) throws SQLException {
@@ -54,9 +72,7 @@ public final class OrderStore {
         if (fresh.isEmpty()) return 0;
         try (PreparedStatement ledger = c.prepareStatement("INSERT INTO stock_ledger "
                 + "(op_id, goods_id, type, quantity, user_id, request_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?)");
-             PreparedStatement order = c.prepareStatement("INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, "
-                     + "status, live_user_id, trace_id, accepted_at, decided_at, source_partition, source_offset) "
-                     + "VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?, ?, ?, ?)")) {
+             PreparedStatement order = c.prepareStatement(INSERT_ORDER)) {
             Map<Long, Long> deducted = new LinkedHashMap<>();
             for (Map.Entry<String, TracedOutcome> e : fresh.entrySet()) {
                 Outcome o = e.getValue().outcome();
@@ -70,16 +86,7 @@ public final class OrderStore {
                 ledger.setObject(7, utc(o.decidedAt()));
                 ledger.setString(8, trace);
                 ledger.addBatch();
-                order.setString(1, o.requestId());
-                order.setLong(2, o.goodsId());
-                order.setLong(3, o.userId());
-                order.setInt(4, o.quantity());
-                order.setLong(5, o.userId());
-                order.setString(6, trace);
-                order.setObject(7, utc(o.acceptedAt()));
-                order.setObject(8, utc(o.decidedAt()));
-                order.setInt(9, o.partition());
-                order.setLong(10, o.offset());
+                bindOrder(order, o, trace);
                 order.addBatch();
                 deducted.merge(o.goodsId(), (long) o.quantity(), Long::sum);
             }
@@ -136,19 +143,8 @@ public final class OrderStore {
     }
 
     private static long insertOrder(Connection c, Outcome o, String traceId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, "
-                + "status, live_user_id, trace_id, accepted_at, decided_at, source_partition, source_offset) "
-                + "VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?, ?, ?, ?)", Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, o.requestId());
-            ps.setLong(2, o.goodsId());
-            ps.setLong(3, o.userId());
-            ps.setInt(4, o.quantity());
-            ps.setLong(5, o.userId());
-            ps.setString(6, traceId);
-            ps.setObject(7, utc(o.acceptedAt()));
-            ps.setObject(8, utc(o.decidedAt()));
-            ps.setInt(9, o.partition());
-            ps.setLong(10, o.offset());
+        try (PreparedStatement ps = c.prepareStatement(INSERT_ORDER, Statement.RETURN_GENERATED_KEYS)) {
+            bindOrder(ps, o, traceId);
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();

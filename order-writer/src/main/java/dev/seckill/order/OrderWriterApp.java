@@ -6,9 +6,9 @@ import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.ledger.LedgerEntry;
-import dev.seckill.contracts.observability.MetricsServer;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.payment.Payment;
@@ -21,7 +21,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -352,19 +351,6 @@ public final class OrderWriterApp implements AutoCloseable {
     private record Poison(ConsumerRecord<String, byte[]> record, String reason) {}
 
     public static void main(String[] args) throws Exception {
-        Settings settings = Settings.fromEnvironment();
-        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
-        try {
-            OrderWriterApp app = new OrderWriterApp(settings, registry).start();
-            MetricsServer server = MetricsServer.start(registry, settings.getInt("writer.metrics.port", 9403));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                app.close();
-                server.close();
-            }));
-            Thread.currentThread().join();
-        } catch (Unreachable e) {
-            System.err.println("order-writer: " + e.getMessage());
-            System.exit(2);
-        }
+        ServiceMain.run("order-writer", "writer.metrics.port", 9403, (settings, registry) -> new OrderWriterApp(settings, registry).start());
     }
 }

@@ -3,11 +3,10 @@ package dev.seckill.reconcile;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.observability.MetricsServer;
 import dev.seckill.contracts.redis.RedisConnections;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -104,19 +103,6 @@ public final class ReconcilerApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        Settings settings = Settings.fromEnvironment();
-        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
-        try {
-            ReconcilerApp app = new ReconcilerApp(settings, registry).start();
-            MetricsServer server = MetricsServer.start(registry, settings.getInt("reconcile.metrics.port", 9404));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                app.close();
-                server.close();
-            }));
-            Thread.currentThread().join();
-        } catch (Unreachable e) {
-            System.err.println("reconciler: " + e.getMessage());
-            System.exit(2);
-        }
+        ServiceMain.run("reconciler", "reconcile.metrics.port", 9404, (settings, registry) -> new ReconcilerApp(settings, registry).start());
     }
 }

@@ -3,16 +3,14 @@ package dev.seckill.stock;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.observability.MetricsServer;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.stock.decision.StockScripts;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
@@ -117,22 +115,10 @@ public final class StockStreamApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        Settings settings = Settings.fromEnvironment();
-        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
-        try {
+        ServiceMain.run("stock-stream", "stream.metrics.port", 9402, (settings, registry) -> {
             StockStreamApp app = new StockStreamApp(settings, registry).start();
-            MetricsServer server = MetricsServer.start(registry, settings.getInt("stream.metrics.port", 9402));
             app.awaitRunning(Duration.ofMinutes(5));
-            System.out.println("stock-stream RUNNING; metrics on http://127.0.0.1:" + server.port() + "/metrics");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                app.close();
-                server.close();
-            }));
-            LOG.info("metrics on http://127.0.0.1:{}/metrics", server.port());
-            Thread.currentThread().join();
-        } catch (Unreachable e) {
-            System.err.println("stock-stream: " + e.getMessage());
-            System.exit(2);
-        }
+            return app;
+        });
     }
 }

@@ -1,6 +1,7 @@
 package dev.seckill.infra.drill;
 
 import dev.seckill.contracts.Json;
+import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -27,12 +27,7 @@ public final class OutcomeLog implements AutoCloseable {
         consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new StringDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> parts = new ArrayList<>();
-        for (String t : topics.outcomes()) {
-            consumer.partitionsFor(t, Duration.ofSeconds(30)).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
-        }
-        consumer.assign(parts);
-        consumer.seekToBeginning(parts);
+        TopicProvisioner.assignAll(consumer, topics.outcomes(), false);
         thread = new Thread(this::run, "outcome-log");
         thread.setDaemon(true);
         thread.start();

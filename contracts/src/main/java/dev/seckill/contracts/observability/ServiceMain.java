@@ -1,0 +1,44 @@
+package dev.seckill.contracts.observability;
+
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.Unreachable;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * What every service's {@code main} does: settings from the environment, a Prometheus registry served on
+ * {@code /metrics}, start, close on SIGTERM, and one readable line (exit 2) when a server it needs is missing.
+ */
+public final class ServiceMain {
+    /** Starts a service with its settings and registry; what it returns is closed on shutdown. */
+    public interface Starter {
+        AutoCloseable start(Settings settings, PrometheusMeterRegistry registry) throws Exception;
+    }
+
+    private ServiceMain() {}
+
+    /**
+     * @param name        the service's name, for its messages
+     * @param metricsPort the setting naming its metrics port (null: the service serves /metrics itself)
+     */
+    public static void run(String name, String metricsPort, int defaultPort, Starter starter) throws Exception {
+        Settings settings = Settings.fromEnvironment();
+        PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+        try {
+            AutoCloseable service = starter.start(settings, registry);
+            MetricsServer server = metricsPort == null ? null : MetricsServer.start(registry, settings.getInt(metricsPort, defaultPort));
+            System.out.println(name + " RUNNING" + (server == null ? "" : "; metrics on http://127.0.0.1:" + server.port() + "/metrics"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    service.close();
+                } catch (Exception e) {
+                    System.err.println(name + ": " + e.getMessage());
+                }
+                if (server != null) server.close();
+            }, name + "-shutdown"));
+            Thread.currentThread().join();
+        } catch (Unreachable | IllegalStateException e) {
+            System.err.println(name + ": " + e.getMessage());
+            System.exit(2);
+        }
+    }
+}

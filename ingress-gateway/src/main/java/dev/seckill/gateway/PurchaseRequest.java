@@ -22,14 +22,6 @@ record PurchaseRequest(String requestId, long goodsId, long userId, int quantity
         Forbidden(String message) { super(message); }
     }
 
-    static PurchaseRequest parse(String body) throws Invalid {
-        try {
-            return parse(body, null);
-        } catch (Forbidden e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /**
      * @param authenticatedUser the userId of a verified token, or null when auth is off; with a token the body's
      *                          userId may be left out, and must match when given

@@ -31,6 +31,7 @@ public final class Seckill {
                                        order-writer orders/s next to raw single-row and batched INSERT rows/s
               bench gateway [--requests N --concurrency N --warmup N]
                                        accepted/s and accept latency p50/p99/p99.9 with a real broker
+              run <service>            one service in the foreground: stock-stream | order-writer | gateway | reconciler
               test                     the whole test suite (the launcher runs Maven)
             configuration: SECKILL_KAFKA_BOOTSTRAP, SECKILL_REDIS_URL, SECKILL_REDIS_CLUSTER, SECKILL_DB_URL,
                            SECKILL_DB_USER, SECKILL_DB_PASSWORD, SECKILL_TOPIC_PREFIX, SECKILL_REDIS_PREFIX""";

@@ -98,7 +98,7 @@ class OrderLifecycleTest {
         for (int user = 1; user <= n; user++) pipeline.send(new Purchase("race-" + user, goods, user, 1, Instant.now()));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                 .until(() -> one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?", goods).equals(Integer.toString(n)));
-        // each order's payment is fired at its own deadline shifted by -600..+600 ms: some before the sweeper, some after
+        // each order's payment is fired at its own deadline shifted by -1500..+500 ms: some before the sweeper, some after
         List<long[]> plan = new ArrayList<>();
         try (Connection c = pipeline.db().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT order_id, created_at FROM purchase_order WHERE goods_id = ? ORDER BY order_id")) {
@@ -106,7 +106,7 @@ class OrderLifecycleTest {
             try (ResultSet rs = ps.executeQuery()) {
                 for (int i = 0; rs.next(); i++) {
                     long createdMs = rs.getTimestamp(2, java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone("UTC"))).getTime();
-                    plan.add(new long[] {rs.getLong(1), createdMs + DEADLINE_MS - 600 + (i % 13) * 100L});
+                    plan.add(new long[] {rs.getLong(1), createdMs + DEADLINE_MS - 1500 + (i % 21) * 100L});
                 }
             }
         }

@@ -34,15 +34,27 @@ final class PipelineLag {
         this.writerGroup = GroupIds.orderWriter(settings);
     }
 
-    /** The partition numbers with work in flight in stock-stream or order-writer. */
-    Set<Integer> busyPartitions() throws Exception {
-        Set<Integer> busy = new HashSet<>();
-        collect(busy, streamGroup, List.of(topics.commands()));
-        collect(busy, writerGroup, List.of(topics.success(), topics.ledger()));
-        return busy;
+    /** The pipeline at one moment: partitions with work in flight, and the end of each commands partition. */
+    record Snapshot(Set<Integer> busy, Map<Integer, Long> commandEnds) {
+        /**
+         * A partition is settled over an interval when it had no work in flight at both ends of it and no command
+         * arrived in between (so nothing was decided while the sources were being read).
+         */
+        boolean settledUntil(Snapshot later, int partition) {
+            return !busy.contains(partition) && !later.busy.contains(partition)
+                    && java.util.Objects.equals(commandEnds.get(partition), later.commandEnds.get(partition));
+        }
     }
 
-    private void collect(Set<Integer> busy, String group, List<String> topicNames) throws Exception {
+    Snapshot snapshot() throws Exception {
+        Set<Integer> busy = new HashSet<>();
+        Map<Integer, Long> commandEnds = new HashMap<>();
+        collect(busy, streamGroup, List.of(topics.commands()), commandEnds);
+        collect(busy, writerGroup, List.of(topics.success(), topics.ledger()), new HashMap<>());
+        return new Snapshot(busy, commandEnds);
+    }
+
+    private void collect(Set<Integer> busy, String group, List<String> topicNames, Map<Integer, Long> endsOut) throws Exception {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         admin.describeTopics(topicNames).allTopicNames().get(10, TimeUnit.SECONDS).forEach((name, d) ->
                 d.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
@@ -52,6 +64,7 @@ final class PipelineLag {
                 .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
         for (var e : ends.entrySet()) {
             long end = e.getValue().offset();
+            endsOut.put(e.getKey().partition(), end);
             OffsetAndMetadata c = committed.get(e.getKey());
             if (end > 0 && (c == null || c.offset() < end)) busy.add(e.getKey().partition());
         }

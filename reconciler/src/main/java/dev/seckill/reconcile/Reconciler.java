@@ -78,20 +78,28 @@ public final class Reconciler implements AutoCloseable {
     /** Runs one cycle over every goods in the ledger (or only {@code onlyGoods}). */
     public List<Row> cycle(Long onlyGoods) throws Exception {
         cycles++;
-        Set<Integer> busy = lag.busyPartitions();
+        PipelineLag.Snapshot before = lag.snapshot();
         fold.catchUp();
         List<Row> rows = new ArrayList<>();
         try (Connection c = db.getConnection()) {
+            List<Observed> observed = new ArrayList<>();
             for (long goods : goods(c)) {
-                if (onlyGoods != null && onlyGoods != goods) continue;
-                boolean settled = !busy.contains(PipelineLag.partitionOf(goods, fold.partitionCount()));
-                rows.add(reconcile(c, goods, settled));
+                if (onlyGoods == null || onlyGoods == goods) observed.add(observe(c, goods));
+            }
+            // judged only now: a goods whose partition moved while its sources were read is in flight, not drifting
+            PipelineLag.Snapshot after = lag.snapshot();
+            for (Observed o : observed) {
+                boolean settled = before.settledUntil(after, PipelineLag.partitionOf(o.drift().goodsId(), fold.partitionCount()));
+                rows.add(settled ? repair(c, o) : new Row(o.drift(), false, List.of()));
             }
         }
         return rows;
     }
 
-    private Row reconcile(Connection c, long goods, boolean settled) throws Exception {
+    /** One goods as read from every source, before any judgement. */
+    private record Observed(GoodsDrift drift, Map<Long, String[]> holdings, Map<String, Long> liveOrders) {}
+
+    private Observed observe(Connection c, long goods) throws Exception {
         long[] f = foldOf(c, goods);
         Map<Long, String[]> holdings = holdings(c, goods); // userId -> {requestId, quantity}
         Map<String, Long> liveOrders = liveOrders(c, goods); // requestId -> userId
@@ -108,8 +116,16 @@ public final class Reconciler implements AutoCloseable {
                         + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods));
         gauge(goods, "redis", drift.redisStock() == null ? ledgerStock : drift.redisStock() - ledgerStock);
         gauge(goods, "db", drift.dbStock() == null ? ledgerStock : drift.dbStock() - ledgerStock);
+        return new Observed(drift, holdings, liveOrders);
+    }
+
+    private Row repair(Connection c, Observed o) throws Exception {
+        GoodsDrift drift = o.drift();
+        long goods = drift.goodsId();
+        long ledgerStock = drift.ledgerStock();
+        Map<Long, String[]> holdings = o.holdings();
+        Map<String, Long> liveOrders = o.liveOrders();
         List<String> repairs = new ArrayList<>();
-        if (!settled) return new Row(drift, false, repairs);
 
         if (!drift.redisAgrees()) {
             String why = "Redis stock " + drift.redisStock() + " / buyers " + drift.redisBuyers() + ", ledger says "
@@ -127,9 +143,9 @@ public final class Reconciler implements AutoCloseable {
         }
         Set<String> ledgerRequests = new HashSet<>();
         holdings.values().forEach(h -> ledgerRequests.add(h[0]));
-        for (Map.Entry<String, Long> o : liveOrders.entrySet()) {
-            if (ledgerRequests.contains(o.getKey())) continue;
-            String detail = "order " + o.getKey() + " of user " + o.getValue() + " has no SUCCESS in the ledger";
+        for (Map.Entry<String, Long> order : liveOrders.entrySet()) {
+            if (ledgerRequests.contains(order.getKey())) continue;
+            String detail = "order " + order.getKey() + " of user " + order.getValue() + " has no SUCCESS in the ledger";
             if (!audited(c, goods, "stray_order", detail)) repairs.add(act(c, goods, "stray_order", "flagged", detail, () -> { }));
         }
         if (drift.dbStock() != null && drift.dbStock() != ledgerStock) {

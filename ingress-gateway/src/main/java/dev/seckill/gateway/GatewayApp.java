@@ -73,6 +73,7 @@ public final class GatewayApp implements AutoCloseable {
     private ExecutorService blocking;
     private SaleWindows windows;
     private volatile boolean accepting;
+    private final Map<String, ReplyMeters> replyMeters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public GatewayApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
@@ -342,10 +343,15 @@ public final class GatewayApp implements AutoCloseable {
     private void reply(RoutingContext ctx, int status, JsonObject body, String kind, long startNanos) {
         if (ctx.response().ended()) return;
         ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
-        metrics.counter("seckill_gateway_requests", "status", Integer.toString(status), "kind", kind).increment();
-        Timer.builder("seckill_gateway_accept_latency").tag("kind", kind).publishPercentileHistogram()
-                .register(metrics).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        ReplyMeters m = replyMeters.computeIfAbsent(status + "/" + kind, k -> new ReplyMeters(
+                metrics.counter("seckill_gateway_requests", "status", Integer.toString(status), "kind", kind),
+                Timer.builder("seckill_gateway_accept_latency").tag("kind", kind).publishPercentileHistogram().register(metrics)));
+        m.requests().increment();
+        m.latency().record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
+
+    /** The meters of one (status, kind) of reply, looked up once rather than on every request. */
+    private record ReplyMeters(io.micrometer.core.instrument.Counter requests, Timer latency) {}
 
     private static String bearer(RoutingContext ctx) {
         String h = ctx.request().getHeader("Authorization");

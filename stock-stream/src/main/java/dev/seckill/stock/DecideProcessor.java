@@ -2,6 +2,7 @@ package dev.seckill.stock;
 
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
+import dev.seckill.stock.decision.ShortCircuitLog;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
@@ -12,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -35,7 +36,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private record Pending(FixedKeyRecord<String, byte[]> record, ProcessorRecordContext recordContext, Decider.Input input,
                            String topic) {}
 
-    private final Function<FoldStore, Decider> deciderFactory;
+    private final BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory;
     private final MeterRegistry metrics;
     private final int batchSize;
     private final Duration linger;
@@ -47,7 +48,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private Counter processed;
     private Counter dlq;
 
-    DecideProcessor(Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
+    DecideProcessor(BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
         this.deciderFactory = deciderFactory;
         this.metrics = metrics;
         this.batchSize = batchSize;
@@ -62,6 +63,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         this.dlq = metrics.counter("seckill_dlq_records", "source", "stock-stream");
         KeyValueStore<Long, GoodsFold> store = context.getStateStore(StockTopology.FOLD_STORE);
         KeyValueStore<String, GoodsFold.Holding> holdings = context.getStateStore(StockTopology.HOLDINGS_STORE);
+        KeyValueStore<String, String> shortCircuits = context.getStateStore(StockTopology.SHORT_CIRCUIT_STORE);
         this.decider = deciderFactory.apply(new FoldStore() {
             @Override public GoodsFold get(long goodsId) { return store.get(goodsId); }
 
@@ -77,6 +79,12 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                     it.forEachRemaining(kv -> out.put(Long.parseLong(kv.key.substring(kv.key.indexOf(':') + 1)), kv.value));
                 }
                 return out;
+            }
+        }, new ShortCircuitLog() {
+            @Override public String get(long goodsId, String requestId) { return shortCircuits.get(ShortCircuitLog.key(goodsId, requestId)); }
+
+            @Override public void put(long goodsId, String requestId, String stored) {
+                shortCircuits.put(ShortCircuitLog.key(goodsId, requestId), stored);
             }
         });
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {

@@ -77,7 +77,7 @@ public final class StockStreamApp implements AutoCloseable {
                 settings.getInt("stream.redis.attempts", 6), Duration.ofMillis(50));
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, settings.getInt("stream.batch.size", 256),
-                Duration.ofMillis(settings.getLong("stream.batch.linger.ms", 5)));
+                Duration.ofMillis(settings.getLong("stream.batch.linger.ms", 5)), settings.getBoolean("stream.short.circuit", true));
         streams = new KafkaStreams(builder.build(), streamsConfig(settings));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",

@@ -11,6 +11,7 @@ import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.streams.state.Stores;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
@@ -36,26 +37,34 @@ public final class StockTopology {
     public static final String HOLDINGS_STORE = "goods-holdings";
     static final JsonSerde<GoodsFold.Holding> HOLDING_SERDE = new JsonSerde<>(GoodsFold.Holding.class);
 
+    /** The sold-out short-circuit's decisions (goods:requestId → stored decision), on disk, changelogged. */
+    public static final String SHORT_CIRCUIT_STORE = "short-circuits";
+
     private StockTopology() {}
 
     public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
                              MeterRegistry metrics) {
-        build(builder, topics, scripts, clock, metrics, 1, Duration.ofMillis(5));
+        build(builder, topics, scripts, clock, metrics, 1, Duration.ofMillis(5), true);
     }
 
     /**
      * @param batchSize records decided per pipelined Redis round trip (1: one call per record, no buffering)
      * @param linger    the longest a buffered record waits for its batch to fill
+     * @param shortCircuit whether purchases of a sold-out goods may be answered in memory ({@code SoldOutGate})
      */
     public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
-                             MeterRegistry metrics, int batchSize, Duration linger) {
+                             MeterRegistry metrics, int batchSize, Duration linger, boolean shortCircuit) {
         builder.addStateStore(DecisionBuffer.builder());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
+        Counter hits = Counter.builder("seckill_short_circuit_hits").description("purchases of a sold-out goods answered without Redis")
+                .register(metrics);
         KStream<String, DecidedRecord> decided = builder
                 .stream(topics.commands(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
-                .processValues(() -> new DecideProcessor(folds -> new Decider(scripts.get(), clock, folds), metrics, batchSize, linger),
-                        Named.as("decide"), FOLD_STORE, HOLDINGS_STORE, DecisionBuffer.NAME);
+                .processValues(() -> new DecideProcessor((folds, log) -> new Decider(scripts.get(), clock, folds,
+                                shortCircuit ? log : null, hits::increment), metrics, batchSize, linger),
+                        Named.as("decide"), FOLD_STORE, HOLDINGS_STORE, SHORT_CIRCUIT_STORE, DecisionBuffer.NAME);
 
         decided.filter((k, d) -> d.decision().toDlq(), Named.as("poison"))
                 .mapValues(DecidedRecord::raw, Named.as("raw"))

@@ -9,13 +9,15 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommandLog;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
  * Invariant 6: the same command log, replayed from a fresh state under another topic and key prefix, decides the same
- * (the first run pipelines batches of commands to Redis, the replay calls Redis once per command).
+ * (the first run pipelines batches of commands to Redis and short-circuits sold-out goods in memory, the replay calls
+ * the script once per command). The log holds upstream retries of decided ids: each must emit nothing.
  */
 class ReplayDeterminismTest {
 
@@ -42,14 +44,19 @@ class ReplayDeterminismTest {
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), b, 3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), a, 7001, 3, 600, 6);
         Map<String, Outcome> first;
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
         try (TestRedis ra = new TestRedis()) {
-            first = CommandLog.decide(settings(a.prefix(), ra), purchases);
+            first = CommandLog.decide(settings(a.prefix(), ra), purchases, metrics);
         }
+        assertThat(metrics.counter("seckill_short_circuit_hits").count())
+                .as("the first run answered purchases of sold-out goods in memory").isGreaterThan(0);
         CommandLog.copy(KafkaFixture.bootstrap(), a, b);
         Map<String, Outcome> second;
         try (TestRedis rb = new TestRedis()) {
-            // and one command per Redis call this time: pipelined batches must decide exactly as one by one
-            second = CommandLog.decide(settings(b.prefix(), rb).and(Map.of("stream.batch.size", "1")), purchases);
+            // one command per Redis call and every purchase a Lua call this time: pipelined batches and the in-memory
+            // sold-out short-circuit must decide exactly as the script, one command at a time
+            second = CommandLog.decide(settings(b.prefix(), rb).and(Map.of("stream.batch.size", "1",
+                    "stream.short.circuit", "false")), purchases);
         }
         assertSameDecisions(first, second, purchases);
     }

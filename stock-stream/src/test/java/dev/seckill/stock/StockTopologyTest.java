@@ -37,6 +37,7 @@ class StockTopologyTest {
     static final Instant END = START.plusSeconds(3600);
     final Topics topics = new Topics("ttd.");
     TestRedis redis;
+    SimpleMeterRegistry metrics;
     TopologyTestDriver driver;
     TestInputTopic<String, byte[]> commands;
     TestOutputTopic<String, Outcome> success, soldOut, duplicate, rejected;
@@ -46,8 +47,8 @@ class StockTopologyTest {
     @BeforeEach void setUp() {
         redis = new TestRedis();
         StreamsBuilder builder = new StreamsBuilder();
-        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-        StockTopology.build(builder, topics, redis::scripts, Clock.systemUTC(), metrics, 64, java.time.Duration.ofMillis(5));
+        metrics = new SimpleMeterRegistry();
+        StockTopology.build(builder, topics, redis::scripts, Clock.systemUTC(), metrics, 64, java.time.Duration.ofMillis(5), true);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -188,5 +189,48 @@ class StockTopologyTest {
     @Test void restoreOfAGoodsWithoutLedgerHistoryGoesToTheDlq() {
         send(4242, CommandCodec.encode(new dev.seckill.contracts.command.Restore(4242, "restore-x")));
         assertThat(header(dlq.readRecord(), "error")).startsWith("restore refused");
+    }
+
+    boolean redisDecided(long goods, String rid) { return redis.redis.hexists(redis.keys.decisions(goods), rid); }
+
+    @Test void givenASoldOutGoods_purchasesAreAnsweredInMemory_untilAReleaseMakesStockAgain() {
+        open(2001, 1);
+        buy("a", 2001, 1);                  // Lua: SUCCESS, nothing left -> the gate arms
+        buy("b", 2001, 2);                  // in memory: SOLD_OUT
+        buy("a2", 2001, 1);                 // in memory: the live buyer again, DUPLICATE as the script would say
+        buy("b", 2001, 2);                  // an upstream retry of an in-memory decision: nothing
+        buy("a", 2001, 1);                  // an upstream retry of a Lua decision while sold out: nothing
+        assertThat(redisDecided(2001, "a")).isTrue();
+        assertThat(redisDecided(2001, "b")).as("b never reached Redis").isFalse();
+        assertThat(redisDecided(2001, "a2")).isFalse();
+        assertThat(metrics.counter("seckill_short_circuit_hits").count()).isEqualTo(2.0);
+
+        send(2001, CommandCodec.encode(new Release(2001, 1, 1, 5L, "a", "payment_timeout", "release-order-5")));
+        buy("b", 2001, 2);                  // the retry again, now that there is stock: still nothing
+        buy("c", 2001, 3);                  // the released unit is sold: the gate is not stale
+        buy("d", 2001, 4);                  // and sold out again, in memory
+        buy("e", 2001, 3);                  // c is a live buyer now
+
+        assertThat(success.readValuesToList()).extracting(Outcome::requestId, Outcome::stockAfter).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("a", 0L), org.assertj.core.groups.Tuple.tuple("c", 0L));
+        assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("b", "d");
+        assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("a2", "e");
+        assertThat(redisDecided(2001, "d")).isFalse();
+        assertThat(metrics.counter("seckill_short_circuit_hits").count()).isEqualTo(4.0);
+        assertThat(redis.redis.get(redis.keys.stock(2001))).isEqualTo("0");
+    }
+
+    @Test void theSoldOutGateAnswersTheWindowAndLimitAsTheScriptDoes_andEndedGoesToLua() {
+        send(2002, CommandCodec.encode(new OpenSale(2002, 1, START, END, 1, "open-2002", false)));
+        buy("a", 2002, 1);
+        send(2002, CommandCodec.encode(new Purchase("early", 2002, 7, 1, START.minusSeconds(1))));
+        send(2002, CommandCodec.encode(new Purchase("two", 2002, 8, 2, START.plusSeconds(1))));
+        send(2002, CommandCodec.encode(new Purchase("late", 2002, 9, 1, END)));
+        assertThat(rejected.readValuesToList()).extracting(Outcome::requestId, Outcome::reason).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("early", "not_started"), org.assertj.core.groups.Tuple.tuple("two", "over_limit"),
+                org.assertj.core.groups.Tuple.tuple("late", "ended"));
+        assertThat(redisDecided(2002, "early")).isFalse();
+        assertThat(redisDecided(2002, "two")).isFalse();
+        assertThat(redisDecided(2002, "late")).as("after the window's end the script decides").isTrue();
     }
 }

@@ -50,6 +50,8 @@ public final class Settings {
 
     public long getLong(String key, long fallback) { return find(key).map(Long::parseLong).orElse(fallback); }
 
+    public boolean getBoolean(String key, boolean fallback) { return find(key).map(Boolean::parseBoolean).orElse(fallback); }
+
     private Optional<String> find(String key) {
         if (overrides.containsKey(key)) return Optional.of(overrides.get(key));
         String prop = System.getProperty("seckill." + key);

@@ -23,8 +23,10 @@ import java.util.function.Function;
 /**
  * Decides command records: parse, check the key, one Lua call each, and turn each answer into an outcome and/or a
  * ledger entry, in input order. A batch of records is decided with one pipelined round trip to Redis (split before
- * a {@code restore}, which needs the fold of everything before it). Holds no state of its own: what must survive a
- * crash is in Redis (the stored decisions) or in the caller's Kafka transaction (the fold store, the outputs).
+ * a {@code restore}, which needs the fold of everything before it). A purchase of a sold-out goods is answered in
+ * memory by the {@link SoldOutGate} when it can be, and logged in the {@link ShortCircuitLog}. What must survive a
+ * crash is in Redis (the stored decisions) or in the caller's Kafka transaction (the fold and short-circuit stores,
+ * the outputs); the gate is only a cache of Redis and re-arms after a restart.
  */
 public final class Decider {
     /** One command record to decide. */
@@ -38,11 +40,25 @@ public final class Decider {
     private final StockScripts scripts;
     private final Clock clock;
     private final FoldStore folds;
+    private final ShortCircuitLog shortCircuits;
+    private final SoldOutGate gate = new SoldOutGate();
+    private final Runnable onShortCircuit;
 
+    /** A decider without the sold-out short-circuit: every purchase is a Lua call. */
     public Decider(StockScripts scripts, Clock clock, FoldStore folds) {
+        this(scripts, clock, folds, null, () -> {});
+    }
+
+    /**
+     * @param shortCircuits  where in-memory decisions are kept; null turns the sold-out short-circuit off
+     * @param onShortCircuit called for each purchase answered without Redis (a metric)
+     */
+    public Decider(StockScripts scripts, Clock clock, FoldStore folds, ShortCircuitLog shortCircuits, Runnable onShortCircuit) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
+        this.shortCircuits = shortCircuits;
+        this.onShortCircuit = onShortCircuit;
     }
 
     /** Decides one record. */
@@ -59,7 +75,8 @@ public final class Decider {
             Input in = inputs.get(i);
             ParsedCommand parsed = CommandCodec.decode(in.raw());
             if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof Restore r && keyMatches(in.key(), r.goodsId())) {
-                run(plans, waiting, out); // the restore needs the fold of everything decided before it
+                run(plans, waiting, out, inputs.get(Math.max(0, i - 1))); // the restore needs the fold of everything before it
+                gate.forget(r.goodsId());
                 out[i] = restore(r, in.position());
                 continue;
             }
@@ -71,16 +88,19 @@ public final class Decider {
                 waiting.add(i);
             }
         }
-        run(plans, waiting, out);
+        if (!inputs.isEmpty()) run(plans, waiting, out, inputs.get(inputs.size() - 1));
         return List.of(out);
     }
 
-    private void run(List<Plan> plans, List<Integer> waiting, Decision[] out) {
-        if (plans.isEmpty()) return;
-        List<LuaResult> results = scripts.callAll(plans.stream().map(Plan::call).toList());
-        for (int j = 0; j < plans.size(); j++) out[waiting.get(j)] = plans.get(j).complete().apply(results.get(j));
-        plans.clear();
-        waiting.clear();
+    /** Runs the planned Lua calls (one pipeline), completes their decisions, then lets the gate settle. */
+    private void run(List<Plan> plans, List<Integer> waiting, Decision[] out, Input last) {
+        if (!plans.isEmpty()) {
+            List<LuaResult> results = scripts.callAll(plans.stream().map(Plan::call).toList());
+            for (int j = 0; j < plans.size(); j++) out[waiting.get(j)] = plans.get(j).complete().apply(results.get(j));
+            plans.clear();
+            waiting.clear();
+        }
+        if (shortCircuits != null) gate.settle(scripts::snapshot, last.partition(), last.offset());
     }
 
     /** A {@link Decision} when no Lua call is needed (DLQ), otherwise a {@link Plan}. */
@@ -88,17 +108,55 @@ public final class Decider {
         if (parsed instanceof ParsedCommand.Poison p) return Decision.dlq(p.reason());
         if (parsed instanceof ParsedCommand.InvalidPurchase ip) {
             if (!keyMatches(in.key(), ip.goodsId())) return keyMismatch(in.key(), ip.goodsId());
+            Decision logged = fromShortCircuitLog(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), in);
+            if (logged != null) return logged;
+            gate.unsettle(ip.goodsId(), ip.requestId());
             return new Plan(scripts.invalidPurchaseCall(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(),
                     in.position()), r -> r.emits() ? new Decision(outcome(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(),
                     ip.acceptedAt(), r, in), null, null) : Decision.NOTHING);
         }
         Command command = ((ParsedCommand.Valid) parsed).command();
         if (!keyMatches(in.key(), command.goodsId())) return keyMismatch(in.key(), command.goodsId());
-        if (command instanceof Purchase p) return new Plan(scripts.purchaseCall(p, in.position()), r -> purchased(p, r, in));
+        if (command instanceof Purchase p) return planPurchase(p, in);
+        gate.unsettle(command.goodsId(), null);
         if (command instanceof Release rel) return new Plan(scripts.releaseCall(rel, in.position()), r -> released(rel, r));
         if (command instanceof OpenSale o) return new Plan(scripts.openSaleCall(o, in.position()), r -> opened(o, r));
         CloseSale c = (CloseSale) command;
         return new Plan(scripts.closeSaleCall(c, in.position()), r -> closed(c, r));
+    }
+
+    /**
+     * A purchase: its decision from the short-circuit log if it has one there, else the gate's in-memory answer for
+     * a sold-out goods (logged, so it commits with the outcome), else a Lua call.
+     */
+    private Object planPurchase(Purchase p, Input in) {
+        if (shortCircuits != null) {
+            Decision logged = fromShortCircuitLog(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), in);
+            if (logged != null) return logged;
+            LuaResult answer = gate.judge(p);
+            if (answer != null) {
+                shortCircuits.put(p.goodsId(), p.requestId(), answer.code() + "|" + answer.detail() + "|" + answer.stockAfter()
+                        + "|" + in.position());
+                onShortCircuit.run();
+                return new Decision(outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), answer, in), null, null);
+            }
+            gate.unsettle(p.goodsId(), p.requestId());
+        }
+        return new Plan(scripts.purchaseCall(p, in.position()), r -> {
+            gate.purchased(p, r);
+            return purchased(p, r, in);
+        });
+    }
+
+    /** The stored in-memory decision of this request: emitted again for its own record, nothing for a retry. */
+    private Decision fromShortCircuitLog(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, Input in) {
+        if (shortCircuits == null) return null;
+        String stored = shortCircuits.get(goodsId, requestId);
+        if (stored == null) return null;
+        String[] f = stored.split("\\|", -1);
+        if (!f[3].equals(in.position())) return Decision.NOTHING;
+        LuaResult r = new LuaResult(f[0], f[1], Long.parseLong(f[2]), LuaResult.Status.REPLAY);
+        return new Decision(outcome(requestId, goodsId, userId, quantity, acceptedAt, r, in), null, null);
     }
 
     private Decision purchased(Purchase p, LuaResult r, Input in) {
@@ -117,6 +175,7 @@ public final class Decider {
     }
 
     private Decision released(Release rel, LuaResult r) {
+        gate.released(rel.goodsId(), rel.userId(), r);
         if (!r.emits() || !"RELEASED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(rel.goodsId());
         fold.stock = r.stockAfter();
@@ -127,6 +186,7 @@ public final class Decider {
     }
 
     private Decision opened(OpenSale o, LuaResult r) {
+        gate.forget(o.goodsId());
         if (!r.emits()) return Decision.NOTHING;
         if ("REFUSED".equals(r.code())) {
             return Decision.dlq("open_sale refused: keys of an earlier sale of goods " + o.goodsId()
@@ -146,6 +206,7 @@ public final class Decider {
     }
 
     private Decision closed(CloseSale c, LuaResult r) {
+        gate.forget(c.goodsId());
         if (!r.emits() || !"CLOSED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(c.goodsId());
         fold.status = "closed";

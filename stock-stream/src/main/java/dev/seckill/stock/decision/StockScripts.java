@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -102,6 +104,41 @@ public final class StockScripts {
         holdings.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
                 Long.toString(h.stockAfter()))));
         return call(new ScriptCall(StockScript.RESTORE, r.goodsId(), args));
+    }
+
+    /**
+     * Reads a goods' sale for the {@link SoldOutGate}: a few plain reads (HSCAN for the decisions, so a big hash
+     * never blocks Redis). Null when the goods has no sale or Redis cannot be read now: the gate then stays unarmed
+     * and Lua decides, so a failure here costs speed, never correctness.
+     */
+    public SaleSnapshot snapshot(long goodsId, int partition) {
+        try {
+            List<String> sale = redis.hmget(keys.sale(goodsId), "startAt", "endAt", "perUserLimit", "status");
+            if (sale.get(0) == null || sale.get(1) == null || sale.get(2) == null) return null;
+            String stock = redis.get(keys.stock(goodsId));
+            java.util.Set<Long> buyers = new java.util.HashSet<>();
+            for (String user : redis.hkeys(keys.buyers(goodsId))) buyers.add(Long.parseLong(user));
+            java.util.Set<String> decided = new java.util.HashSet<>();
+            long lastOffset = -1;
+            String prefix = "|" + partition + ":";
+            String cursor = ScanParams.SCAN_POINTER_START;
+            ScanParams page = new ScanParams().count(1000);
+            do {
+                ScanResult<java.util.Map.Entry<String, String>> scan = redis.hscan(keys.decisions(goodsId), cursor, page);
+                for (java.util.Map.Entry<String, String> e : scan.getResult()) {
+                    decided.add(e.getKey());
+                    int at = e.getValue().lastIndexOf(prefix);
+                    if (at >= 0) lastOffset = Math.max(lastOffset, Long.parseLong(e.getValue().substring(at + prefix.length())));
+                }
+                cursor = scan.getCursor();
+            } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
+            metrics.counter("seckill_soldout_gate_snapshots").increment();
+            return new SaleSnapshot(Long.parseLong(sale.get(0)), Long.parseLong(sale.get(1)), Integer.parseInt(sale.get(2)),
+                    "closed".equals(sale.get(3)), stock == null ? 0 : Long.parseLong(stock), buyers, decided, lastOffset);
+        } catch (JedisException | NumberFormatException e) {
+            metrics.counter("seckill_soldout_gate_snapshot_errors").increment();
+            return null;
+        }
     }
 
     /** One script, one round trip. */

@@ -42,12 +42,17 @@ public final class CommandLog {
             for (long g = firstGoods; g < firstGoods + goodsCount; g++) {
                 send.accept(new OpenSale(g, 20, start, start.plusSeconds(600), 2, "open-" + g, false));
             }
+            java.util.List<Purchase> sent = new java.util.ArrayList<>();
             for (int i = 0; i < purchases; i++) {
                 long g = firstGoods + random.nextInt(goodsCount);
                 long user = 1 + random.nextInt(80);
                 // acceptedAt spans before, inside and after the window: the window is judged by acceptedAt only
                 Instant at = start.plusSeconds(random.nextInt(700) - 50);
-                send.accept(new Purchase("p" + i, g, user, 1 + random.nextInt(3), at));
+                Purchase p = new Purchase("p" + i, g, user, 1 + random.nextInt(3), at);
+                sent.add(p);
+                send.accept(p);
+                // an upstream retry of an earlier purchase: decided already, so it must emit nothing
+                if (i % 40 == 39) send.accept(sent.get(random.nextInt(sent.size())));
                 if (i % 25 == 0) send.accept(new Release(g, user, 1, null, null, "cancelled", "rel-" + i));
                 if (i == purchases - 50) send.accept(new CloseSale(firstGoods, "close-" + firstGoods));
             }
@@ -75,8 +80,13 @@ public final class CommandLog {
 
     /** Runs stock-stream in this JVM until {@code expected} outcomes are committed; returns them by requestId. */
     public static Map<String, Outcome> decide(Settings settings, int expected) {
+        return decide(settings, expected, new SimpleMeterRegistry());
+    }
+
+    /** As {@link #decide(Settings, int)}, with the app's metrics in {@code metrics}. */
+    public static Map<String, Outcome> decide(Settings settings, int expected, io.micrometer.core.instrument.MeterRegistry metrics) {
         Topics topics = new Topics(settings.topicPrefix());
-        try (StockStreamApp app = new StockStreamApp(settings, new SimpleMeterRegistry()).start()) {
+        try (StockStreamApp app = new StockStreamApp(settings, metrics).start()) {
             await().atMost(Duration.ofSeconds(120)).until(() ->
                     CommittedRecords.read(settings.kafkaBootstrap(), topics.outcomes()).size() >= expected);
         }

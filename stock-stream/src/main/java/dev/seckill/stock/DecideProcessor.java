@@ -3,6 +3,7 @@ package dev.seckill.stock;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
 import dev.seckill.stock.decision.ShortCircuitLog;
+import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
@@ -36,6 +37,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private record Pending(FixedKeyRecord<String, byte[]> record, ProcessorRecordContext recordContext, Decider.Input input,
                            String topic) {}
 
+    private static final Duration PURGE_EVERY = Duration.ofMinutes(1);
     private final BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory;
     private final MeterRegistry metrics;
     private final int batchSize;
@@ -87,6 +89,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                 shortCircuits.put(ShortCircuitLog.key(goodsId, requestId), stored);
             }
         });
+        context.schedule(PURGE_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> purgeEndedSales(store, shortCircuits, now));
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();
@@ -140,6 +143,23 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             put(h, "source-offset", Long.toString(p.input().offset()));
         }
         context.forward(p.record().withValue(new DecidedRecord(decision, p.record().value())));
+    }
+
+    /** Drops the short-circuit decisions of goods whose sale keys have expired in Redis (the script's decisions with them). */
+    private static void purgeEndedSales(KeyValueStore<Long, GoodsFold> folds, KeyValueStore<String, String> shortCircuits, long now) {
+        List<Long> ended = new ArrayList<>();
+        try (var all = folds.all()) {
+            all.forEachRemaining(kv -> {
+                if (kv.value.endAt > 0 && kv.value.endAt + StockScripts.KEY_GRACE_AFTER_END.toMillis() < now) ended.add(kv.key);
+            });
+        }
+        for (Long goodsId : ended) {
+            List<String> keys = new ArrayList<>();
+            try (var it = shortCircuits.prefixScan(goodsId + ":", new StringSerializer())) {
+                it.forEachRemaining(kv -> keys.add(kv.key));
+            }
+            keys.forEach(shortCircuits::delete);
+        }
     }
 
     private static void put(Headers h, String name, String value) {

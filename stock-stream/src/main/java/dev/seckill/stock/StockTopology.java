@@ -37,7 +37,10 @@ public final class StockTopology {
     public static final String HOLDINGS_STORE = "goods-holdings";
     static final JsonSerde<GoodsFold.Holding> HOLDING_SERDE = new JsonSerde<>(GoodsFold.Holding.class);
 
-    /** The sold-out short-circuit's decisions (goods:requestId → stored decision), on disk, changelogged. */
+    /**
+     * The sold-out short-circuit's decisions (goods:requestId → stored decision), in memory, changelogged; a goods'
+     * entries are dropped when its sale's keys expire in Redis (a day after the end), as the script's decisions are.
+     */
     public static final String SHORT_CIRCUIT_STORE = "short-circuits";
 
     private StockTopology() {}
@@ -57,7 +60,7 @@ public final class StockTopology {
         builder.addStateStore(DecisionBuffer.builder());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
         Counter hits = Counter.builder("seckill_short_circuit_hits").description("purchases of a sold-out goods answered without Redis")
                 .register(metrics);
         KStream<String, DecidedRecord> decided = builder

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.contracts.Json;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * JSON encoding of commands ({@code "v":1}, {@code "type"} decides the rest), and a decoder that never throws:
@@ -152,12 +151,7 @@ public final class CommandCodec {
 
     private static Instant instant(JsonNode n, String field) {
         String s = text(n, field);
-        if (s == null) return null;
-        try {
-            return Instant.parse(s);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
+        return s == null ? null : IsoInstants.parse(s);
     }
 
     private static String firstLine(String s) {

@@ -71,14 +71,22 @@ public final class DecideBenchmark {
 
         ProgressBar bar = new ProgressBar(out, "deciding", n + goodsCount);
         long t0 = System.nanoTime();
-        long peakRss;
-        try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {
-            peakRss = awaitCommitted(s, topics, n + goodsCount, bar, Duration.ofMinutes(20));
+        Run run;
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        try (StockStreamApp app = new StockStreamApp(s, metrics).start()) {
+            run = awaitCommitted(s, topics, n + goodsCount, bar, Duration.ofMinutes(20));
         }
-        double seconds = (System.nanoTime() - t0) / 1e9;
+        long tEnd = run.endNanos();
+        double seconds = (tEnd - t0) / 1e9;
         double rate = n / seconds;
+        double steady = (n + goodsCount - run.firstDone()) / ((tEnd - run.firstNanos()) / 1e9);
+        long peakRss = run.peakRss();
         out.printf("%n== bench decide ==%n");
         out.printf("decided             %,d commands in %.1f s (start-up included) = %,.0f decisions/s (EOS on)%n", n, seconds, rate);
+        out.printf("steady              %,.0f decisions/s (from the first commit to the last)%n", steady);
+        out.printf("short-circuited     %,.0f purchases answered in memory (sold out), %,.0f Lua calls%n",
+                metrics.counter("seckill_short_circuit_hits").count(),
+                metrics.find("seckill_redis_call").timers().stream().mapToDouble(t -> t.count()).sum());
         out.printf("raw Lua unpipelined %,.0f ops/s   ratio %.2f%n", rawPlain, rate / rawPlain);
         out.printf("raw Lua pipelined   %,.0f ops/s   ratio %.2f%n", rawPipelined, rate / rawPipelined);
         out.printf("peak RSS            %,d MB (this JVM: stream app + benchmark)%n", peakRss / (1024 * 1024));
@@ -135,10 +143,15 @@ public final class DecideBenchmark {
         return rate;
     }
 
-    /** Waits until the stream's committed offsets reach the end of the commands topic; returns the peak RSS seen. */
-    static long awaitCommitted(Settings s, Topics topics, long total, ProgressBar bar, Duration timeout) throws Exception {
+    /** When the first commit was seen and how much it covered, when the last one came, and the peak RSS. */
+    record Run(long firstNanos, long firstDone, long endNanos, long peakRss) {}
+
+    /** Waits until the stream's committed offsets reach the end of the commands topic. */
+    static Run awaitCommitted(Settings s, Topics topics, long total, ProgressBar bar, Duration timeout) throws Exception {
         String group = StockStreamApp.streamsConfig(s).getProperty("application.id");
         long peak = 0;
+        long firstNanos = 0;
+        long firstDone = 0;
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", s.kafkaBootstrap()))) {
             List<TopicPartition> parts = admin.describeTopics(List.of(topics.commands())).allTopicNames().get()
                     .get(topics.commands()).partitions().stream().map(p -> new TopicPartition(topics.commands(), p.partition())).toList();
@@ -160,9 +173,13 @@ public final class DecideBenchmark {
                 bar.update(Math.min(done.get(), total));
                 if (all) {
                     bar.finish(total);
-                    return peak;
+                    return new Run(firstNanos == 0 ? System.nanoTime() : firstNanos, firstDone, System.nanoTime(), peak);
                 }
-                TimeUnit.MILLISECONDS.sleep(200);
+                if (firstNanos == 0 && done.get() > 0) {
+                    firstNanos = System.nanoTime();
+                    firstDone = done.get();
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
             }
         }
         throw new IllegalStateException("the stream did not decide everything within " + timeout);

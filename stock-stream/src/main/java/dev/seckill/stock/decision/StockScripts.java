@@ -32,7 +32,7 @@ public final class StockScripts {
     /** Keys of a goods that has no sale keep their decisions this long. */
     static final long NO_SALE_DECISION_TTL_MS = Duration.ofDays(1).toMillis();
     /** A sale's keys outlive its end by this much (the write-up: longer than the sale, e.g. a day). */
-    static final Duration KEY_GRACE_AFTER_END = Duration.ofDays(1);
+    public static final Duration KEY_GRACE_AFTER_END = Duration.ofDays(1);
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;

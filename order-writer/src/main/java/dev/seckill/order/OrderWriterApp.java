@@ -34,6 +34,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -53,7 +54,8 @@ import org.slf4j.MDC;
 
 /**
  * The order-writer service: consumes SUCCESS outcomes, the ledger and payments (read_committed, in batches), writes each
- * batch in one DB transaction, and commits the Kafka offsets only after the DB commit. A DB fault pauses
+ * batch in one DB transaction (on a writer thread, while the next batch is polled), and commits the Kafka offsets only
+ * after the DB commit. A DB fault pauses
  * consumption and retries the same batch with backoff until the DB is back; a record that can never be written
  * goes to the DLQ. A sweeper cancels orders unpaid past the deadline and sends their release commands.
  */
@@ -71,6 +73,9 @@ public final class OrderWriterApp implements AutoCloseable {
     private Thread loop;
     private ScheduledExecutorService sweeps;
     private Map<TopicPartition, OffsetAndMetadata> pending;
+    private java.util.concurrent.ExecutorService writer;
+    private java.util.concurrent.Future<Written> inFlight;
+    private Batch ready;
 
     public OrderWriterApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
@@ -89,12 +94,15 @@ public final class OrderWriterApp implements AutoCloseable {
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.getInt("writer.batch.max", 3000));
+        // a whole batch's worth per partition fetch (the default 1 MB is ~3,000 outcomes: the next poll would wait)
+        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
         new KafkaClientMetrics(consumer).bindTo(metrics);
         dlq = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
                 new StringSerializer(), new ByteArraySerializer());
-        consumer.subscribe(List.of(topics.success(), topics.ledger(), topics.payments()));
+        consumer.subscribe(List.of(topics.success(), topics.ledger(), topics.payments()), new Handover());
+        writer = Executors.newSingleThreadExecutor(r -> new Thread(r, "order-writer-db"));
         running.set(true);
         loop = new Thread(this::run, "order-writer");
         loop.start();
@@ -114,29 +122,46 @@ public final class OrderWriterApp implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The consumer loop, pipelined: while the writer thread writes batch N in its DB transaction, this thread polls
+     * and decodes batch N+1 (it waits, paused, if N+1 is ready first). Batches are written one at a time and in poll
+     * order; a batch's offsets — the consumer's positions right after it was polled — are committed only after its DB
+     * commit. On revocation the batch in flight and the one ready are written before the partitions go.
+     */
     private void run() {
         try {
             while (running.get()) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
-                if (records.isEmpty()) {
-                    commitPositions(); // moves the committed offsets past transaction markers, so lag reads 0 when idle
-                    continue;
+                if (inFlight != null && inFlight.isDone()) finish(false);
+                if (ready != null && inFlight == null) {
+                    Batch next = ready;
+                    ready = null;
+                    inFlight = writer.submit(() -> new Written(next, writeUntilDone(next)));
                 }
-                List<ConsumerRecord<String, byte[]>> batch = new ArrayList<>();
-                records.forEach(batch::add);
-                List<Poison> poison = writeUntilDone(batch);
-                if (poison == null) return; // stopping
-                for (Poison p : poison) sendToDlq(p);
-                // after the DB commit; asynchronous because a lost offset commit only means a redelivery, which the
-                // op_id claims make a no-op (the final commit on close is synchronous)
-                commitPositions();
-                metrics.summary("seckill_writer_batch_size").record(batch.size());
+                if (ready == null) {
+                    if (!consumer.paused().isEmpty()) consumer.resume(consumer.paused());
+                    ConsumerRecords<String, byte[]> records = consumer.poll(inFlight == null ? Duration.ofMillis(200) : Duration.ofMillis(5));
+                    if (!records.isEmpty()) {
+                        ready = batchOf(records);
+                    } else if (inFlight == null) {
+                        commitPositions(); // moves the committed offsets past transaction markers, so lag reads 0 when idle
+                    }
+                } else {
+                    awaitWriter(Duration.ofMillis(50));
+                    consumer.pause(consumer.assignment());
+                    consumer.poll(Duration.ZERO); // paused: keeps the group membership without fetching more
+                }
             }
         } catch (WakeupException e) {
             if (running.get()) throw e;
         } catch (RuntimeException e) {
             LOG.error("order-writer stopped on an unexpected error", e);
         } finally {
+            try {
+                if (inFlight != null) finish(true);
+            } catch (RuntimeException e) {
+                LOG.warn("the last batch did not finish (it will be redelivered): {}", e.getMessage());
+            }
+            writer.shutdown();
             try {
                 if (pending != null) consumer.commitSync(pending, Duration.ofSeconds(5));
             } catch (RuntimeException e) {
@@ -147,26 +172,90 @@ public final class OrderWriterApp implements AutoCloseable {
         }
     }
 
-    /** Writes the batch, retrying DB faults with backoff (consumption paused meanwhile). Null when stopping. */
-    private List<Poison> writeUntilDone(List<ConsumerRecord<String, byte[]>> batch) {
+    /** A polled batch, its SUCCESS outcomes decoded for the fast path (null: the slow path), and where the consumer stood after it. */
+    private record Batch(List<ConsumerRecord<String, byte[]>> records, List<OrderStore.TracedOutcome> successes,
+                         Map<TopicPartition, OffsetAndMetadata> positions) {}
+
+    /** A batch after its write: the records for the DLQ, or null when the writer stopped before the batch was written. */
+    private record Written(Batch batch, List<Poison> poison) {}
+
+    private Batch batchOf(ConsumerRecords<String, byte[]> records) {
+        List<ConsumerRecord<String, byte[]>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
+        for (TopicPartition tp : consumer.assignment()) positions.put(tp, new OffsetAndMetadata(consumer.position(tp)));
+        return new Batch(list, fastPathSuccesses(list), positions);
+    }
+
+    private void awaitWriter(Duration max) {
+        try {
+            inFlight.get(max.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            // still writing (retrying a DB fault, perhaps), or failed: finish() reports it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits for the batch in flight, sends its poison to the DLQ and commits its offsets. */
+    private void finish(boolean sync) {
+        Written w;
+        try {
+            w = inFlight.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while a batch was being written", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } finally {
+            inFlight = null;
+        }
+        if (w.poison() == null) return; // stopped before it was written: redelivered to whoever comes next
+        for (Poison p : w.poison()) sendToDlq(p);
+        commit(w.batch().positions(), sync);
+        metrics.summary("seckill_writer_batch_size").record(w.batch().records().size());
+    }
+
+    /** Before partitions go to another member: what was polled from them is written and committed first. */
+    private final class Handover implements ConsumerRebalanceListener {
+        @Override public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+            if (inFlight != null) finish(true);
+            if (ready != null) {
+                Batch b = ready;
+                ready = null;
+                inFlight = java.util.concurrent.CompletableFuture.completedFuture(new Written(b, writeUntilDone(b)));
+                finish(true);
+            }
+        }
+
+        @Override public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {}
+
+        @Override public void onPartitionsLost(java.util.Collection<TopicPartition> partitions) {
+            ready = null; // no longer ours: not written, not committed; the new owner reads them
+            if (inFlight != null) awaitWriter(Duration.ofSeconds(30)); // its commit fails harmlessly; the op_id claims dedupe
+            inFlight = null;
+        }
+    }
+
+    /** Writes the batch, retrying DB faults with backoff (consumption is paused meanwhile). Null when stopping. */
+    private List<Poison> writeUntilDone(Batch batch) {
         long backoffMs = 100;
-        boolean paused = false;
+        boolean failing = false;
         while (running.get()) {
             try {
                 List<Poison> poison = write(batch);
-                if (paused) {
-                    consumer.resume(consumer.assignment());
-                    LOG.info("database is back: batch of {} written", batch.size());
-                }
+                if (failing) LOG.info("database is back: batch of {} written", batch.records().size());
                 return poison;
             } catch (SQLException e) {
                 metrics.counter("seckill_writer_db_retries").increment();
                 LOG.warn("database write failed ({}), retrying in {} ms: {}", e.getSQLState(), backoffMs, e.getMessage());
-                if (!paused) {
-                    consumer.pause(consumer.assignment());
-                    paused = true;
+                failing = true;
+                try {
+                    Thread.sleep(backoffMs); // backoff between DB retries, on the writer thread
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return null;
                 }
-                consumer.poll(Duration.ofMillis(backoffMs)); // paused: keeps the group membership, returns nothing
                 backoffMs = Math.min(backoffMs * 2, 5000);
             }
         }
@@ -178,10 +267,11 @@ public final class OrderWriterApp implements AutoCloseable {
      * record. If the fast path meets a data error (a record at fault), the whole batch is redone record by record with
      * a savepoint each, so exactly the faulty records go to the DLQ.
      */
-    private List<Poison> write(List<ConsumerRecord<String, byte[]>> batch) throws SQLException {
+    private List<Poison> write(Batch polled) throws SQLException {
         Timer.Sample sample = Timer.start(metrics);
         List<Poison> poison;
-        List<OrderStore.TracedOutcome> successes = fastPathSuccesses(batch);
+        List<ConsumerRecord<String, byte[]>> batch = polled.records();
+        List<OrderStore.TracedOutcome> successes = polled.successes();
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -318,9 +408,23 @@ public final class OrderWriterApp implements AutoCloseable {
     private void commitPositions() {
         Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
         for (TopicPartition tp : consumer.assignment()) positions.put(tp, new OffsetAndMetadata(consumer.position(tp)));
+        commit(positions, false);
+    }
+
+    /**
+     * Commits offsets of partitions still assigned, when they moved: asynchronously in the loop (a lost commit only
+     * means a redelivery, which the op_id claims make a no-op), synchronously before partitions are handed over.
+     */
+    private void commit(Map<TopicPartition, OffsetAndMetadata> offsets, boolean sync) {
+        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>(offsets);
+        positions.keySet().retainAll(consumer.assignment());
         if (positions.isEmpty() || positions.equals(pending)) return;
         pending = positions;
-        consumer.commitAsync(positions, (offsets, error) -> {
+        if (sync) {
+            consumer.commitSync(positions, Duration.ofSeconds(10));
+            return;
+        }
+        consumer.commitAsync(positions, (o, error) -> {
             if (error != null) LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
         });
     }

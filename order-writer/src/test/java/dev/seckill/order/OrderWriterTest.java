@@ -126,4 +126,42 @@ class OrderWriterTest {
         assertThat(errors).anySatisfy(e -> assertThat(e).startsWith("malformed Outcome"));
         assertThat(errors).anySatisfy(e -> assertThat(e).contains("cannot be written").contains("uk_order_live_buyer"));
     }
+
+    @Test void twoWritersSharingThePartitions_oneJoiningAndOneLeavingMidStream_writeEverySuccessOnce() throws Exception {
+        int perGoods = 400;
+        long[] goods = {2001, 2002, 2003, 2004, 2005, 2006};
+        Settings shared = settings.and(Map.of("writer.group.id", name + "-shared", "writer.batch.max", "50"));
+        Thread feeder = new Thread(() -> {
+            try {
+                for (int i = 0; i < perGoods; i++) {
+                    for (long g : goods) send(topics.success(), g, success("h" + g + "-" + i, g, i + 1, perGoods - i - 1), null);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        SimpleMeterRegistry metricsA = new SimpleMeterRegistry();
+        SimpleMeterRegistry metricsB = new SimpleMeterRegistry();
+        OrderWriterApp a = new OrderWriterApp(shared, metricsA).start();
+        OrderWriterApp b = null;
+        try {
+            feeder.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> metricsA.counter("seckill_orders_written").count() >= 300);
+            b = new OrderWriterApp(shared, metricsB).start();          // a rebalance while batches are in flight
+            OrderWriterApp second = b;
+            await().atMost(Duration.ofSeconds(60)).until(() -> metricsB.counter("seckill_orders_written").count() > 0
+                    || query(second, "SELECT COUNT(*) FROM purchase_order") >= goods.length * perGoods / 2);
+            a.close();                                                  // and a revocation: A hands over what it polled
+            feeder.join();
+            await().atMost(Duration.ofSeconds(90)).until(() -> query(second, "SELECT COUNT(*) FROM purchase_order") == goods.length * perGoods);
+            assertThat(query(b, "SELECT COUNT(DISTINCT request_id) FROM purchase_order")).isEqualTo(goods.length * perGoods);
+            assertThat(query(b, "SELECT COUNT(*) FROM stock_ledger WHERE type = 'DEDUCTED'")).isEqualTo(goods.length * perGoods);
+            for (long g : goods) {
+                assertThat(query(b, "SELECT stock FROM sale WHERE goods_id = " + g)).as("goods " + g).isEqualTo(-perGoods);
+            }
+        } finally {
+            a.close();
+            if (b != null) b.close();
+        }
+    }
 }

@@ -14,6 +14,32 @@ public final class CommandCodec {
     private CommandCodec() {}
 
     public static byte[] encode(Command command) {
+        if (command instanceof Purchase p && plain(p.requestId())) return purchase(p);
+        return encodeTree(command);
+    }
+
+    /**
+     * A purchase written by hand, byte for byte what {@link #encodeTree} writes (the gateway encodes one per request):
+     * only for a requestId that needs no JSON escaping.
+     */
+    private static byte[] purchase(Purchase p) {
+        return new StringBuilder(160).append("{\"v\":1,\"type\":\"purchase\",\"requestId\":\"").append(p.requestId())
+                .append("\",\"goodsId\":").append(p.goodsId()).append(",\"userId\":").append(p.userId())
+                .append(",\"quantity\":").append(p.quantity()).append(",\"acceptedAt\":\"").append(p.acceptedAt())
+                .append("\"}").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static boolean plain(String s) {
+        if (s == null) return false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || c > 0x7e) return false;
+        }
+        return true;
+    }
+
+    /** Every command through Jackson's tree model. */
+    static byte[] encodeTree(Command command) {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("v", 1);
         if (command instanceof Purchase p) {

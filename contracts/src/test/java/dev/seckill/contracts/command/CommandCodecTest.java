@@ -55,4 +55,19 @@ class CommandCodecTest {
         assertThat(ip.requestId()).isEqualTo("a");
         assertThat(ip.reason()).startsWith(field.strip());
     }
+
+    @Test void theHandWrittenPurchaseEncodingIsByteForByteJacksons() {
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 2_000; i++) {
+            java.time.Instant at = java.time.Instant.ofEpochSecond(1_700_000_000L + random.nextInt(100_000_000), random.nextInt(1_000_000_000));
+            if (i % 3 == 0) at = at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            String rid = i % 5 == 0 ? "q\"uoted\\" + i : "r-" + java.util.UUID.randomUUID() + ":" + i;
+            Purchase p = new Purchase(rid, 1 + random.nextInt(1_000_000), 1 + random.nextInt(1_000_000), 1 + random.nextInt(100), at);
+            org.assertj.core.api.Assertions.assertThat(new String(CommandCodec.encode(p), java.nio.charset.StandardCharsets.UTF_8))
+                    .isEqualTo(new String(CommandCodec.encodeTree(p), java.nio.charset.StandardCharsets.UTF_8));
+            if (i % 5 != 0) {
+                org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(CommandCodec.encode(p))).isEqualTo(new ParsedCommand.Valid(p));
+            }
+        }
+    }
 }

@@ -28,11 +28,19 @@ import java.util.UUID;
 public final class GatewayBenchmark {
     private GatewayBenchmark() {}
 
+    static void report(PrintStream out, LoadGenerator.Result r) {
+        out.printf("  HTTP status      %s, transport errors %d%n", r.byStatus(), r.errors());
+        out.printf("  accepted         %,d in %.1f s = %,.0f accepted/s%n", r.acceptedIds().size(), r.elapsedNanos() / 1e9, r.acceptedPerSecond());
+        out.printf("  accept latency   p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%n", r.percentileMillis(50), r.percentileMillis(99),
+                r.percentileMillis(99.9));
+    }
+
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup"), Set.of());
+        Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup", "rate"), Set.of("closed-only"));
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
-        int warmup = (int) f.getLong("warmup", 20_000);
+        int warmup = (int) f.getLong("warmup", 30_000);
+        double rate = f.has("closed-only") ? 0 : f.getLong("rate", 15_000);
         String name = "bench-gw-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Settings s = Namespace.create(base, name).settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret));
@@ -50,13 +58,21 @@ public final class GatewayBenchmark {
             LoadGenerator.Result r = LoadGenerator.run(gateway.port(), 1001, requests, concurrency, Math.max(1, requests / 2), 2,
                     u -> "Bearer " + jwt.mint(u, exp), bar::update);
             bar.finish(requests);
+            ProgressBar paced = new ProgressBar(out, "at rate", requests);
+            LoadGenerator.Result o = rate <= 0 ? null : LoadGenerator.run(gateway.port(), 2001, requests, concurrency,
+                    Math.max(1, requests / 2), 3, u -> "Bearer " + jwt.mint(u, exp), paced::update, rate);
+            if (o != null) paced.finish(requests);
             out.printf("%n== bench gateway ==%n");
-            out.printf("HTTP status        %s, transport errors %d%n", r.byStatus(), r.errors());
-            out.printf("accepted           %,d in %.1f s = %,.0f accepted/s%n", r.acceptedIds().size(), r.elapsedNanos() / 1e9, r.acceptedPerSecond());
-            out.printf("accept latency     p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%n", r.percentileMillis(50), r.percentileMillis(99),
-                    r.percentileMillis(99.9));
+            out.printf("closed loop        %d clients, each sends its next request when the last is answered (the write-up's JMeter run)%n", concurrency);
+            report(out, r);
+            if (o != null) {
+                out.printf("open loop          %,.0f requests/s offered over %d connections, latency from when each request was due%n",
+                        rate, concurrency);
+                report(out, o);
+            }
             out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
-            out.printf("load generator     in this JVM (Vert.x web client), sharing the 2 cores with the gateway and the broker%n");
+            out.printf("load generator     in this JVM (Vert.x core HTTP client, requests prepared beforehand), sharing the 2 cores with%n"
+                    + "                   the gateway and the broker%n");
         }
         return 0;
     }

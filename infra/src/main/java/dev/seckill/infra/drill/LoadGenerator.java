@@ -3,10 +3,12 @@ package dev.seckill.infra.drill;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.core.http.RequestOptions;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -19,7 +21,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The write-up's experiment against the gateway: {@code requests} purchases from {@code concurrency} concurrent
- * HTTP clients over a population of {@code users} buyers drawn at random (so many buy more than once).
+ * HTTP clients over a population of {@code users} buyers drawn at random (so many buy more than once). Requests are
+ * prepared before the clock starts (bodies, tokens), and sent with Vert.x's core HTTP client.
  */
 public final class LoadGenerator {
     public record Result(long requests, Set<String> acceptedIds, Map<Integer, Long> byStatus, long[] latenciesMicros,
@@ -38,34 +41,53 @@ public final class LoadGenerator {
 
     private LoadGenerator() {}
 
-    /** @param bearerOf the Authorization header for a buyer (the demo mints tokens), or null when auth is off */
+    /** Closed loop: each of the {@code concurrency} clients sends its next request when the last one is answered. */
     public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed,
                              java.util.function.LongFunction<String> bearerOf, IntConsumer progress) {
+        return run(port, goodsId, requests, concurrency, users, seed, bearerOf, progress, 0);
+    }
+
+    /**
+     * @param bearerOf      the Authorization header for a buyer (the demo mints tokens), or null when auth is off
+     * @param ratePerSecond 0 for a closed loop; otherwise an open loop (as wrk2 does): requests are due at this rate
+     *                      whatever the answers, over {@code concurrency} connections, and each one's latency counts
+     *                      from when it was due — time spent waiting for a free connection included, so a slow
+     *                      server cannot hide its queue (no coordinated omission)
+     */
+    public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed,
+                             java.util.function.LongFunction<String> bearerOf, IntConsumer progress, double ratePerSecond) {
         int loops = Math.max(1, Math.min(concurrency, Runtime.getRuntime().availableProcessors()));
         Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setEventLoopPoolSize(loops));
         Random random = new Random(seed);
-        long[] userOf = new long[requests];
-        for (int i = 0; i < requests; i++) userOf[i] = 1 + random.nextInt(users);
         Map<Long, String> bearers = new java.util.HashMap<>();
-        if (bearerOf != null) for (long u : userOf) bearers.computeIfAbsent(u, bearerOf::apply);
+        Buffer[] bodies = new Buffer[requests];
+        String[] auth = new String[requests];
+        for (int i = 0; i < requests; i++) {
+            long user = 1 + random.nextInt(users);
+            bodies[i] = Buffer.buffer("{\"goodsId\":" + goodsId + ",\"userId\":" + user + ",\"quantity\":1}");
+            auth[i] = bearerOf == null ? null : bearers.computeIfAbsent(user, bearerOf::apply);
+        }
         Set<String> accepted = ConcurrentHashMap.newKeySet();
         Map<Integer, Long> byStatus = new ConcurrentHashMap<>();
         long[] latencies = new long[requests];
-        AtomicInteger next = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         AtomicLong errors = new AtomicLong();
-        CountDownLatch finished = new CountDownLatch(concurrency);
+        CountDownLatch finished = new CountDownLatch(requests);
+        Shared shared = new Shared(bodies, auth, latencies, accepted, byStatus, errors, done, finished, progress);
         long start = System.nanoTime();
-        // one verticle per event loop, each with its own client and its share of the concurrent clients
+        // one verticle per event loop, each with its own client, its share of the connections and of the requests
         for (int l = 0; l < loops; l++) {
             int share = concurrency / loops + (l < concurrency % loops ? 1 : 0);
+            int loop = l;
             vertx.deployVerticle(new AbstractVerticle() {
                 @Override public void start() {
-                    WebClient client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
-                            .setDefaultPort(port).setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(10_000),
-                            new PoolOptions().setHttp1MaxSize(share));
-                    for (int c = 0; c < share; c++) {
-                        loop(client, goodsId, userOf, bearers, next, done, latencies, accepted, byStatus, errors, finished, progress);
+                    HttpClient client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
+                            .setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(10_000), new PoolOptions().setHttp1MaxSize(share));
+                    if (ratePerSecond <= 0) {
+                        AtomicInteger next = new AtomicInteger(loop);
+                        for (int c = 0; c < share; c++) closedLoop(client, shared, next, loops);
+                    } else {
+                        openLoop(vertx, client, shared, loop, loops, ratePerSecond / loops, start);
                     }
                 }
             });
@@ -80,32 +102,64 @@ public final class LoadGenerator {
         return new Result(requests, accepted, byStatus, latencies, elapsed, errors.get());
     }
 
-    private static void loop(WebClient client, long goodsId, long[] userOf, Map<Long, String> bearers, AtomicInteger next, AtomicInteger done,
-                             long[] latencies, Set<String> accepted, Map<Integer, Long> byStatus, AtomicLong errors,
-                             CountDownLatch finished, IntConsumer progress) {
-        int i = next.getAndIncrement();
-        if (i >= userOf.length) {
-            finished.countDown();
-            return;
-        }
+    /** What every client shares: the prepared requests and where the answers go. */
+    private record Shared(Buffer[] bodies, String[] auth, long[] latencies, Set<String> accepted, Map<Integer, Long> byStatus,
+                          AtomicLong errors, AtomicInteger done, CountDownLatch finished, IntConsumer progress) {}
+
+    /** Requests {@code first, first + stride, ...}: the next one leaves when the last one is answered. */
+    private static void closedLoop(HttpClient client, Shared s, AtomicInteger next, int stride) {
+        int i = next.getAndAdd(stride);
+        if (i >= s.bodies().length) return;
         long t0 = System.nanoTime();
-        JsonObject body = new JsonObject().put("goodsId", goodsId).put("userId", userOf[i]).put("quantity", 1);
-        var request = client.post("/api/purchases").putHeader("Content-Type", "application/json");
-        String bearer = bearers.get(userOf[i]);
-        if (bearer != null) request.putHeader("Authorization", bearer);
-        Future<?> f = request.sendJsonObject(body)
-                .onSuccess(resp -> {
-                    latencies[i] = (System.nanoTime() - t0) / 1000;
-                    byStatus.merge(resp.statusCode(), 1L, Long::sum);
-                    if (resp.statusCode() == 202) accepted.add(resp.bodyAsJsonObject().getString("requestId"));
-                })
-                .onFailure(e -> {
-                    latencies[i] = (System.nanoTime() - t0) / 1000;
-                    errors.incrementAndGet();
-                });
-        f.onComplete(r -> {
-            progress.accept(done.incrementAndGet());
-            loop(client, goodsId, userOf, bearers, next, done, latencies, accepted, byStatus, errors, finished, progress);
+        send(client, s, i, t0).onComplete(r -> closedLoop(client, s, next, stride));
+    }
+
+    /** Requests {@code first, first + stride, ...}, each due at {@code start + k / rate}, sent when due. */
+    private static void openLoop(Vertx vertx, HttpClient client, Shared s, int first, int stride, double rate, long start) {
+        int[] k = {0};
+        long[] timer = new long[1];
+        timer[0] = vertx.setPeriodic(1, t -> {
+            long now = System.nanoTime();
+            while (true) {
+                int i = first + k[0] * stride;
+                if (i >= s.bodies().length) {
+                    vertx.cancelTimer(timer[0]);
+                    return;
+                }
+                long due = start + (long) (k[0] / rate * 1e9);
+                if (due > now) return;
+                k[0]++;
+                send(client, s, i, due);
+            }
         });
+    }
+
+    private static Future<?> send(HttpClient client, Shared s, int i, long t0) {
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setURI("/api/purchases")
+                .putHeader("Content-Type", "application/json");
+        if (s.auth()[i] != null) options.putHeader("Authorization", s.auth()[i]);
+        Future<?> f = client.request(options)
+                .compose(req -> req.send(s.bodies()[i]))
+                .compose(resp -> resp.body().map(body -> {
+                    s.latencies()[i] = (System.nanoTime() - t0) / 1000;
+                    s.byStatus().merge(resp.statusCode(), 1L, Long::sum);
+                    if (resp.statusCode() == 202) s.accepted().add(requestId(body.toString()));
+                    return body;
+                }))
+                .onFailure(e -> {
+                    s.latencies()[i] = (System.nanoTime() - t0) / 1000;
+                    s.errors().incrementAndGet();
+                });
+        return f.onComplete(r -> {
+            s.progress().accept(s.done().incrementAndGet());
+            s.finished().countDown();
+        });
+    }
+
+    /** The requestId of a 202 body ({@code {"requestId":"…","status":"PENDING"}}). */
+    static String requestId(String body) {
+        int at = body.indexOf("\"requestId\"");
+        int open = body.indexOf('"', body.indexOf(':', at) + 1);
+        return body.substring(open + 1, body.indexOf('"', open + 1));
     }
 }

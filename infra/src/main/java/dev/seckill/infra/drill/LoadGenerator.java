@@ -30,9 +30,12 @@ public final class LoadGenerator {
         public double acceptedPerSecond() { return acceptedIds.size() / (elapsedNanos / 1e9); }
         public double requestsPerSecond() { return requests / (elapsedNanos / 1e9); }
 
-        public double percentileMillis(double p) {
-            if (latenciesMicros.length == 0) return 0;
-            long[] sorted = latenciesMicros.clone();
+        public double percentileMillis(double p) { return percentileMillis(p, 0); }
+
+        /** The percentile over requests {@code from} onwards (an open loop's first seconds are its warm-up). */
+        public double percentileMillis(double p, int from) {
+            if (latenciesMicros.length <= from) return 0;
+            long[] sorted = java.util.Arrays.copyOfRange(latenciesMicros, from, latenciesMicros.length);
             java.util.Arrays.sort(sorted);
             int i = (int) Math.min(sorted.length - 1, Math.ceil(p / 100.0 * sorted.length) - 1);
             return sorted[Math.max(i, 0)] / 1000.0;

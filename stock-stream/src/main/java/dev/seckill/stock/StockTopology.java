@@ -28,7 +28,7 @@ import org.apache.kafka.streams.kstream.Produced;
  * Built by a plain method so the real app and TopologyTestDriver share it.
  */
 public final class StockTopology {
-    public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class);
+    public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class, dev.seckill.contracts.outcome.OutcomeJson::encode);
     public static final JsonSerde<LedgerEntry> LEDGER_SERDE = new JsonSerde<>(LedgerEntry.class);
     /** The per-goods ledger folds (changelogged, so they commit with the outputs): what {@code restore} rebuilds from. */
     public static final String FOLD_STORE = "goods-fold";

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.contracts.Json;
 import java.io.IOException;
+import dev.seckill.contracts.time.IsoInstants;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.time.Instant;
 
 /**
@@ -23,13 +26,14 @@ public final class CommandCodec {
      * only for a requestId that needs no JSON escaping.
      */
     private static byte[] purchase(Purchase p) {
-        return new StringBuilder(160).append("{\"v\":1,\"type\":\"purchase\",\"requestId\":\"").append(p.requestId())
+        StringBuilder b = new StringBuilder(160).append("{\"v\":1,\"type\":\"purchase\",\"requestId\":\"").append(p.requestId())
                 .append("\",\"goodsId\":").append(p.goodsId()).append(",\"userId\":").append(p.userId())
-                .append(",\"quantity\":").append(p.quantity()).append(",\"acceptedAt\":\"").append(p.acceptedAt())
-                .append("\"}").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                .append(",\"quantity\":").append(p.quantity()).append(",\"acceptedAt\":\"");
+        return IsoInstants.append(b, p.acceptedAt()).append("\"}").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    private static boolean plain(String s) {
+    /** True when {@code s} can be written between JSON quotes as it is (printable ASCII, no quote, no backslash). */
+    public static boolean plain(String s) {
         if (s == null) return false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -65,6 +69,78 @@ public final class CommandCodec {
 
     public static ParsedCommand decode(byte[] raw) {
         if (raw == null) return new ParsedCommand.Poison("empty record");
+        Purchase fast = plainPurchase(raw);
+        return fast != null ? new ParsedCommand.Valid(fast) : decodeTree(raw);
+    }
+
+    /**
+     * The hot path: a well-formed purchase with exactly the fields our producers write, read with Jackson's streaming
+     * parser (no tree). Anything else — another type, an unknown, repeated or mistyped field, a value out of range,
+     * trailing content — returns null and goes through {@link #decodeTree}, which gives the verdict and the reason.
+     */
+    static Purchase plainPurchase(byte[] raw) {
+        try (JsonParser p = Json.MAPPER.getFactory().createParser(raw)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) return null;
+            String type = null;
+            String requestId = null;
+            String acceptedAt = null;
+            long goodsId = -1;
+            long userId = -1;
+            long quantity = -1;
+            boolean v = false;
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                boolean integral = value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+                switch (field) {
+                    case "v" -> {
+                        if (v || !integral || p.getLongValue() != 1) return null;
+                        v = true;
+                    }
+                    case "type" -> {
+                        if (type != null || value != JsonToken.VALUE_STRING) return null;
+                        type = p.getText();
+                    }
+                    case "requestId" -> {
+                        if (requestId != null || value != JsonToken.VALUE_STRING) return null;
+                        requestId = p.getText();
+                    }
+                    case "acceptedAt" -> {
+                        if (acceptedAt != null || value != JsonToken.VALUE_STRING) return null;
+                        acceptedAt = p.getText();
+                    }
+                    case "goodsId" -> {
+                        if (goodsId != -1 || !integral) return null;
+                        goodsId = p.getLongValue();
+                    }
+                    case "userId" -> {
+                        if (userId != -1 || !integral) return null;
+                        userId = p.getLongValue();
+                    }
+                    case "quantity" -> {
+                        if (quantity != -1 || !integral) return null;
+                        quantity = p.getLongValue();
+                    }
+                    default -> {
+                        return null;
+                    }
+                }
+            }
+            if (t != JsonToken.END_OBJECT || p.nextToken() != null) return null;
+            if (!"purchase".equals(type) || goodsId <= 0 || userId <= 0 || !CommandRules.validQuantity(quantity)
+                    || !CommandRules.validRequestId(requestId) || acceptedAt == null) {
+                return null;
+            }
+            Instant at = IsoInstants.parse(acceptedAt);
+            return at == null ? null : new Purchase(requestId, goodsId, userId, (int) quantity, at);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Every command, through Jackson's tree model: the verdict and the reason for anything the hot path does not take. */
+    static ParsedCommand decodeTree(byte[] raw) {
         JsonNode n;
         try {
             n = Json.MAPPER.readTree(raw);

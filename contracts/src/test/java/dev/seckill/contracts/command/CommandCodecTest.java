@@ -70,4 +70,31 @@ class CommandCodecTest {
             }
         }
     }
+
+    @Test void theStreamingPurchaseDecoderAgreesWithTheTreeOnEverything() {
+        java.util.Random random = new java.util.Random(9);
+        String[] shapes = {
+            "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"userId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\"}",
+            "{\"type\":\"purchase\",\"acceptedAt\":\"%5$s\",\"quantity\":%4$d,\"userId\":%3$d,\"goodsId\":%2$d,\"requestId\":\"%1$s\"}",
+            "{\"v\":2,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"userId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\"}",
+            "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"userId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\",\"extra\":true}",
+            "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":\"%d\",\"userId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\"}",
+            "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"goodsId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\"}",
+            "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"userId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\"} trailing",
+            "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"userId\":%d,\"quantity\":%d.0,\"acceptedAt\":\"%s\"}",
+            "[\"%s\",%d,%d,%d,\"%s\"]",
+        };
+        String[] ids = {"r1", "a.b:c-d_e", "", "x".repeat(65), "bad id", "ok-" + "y".repeat(60)};
+        long[] numbers = {1, 7, 0, -3, 100, 101, Long.MAX_VALUE};
+        String[] instants = {"2026-11-29T10:00:00Z", "2026-11-29T10:00:00.123Z", "2026-02-30T10:00:00Z", "yesterday", "2026-11-29T10:00:00+01:00"};
+        for (int i = 0; i < 5_000; i++) {
+            String json = String.format(shapes[random.nextInt(shapes.length)], ids[random.nextInt(ids.length)],
+                    numbers[random.nextInt(numbers.length)], numbers[random.nextInt(numbers.length)], numbers[random.nextInt(numbers.length)],
+                    instants[random.nextInt(instants.length)]);
+            byte[] raw = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(raw)).as(json).isEqualTo(CommandCodec.decodeTree(raw));
+        }
+        byte[] plain = CommandCodec.encode(new Purchase("p1", 5, 6, 2, java.time.Instant.parse("2026-11-29T10:00:00.5Z")));
+        org.assertj.core.api.Assertions.assertThat(CommandCodec.plainPurchase(plain)).as("the hot path takes what we write").isNotNull();
+    }
 }

@@ -1,4 +1,4 @@
-package dev.seckill.contracts.command;
+package dev.seckill.contracts.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,5 +35,24 @@ class IsoInstantsTest {
                 "+12026-11-29T10:00:00Z", "", "not a date", "2026-11-29T10:00:00.000000001Z"};
         for (String c : cases) assertThat(IsoInstants.parse(c)).as(c).isEqualTo(reference(c));
         assertThat(IsoInstants.parse("2024-02-29T23:59:59.999Z")).isEqualTo(Instant.parse("2024-02-29T23:59:59.999Z"));
+    }
+
+    @Test void formatsExactlyAsInstantToString() {
+        Random random = new Random(11);
+        for (int i = 0; i < 50_000; i++) {
+            long seconds = (random.nextLong() % 400_000_000_000L);
+            int nanos = switch (i % 4) {
+                case 0 -> 0;
+                case 1 -> random.nextInt(1000) * 1_000_000;
+                case 2 -> random.nextInt(1_000_000) * 1_000;
+                default -> random.nextInt(1_000_000_000);
+            };
+            Instant t = Instant.ofEpochSecond(seconds, nanos);
+            assertThat(IsoInstants.append(new StringBuilder(), t).toString()).as("%s", t).isEqualTo(t.toString());
+        }
+        for (Instant t : new Instant[] {Instant.EPOCH, Instant.MIN, Instant.MAX, Instant.parse("0000-01-01T00:00:00Z"),
+                Instant.parse("9999-12-31T23:59:59.999999999Z"), Instant.parse("-0001-12-31T23:59:59Z")}) {
+            assertThat(IsoInstants.append(new StringBuilder(), t).toString()).isEqualTo(t.toString());
+        }
     }
 }

@@ -8,6 +8,9 @@ import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.LoadGenerator;
+import dev.seckill.infra.drill.LoadGeneratorProcess;
+import java.util.ArrayList;
+import java.util.List;
 import dev.seckill.infra.drill.Namespace;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -28,59 +31,66 @@ import java.util.UUID;
 public final class GatewayBenchmark {
     private GatewayBenchmark() {}
 
-    static void report(PrintStream out, LoadGenerator.Result r) {
+    static void report(PrintStream out, LoadGeneratorProcess.Summary r, String note) {
         out.printf("  HTTP status      %s, transport errors %d%n", r.byStatus(), r.errors());
-        out.printf("  accepted         %,d in %.1f s = %,.0f accepted/s%n", r.acceptedIds().size(), r.elapsedNanos() / 1e9, r.acceptedPerSecond());
-        out.printf("  accept latency   p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%n", r.percentileMillis(50), r.percentileMillis(99),
-                r.percentileMillis(99.9));
+        out.printf("  accepted         %,d in %.1f s = %,.0f accepted/s%s%n", r.accepted(), r.elapsedNanos() / 1e9, r.acceptedPerSecond(),
+                note.isEmpty() ? "" : " (the first 3 s included)");
+        out.printf("  accept latency   p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%s%n", r.p50(), r.p99(), r.p999(), note);
     }
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup", "rate"), Set.of("closed-only"));
+        Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup", "rate", "generator"), Set.of("closed-only"));
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
         int warmup = (int) f.getLong("warmup", 100_000);
         double rate = f.has("closed-only") ? 0 : f.getLong("rate", 15_000);
+        String generator = f.get("generator", "jvm");
+        if (!generator.equals("process") && !generator.equals("jvm")) throw new Flags.UsageError("--generator is process or jvm");
         String name = "bench-gw-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Settings s = Namespace.create(base, name).settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret));
         TopicProvisioner.ensure(s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
-        Jwt jwt = new Jwt(secret, Clock.systemUTC());
-        Instant exp = Instant.now().plusSeconds(3600);
-        out.printf("bench gateway: %,d requests from %d concurrent clients (after %,d warm-up), auth on, acks=all, namespace %s%n",
-                requests, concurrency, warmup, name);
-        try (GatewayApp gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
-            ProgressBar warm = new ProgressBar(out, "warm-up", warmup);
-            LoadGenerator.run(gateway.port(), 1_000_001, warmup, concurrency, Math.max(1, warmup / 2), 1,
-                    u -> "Bearer " + jwt.mint(u, exp), warm::update);
-            warm.finish(warmup);
-            ProgressBar bar = new ProgressBar(out, "requests", requests);
-            LoadGenerator.Result r = LoadGenerator.run(gateway.port(), 1001, requests, concurrency, Math.max(1, requests / 2), 2,
-                    u -> "Bearer " + jwt.mint(u, exp), bar::update);
-            bar.finish(requests);
-            // the open loop opens its own connections and warms its own client: its first 3 seconds are not counted
-            // (wrk2 likewise leaves out a calibration period)
-            int settle = (int) (rate * 3);
-            ProgressBar paced = new ProgressBar(out, "at rate", settle + requests);
-            LoadGenerator.Result o = rate <= 0 ? null : LoadGenerator.run(gateway.port(), 2001, settle + requests, concurrency,
-                    Math.max(1, (settle + requests) / 2), 3, u -> "Bearer " + jwt.mint(u, exp), paced::update, rate);
-            if (o != null) paced.finish(settle + requests);
-            out.printf("%n== bench gateway ==%n");
-            out.printf("closed loop        %d clients, each sends its next request when the last is answered (the write-up's JMeter run)%n", concurrency);
-            report(out, r);
-            if (o != null) {
-                out.printf("open loop          %,.0f requests/s offered over %d connections, latency from when each request was due%n",
-                        rate, concurrency);
-                out.printf("  HTTP status      %s, transport errors %d%n", o.byStatus(), o.errors());
-                out.printf("  accepted         %,d in %.1f s = %,.0f accepted/s (the first 3 s included)%n", o.acceptedIds().size(),
-                        o.elapsedNanos() / 1e9, o.acceptedPerSecond());
-                out.printf("  accept latency   p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms (the %,d requests after the first 3 s)%n",
-                        o.percentileMillis(50, settle), o.percentileMillis(99, settle), o.percentileMillis(99.9, settle), requests);
-            }
-            out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
-            out.printf("load generator     in this JVM (Vert.x core HTTP client, requests prepared beforehand), sharing the 2 cores with%n"
-                    + "                   the gateway and the broker%n");
+        out.printf("bench gateway: %,d requests from %d concurrent clients (after %,d warm-up), auth on, acks=all, load generator in %s, "
+                + "namespace %s%n", requests, concurrency, warmup, generator.equals("process") ? "its own JVM" : "this JVM", name);
+        // the open loop opens its own connections and warms its own client: its first 3 seconds are not counted
+        // (wrk2 likewise leaves out a calibration period)
+        int settle = (int) (rate * 3);
+        List<LoadGeneratorProcess.Phase> phases = new ArrayList<>(List.of(
+                new LoadGeneratorProcess.Phase("warm-up", 1_000_001, warmup, concurrency, Math.max(1, warmup / 2), 1, 0, 0),
+                new LoadGeneratorProcess.Phase("requests", 1001, requests, concurrency, Math.max(1, requests / 2), 2, 0, 0)));
+        if (rate > 0) {
+            phases.add(new LoadGeneratorProcess.Phase("at-rate", 2001, settle + requests, concurrency, Math.max(1, (settle + requests) / 2),
+                    3, rate, settle));
         }
+        Map<String, ProgressBar> bars = new java.util.HashMap<>();
+        for (LoadGeneratorProcess.Phase p : phases) bars.put(p.name(), new ProgressBar(out, p.name(), p.requests()));
+        List<LoadGeneratorProcess.Summary> results;
+        try (GatewayApp gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+            if (generator.equals("process")) {
+                results = LoadGeneratorProcess.run(gateway.port(), secret, phases, (phase, n) -> bars.get(phase).update(n));
+            } else {
+                Jwt jwt = new Jwt(secret, Clock.systemUTC());
+                Instant exp = Instant.now().plusSeconds(3600);
+                results = new ArrayList<>();
+                for (LoadGeneratorProcess.Phase p : phases) {
+                    LoadGenerator.Result r = LoadGenerator.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
+                            p.seed(), u -> "Bearer " + jwt.mint(u, exp), bars.get(p.name())::update, p.rate());
+                    results.add(LoadGeneratorProcess.Summary.of(p.name(), r, p.settle()));
+                }
+            }
+        }
+        for (LoadGeneratorProcess.Phase p : phases) bars.get(p.name()).finish(p.requests());
+        out.printf("%n== bench gateway ==%n");
+        out.printf("closed loop        %d clients, each sends its next request when the last is answered (the write-up's JMeter run)%n", concurrency);
+        report(out, results.get(1), "");
+        if (rate > 0) {
+            out.printf("open loop          %,.0f requests/s offered over %d connections, latency from when each request was due%n",
+                    rate, concurrency);
+            report(out, results.get(2), String.format(" (the %,d requests after the first 3 s)", requests));
+        }
+        out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
+        out.printf("load generator     %s (Vert.x core HTTP client, requests prepared beforehand), sharing the 2 cores with%n"
+                + "                   the gateway and the broker%n", generator.equals("process") ? "in its own JVM" : "in this JVM");
         return 0;
     }
 }

@@ -74,7 +74,7 @@ public final class GatewayBenchmark {
                 results = new ArrayList<>();
                 for (LoadGeneratorProcess.Phase p : phases) {
                     LoadGenerator.Result r = LoadGenerator.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
-                            p.seed(), u -> "Bearer " + jwt.mint(u, exp), bars.get(p.name())::update, p.rate());
+                            p.seed(), u -> "Bearer " + jwt.mint(u, exp), bars.get(p.name())::update, p.rate(), false);
                     results.add(LoadGeneratorProcess.Summary.of(p.name(), r, p.settle()));
                 }
             }

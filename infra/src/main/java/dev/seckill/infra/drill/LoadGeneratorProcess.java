@@ -38,7 +38,7 @@ public final class LoadGeneratorProcess {
         public double acceptedPerSecond() { return accepted / (elapsedNanos / 1e9); }
 
         public static Summary of(String phase, LoadGenerator.Result r, int settle) {
-            return new Summary(phase, r.requests(), r.acceptedIds().size(), r.byStatus(), r.errors(), r.elapsedNanos(),
+            return new Summary(phase, r.requests(), r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(),
                     r.percentileMillis(50, settle), r.percentileMillis(99, settle), r.percentileMillis(99.9, settle));
         }
     }
@@ -84,7 +84,7 @@ public final class LoadGeneratorProcess {
                                 System.out.println("P " + p.name() + " " + n);
                             }
                         }
-                    }, p.rate());
+                    }, p.rate(), false);
             System.out.println("R " + p.name() + " " + new String(Json.write(Summary.of(p.name(), r, p.settle())), StandardCharsets.UTF_8));
             System.out.flush();
         }

@@ -17,7 +17,7 @@ public final class Seckill {
     static final String USAGE = """
             usage: ./seckill <command>
               up                       start (or find) Kafka, Redis and MySQL; say what was done
-              down                     stop what 'up' started
+              down [--wipe]            stop what 'up' started; --wipe also deletes the local broker's topics
               status                   each component, its address, UP or DOWN
               demo [--stock N --requests N --concurrency N --users N --goods N --seed N --warmup N]
                                        the write-up's flash sale end to end, with a report
@@ -52,7 +52,7 @@ public final class Seckill {
         try {
             switch (args[0]) {
                 case "up" -> new LocalStack(settings, home, out).up();
-                case "down" -> new LocalStack(settings, home, out).down();
+                case "down" -> new LocalStack(settings, home, out).down(java.util.Arrays.asList(args).contains("--wipe"));
                 case "status" -> {
                     return new LocalStack(settings, home, out).status() ? 0 : 1;
                 }

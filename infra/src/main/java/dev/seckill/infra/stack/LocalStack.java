@@ -74,8 +74,15 @@ public final class LocalStack {
         out.println("mysql    " + hp + "  started mariadbd (data: " + home.resolve("mariadb") + ")");
     }
 
-    public void down() {
+    public void down() { down(false); }
+
+    /**
+     * Stops what {@code up} started; with {@code wipe} also deletes the local broker's data (every topic of every
+     * namespace, e.g. after a day of tests and benchmarks that left thousands of partitions and a slow broker).
+     */
+    public void down(boolean wipe) {
         stopPid("kafka", home.resolve("kafka/kafka.pid"));
+        if (wipe) wipeKafka();
         if (Files.exists(home.resolve("started-redis"))) {
             URI u = URI.create(settings.redisUrl());
             new RedisServer(u.getPort() < 0 ? 6379 : u.getPort(), home.resolve("redis"), List.of()).stop();
@@ -85,6 +92,29 @@ public final class LocalStack {
         if (Files.exists(home.resolve("started-mariadb"))) {
             stopPid("mysql", home.resolve("mariadb/mariadbd.pid"));
             unmark("mariadb");
+        }
+    }
+
+    private void wipeKafka() {
+        Path data = home.resolve("kafka/data");
+        if (!Files.isDirectory(data)) {
+            out.println("kafka    nothing to wipe (" + data + " does not exist)");
+            return;
+        }
+        if (KafkaBroker.answersMetadata(settings.kafkaBootstrap())) {
+            out.println("kafka    not wiped: a broker still answers at " + settings.kafkaBootstrap() + " (not one 'up' started?)");
+            return;
+        }
+        try (var files = Files.walk(data)) {
+            List<Path> all = files.sorted(java.util.Comparator.reverseOrder()).toList();
+            long partitions;
+            try (var dirs = Files.list(data)) {
+                partitions = dirs.filter(Files::isDirectory).count();
+            }
+            for (Path p : all) Files.delete(p);
+            out.println("kafka    wiped " + data + " (" + partitions + " partition directories)");
+        } catch (java.io.IOException e) {
+            out.println("kafka    wipe failed: " + e.getMessage());
         }
     }
 

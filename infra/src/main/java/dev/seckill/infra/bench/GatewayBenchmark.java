@@ -38,20 +38,28 @@ public final class GatewayBenchmark {
         out.printf("  accept latency   p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%s%n", r.p50(), r.p99(), r.p999(), note);
     }
 
+    static String describe(String generator) {
+        return switch (generator) {
+            case "raw" -> "this JVM, raw HTTP/1.1 on Netty (requests prepared beforehand)";
+            case "process" -> "its own JVM, Vert.x core HTTP client";
+            default -> "this JVM, Vert.x core HTTP client";
+        };
+    }
+
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
         Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup", "rate", "generator"), Set.of("closed-only"));
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
         int warmup = (int) f.getLong("warmup", 100_000);
         double rate = f.has("closed-only") ? 0 : f.getLong("rate", 15_000);
-        String generator = f.get("generator", "jvm");
-        if (!generator.equals("process") && !generator.equals("jvm")) throw new Flags.UsageError("--generator is process or jvm");
+        String generator = f.get("generator", "raw");
+        if (!Set.of("raw", "jvm", "process").contains(generator)) throw new Flags.UsageError("--generator is raw, jvm or process");
         String name = "bench-gw-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Settings s = Namespace.create(base, name).settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret));
         TopicProvisioner.ensure(s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
         out.printf("bench gateway: %,d requests from %d concurrent clients (after %,d warm-up), auth on, acks=all, load generator in %s, "
-                + "namespace %s%n", requests, concurrency, warmup, generator.equals("process") ? "its own JVM" : "this JVM", name);
+                + "namespace %s%n", requests, concurrency, warmup, describe(generator), name);
         // the open loop opens its own connections and warms its own client: its first 3 seconds are not counted
         // (wrk2 likewise leaves out a calibration period)
         int settle = (int) (rate * 3);
@@ -68,6 +76,15 @@ public final class GatewayBenchmark {
         try (GatewayApp gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
             if (generator.equals("process")) {
                 results = LoadGeneratorProcess.run(gateway.port(), secret, phases, (phase, n) -> bars.get(phase).update(n));
+            } else if (generator.equals("raw")) {
+                Jwt jwt = new Jwt(secret, Clock.systemUTC());
+                Instant exp = Instant.now().plusSeconds(3600);
+                results = new ArrayList<>();
+                for (LoadGeneratorProcess.Phase p : phases) {
+                    RawHttpLoad.Result r = RawHttpLoad.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
+                            p.seed(), u -> "Bearer " + jwt.mint(u, exp), bars.get(p.name())::update, p.rate());
+                    results.add(LoadGeneratorProcess.Summary.of(p.name(), r, p.settle()));
+                }
             } else {
                 Jwt jwt = new Jwt(secret, Clock.systemUTC());
                 Instant exp = Instant.now().plusSeconds(3600);
@@ -89,8 +106,7 @@ public final class GatewayBenchmark {
             report(out, results.get(2), String.format(" (the %,d requests after the first 3 s)", requests));
         }
         out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
-        out.printf("load generator     %s (Vert.x core HTTP client, requests prepared beforehand), sharing the 2 cores with%n"
-                + "                   the gateway and the broker%n", generator.equals("process") ? "in its own JVM" : "in this JVM");
+        out.printf("load generator     %s, sharing the 2 cores with the gateway and the broker%n", describe(generator));
         return 0;
     }
 }

@@ -37,6 +37,11 @@ public final class LoadGeneratorProcess {
                           double p50, double p99, double p999) {
         public double acceptedPerSecond() { return accepted / (elapsedNanos / 1e9); }
 
+        public static Summary of(String phase, dev.seckill.infra.bench.RawHttpLoad.Result r, int settle) {
+            return new Summary(phase, r.requests(), r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(),
+                    r.percentileMillis(50, settle), r.percentileMillis(99, settle), r.percentileMillis(99.9, settle));
+        }
+
         public static Summary of(String phase, LoadGenerator.Result r, int settle) {
             return new Summary(phase, r.requests(), r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(),
                     r.percentileMillis(50, settle), r.percentileMillis(99, settle), r.percentileMillis(99.9, settle));

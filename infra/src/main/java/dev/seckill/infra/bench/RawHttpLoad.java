@@ -44,11 +44,7 @@ public final class RawHttpLoad {
 
         /** The percentile over requests {@code from} onwards. */
         public double percentileMillis(double p, int from) {
-            if (latenciesMicros.length <= from) return 0;
-            long[] sorted = java.util.Arrays.copyOfRange(latenciesMicros, from, latenciesMicros.length);
-            java.util.Arrays.sort(sorted);
-            int i = (int) Math.min(sorted.length - 1, Math.ceil(p / 100.0 * sorted.length) - 1);
-            return sorted[Math.max(i, 0)] / 1000.0;
+            return dev.seckill.infra.drill.Latencies.percentileMillis(latenciesMicros, p, from);
         }
     }
 

@@ -182,9 +182,7 @@ public final class OrderWriterApp implements AutoCloseable {
     private Batch batchOf(ConsumerRecords<String, byte[]> records) {
         List<ConsumerRecord<String, byte[]>> list = new ArrayList<>(records.count());
         records.forEach(list::add);
-        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
-        for (TopicPartition tp : consumer.assignment()) positions.put(tp, new OffsetAndMetadata(consumer.position(tp)));
-        return new Batch(list, fastPathSuccesses(list), positions);
+        return new Batch(list, fastPathSuccesses(list), positions());
     }
 
     private void awaitWriter(Duration max) {
@@ -405,10 +403,13 @@ public final class OrderWriterApp implements AutoCloseable {
      * last offset + 1, so that the committed offset also steps over the transaction markers of the outcome and ledger
      * topics: an idle writer then shows zero lag, which is what the reconciler's grace is measured against.
      */
-    private void commitPositions() {
+    private void commitPositions() { commit(positions(), false); }
+
+    /** Where the consumer stands now on each assigned partition (past transaction markers too). */
+    private Map<TopicPartition, OffsetAndMetadata> positions() {
         Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
         for (TopicPartition tp : consumer.assignment()) positions.put(tp, new OffsetAndMetadata(consumer.position(tp)));
-        commit(positions, false);
+        return positions;
     }
 
     /**

@@ -55,10 +55,15 @@ public final class IsoInstants {
     private static final long MIN_DAY = LocalDate.of(0, 1, 1).toEpochDay();
     private static final long MAX_DAY = LocalDate.of(9999, 12, 31).toEpochDay();
 
+    /** {@code value} in exactly {@code width} decimal digits, zero-padded (written from the right). */
     private static StringBuilder pad(StringBuilder b, int value, int width) {
-        for (int w = width - 1, scale = (int) Math.pow(10, width - 1); w >= 0; w--, scale /= 10) b.append((char) ('0' + value / scale % 10));
+        int end = b.length() + width;
+        b.setLength(end);
+        for (int i = end - 1; i >= end - width; i--, value /= 10) b.setCharAt(i, (char) ('0' + value % 10));
         return b;
     }
+
+
 
     private static Instant fastPath(String s) {
         int n = s.length();

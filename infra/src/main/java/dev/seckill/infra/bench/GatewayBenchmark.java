@@ -8,7 +8,6 @@ import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.LoadGenerator;
-import dev.seckill.infra.drill.LoadGeneratorProcess;
 import java.util.ArrayList;
 import java.util.List;
 import dev.seckill.infra.drill.Namespace;
@@ -31,17 +30,24 @@ import java.util.UUID;
 public final class GatewayBenchmark {
     private GatewayBenchmark() {}
 
-    static void report(PrintStream out, LoadGeneratorProcess.Summary r, String note) {
+    static void report(PrintStream out, Summary r, String note) {
         out.printf("  HTTP status      %s, transport errors %d%n", r.byStatus(), r.errors());
         out.printf("  accepted         %,d in %.1f s = %,.0f accepted/s%s%n", r.accepted(), r.elapsedNanos() / 1e9, r.acceptedPerSecond(),
                 note.isEmpty() ? "" : " (the first 3 s included)");
         out.printf("  accept latency   p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%s%n", r.p50(), r.p99(), r.p999(), note);
     }
 
+    /** One run of the load generator: {@code rate} 0 for a closed loop; its first {@code settle} requests not counted. */
+    record Phase(String name, long goodsId, int requests, int concurrency, int users, long seed, double rate, int settle) {}
+
+    /** What a phase measured (percentiles over the requests after its settle). */
+    record Summary(long accepted, Map<Integer, Long> byStatus, long errors, long elapsedNanos, double p50, double p99, double p999) {
+        double acceptedPerSecond() { return accepted / (elapsedNanos / 1e9); }
+    }
+
     static String describe(String generator) {
         return switch (generator) {
             case "raw" -> "this JVM, raw HTTP/1.1 on Netty (requests prepared beforehand)";
-            case "process" -> "its own JVM, Vert.x core HTTP client";
             default -> "this JVM, Vert.x core HTTP client";
         };
     }
@@ -53,7 +59,7 @@ public final class GatewayBenchmark {
         int warmup = (int) f.getLong("warmup", 100_000);
         double rate = f.has("closed-only") ? 0 : f.getLong("rate", 15_000);
         String generator = f.get("generator", "raw");
-        if (!Set.of("raw", "jvm", "process").contains(generator)) throw new Flags.UsageError("--generator is raw, jvm or process");
+        if (!Set.of("raw", "jvm").contains(generator)) throw new Flags.UsageError("--generator is raw or jvm");
         String name = "bench-gw-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Settings s = Namespace.create(base, name).settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret));
@@ -63,40 +69,36 @@ public final class GatewayBenchmark {
         // the open loop opens its own connections and warms its own client: its first 3 seconds are not counted
         // (wrk2 likewise leaves out a calibration period)
         int settle = (int) (rate * 3);
-        List<LoadGeneratorProcess.Phase> phases = new ArrayList<>(List.of(
-                new LoadGeneratorProcess.Phase("warm-up", 1_000_001, warmup, concurrency, Math.max(1, warmup / 2), 1, 0, 0),
-                new LoadGeneratorProcess.Phase("requests", 1001, requests, concurrency, Math.max(1, requests / 2), 2, 0, 0)));
+        List<Phase> phases = new ArrayList<>(List.of(
+                new Phase("warm-up", 1_000_001, warmup, concurrency, Math.max(1, warmup / 2), 1, 0, 0),
+                new Phase("requests", 1001, requests, concurrency, Math.max(1, requests / 2), 2, 0, 0)));
         if (rate > 0) {
-            phases.add(new LoadGeneratorProcess.Phase("at-rate", 2001, settle + requests, concurrency, Math.max(1, (settle + requests) / 2),
+            phases.add(new Phase("at-rate", 2001, settle + requests, concurrency, Math.max(1, (settle + requests) / 2),
                     3, rate, settle));
         }
         Map<String, ProgressBar> bars = new java.util.HashMap<>();
-        for (LoadGeneratorProcess.Phase p : phases) bars.put(p.name(), new ProgressBar(out, p.name(), p.requests()));
-        List<LoadGeneratorProcess.Summary> results;
+        for (Phase p : phases) bars.put(p.name(), new ProgressBar(out, p.name(), p.requests()));
+        List<Summary> results;
         try (GatewayApp gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
-            if (generator.equals("process")) {
-                results = LoadGeneratorProcess.run(gateway.port(), secret, phases, (phase, n) -> bars.get(phase).update(n));
-            } else if (generator.equals("raw")) {
-                Jwt jwt = new Jwt(secret, Clock.systemUTC());
-                Instant exp = Instant.now().plusSeconds(3600);
-                results = new ArrayList<>();
-                for (LoadGeneratorProcess.Phase p : phases) {
+            Jwt jwt = new Jwt(secret, Clock.systemUTC());
+            Instant exp = Instant.now().plusSeconds(3600);
+            java.util.function.LongFunction<String> bearer = u -> "Bearer " + jwt.mint(u, exp);
+            results = new ArrayList<>();
+            for (Phase p : phases) {
+                if (generator.equals("raw")) {
                     RawHttpLoad.Result r = RawHttpLoad.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
-                            p.seed(), u -> "Bearer " + jwt.mint(u, exp), bars.get(p.name())::update, p.rate());
-                    results.add(LoadGeneratorProcess.Summary.of(p.name(), r, p.settle()));
-                }
-            } else {
-                Jwt jwt = new Jwt(secret, Clock.systemUTC());
-                Instant exp = Instant.now().plusSeconds(3600);
-                results = new ArrayList<>();
-                for (LoadGeneratorProcess.Phase p : phases) {
+                            p.seed(), bearer, bars.get(p.name())::update, p.rate());
+                    results.add(new Summary(r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(), r.percentileMillis(50, p.settle()),
+                            r.percentileMillis(99, p.settle()), r.percentileMillis(99.9, p.settle())));
+                } else {
                     LoadGenerator.Result r = LoadGenerator.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
-                            p.seed(), u -> "Bearer " + jwt.mint(u, exp), bars.get(p.name())::update, p.rate(), false);
-                    results.add(LoadGeneratorProcess.Summary.of(p.name(), r, p.settle()));
+                            p.seed(), bearer, bars.get(p.name())::update, p.rate(), false);
+                    results.add(new Summary(r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(), r.percentileMillis(50, p.settle()),
+                            r.percentileMillis(99, p.settle()), r.percentileMillis(99.9, p.settle())));
                 }
             }
         }
-        for (LoadGeneratorProcess.Phase p : phases) bars.get(p.name()).finish(p.requests());
+        for (Phase p : phases) bars.get(p.name()).finish(p.requests());
         out.printf("%n== bench gateway ==%n");
         out.printf("closed loop        %d clients, each sends its next request when the last is answered (the write-up's JMeter run)%n", concurrency);
         report(out, results.get(1), "");

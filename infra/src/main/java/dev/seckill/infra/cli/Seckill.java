@@ -29,7 +29,7 @@ public final class Seckill {
                                        stock-stream decisions/s next to raw Lua ops/s
               bench orders [--orders N --batch N]
                                        order-writer orders/s next to raw single-row and batched INSERT rows/s
-              bench gateway [--requests N --concurrency N --warmup N --rate R --closed-only --generator raw|jvm|process]
+              bench gateway [--requests N --concurrency N --warmup N --rate R --closed-only --generator raw|jvm]
                                        accepted/s and accept latency p50/p99/p99.9 with a real broker
               run <service>            one service in the foreground: stock-stream | order-writer | gateway | reconciler
               test                     the whole test suite (the launcher runs Maven)

@@ -63,9 +63,6 @@ public final class SoldOutGate {
         return null;
     }
 
-    /** True when the gate holds this goods (armed, possibly unsettled for the current batch). */
-    public boolean holds(long goodsId) { return goods.containsKey(goodsId); }
-
     /**
      * A command for this goods is on its way to Lua in the current batch: until the batch's answers are in, its
      * stock, buyers or window may differ from what the gate knows. {@code requestId}, when given, is remembered as

@@ -2,6 +2,9 @@ package dev.seckill.stack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,9 +47,26 @@ public final class RedisServer implements AutoCloseable {
                 "--logfile", dir.resolve("redis-" + port + ".log").toString()));
         cmd.addAll(extraArgs);
         ServerProcess.run(cmd, Duration.ofSeconds(20));
-        ServerProcess.awaitReady("redis-server on 127.0.0.1:" + port, () -> ServerProcess.answers("127.0.0.1", port), null,
+        ServerProcess.awaitReady("redis-server on 127.0.0.1:" + port, this::pongs, null,
                 Duration.ofSeconds(20), dir.resolve("redis-" + port + ".log"));
         return this;
+    }
+
+    /**
+     * Ready means PING answers PONG: a server replaying its append-only file accepts connections but answers
+     * {@code -LOADING} until the data set is back.
+     */
+    private boolean pongs() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            s.setSoTimeout(1000);
+            s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] answer = new byte[5];
+            int n = s.getInputStream().readNBytes(answer, 0, answer.length);
+            return n == 5 && new String(answer, StandardCharsets.US_ASCII).equals("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Stops without saving; safe to call twice. */

@@ -170,18 +170,29 @@ public final class StockScripts {
                 }
                 if (calls.size() > 1) metrics.summary("seckill_redis_pipeline_size").record(calls.size());
                 return results;
-            } catch (JedisDataException e) {
-                throw e; // a script error is a bug, not an outage: retrying cannot help
             } catch (JedisException e) {
+                // a script error is a bug, not an outage: retrying cannot help; a server that is loading its data,
+                // failing over or busy refused the calls before any ran, and every call is idempotent by its id
+                if (e instanceof JedisDataException d && !transientRefusal(d)) throw e;
                 metrics.counter("seckill_redis_errors").increment();
                 if (attempt >= maxAttempts) {
-                    throw new RedisUnavailable("Redis did not answer a batch of " + calls.size() + " calls after " + attempt
+                    throw new RedisUnavailable("Redis did not take a batch of " + calls.size() + " calls after " + attempt
                             + " attempts: " + e.getMessage(), e);
                 }
                 sleep(backoff);
                 backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(2)) > 0 ? Duration.ofSeconds(2) : backoff.multipliedBy(2);
             }
         }
+    }
+
+    private static final List<String> TRANSIENT_REFUSALS = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY");
+
+    /** Errors Redis gives while it cannot serve yet (restart, failover, a long script): worth the same retries as an outage. */
+    static boolean transientRefusal(JedisDataException e) {
+        String m = e.getMessage();
+        if (m == null) return false;
+        for (String prefix : TRANSIENT_REFUSALS) if (m.startsWith(prefix)) return true;
+        return false;
     }
 
     /**

@@ -1,0 +1,94 @@
+package dev.seckill.stock.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.stack.RedisServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * A Redis that answers but cannot serve yet (loading its append-only file after a restart, or blocked by a long
+ * script) refuses every call with an error reply. That is an outage, not a bug: the calls are retried, and a script
+ * error still is not. Its own redis-server on a spare port, so the machine's shared one is never blocked.
+ */
+class RedisRefusalTest {
+    static final String BUSY_FOR_TWO_SECONDS = "local t = redis.call('TIME') local from = t[1] * 1000000 + t[2] "
+            + "repeat local n = redis.call('TIME') until n[1] * 1000000 + n[2] - from > 2000000 return 1";
+    RedisServer server;
+    RedisClient client;
+
+    @BeforeEach void start() {
+        server = RedisServer.onFreePort().start();
+        client = RedisClient.create("127.0.0.1", server.port());
+        client.configSet("busy-reply-threshold", "50");
+    }
+
+    @AfterEach void stop() {
+        client.close();
+        server.stop();
+    }
+
+    @Test void givenRedisBusyWithALongScript_whenASaleOpens_thenTheCallIsRetriedUntilRedisServesAgain() {
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        StockScripts scripts = new StockScripts(client, new RedisKeys("busy:"), metrics, 12, Duration.ofMillis(50));
+        scripts.openSale(new OpenSale(1, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "warm", false), "0:0");
+        CompletableFuture<Object> busy;
+        try (RedisClient other = RedisClient.create("127.0.0.1", server.port())) {
+            busy = CompletableFuture.supplyAsync(() -> other.eval(BUSY_FOR_TWO_SECONDS));
+            try (RedisClient probe = RedisClient.create("127.0.0.1", server.port())) {
+                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> refusesWithBusy(probe));
+            }
+            LuaResult opened = scripts.openSale(new OpenSale(2, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "during", false), "0:1");
+
+            assertThat(opened.code()).isEqualTo("OPENED");
+            assertThat(metrics.counter("seckill_redis_errors").count()).as("refused at least once, then retried").isPositive();
+            assertThat(busy.join()).isEqualTo(1L);
+        }
+    }
+
+    @Test void givenRedisBusyForLongerThanTheRetries_thenTheCallFailsAsAnOutageNotAsADecision() {
+        StockScripts scripts = new StockScripts(client, new RedisKeys("busy:"), new SimpleMeterRegistry(), 2, Duration.ofMillis(10));
+        try (RedisClient other = RedisClient.create("127.0.0.1", server.port());
+             RedisClient probe = RedisClient.create("127.0.0.1", server.port())) {
+            CompletableFuture<Object> busy = CompletableFuture.supplyAsync(() -> other.eval(BUSY_FOR_TWO_SECONDS));
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> refusesWithBusy(probe));
+
+            assertThatThrownBy(() -> scripts.openSale(new OpenSale(3, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "x", false), "0:2"))
+                    .isInstanceOf(RedisUnavailable.class).hasMessageContaining("BUSY");
+            busy.join();
+        }
+    }
+
+    @Test void onlyTheRefusalsOfAServerThatCannotServeYetAreRetried() {
+        for (String m : List.of("LOADING Redis is loading the dataset in memory", "BUSY Redis is busy running a script",
+                "TRYAGAIN Multiple keys request during rehashing of slot", "CLUSTERDOWN The cluster is down",
+                "MASTERDOWN Link with MASTER is down", "READONLY You can't write against a read only replica.")) {
+            assertThat(StockScripts.transientRefusal(new JedisDataException(m))).as(m).isTrue();
+        }
+        for (String m : List.of("ERR Error running script (call to f_x): user_script:3: attempt to compare nil with number",
+                "WRONGTYPE Operation against a key holding the wrong kind of value", "CROSSSLOT Keys in request don't hash to the same slot")) {
+            assertThat(StockScripts.transientRefusal(new JedisDataException(m))).as(m).isFalse();
+        }
+    }
+
+    private static boolean refusesWithBusy(RedisClient probe) {
+        try {
+            probe.ping();
+            return false;
+        } catch (JedisDataException e) {
+            return e.getMessage() != null && e.getMessage().startsWith("BUSY");
+        }
+    }
+}

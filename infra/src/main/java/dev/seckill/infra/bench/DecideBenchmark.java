@@ -46,21 +46,22 @@ public final class DecideBenchmark {
     private DecideBenchmark() {}
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("commands", "goods", "stock", "threads", "commit-ms", "raw"), Set.of());
+        Flags f = new Flags(args, 2, Set.of("commands", "goods", "stock", "threads", "commit-ms", "raw", "warmup"), Set.of());
         int n = (int) f.getLong("commands", 1_000_000);
         int goodsCount = (int) f.getLong("goods", 1);
         long stock = f.getLong("stock", 1000);
         int rawOps = (int) f.getLong("raw", 200_000);
+        int warmup = (int) f.getLong("warmup", 300_000);
         String name = "bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(base, name);
-        Settings s = ns.settings().and(Map.of("stream.threads", f.get("threads", "2"),
-                "stream.commit.interval.ms", f.get("commit-ms", "100")));
+        Settings s = streamSettings(ns, f);
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         out.printf("bench decide: %,d purchases over %d goods (stock %,d each), %s threads, commit %s ms, namespace %s%n",
                 n, goodsCount, stock, s.get("stream.threads"), s.get("stream.commit.interval.ms"), name);
 
         preload(s, topics, n, goodsCount, stock, out);
+        if (warmup > 0) warmUp(base, name, f, warmup, goodsCount, stock, out);
         double rawPlain;
         double rawPipelined;
         try (UnifiedJedis redis = RedisConnections.open(s)) {
@@ -90,7 +91,31 @@ public final class DecideBenchmark {
         out.printf("raw Lua unpipelined %,.0f ops/s   ratio %.2f%n", rawPlain, rate / rawPlain);
         out.printf("raw Lua pipelined   %,.0f ops/s   ratio %.2f%n", rawPipelined, rate / rawPipelined);
         out.printf("peak RSS            %,d MB (this JVM: stream app + benchmark)%n", peakRss / (1024 * 1024));
+        out.printf("warm-up             %,d purchases decided by a first app instance on its own namespace before this run%n", warmup);
+        int deleted = ns.deleteTopics() + (warmup > 0 ? Namespace.create(base, name + "-warmup").deleteTopics() : 0);
+        out.printf("cleaned up          %d topics of this run deleted from the broker%n", deleted);
         return 0;
+    }
+
+    /**
+     * The same pipeline on a namespace of its own, run to the end and closed before the measured run: the JIT compiles
+     * Kafka Streams', the producer's and the decision's hot code (on two cores its compiler threads otherwise take
+     * most of a core through the first ~20 s), so the figure is that of a service that has been up for a while —
+     * like the gateway benchmark's warm-up.
+     */
+    static void warmUp(Settings base, String name, Flags f, int n, int goodsCount, long stock, PrintStream out) throws Exception {
+        Settings s = streamSettings(Namespace.create(base, name + "-warmup"), f);
+        Topics topics = new Topics(s.topicPrefix());
+        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        preload(s, topics, n, goodsCount, stock, out);
+        ProgressBar bar = new ProgressBar(out, "warm-up", n + goodsCount);
+        try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {
+            awaitCommitted(s, topics, n + goodsCount, bar, Duration.ofMinutes(20));
+        }
+    }
+
+    private static Settings streamSettings(Namespace ns, Flags f) {
+        return ns.settings().and(Map.of("stream.threads", f.get("threads", "2"), "stream.commit.interval.ms", f.get("commit-ms", "100")));
     }
 
     static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out) throws Exception {

@@ -62,7 +62,8 @@ public final class GatewayBenchmark {
         if (!Set.of("raw", "jvm").contains(generator)) throw new Flags.UsageError("--generator is raw or jvm");
         String name = "bench-gw-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
-        Settings s = Namespace.create(base, name).settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret));
+        Namespace ns = Namespace.create(base, name);
+        Settings s = ns.settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret));
         TopicProvisioner.ensure(s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
         out.printf("bench gateway: %,d requests from %d concurrent clients (after %,d warm-up), auth on, acks=all, load generator in %s, "
                 + "namespace %s%n", requests, concurrency, warmup, describe(generator), name);
@@ -109,6 +110,7 @@ public final class GatewayBenchmark {
         }
         out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
         out.printf("load generator     %s, sharing the 2 cores with the gateway and the broker%n", describe(generator));
+        out.printf("cleaned up         %d topics of this run deleted from the broker%n", ns.deleteTopics());
         return 0;
     }
 }

@@ -86,6 +86,7 @@ public final class OrdersBenchmark {
         out.printf("                    each order = order row + ledger row + stock, one DB transaction per batch%n");
         out.printf("raw single-row      %,.0f rows/s (INSERT, autocommit)   ratio %.2f%n", single, steady / single);
         out.printf("raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n", batched, steady / batched);
+        out.printf("cleaned up          %d topics of this run deleted from the broker%n", ns.deleteTopics());
         return 0;
     }
 

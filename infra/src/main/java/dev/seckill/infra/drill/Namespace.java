@@ -1,7 +1,13 @@
 package dev.seckill.infra.drill;
 
 import dev.seckill.contracts.config.Settings;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * One isolated run of the pipeline beside any other: its own topic prefix, Redis key prefix, database and
@@ -17,6 +23,24 @@ public record Namespace(String name, Settings settings) {
                 Settings.TOPIC_PREFIX, name + ".",
                 Settings.REDIS_PREFIX, name + ":",
                 Settings.DB_URL, server + "/" + db + "?createDatabaseIfNotExist=true")));
+    }
+
+    /**
+     * Deletes this namespace's topics (its own and the stream app's internal changelogs, all under its prefix), so
+     * that repeated benchmark runs do not leave a broker carrying thousands of idle partitions. Returns how many.
+     */
+    public int deleteTopics() {
+        String prefix = settings.topicPrefix();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()))) {
+            List<String> mine = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().filter(t -> t.startsWith(prefix)).toList();
+            if (!mine.isEmpty()) admin.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
+            return mine.size();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while deleting the topics of " + name, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not delete the topics of " + name + ": " + e.getMessage(), e);
+        }
     }
 
     public String database() {

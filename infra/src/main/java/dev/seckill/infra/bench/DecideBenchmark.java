@@ -51,7 +51,7 @@ public final class DecideBenchmark {
         int goodsCount = (int) f.getLong("goods", 1);
         long stock = f.getLong("stock", 1000);
         int rawOps = (int) f.getLong("raw", 200_000);
-        int warmup = (int) f.getLong("warmup", 300_000);
+        int warmup = (int) f.getCount("warmup", 300_000);
         String name = "bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(base, name);
         Settings s = streamSettings(ns, f);
@@ -91,7 +91,8 @@ public final class DecideBenchmark {
         out.printf("raw Lua unpipelined %,.0f ops/s   ratio %.2f%n", rawPlain, rate / rawPlain);
         out.printf("raw Lua pipelined   %,.0f ops/s   ratio %.2f%n", rawPipelined, rate / rawPipelined);
         out.printf("peak RSS            %,d MB (this JVM: stream app + benchmark)%n", peakRss / (1024 * 1024));
-        out.printf("warm-up             %,d purchases decided by a first app instance on its own namespace before this run%n", warmup);
+        out.printf(warmup > 0 ? "warm-up             %,d purchases decided by a first app instance on its own namespace before this run%n"
+                : "warm-up             none (--warmup %d): the figure includes the JIT compiling the app%n", warmup);
         int deleted = ns.deleteTopics() + (warmup > 0 ? Namespace.create(base, name + "-warmup").deleteTopics() : 0);
         out.printf("cleaned up          %d topics of this run deleted from the broker%n", deleted);
         return 0;

@@ -37,11 +37,20 @@ public final class Flags {
     public boolean has(String name) { return values.containsKey(name); }
 
     public long getLong(String name, long fallback) {
+        return number(name, fallback, 1, "a positive number");
+    }
+
+    /** A count where 0 means "none" (e.g. {@code --warmup 0}). */
+    public long getCount(String name, long fallback) {
+        return number(name, fallback, 0, "zero or a positive number");
+    }
+
+    private long number(String name, long fallback, long min, String what) {
         String v = values.get(name);
         if (v == null) return fallback;
         try {
             long l = Long.parseLong(v.replace("_", "").replace(",", ""));
-            if (l <= 0) throw new UsageError("--" + name + " must be a positive number, got " + v);
+            if (l < min) throw new UsageError("--" + name + " must be " + what + ", got " + v);
             return l;
         } catch (NumberFormatException e) {
             throw new UsageError("--" + name + " must be a number, got '" + v + "'");

@@ -39,58 +39,88 @@ public final class OrdersBenchmark {
     private OrdersBenchmark() {}
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("orders", "batch", "raw-single"), Set.of());
+        Flags f = new Flags(args, 2, Set.of("orders", "batch", "raw-single", "warmup"), Set.of());
         int n = (int) f.getLong("orders", 100_000);
         int rawSingle = (int) f.getLong("raw-single", 5_000);
+        int warmup = (int) f.getCount("warmup", 100_000);
         String name = "bench-orders-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(base, name);
-        Settings s = f.has("batch") ? ns.settings().and(Map.of("writer.batch.max", f.get("batch", ""))) : ns.settings();
-        Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        Settings s = writerSettings(ns, f);
         out.printf("bench orders: %,d SUCCESS outcomes of one 100k-unit sale, writer batch %s, namespace %s%n", n,
                 s.get("writer.batch.max", "3000 (default)"), name);
-        preload(s, topics, n, out);
+        preload(s, new Topics(s.topicPrefix()), n, out);
+        if (warmup > 0) warmUp(base, name, f, warmup, out);
 
         long t0 = System.nanoTime();
-        double rate;
-        double steady;
         double single;
         double batched;
+        Written w;
         try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
-            ProgressBar bar = new ProgressBar(out, "writing", n);
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
-            long count = 0;
-            long firstSeen = 0;
-            long firstCount = 0;
-            while (count < n && System.nanoTime() < deadline) {
-                // MAX of the auto-increment key: O(1), unlike COUNT(*), so watching does not slow the writer down
-                count = count(writer.dataSource(), "SELECT COALESCE(MAX(order_id), 0) FROM purchase_order");
-                if (firstSeen == 0 && count > 0) {
-                    firstSeen = System.nanoTime();
-                    firstCount = count;
-                }
-                bar.update(count);
-                if (count < n) TimeUnit.MILLISECONDS.sleep(100);
-            }
-            bar.finish(count);
-            long end = System.nanoTime();
-            long rows = count(writer.dataSource(), "SELECT COUNT(*) FROM purchase_order");
-            if (rows != n) throw new IllegalStateException("expected " + n + " orders, found " + rows);
-            rate = n / ((end - t0) / 1e9);
-            steady = (n - firstCount) / ((end - firstSeen) / 1e9);
+            w = awaitWritten(writer, n, t0, new ProgressBar(out, "writing", n));
             single = rawInserts(writer.dataSource(), rawSingle, 1);
             batched = rawInserts(writer.dataSource(), n, 1000);
         }
         out.printf("%n== bench orders ==%n");
-        out.printf("order-writer        %,.0f orders/s steady (first order to last), %,.0f orders/s with start-up (group join, Flyway)%n", steady, rate);
+        out.printf("order-writer        %,.0f orders/s steady (first order to last), %,.0f orders/s with start-up (group join, Flyway)%n",
+                w.steady(), w.rate());
         out.printf("                    each order = order row + ledger row + stock, one DB transaction per batch%n");
-        out.printf("raw single-row      %,.0f rows/s (INSERT, autocommit)   ratio %.2f%n", single, steady / single);
-        out.printf("raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n", batched, steady / batched);
+        out.printf("raw single-row      %,.0f rows/s (INSERT, autocommit)   ratio %.2f%n", single, w.steady() / single);
+        out.printf("raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n", batched, w.steady() / batched);
+        out.printf(warmup > 0 ? "warm-up             %,d orders written by a first writer on its own namespace before this run%n"
+                : "warm-up             none (--warmup %d): the figure includes the JIT compiling the writer%n", warmup);
         out.printf("cleaned up          %d topics of this run deleted from the broker%n", ns.deleteTopics());
         return 0;
     }
 
+    private static Settings writerSettings(Namespace ns, Flags f) {
+        return f.has("batch") ? ns.settings().and(Map.of("writer.batch.max", f.get("batch", ""))) : ns.settings();
+    }
+
+    /**
+     * The same writer over {@code n} orders of a namespace of its own, before the measured run, so the JIT has compiled
+     * the writer, the JDBC driver and the consumer (measured: the C2 compiler took half of the JVM's CPU through a
+     * cold run); its topics and database are removed afterwards.
+     */
+    static void warmUp(Settings base, String name, Flags f, int n, PrintStream out) throws Exception {
+        Namespace ns = Namespace.create(base, name + "-warmup");
+        Settings s = writerSettings(ns, f);
+        preload(s, new Topics(s.topicPrefix()), n, out);
+        try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
+            awaitWritten(writer, n, System.nanoTime(), new ProgressBar(out, "warm-up", n));
+        }
+        try (Connection c = java.sql.DriverManager.getConnection(s.dbUrl(), s.dbUser(), s.dbPassword()); Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS `" + ns.database() + "`");
+        }
+        ns.deleteTopics();
+    }
+
+    /** Orders/s from {@code t0} and from the first order seen, once all {@code n} are in the DB. */
+    record Written(double rate, double steady) {}
+
+    static Written awaitWritten(OrderWriterApp writer, int n, long t0, ProgressBar bar) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
+        long count = 0;
+        long firstSeen = 0;
+        long firstCount = 0;
+        while (count < n && System.nanoTime() < deadline) {
+            // MAX of the auto-increment key: O(1), unlike COUNT(*), so watching does not slow the writer down
+            count = count(writer.dataSource(), "SELECT COALESCE(MAX(order_id), 0) FROM purchase_order");
+            if (firstSeen == 0 && count > 0) {
+                firstSeen = System.nanoTime();
+                firstCount = count;
+            }
+            bar.update(count);
+            if (count < n) TimeUnit.MILLISECONDS.sleep(100);
+        }
+        bar.finish(count);
+        long end = System.nanoTime();
+        long rows = count(writer.dataSource(), "SELECT COUNT(*) FROM purchase_order");
+        if (rows != n) throw new IllegalStateException("expected " + n + " orders, found " + rows);
+        return new Written(n / ((end - t0) / 1e9), (n - firstCount) / ((end - firstSeen) / 1e9));
+    }
+
     static void preload(Settings s, Topics topics, int n, PrintStream out) throws Exception {
+        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar(out, "preload", n);
         try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(),

@@ -44,6 +44,12 @@ class KafkaBrokerTest {
         }
     }
 
+    @Test void theBrokerLogsThroughLog4j2() throws Exception {
+        String log = java.nio.file.Files.readString(broker.log());
+        assertThat(log).as("a log4j2 provider matching log4j-core is on the broker's classpath")
+                .contains("Kafka Server started").doesNotContain("could not find a logging implementation");
+    }
+
     @Test void roundTripsARecordWithTransactionsEnabled() {
         Topics topics = new Topics("t2.");
         TopicProvisioner.ensure(broker.bootstrap(), topics, 2);

@@ -37,6 +37,7 @@ public final class GatewayBenchmark {
         out.printf("  accept latency   p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%s%n", r.p50(), r.p99(), r.p999(), note);
         out.printf("  in the gateway   p50 ≤ %.1f ms   p99 ≤ %.1f ms (handler → Kafka ack → reply, histogram buckets, whole phase)%n",
                 r.gatewayP50(), r.gatewayP99());
+        if (r.jitMillis() >= 0) out.printf("  JIT              %,d ms spent compiling during the phase%n", r.jitMillis());
     }
 
     /** One run of the load generator: {@code rate} 0 for a closed loop; its first {@code settle} requests not counted. */
@@ -44,7 +45,7 @@ public final class GatewayBenchmark {
 
     /** What a phase measured (percentiles over the requests after its settle). */
     record Summary(long accepted, Map<Integer, Long> byStatus, long errors, long elapsedNanos, double p50, double p99, double p999,
-                   double gatewayP50, double gatewayP99) {
+                   double gatewayP50, double gatewayP99, long jitMillis) {
         double acceptedPerSecond() { return accepted / (elapsedNanos / 1e9); }
     }
 
@@ -93,16 +94,16 @@ public final class GatewayBenchmark {
                 ServerLatencyWindow inGateway = ServerLatencyWindow.open(gatewayMetrics);
                 if (generator.equals("raw")) {
                     RawHttpLoad.Result r = RawHttpLoad.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
-                            p.seed(), bearer, bars.get(p.name())::update, p.rate());
+                            p.seed(), bearer, bars.get(p.name())::update, p.rate(), java.time.Duration.ofSeconds(20));
                     results.put(p.name(), new Summary(r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(), r.percentileMillis(50, p.settle()),
                             r.percentileMillis(99, p.settle()), r.percentileMillis(99.9, p.settle()),
-                            inGateway.percentileMillis(0.5), inGateway.percentileMillis(0.99)));
+                            inGateway.percentileMillis(0.5), inGateway.percentileMillis(0.99), r.jitMillis()));
                 } else {
                     LoadGenerator.Result r = LoadGenerator.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
                             p.seed(), bearer, bars.get(p.name())::update, p.rate(), false);
                     results.put(p.name(), new Summary(r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(), r.percentileMillis(50, p.settle()),
                             r.percentileMillis(99, p.settle()), r.percentileMillis(99.9, p.settle()),
-                            inGateway.percentileMillis(0.5), inGateway.percentileMillis(0.99)));
+                            inGateway.percentileMillis(0.5), inGateway.percentileMillis(0.99), -1));
                 }
             }
         }

@@ -13,6 +13,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,7 +40,7 @@ import java.util.function.LongFunction;
 public final class RawHttpLoad {
     /** What a run measured; {@code latenciesMicros[i]} is request i's. */
     public record Result(long requests, long accepted, Map<Integer, Long> byStatus, long errors, long elapsedNanos,
-                         long[] latenciesMicros) {
+                         long[] latenciesMicros, long jitMillis) {
         public double acceptedPerSecond() { return accepted / (elapsedNanos / 1e9); }
 
         /** The percentile over requests {@code from} onwards. */
@@ -56,6 +57,13 @@ public final class RawHttpLoad {
      */
     public static Result run(int port, long goodsId, int requests, int connections, int users, long seed,
                              LongFunction<String> bearerOf, IntConsumer progress, double rate) throws InterruptedException {
+        return run(port, goodsId, requests, connections, users, seed, bearerOf, progress, rate, Duration.ZERO);
+    }
+
+    /** As above; before the clock starts, waits up to {@code jitQuiet} for the JIT to finish what it has queued. */
+    public static Result run(int port, long goodsId, int requests, int connections, int users, long seed,
+                             LongFunction<String> bearerOf, IntConsumer progress, double rate, Duration jitQuiet)
+            throws InterruptedException {
         Random random = new Random(seed);
         Map<Long, byte[]> byUser = new HashMap<>();
         byte[][] request = new byte[requests][];
@@ -84,6 +92,9 @@ public final class RawHttpLoad {
             }
             List<Loop> all = new ArrayList<>(byLoop.values());
             System.gc(); // what was prepared leaves the young generation before the clock starts (as JMH does)
+            // and the compiler has finished what the preparation and the last load gave it
+            if (!jitQuiet.isZero()) JitQuiet.await(jitQuiet);
+            long jitBefore = JitQuiet.millis();
             long start = System.nanoTime();
             run.start = start;
             for (int l = 0; l < all.size(); l++) {
@@ -102,7 +113,8 @@ public final class RawHttpLoad {
             if (!run.finished.await(10, TimeUnit.MINUTES)) throw new IllegalStateException("load did not finish in 10 minutes");
             long elapsed = System.nanoTime() - start;
             for (Loop loop : all) if (loop.ticker != null) loop.ticker.cancel(false);
-            return new Result(requests, run.accepted.get(), run.byStatus, run.errors.get(), elapsed, run.latencies);
+            return new Result(requests, run.accepted.get(), run.byStatus, run.errors.get(), elapsed, run.latencies,
+                    JitQuiet.millis() - jitBefore);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }

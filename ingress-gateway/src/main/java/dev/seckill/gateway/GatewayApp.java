@@ -113,6 +113,7 @@ public final class GatewayApp implements AutoCloseable {
         limiter = new RateLimiter(settings.getLong("gateway.limit.global.per.second", 100_000),
                 settings.getLong("gateway.limit.goods.per.second", 50_000), settings.getLong("gateway.limit.user.per.second", 5),
                 settings.getLong("gateway.limit.user.burst", 10), settings.getInt("gateway.limit.tracked.keys", 1_000_000));
+        metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
         redis = RedisConnections.open(settings);
         blocking = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "gateway-sale-windows");

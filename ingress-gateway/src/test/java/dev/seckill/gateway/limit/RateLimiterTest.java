@@ -1,0 +1,72 @@
+package dev.seckill.gateway.limit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+class RateLimiterTest {
+
+    @Test void givenAUserOverTheirBurst_thenTheyAreLimitedWithARetryAfter_andOtherUsersAreNot() {
+        RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 1, 3, 1000);
+        for (int i = 0; i < 3; i++) assertThat(limiter.check(1001, 7)).isNull();
+        RateLimiter.Limited limited = limiter.check(1001, 7);
+        assertThat(limited).isNotNull();
+        assertThat(limited.scope()).isEqualTo("user");
+        assertThat(limited.retryAfterSeconds()).isEqualTo(1);
+        assertThat(limiter.check(1001, 8)).isNull();
+    }
+
+    @Test void givenManyPassingUsers_thenTheMapStaysBounded_andALimitedUserStaysLimited() {
+        RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 0.01, 5, 100);
+        for (int i = 0; i < 5; i++) limiter.check(1001, 1);
+        assertThat(limiter.check(1001, 1)).as("user 1 has used their burst").isNotNull();
+        // 5,000 other buyers, once each: their buckets never refill (0.01/s) but none is empty
+        for (long u = 2; u < 5_002; u++) limiter.check(1001, u);
+        assertThat(limiter.trackedKeys()).as("bounded by maxTrackedKeys per map").isLessThanOrEqualTo(2 * 101);
+        assertThat(limiter.check(1001, 1)).as("user 1, limited, was kept while 5,000 others came and went").isNotNull();
+    }
+
+    /** Four event loops race on one user while other keys churn through the bound: the burst is granted exactly once. */
+    @RepeatedTest(20) void givenRacingLoopsAndPruning_thenALimitedUserGetsExactlyTheirBurst() throws Exception {
+        RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 0.001, 10, 50);
+        AtomicInteger granted = new AtomicInteger();
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> all = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            long offset = t * 10_000L;
+            Thread th = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < 2_000; i++) {
+                    if (limiter.check(1001, 42) == null) granted.incrementAndGet();
+                    // users 1..: fast refilling would be retired as full; these never refill, so pruning must choose
+                    limiter.check(1001, 1_000 + offset + i);
+                }
+            });
+            th.start();
+            all.add(th);
+        }
+        go.countDown();
+        for (Thread th : all) th.join();
+        assertThat(granted.get()).isEqualTo(10);
+    }
+
+    @Test void givenAFullBucketRetired_thenItsUserIsServedByANewOneWithNoExtraTokens() {
+        RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 1_000_000, 2, 10);
+        // fast-refilling users: every bucket is full again within microseconds, so pruning retires them all the time
+        int granted = 0;
+        for (int round = 0; round < 1_000; round++) {
+            for (long u = 1; u <= 30; u++) if (limiter.check(1001, u) == null) granted++;
+        }
+        assertThat(granted).as("nobody is limited at 1M/s").isEqualTo(30_000);
+        assertThat(limiter.trackedKeys()).isLessThanOrEqualTo(11 + 1);
+    }
+}

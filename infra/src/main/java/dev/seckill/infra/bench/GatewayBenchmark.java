@@ -40,6 +40,9 @@ public final class GatewayBenchmark {
         if (r.jitMillis() >= 0) out.printf("  JIT              %,d ms spent compiling during the phase%n", r.jitMillis());
     }
 
+    /** How long a phase may wait for the JIT to go idle before its clock starts. */
+    private static final java.time.Duration JIT_QUIET = java.time.Duration.ofSeconds(20);
+
     /** One run of the load generator: {@code rate} 0 for a closed loop; its first {@code settle} requests not counted. */
     record Phase(String name, long goodsId, int requests, int concurrency, int users, long seed, double rate, int settle) {}
 
@@ -75,8 +78,8 @@ public final class GatewayBenchmark {
         // (wrk2 likewise leaves out a calibration period)
         int settle = (int) (rate * 3);
         List<Phase> phases = new ArrayList<>(List.of(
-                new Phase("warm-up", 1_000_001, warmup, concurrency, Math.max(1, warmup / 2), 1, 0, 0)));
-        phases.add(new Phase("requests", 1001, requests, concurrency, Math.max(1, requests / 2), 2, 0, 0));
+                new Phase("warm-up", 1_000_001, warmup, concurrency, Math.max(1, warmup / 2), 1, 0, 0),
+                new Phase("requests", 1001, requests, concurrency, Math.max(1, requests / 2), 2, 0, 0)));
         if (rate > 0) {
             phases.add(new Phase("at-rate", 2001, settle + requests, concurrency, Math.max(1, (settle + requests) / 2),
                     3, rate, settle));
@@ -94,7 +97,7 @@ public final class GatewayBenchmark {
                 ServerLatencyWindow inGateway = ServerLatencyWindow.open(gatewayMetrics);
                 if (generator.equals("raw")) {
                     RawHttpLoad.Result r = RawHttpLoad.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(),
-                            p.seed(), bearer, bars.get(p.name())::update, p.rate(), java.time.Duration.ofSeconds(20));
+                            p.seed(), bearer, bars.get(p.name())::update, p.rate(), JIT_QUIET);
                     results.put(p.name(), new Summary(r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(), r.percentileMillis(50, p.settle()),
                             r.percentileMillis(99, p.settle()), r.percentileMillis(99.9, p.settle()),
                             inGateway.percentileMillis(0.5), inGateway.percentileMillis(0.99), r.jitMillis()));

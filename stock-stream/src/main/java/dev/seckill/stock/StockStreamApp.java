@@ -63,10 +63,7 @@ public final class StockStreamApp implements AutoCloseable {
                 Math.max(500, settings.getInt("stream.session.timeout.ms", 45_000) / 6));
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), settings.getInt("stream.transaction.timeout.ms", 10_000));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), settings.getInt("stream.max.poll.records", 1000));
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), settings.getInt("stream.producer.linger.ms", 5));
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), settings.getInt("stream.producer.batch.size", 16_384));
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
-                settings.getInt("stream.max.partition.fetch.bytes", 1_048_576));
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         return p;
     }

@@ -88,9 +88,7 @@ public final class OrdersBenchmark {
         try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
             awaitWritten(writer, n, System.nanoTime(), new ProgressBar(out, "warm-up", n));
         }
-        try (Connection c = java.sql.DriverManager.getConnection(s.dbUrl(), s.dbUser(), s.dbPassword()); Statement st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS `" + ns.database() + "`");
-        }
+        ns.dropDatabase();
         ns.deleteTopics();
     }
 

@@ -1,6 +1,10 @@
 package dev.seckill.infra.drill;
 
 import dev.seckill.contracts.config.Settings;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +44,16 @@ public record Namespace(String name, Settings settings) {
             throw new IllegalStateException("interrupted while deleting the topics of " + name, e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not delete the topics of " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Drops this namespace's database, if it exists. */
+    public void dropDatabase() {
+        try (Connection c = DriverManager.getConnection(settings.dbUrl(), settings.dbUser(), settings.dbPassword());
+             Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS `" + database() + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not drop the database of " + name + ": " + e.getMessage(), e);
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -45,7 +46,7 @@ class RedisRefusalTest {
         StockScripts scripts = new StockScripts(client, new RedisKeys("busy:"), metrics, 12, Duration.ofMillis(50));
         scripts.openSale(new OpenSale(1, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "warm", false), "0:0");
         CompletableFuture<Object> busy;
-        try (RedisClient other = RedisClient.create("127.0.0.1", server.port())) {
+        try (RedisClient other = clientThatWaitsOutTheScript()) {
             busy = CompletableFuture.supplyAsync(() -> other.eval(BUSY_FOR_TWO_SECONDS));
             try (RedisClient probe = RedisClient.create("127.0.0.1", server.port())) {
                 await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> refusesWithBusy(probe));
@@ -60,7 +61,7 @@ class RedisRefusalTest {
 
     @Test void givenRedisBusyForLongerThanTheRetries_thenTheCallFailsAsAnOutageNotAsADecision() {
         StockScripts scripts = new StockScripts(client, new RedisKeys("busy:"), new SimpleMeterRegistry(), 2, Duration.ofMillis(10));
-        try (RedisClient other = RedisClient.create("127.0.0.1", server.port());
+        try (RedisClient other = clientThatWaitsOutTheScript();
              RedisClient probe = RedisClient.create("127.0.0.1", server.port())) {
             CompletableFuture<Object> busy = CompletableFuture.supplyAsync(() -> other.eval(BUSY_FOR_TWO_SECONDS));
             await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> refusesWithBusy(probe));
@@ -81,6 +82,12 @@ class RedisRefusalTest {
                 "WRONGTYPE Operation against a key holding the wrong kind of value", "CROSSSLOT Keys in request don't hash to the same slot")) {
             assertThat(StockScripts.transientRefusal(new JedisDataException(m))).as(m).isFalse();
         }
+    }
+
+    /** Runs the 2 s script: Jedis' default 2 s read timeout would race it (CI once lost that race). */
+    private RedisClient clientThatWaitsOutTheScript() {
+        return RedisClient.builder().hostAndPort("127.0.0.1", server.port())
+                .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(15_000).build()).build();
     }
 
     private static boolean refusesWithBusy(RedisClient probe) {

@@ -57,18 +57,21 @@ public final class RawHttpLoad {
      */
     public static Result run(int port, long goodsId, int requests, int connections, int users, long seed,
                              LongFunction<String> bearerOf, IntConsumer progress, double rate) throws InterruptedException {
-        return run(port, goodsId, requests, connections, users, seed, bearerOf, progress, rate, Duration.ZERO);
+        return run(port, goodsId, requests, connections, 1, users, seed, bearerOf, progress, rate, Duration.ZERO);
     }
 
-    /** As above; before the clock starts, waits up to {@code jitQuiet} for the JIT to finish what it has queued. */
-    public static Result run(int port, long goodsId, int requests, int connections, int users, long seed,
+    /**
+     * As above, the buyers being {@code firstUser} to {@code firstUser + users - 1}; before the clock starts, waits up to
+     * {@code jitQuiet} for the JIT to finish what it has queued.
+     */
+    public static Result run(int port, long goodsId, int requests, int connections, long firstUser, int users, long seed,
                              LongFunction<String> bearerOf, IntConsumer progress, double rate, Duration jitQuiet)
             throws InterruptedException {
         Random random = new Random(seed);
         Map<Long, byte[]> byUser = new HashMap<>();
         byte[][] request = new byte[requests][];
         for (int i = 0; i < requests; i++) {
-            long user = 1 + random.nextInt(users);
+            long user = firstUser + random.nextInt(users);
             request[i] = byUser.computeIfAbsent(user, u -> encode(port, goodsId, u, bearerOf == null ? null : bearerOf.apply(u)));
         }
         Run run = new Run(request, new long[requests], new CountDownLatch(requests), progress);

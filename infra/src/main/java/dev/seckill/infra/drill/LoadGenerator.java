@@ -56,14 +56,14 @@ public final class LoadGenerator {
      */
     public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed,
                              java.util.function.LongFunction<String> bearerOf, IntConsumer progress, double ratePerSecond) {
-        return run(port, goodsId, requests, concurrency, users, seed, bearerOf, progress, ratePerSecond, true);
+        return run(port, goodsId, requests, concurrency, 1, users, seed, bearerOf, progress, ratePerSecond, true);
     }
 
     /**
      * @param keepIds whether to keep the accepted requestIds (drills check each one's outcome); a benchmark only
      *                counts them, so that a growing set of ids does not add to the collector's work in the same JVM
      */
-    public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed,
+    public static Result run(int port, long goodsId, int requests, int concurrency, long firstUser, int users, long seed,
                              java.util.function.LongFunction<String> bearerOf, IntConsumer progress, double ratePerSecond,
                              boolean keepIds) {
         int loops = Math.max(1, Math.min(concurrency, Runtime.getRuntime().availableProcessors()));
@@ -73,7 +73,7 @@ public final class LoadGenerator {
         Buffer[] bodies = new Buffer[requests];
         String[] auth = new String[requests];
         for (int i = 0; i < requests; i++) {
-            long user = 1 + random.nextInt(users);
+            long user = firstUser + random.nextInt(users);
             bodies[i] = Buffer.buffer("{\"goodsId\":" + goodsId + ",\"userId\":" + user + ",\"quantity\":1}");
             auth[i] = bearerOf == null ? null : bearers.computeIfAbsent(user, bearerOf::apply);
         }

@@ -138,7 +138,10 @@ public final class GatewayApp implements AutoCloseable {
         String host = settings.get("gateway.host", "127.0.0.1");
         int port = settings.getInt("gateway.port", 8080);
         HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port == 0 ? freePort(host) : port)
-                .setTcpNoDelay(true).setIdleTimeout(60);
+                .setTcpNoDelay(true).setIdleTimeout(60)
+                // HTTP/1.1 only: no h2c upgrade sniffing and no WebSocket extension handler on every connection's pipeline
+                .setHttp2ClearTextEnabled(false)
+                .setPerFrameWebSocketCompressionSupported(false).setPerMessageWebSocketCompressionSupported(false);
         int loops = settings.getInt("gateway.event.loops", Runtime.getRuntime().availableProcessors());
         try {
             // One server per event loop, all on the same port: Vert.x spreads connections across them.
@@ -205,7 +208,7 @@ public final class GatewayApp implements AutoCloseable {
             return;
         }
         if (req.requestId() != null && acceptedIds.containsKey(req.requestId())) {
-            reply(ctx, 202, new JsonObject().put("requestId", req.requestId()).put("status", "PENDING"), "retry_accepted", start);
+            reply(ctx, 202, pending(req.requestId()), "retry_accepted", start);
             return;
         }
         String outside = windows.reject(req.goodsId(), clock.millis());
@@ -234,7 +237,7 @@ public final class GatewayApp implements AutoCloseable {
                             .put("reason", error.getClass().getSimpleName()), "kafka_unavailable", start);
                 } else {
                     if (req.requestId() != null) acceptedIds.put(requestId, Boolean.TRUE);
-                    reply(ctx, 202, new JsonObject().put("requestId", requestId).put("status", "PENDING"), "accepted", start);
+                    reply(ctx, 202, pending(requestId), "accepted", start);
                 }
             }));
         } catch (RuntimeException e) {
@@ -342,9 +345,21 @@ public final class GatewayApp implements AutoCloseable {
         }
     }
 
+    /**
+     * The body of an accepted purchase, written directly: it is every 202, and a requestId is a UUID or passed
+     * {@link CommandRules#validRequestId} ({@code [A-Za-z0-9._:-]}), so it never needs escaping.
+     */
+    static String pending(String requestId) {
+        return "{\"requestId\":\"" + requestId + "\",\"status\":\"PENDING\"}";
+    }
+
     private void reply(RoutingContext ctx, int status, JsonObject body, String kind, long startNanos) {
+        reply(ctx, status, body.encode(), kind, startNanos);
+    }
+
+    private void reply(RoutingContext ctx, int status, String json, String kind, long startNanos) {
         if (ctx.response().ended()) return;
-        ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+        ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(json);
         ReplyMeters m = replyMeters.computeIfAbsent(status + "/" + kind, k -> new ReplyMeters(
                 metrics.counter("seckill_gateway_requests", "status", Integer.toString(status), "kind", kind),
                 Timer.builder("seckill_gateway_accept_latency").tag("kind", kind).publishPercentileHistogram().register(metrics)));

@@ -1,0 +1,39 @@
+package dev.seckill.contracts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+
+class TraceHeadersTest {
+    @Test void newTraceIdsAreW3cShapedAndDistinct() {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < 100_000; i++) {
+            String id = TraceHeaders.newTraceId();
+            assertThat(id).matches("[0-9a-f]{32}").isNotEqualTo("0".repeat(32));
+            seen.add(id);
+        }
+        assertThat(seen).hasSize(100_000);
+    }
+
+    @Test void everyHexDigitPositionIsUsed() {
+        // a formatting slip (a dropped nibble, a fixed prefix) would leave some position constant
+        String first = TraceHeaders.newTraceId();
+        boolean[] varied = new boolean[32];
+        for (int i = 0; i < 2_000; i++) {
+            String id = TraceHeaders.newTraceId();
+            for (int c = 0; c < 32; c++) varied[c] |= id.charAt(c) != first.charAt(c);
+        }
+        for (int c = 0; c < 32; c++) assertThat(varied[c]).as("position %d varies", c).isTrue();
+    }
+
+    @Test void aRecordCarriesOneTraceId() {
+        RecordHeaders headers = new RecordHeaders();
+        TraceHeaders.put(headers, "first");
+        TraceHeaders.put(headers, "second");
+        assertThat(TraceHeaders.get(headers)).isEqualTo("second");
+        assertThat(headers.headers(TraceHeaders.TRACE_ID)).hasSize(1);
+    }
+}

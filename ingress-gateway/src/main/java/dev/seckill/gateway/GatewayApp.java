@@ -33,8 +33,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -62,7 +60,7 @@ public final class GatewayApp implements AutoCloseable {
     private final MeterRegistry metrics;
     private final Topics topics;
     private final Clock clock = Clock.systemUTC();
-    private final Map<String, Boolean> acceptedIds;
+    private final RecentIds acceptedIds;
     private Vertx vertx;
     private final java.util.List<HttpServer> servers = new java.util.ArrayList<>();
     private KafkaProducer<String, byte[]> producer;
@@ -79,10 +77,7 @@ public final class GatewayApp implements AutoCloseable {
         this.settings = settings;
         this.metrics = metrics;
         this.topics = new Topics(settings.topicPrefix());
-        int remembered = settings.getInt("gateway.remembered.ids", 1_000_000);
-        this.acceptedIds = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
-            @Override protected boolean removeEldestEntry(Map.Entry<String, Boolean> e) { return size() > remembered; }
-        });
+        this.acceptedIds = new RecentIds(settings.getInt("gateway.remembered.ids", 1_000_000));
     }
 
     public GatewayApp start() {
@@ -207,7 +202,7 @@ public final class GatewayApp implements AutoCloseable {
                     .put("retryAfterSeconds", limited.retryAfterSeconds()), "rate_limited", start);
             return;
         }
-        if (req.requestId() != null && acceptedIds.containsKey(req.requestId())) {
+        if (req.requestId() != null && acceptedIds.contains(req.requestId())) {
             reply(ctx, 202, pending(req.requestId()), "retry_accepted", start);
             return;
         }
@@ -236,7 +231,7 @@ public final class GatewayApp implements AutoCloseable {
                     reply(ctx, 503, new JsonObject().put("error", "Kafka did not acknowledge the command in time")
                             .put("reason", error.getClass().getSimpleName()), "kafka_unavailable", start);
                 } else {
-                    if (req.requestId() != null) acceptedIds.put(requestId, Boolean.TRUE);
+                    if (req.requestId() != null) acceptedIds.add(requestId);
                     reply(ctx, 202, pending(requestId), "accepted", start);
                 }
             }));

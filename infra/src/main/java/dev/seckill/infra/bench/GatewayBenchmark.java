@@ -69,14 +69,15 @@ public final class GatewayBenchmark {
     }
 
     /** Runs one phase with its own progress bar; percentiles over the requests after its settle. */
-    private static Summary measure(Phase p, String generator, GatewayApp gateway, PrometheusMeterRegistry gatewayMetrics,
-                                   java.util.function.LongFunction<String> bearer, PrintStream out) throws InterruptedException {
+    private static Summary measure(Phase p, String generator, boolean requestIds, GatewayApp gateway,
+                                   PrometheusMeterRegistry gatewayMetrics, java.util.function.LongFunction<String> bearer,
+                                   PrintStream out) throws InterruptedException {
         ProgressBar bar = new ProgressBar(out, p.name(), p.requests());
         ServerLatencyWindow inGateway = ServerLatencyWindow.open(gatewayMetrics);
         Summary summary;
         if (generator.equals("raw")) {
             RawHttpLoad.Result r = RawHttpLoad.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.firstUser(), p.users(),
-                    p.seed(), bearer, bar::update, p.rate(), JIT_QUIET);
+                    p.seed(), bearer, bar::update, p.rate(), JIT_QUIET, requestIds ? "bench-" + p.seed() + "-" : null);
             summary = new Summary(r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(), r.percentileMillis(50, p.settle()),
                     r.percentileMillis(99, p.settle()), r.percentileMillis(99.9, p.settle()),
                     inGateway.percentileMillis(0.5), inGateway.percentileMillis(0.99), r.jitMillis());
@@ -92,13 +93,15 @@ public final class GatewayBenchmark {
     }
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup", "rate", "generator", "settle-rounds"), Set.of("closed-only"));
+        Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup", "rate", "generator", "settle-rounds"), Set.of("closed-only", "request-ids"));
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
         int warmup = (int) f.getLong("warmup", 100_000);
         int settleRounds = (int) f.getCount("settle-rounds", MAX_SETTLE_ROUNDS);
         double rate = f.has("closed-only") ? 0 : f.getLong("rate", 15_000);
         String generator = f.get("generator", "raw");
+        boolean requestIds = f.has("request-ids");
+        if (requestIds && !generator.equals("raw")) throw new Flags.UsageError("--request-ids needs the raw generator");
         if (!Set.of("raw", "jvm").contains(generator)) throw new Flags.UsageError("--generator is raw or jvm");
         String name = "bench-gw-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
@@ -109,8 +112,10 @@ public final class GatewayBenchmark {
                 "gateway.limit.global.per.second", Long.toString(UNCAPPED), "gateway.limit.goods.per.second", Long.toString(UNCAPPED)));
         TopicProvisioner.ensure(s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
         out.printf("bench gateway: %,d requests from %d concurrent clients (after a %,d-request warm-up and up to %d rounds more until the "
-                + "JIT settles), auth on, acks=all, per-user rate limit on, load generator in %s, namespace %s%n",
-                requests, concurrency, warmup, settleRounds, describe(generator), name);
+                + "JIT settles), auth on, acks=all, per-user rate limit on, %s, load generator in %s, namespace %s%n",
+                requests, concurrency, warmup, settleRounds,
+                requestIds ? "every request with its own client requestId (the idempotent path)" : "requestIds assigned by the gateway",
+                describe(generator), name);
         // the open loop opens its own connections and warms its own client: its first 3 seconds are not counted
         // (wrk2 likewise leaves out a calibration period)
         int settle = (int) (rate * 3);
@@ -126,17 +131,17 @@ public final class GatewayBenchmark {
             java.util.function.LongFunction<String> bearer = u -> "Bearer " + jwt.mint(u, exp);
             if (warmup > 0) {
                 Phase first = new Phase("warm-up", 1_000_001, warmup, concurrency, firstUserOfPhase(2), Math.max(1, warmup / 2), 1, 0, 0);
-                warmupJit.add(measure(first, generator, gateway, gatewayMetrics, bearer, out).jitMillis());
+                warmupJit.add(measure(first, generator, requestIds, gateway, gatewayMetrics, bearer, out).jitMillis());
                 // then until the JIT has settled: the producer's sender loop runs once per batch, not per request, so its
                 // methods reach the C2 compiler only after many seconds of load, whatever the number of requests
                 for (int round = 1; round <= settleRounds && warmupJit.get(warmupJit.size() - 1) > SETTLED_JIT_MILLIS; round++) {
                     Phase more = new Phase("settle " + round, 1_000_001 + round, SETTLE_ROUND, concurrency,
                             firstUserOfPhase(2 + round), SETTLE_ROUND / 2, 10 + round, 0, 0);
-                    warmupJit.add(measure(more, generator, gateway, gatewayMetrics, bearer, out).jitMillis());
+                    warmupJit.add(measure(more, generator, requestIds, gateway, gatewayMetrics, bearer, out).jitMillis());
                 }
             }
-            results.put(closed.name(), measure(closed, generator, gateway, gatewayMetrics, bearer, out));
-            if (rate > 0) results.put(open.name(), measure(open, generator, gateway, gatewayMetrics, bearer, out));
+            results.put(closed.name(), measure(closed, generator, requestIds, gateway, gatewayMetrics, bearer, out));
+            if (rate > 0) results.put(open.name(), measure(open, generator, requestIds, gateway, gatewayMetrics, bearer, out));
         }
         out.printf("%n== bench gateway ==%n");
         if (!warmupJit.isEmpty()) {

@@ -57,22 +57,31 @@ public final class RawHttpLoad {
      */
     public static Result run(int port, long goodsId, int requests, int connections, int users, long seed,
                              LongFunction<String> bearerOf, IntConsumer progress, double rate) throws InterruptedException {
-        return run(port, goodsId, requests, connections, 1, users, seed, bearerOf, progress, rate, Duration.ZERO);
+        return run(port, goodsId, requests, connections, 1, users, seed, bearerOf, progress, rate, Duration.ZERO, null);
     }
 
     /**
      * As above, the buyers being {@code firstUser} to {@code firstUser + users - 1}; before the clock starts, waits up to
      * {@code jitQuiet} for the JIT to finish what it has queued.
+     *
+     * @param requestIdPrefix when not null, request i carries the client requestId {@code requestIdPrefix + i} (the
+     *                        door's idempotent path); otherwise the gateway assigns one
      */
     public static Result run(int port, long goodsId, int requests, int connections, long firstUser, int users, long seed,
-                             LongFunction<String> bearerOf, IntConsumer progress, double rate, Duration jitQuiet)
-            throws InterruptedException {
+                             LongFunction<String> bearerOf, IntConsumer progress, double rate, Duration jitQuiet,
+                             String requestIdPrefix) throws InterruptedException {
         Random random = new Random(seed);
         Map<Long, byte[]> byUser = new HashMap<>();
+        Map<Long, String> bearers = new HashMap<>();
         byte[][] request = new byte[requests][];
         for (int i = 0; i < requests; i++) {
             long user = firstUser + random.nextInt(users);
-            request[i] = byUser.computeIfAbsent(user, u -> encode(port, goodsId, u, bearerOf == null ? null : bearerOf.apply(u)));
+            if (requestIdPrefix == null) {
+                request[i] = byUser.computeIfAbsent(user, u -> encode(port, goodsId, u, bearerOf == null ? null : bearerOf.apply(u), null));
+            } else {
+                String bearer = bearerOf == null ? null : bearers.computeIfAbsent(user, bearerOf::apply);
+                request[i] = encode(port, goodsId, user, bearer, requestIdPrefix + i);
+            }
         }
         Run run = new Run(request, new long[requests], new CountDownLatch(requests), progress);
         int loops = Math.max(1, Math.min(connections, Runtime.getRuntime().availableProcessors()));
@@ -124,8 +133,9 @@ public final class RawHttpLoad {
     }
 
     /** The whole request: headers and body, as the gateway reads them. */
-    static byte[] encode(int port, long goodsId, long user, String bearer) {
-        byte[] body = ("{\"goodsId\":" + goodsId + ",\"userId\":" + user + ",\"quantity\":1}").getBytes(StandardCharsets.UTF_8);
+    static byte[] encode(int port, long goodsId, long user, String bearer, String requestId) {
+        byte[] body = ("{\"goodsId\":" + goodsId + ",\"userId\":" + user + ",\"quantity\":1"
+                + (requestId == null ? "" : ",\"requestId\":\"" + requestId + "\"") + "}").getBytes(StandardCharsets.UTF_8);
         String head = "POST /api/purchases HTTP/1.1\r\nhost: 127.0.0.1:" + port + "\r\ncontent-type: application/json\r\n"
                 + (bearer == null ? "" : "authorization: " + bearer + "\r\n") + "content-length: " + body.length + "\r\n\r\n";
         byte[] h = head.getBytes(StandardCharsets.US_ASCII);

@@ -1,0 +1,54 @@
+package dev.seckill.gateway;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The client requestIds this gateway accepted lately, so that a retry at the door answers with the same requestId
+ * instead of putting a second command in the log. Read on every request that carries a requestId by every event
+ * loop, so without a shared lock: two generations of concurrent sets; when the current one is full it becomes the
+ * previous one and the oldest generation is dropped. Remembers at least the last {@code capacity / 2} ids and holds
+ * at most {@code capacity} (plus the few added while a generation turns over).
+ *
+ * <p>Forgetting is safe: a retry of a forgotten id becomes a second command with the same requestId, and
+ * stock-stream answers it from the stored decision of the first.
+ */
+final class RecentIds {
+    private final int generation;
+    private volatile long turnovers;
+    private volatile ConcurrentHashMap<String, Boolean> current = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, Boolean> previous = new ConcurrentHashMap<>();
+
+    RecentIds(int capacity) {
+        if (capacity < 2) throw new IllegalArgumentException("capacity must be at least 2, got " + capacity);
+        this.generation = capacity / 2;
+    }
+
+    boolean contains(String id) {
+        // current first: a turnover moves current to previous before it replaces current
+        return current.containsKey(id) || previous.containsKey(id);
+    }
+
+    /** On return the id was in the current generation: it is forgotten only after two more turnovers. */
+    void add(String id) {
+        while (true) {
+            ConcurrentHashMap<String, Boolean> into = current;
+            into.put(id, Boolean.TRUE);
+            if (into.size() >= generation) turnOver(into);
+            // turned over while we wrote (or by our own write): keep the id with the live generation too
+            if (into == current) return;
+        }
+    }
+
+    /** How many times a generation has turned over (for tests: an id is forgotten only after two). */
+    long turnovers() { return turnovers; }
+
+    /** How many ids are held now (both generations). */
+    int size() { return current.size() + previous.size(); }
+
+    private synchronized void turnOver(ConcurrentHashMap<String, Boolean> full) {
+        if (current != full) return; // another thread turned it over already
+        previous = full;
+        current = new ConcurrentHashMap<>();
+        turnovers++;
+    }
+}

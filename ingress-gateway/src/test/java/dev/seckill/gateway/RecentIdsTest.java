@@ -3,9 +3,6 @@ package dev.seckill.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.RepeatedTest;
@@ -44,33 +41,19 @@ class RecentIdsTest {
         int capacity = 200; // a turnover every 100 adds: many chances to catch a reader in one
         int threads = 4;
         RecentIds ids = new RecentIds(capacity);
-        CountDownLatch start = new CountDownLatch(1);
         AtomicReference<String> missed = new AtomicReference<>();
         AtomicLong largest = new AtomicLong();
-        List<Thread> all = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int me = t;
-            Thread th = new Thread(() -> {
-                try {
-                    start.await();
-                } catch (InterruptedException e) {
-                    return;
+        Racing.run(threads, me -> {
+            for (int i = 0; i < 50_000; i++) {
+                String id = me + "-" + i;
+                long before = ids.turnovers();
+                ids.add(id);
+                if (!ids.contains(id) && ids.turnovers() < before + 2) {
+                    missed.compareAndSet(null, id + " after " + (ids.turnovers() - before) + " turnover(s)");
                 }
-                for (int i = 0; i < 50_000; i++) {
-                    String id = me + "-" + i;
-                    long before = ids.turnovers();
-                    ids.add(id);
-                    if (!ids.contains(id) && ids.turnovers() < before + 2) {
-                        missed.compareAndSet(null, id + " after " + (ids.turnovers() - before) + " turnover(s)");
-                    }
-                    largest.accumulateAndGet(ids.size(), Math::max);
-                }
-            });
-            th.start();
-            all.add(th);
-        }
-        start.countDown();
-        for (Thread th : all) th.join();
+                largest.accumulateAndGet(ids.size(), Math::max);
+            }
+        });
         assertThat(missed.get()).as("an id unknown before two turnovers").isNull();
         assertThat(ids.turnovers()).as("generations turned over during the race").isGreaterThan(1_000);
         assertThat(largest.get()).isLessThanOrEqualTo(capacity + threads);

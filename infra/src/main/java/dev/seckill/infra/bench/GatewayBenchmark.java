@@ -15,12 +15,15 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 
 /**
  * {@code ./seckill bench gateway}: the write-up's experiment (500 concurrent clients, 50,000 requests) against the
@@ -41,7 +44,7 @@ public final class GatewayBenchmark {
     }
 
     /** How long a phase may wait for the JIT to go idle before its clock starts. */
-    private static final java.time.Duration JIT_QUIET = java.time.Duration.ofSeconds(20);
+    private static final Duration JIT_QUIET = Duration.ofSeconds(20);
 
     /** Warm-up rounds after the first, until one compiled less than this (the JVM's own compile-time count). */
     private static final long SETTLED_JIT_MILLIS = 100;
@@ -70,7 +73,7 @@ public final class GatewayBenchmark {
 
     /** Runs one phase with its own progress bar; percentiles over the requests after its settle. */
     private static Summary measure(Phase p, String generator, boolean requestIds, GatewayApp gateway,
-                                   PrometheusMeterRegistry gatewayMetrics, java.util.function.LongFunction<String> bearer,
+                                   PrometheusMeterRegistry gatewayMetrics, LongFunction<String> bearer,
                                    PrintStream out) throws InterruptedException {
         ProgressBar bar = new ProgressBar(out, p.name(), p.requests());
         ServerLatencyWindow inGateway = ServerLatencyWindow.open(gatewayMetrics);
@@ -122,13 +125,14 @@ public final class GatewayBenchmark {
         Phase closed = new Phase("requests", 1001, requests, concurrency, firstUserOfPhase(0), Math.max(1, requests / 2), 2, 0, 0);
         Phase open = new Phase("at-rate", 2001, settle + requests, concurrency, firstUserOfPhase(1),
                 Math.max(1, (settle + requests) / 2), 3, rate, settle);
-        Map<String, Summary> results = new java.util.HashMap<>();
+        Summary closedLoop;
+        Summary openLoop = null;
         List<Long> warmupJit = new ArrayList<>();
         PrometheusMeterRegistry gatewayMetrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (GatewayApp gateway = new GatewayApp(s, gatewayMetrics).start()) {
             Jwt jwt = new Jwt(secret, Clock.systemUTC());
             Instant exp = Instant.now().plusSeconds(3600);
-            java.util.function.LongFunction<String> bearer = u -> "Bearer " + jwt.mint(u, exp);
+            LongFunction<String> bearer = u -> "Bearer " + jwt.mint(u, exp);
             if (warmup > 0) {
                 Phase first = new Phase("warm-up", 1_000_001, warmup, concurrency, firstUserOfPhase(2), Math.max(1, warmup / 2), 1, 0, 0);
                 warmupJit.add(measure(first, generator, requestIds, gateway, gatewayMetrics, bearer, out).jitMillis());
@@ -140,22 +144,22 @@ public final class GatewayBenchmark {
                     warmupJit.add(measure(more, generator, requestIds, gateway, gatewayMetrics, bearer, out).jitMillis());
                 }
             }
-            results.put(closed.name(), measure(closed, generator, requestIds, gateway, gatewayMetrics, bearer, out));
-            if (rate > 0) results.put(open.name(), measure(open, generator, requestIds, gateway, gatewayMetrics, bearer, out));
+            closedLoop = measure(closed, generator, requestIds, gateway, gatewayMetrics, bearer, out);
+            if (rate > 0) openLoop = measure(open, generator, requestIds, gateway, gatewayMetrics, bearer, out);
         }
         out.printf("%n== bench gateway ==%n");
         if (!warmupJit.isEmpty()) {
             out.printf("warm-up            %,d requests%s; JIT compile time per round: %s ms%n", warmup,
                     warmupJit.size() == 1 ? "" : String.format(" + %d rounds of %,d until a round compiled < %d ms (at most %d rounds)",
                             warmupJit.size() - 1, SETTLE_ROUND, SETTLED_JIT_MILLIS, settleRounds),
-                    warmupJit.stream().map(j -> j < 0 ? "?" : String.format("%,d", j)).collect(java.util.stream.Collectors.joining(" / ")));
+                    warmupJit.stream().map(j -> j < 0 ? "?" : String.format("%,d", j)).collect(Collectors.joining(" / ")));
         }
         out.printf("closed loop        %d clients, each sends its next request when the last is answered (the write-up's JMeter run)%n", concurrency);
-        report(out, results.get("requests"), "");
+        report(out, closedLoop, "");
         if (rate > 0) {
             out.printf("open loop          %,.0f requests/s offered over %d connections, latency from when each request was due%n",
                     rate, concurrency);
-            report(out, results.get("at-rate"), String.format(" (the %,d requests after the first 3 s)", requests));
+            report(out, openLoop, String.format(" (the %,d requests after the first 3 s)", requests));
         }
         out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
         out.printf("load generator     %s, sharing the 2 cores with the gateway and the broker%n", describe(generator));

@@ -2,9 +2,7 @@ package dev.seckill.gateway.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import dev.seckill.gateway.Racing;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -35,27 +33,14 @@ class RateLimiterTest {
     @RepeatedTest(20) void givenRacingLoopsAndPruning_thenALimitedUserGetsExactlyTheirBurst() throws Exception {
         RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 0.001, 10, 50);
         AtomicInteger granted = new AtomicInteger();
-        CountDownLatch go = new CountDownLatch(1);
-        List<Thread> all = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
+        Racing.run(4, t -> {
             long offset = t * 10_000L;
-            Thread th = new Thread(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < 2_000; i++) {
-                    if (limiter.check(1001, 42) == null) granted.incrementAndGet();
-                    // users 1..: fast refilling would be retired as full; these never refill, so pruning must choose
-                    limiter.check(1001, 1_000 + offset + i);
-                }
-            });
-            th.start();
-            all.add(th);
-        }
-        go.countDown();
-        for (Thread th : all) th.join();
+            for (int i = 0; i < 2_000; i++) {
+                if (limiter.check(1001, 42) == null) granted.incrementAndGet();
+                // users 1..: fast refilling would be retired as full; these never refill, so pruning must choose
+                limiter.check(1001, 1_000 + offset + i);
+            }
+        });
         assertThat(granted.get()).isEqualTo(10);
     }
 

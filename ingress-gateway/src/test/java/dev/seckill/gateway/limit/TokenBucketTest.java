@@ -2,8 +2,7 @@ package dev.seckill.gateway.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
+import dev.seckill.gateway.Racing;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -31,15 +30,9 @@ class TokenBucketTest {
     @Test void racingTakersGetExactlyTheBurst() throws Exception {
         TokenBucket b = new TokenBucket(0.000_001, 1_000, System.nanoTime());
         AtomicInteger granted = new AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-            Thread th = new Thread(() -> {
-                for (int i = 0; i < 10_000; i++) if (b.tryTake(System.nanoTime()) == 0) granted.incrementAndGet();
-            });
-            th.start();
-            threads.add(th);
-        }
-        for (Thread th : threads) th.join();
+        Racing.run(4, t -> {
+            for (int i = 0; i < 10_000; i++) if (b.tryTake(System.nanoTime()) == 0) granted.incrementAndGet();
+        });
         assertThat(granted.get()).isEqualTo(1_000);
     }
 }

@@ -3,7 +3,7 @@ package dev.seckill.stock;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
 import dev.seckill.stock.decision.ShortCircuitLog;
-import dev.seckill.stock.decision.StockScripts;
+import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
@@ -102,7 +102,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     @Override public void process(FixedKeyRecord<String, byte[]> record) {
         RecordMetadata meta = context.recordMetadata().orElseThrow();
         Pending p = new Pending(record, internal == null ? null : internal.recordContext(),
-                new Decider.Input(record.key(), record.value(), meta.partition(), meta.offset()), meta.topic());
+                new Decider.Input(record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp()), meta.topic());
         if (internal == null) {
             forward(p, decider.decideAll(List.of(p.input())).get(0));
             return;
@@ -145,12 +145,17 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         context.forward(p.record().withValue(new DecidedRecord(decision, p.record().value())));
     }
 
-    /** Drops the short-circuit decisions of goods whose sale keys have expired in Redis (the script's decisions with them). */
+    /**
+     * Drops the short-circuit decisions of goods whose sale keys have expired in Redis (the script's decisions with
+     * them): at the fold's {@code expireAt}, or a day after the end for folds written before it was kept.
+     */
     private static void purgeEndedSales(KeyValueStore<Long, GoodsFold> folds, KeyValueStore<String, String> shortCircuits, long now) {
         List<Long> ended = new ArrayList<>();
         try (var all = folds.all()) {
             all.forEachRemaining(kv -> {
-                if (kv.value.endAt > 0 && kv.value.endAt + StockScripts.KEY_GRACE_AFTER_END.toMillis() < now) ended.add(kv.key);
+                long expireAt = kv.value.expireAt > 0 ? kv.value.expireAt
+                        : kv.value.endAt > 0 ? kv.value.endAt + KeyLifetime.DEFAULT_GRACE.toMillis() : Long.MAX_VALUE;
+                if (expireAt < now) ended.add(kv.key);
             });
         }
         for (Long goodsId : ended) {

@@ -6,6 +6,7 @@ import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.stock.decision.StockScripts;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -74,7 +75,7 @@ public final class StockStreamApp implements AutoCloseable {
         Topics topics = new Topics(settings.topicPrefix());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         StockScripts scripts = new StockScripts(redis, new RedisKeys(settings.redisPrefix()), metrics,
-                settings.getInt("stream.redis.attempts", 6), Duration.ofMillis(50));
+                settings.getInt("stream.redis.attempts", 6), Duration.ofMillis(50), KeyLifetime.from(settings));
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, settings.getInt("stream.batch.size", 256),
                 Duration.ofMillis(settings.getLong("stream.batch.linger.ms", 5)), settings.getBoolean("stream.short.circuit", true));

@@ -10,6 +10,7 @@ import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommandLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -59,5 +60,36 @@ class ReplayDeterminismTest {
                     "stream.short.circuit", "false")), purchases);
         }
         assertSameDecisions(first, second, purchases);
+    }
+
+    /**
+     * Issue 17: a recording of a sale whose window ended days ago, decided again now (as a replay drill does), gets
+     * the decisions the same log got when its sale was live, not {@code no_sale} for keys that expire on the spot.
+     */
+    @Test void aRecordingOfASaleThatEndedDaysAgoIsDecidedAsTheSameLogWasWhenItsSaleWasLive() {
+        Topics live = new Topics("replay-live-" + UUID.randomUUID().toString().substring(0, 6) + ".");
+        Topics old = new Topics("replay-old-" + UUID.randomUUID().toString().substring(0, 6) + ".");
+        TopicProvisioner.ensure(KafkaFixture.bootstrap(), live, 3);
+        TopicProvisioner.ensure(KafkaFixture.bootstrap(), old, 3);
+        java.time.Instant start = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(60);
+        java.time.Duration age = java.time.Duration.ofDays(3);
+        int purchases = CommandLog.write(KafkaFixture.bootstrap(), live, 7101, 3, 400, 17, start);
+        CommandLog.write(KafkaFixture.bootstrap(), old, 7101, 3, 400, 17, start.minus(age));
+        Map<String, Outcome> whenLive, daysLater;
+        try (TestRedis r = new TestRedis()) {
+            whenLive = CommandLog.decide(settings(live.prefix(), r), purchases);
+        }
+        try (TestRedis r = new TestRedis()) {
+            daysLater = CommandLog.decide(settings(old.prefix(), r), purchases);
+        }
+        assertThat(daysLater.values()).as("decided by acceptedAt as recorded, not no_sale").noneMatch(o -> "no_sale".equals(o.reason()));
+        for (String id : whenLive.keySet()) {
+            Outcome now = whenLive.get(id), then = daysLater.get(id);
+            assertThat(then).as(id).isNotNull();
+            assertThat(then.acceptedAt()).as(id).isEqualTo(now.acceptedAt().minus(age));
+            assertThat(List.of(then.outcome(), String.valueOf(then.reason()), then.stockAfter(), then.userId(), then.quantity()))
+                    .as(id).isEqualTo(List.of(now.outcome(), String.valueOf(now.reason()), now.stockAfter(), now.userId(), now.quantity()));
+        }
+        assertSameDecisions(whenLive, whenLive, purchases);
     }
 }

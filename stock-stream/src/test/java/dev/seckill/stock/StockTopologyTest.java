@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
 
 /** The topology under TopologyTestDriver, deciding against the real Redis. */
 class StockTopologyTest {
-    static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
+    /** The window comes from the clock the stream's key lifetime uses, never from a calendar day (issue 17). */
+    static final Instant START = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(600);
     static final Instant END = START.plusSeconds(3600);
     final Topics topics = new Topics("ttd.");
     TestRedis redis;
@@ -232,5 +233,33 @@ class StockTopologyTest {
         assertThat(redisDecided(2002, "early")).isFalse();
         assertThat(redisDecided(2002, "two")).isFalse();
         assertThat(redisDecided(2002, "late")).as("after the window's end the script decides").isTrue();
+    }
+
+    void sendAt(long goods, byte[] value, Instant recordTime) {
+        commands.pipeInput(new TestRecord<>(Long.toString(goods), value, new org.apache.kafka.common.header.internals.RecordHeaders(),
+                recordTime));
+    }
+
+    @Test void anOpenSaleIssuedAfterItsWindowEndedIsRefusedToTheDlqWithTheReason_andNothingIsWritten() {
+        Instant end = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(5);
+        sendAt(3001, CommandCodec.encode(new OpenSale(3001, 5, end.minusSeconds(3600), end, 1, "open-late", false)), Instant.now());
+        buy("after", 3001, 1);
+        assertThat(header(dlq.readRecord(), "error")).startsWith("open_sale refused: its window ended at " + end);
+        assertThat(ledger.isEmpty()).as("no OPENED entry").isTrue();
+        assertThat(redis.redis.exists(redis.keys.sale(3001))).as("no sale keys that would vanish").isFalse();
+        assertThat(rejected.readValue().reason()).isEqualTo("no_sale");
+    }
+
+    @Test void aRecordingOfASaleThatEndedDaysAgo_isDecidedAsRecorded_andItsKeysLiveAGraceFromNow() {
+        Instant start = START.minus(java.time.Duration.ofDays(3)), end = start.plusSeconds(3600);
+        sendAt(3002, CommandCodec.encode(new OpenSale(3002, 1, start, end, 1, "open-recorded", false)), start.minusSeconds(30));
+        sendAt(3002, CommandCodec.encode(new Purchase("then-a", 3002, 1, 1, start.plusSeconds(1))), start.plusSeconds(1));
+        sendAt(3002, CommandCodec.encode(new Purchase("then-b", 3002, 2, 1, start.plusSeconds(2))), start.plusSeconds(2));
+        sendAt(3002, CommandCodec.encode(new Purchase("then-c", 3002, 3, 1, end)), end);
+        assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("then-a");
+        assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("then-b");
+        assertThat(rejected.readValuesToList()).extracting(Outcome::reason).containsExactly("ended");
+        assertThat(redis.keys.goodsKeys(3002)).allSatisfy(k -> assertThat(redis.redis.pttl(k)).as(k)
+                .isGreaterThan(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE.toMillis() - 60_000));
     }
 }

@@ -29,8 +29,13 @@ import java.util.function.Function;
  * the outputs); the gate is only a cache of Redis and re-arms after a restart.
  */
 public final class Decider {
-    /** One command record to decide. */
-    public record Input(String key, byte[] raw, int partition, long offset) {
+    /**
+     * One command record to decide. {@code timestamp} is the record's own time (epoch ms; its producer's CreateTime,
+     * kept by a drill's copy), the instant an {@code open_sale} was issued; negative when unknown.
+     */
+    public record Input(String key, byte[] raw, int partition, long offset, long timestamp) {
+        public Input(String key, byte[] raw, int partition, long offset) { this(key, raw, partition, offset, -1); }
+
         String position() { return partition + ":" + offset; }
     }
 
@@ -120,7 +125,11 @@ public final class Decider {
         if (command instanceof Purchase p) return planPurchase(p, in);
         gate.unsettle(command.goodsId(), null);
         if (command instanceof Release rel) return new Plan(scripts.releaseCall(rel, in.position()), r -> released(rel, r));
-        if (command instanceof OpenSale o) return new Plan(scripts.openSaleCall(o, in.position()), r -> opened(o, r));
+        if (command instanceof OpenSale o) {
+            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp()))) return endedBeforeIssued(o, in);
+            long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
+            return new Plan(scripts.openSaleCall(o, in.position(), expireAt), r -> opened(o, r, expireAt));
+        }
         CloseSale c = (CloseSale) command;
         return new Plan(scripts.closeSaleCall(c, in.position()), r -> closed(c, r));
     }
@@ -185,7 +194,16 @@ public final class Decider {
                 rel.requestId(), rel.orderId(), r.stockAfter(), clock.instant()), null);
     }
 
-    private Decision opened(OpenSale o, LuaResult r) {
+    /**
+     * An open_sale whose window had ended when it was issued (judged by the record's own time, never the wall clock,
+     * so a drill replaying a recording decides it as the recording did): nothing could ever be bought in it.
+     */
+    private static Decision endedBeforeIssued(OpenSale o, Input in) {
+        return Decision.dlq("open_sale refused: its window ended at " + o.endAt() + ", before the command was issued at "
+                + Instant.ofEpochMilli(in.timestamp()) + " (the record's timestamp); send a window that ends later");
+    }
+
+    private Decision opened(OpenSale o, LuaResult r, long expireAt) {
         gate.forget(o.goodsId());
         if (!r.emits()) return Decision.NOTHING;
         if ("REFUSED".equals(r.code())) {
@@ -199,6 +217,7 @@ public final class Decider {
         fold.endAt = o.endAt().toEpochMilli();
         fold.perUserLimit = o.perUserLimit();
         fold.stock = r.stockAfter();
+        fold.expireAt = expireAt;
         folds.put(o.goodsId(), fold);
         if (o.force()) folds.releaseAll(o.goodsId()); // the forced open cleared the buyers in Redis too
         return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, r.detailAsLong(), null, null, null,
@@ -220,8 +239,13 @@ public final class Decider {
         if (fold == null) {
             return Decision.dlq("restore refused: the ledger has no sale of goods " + restore.goodsId() + " to restore from");
         }
-        LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position);
+        long expireAt = scripts.lifetime().expireAt(fold.endAt);
+        LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position, expireAt);
         if (!r.emits()) return Decision.NOTHING;
+        if (r.status() == LuaResult.Status.NEW) {
+            fold.expireAt = expireAt;
+            folds.put(restore.goodsId(), fold);
+        }
         return new Decision(null, LedgerEntry.of(restore.opId(), restore.goodsId(), LedgerType.RESTORED, 0, null, null, null,
                 r.stockAfter(), clock.instant()), null);
     }

@@ -1,5 +1,6 @@
 package dev.seckill.stock.decision;
 
+import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.OpenSale;
@@ -31,19 +32,25 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 public final class StockScripts {
     /** Keys of a goods that has no sale keep their decisions this long. */
     static final long NO_SALE_DECISION_TTL_MS = Duration.ofDays(1).toMillis();
-    /** A sale's keys outlive its end by this much (the write-up: longer than the sale, e.g. a day). */
-    public static final Duration KEY_GRACE_AFTER_END = Duration.ofDays(1);
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
     private final MeterRegistry metrics;
     private final int maxAttempts;
     private final Duration firstBackoff;
+    private final KeyLifetime lifetime;
     private final java.util.Map<StockScript, Timer> latency = new java.util.EnumMap<>(StockScript.class);
     private final java.util.Set<Long> scriptsLoaded = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.Map<String, Counter> resultCounters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public StockScripts(UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff) {
+        this(redis, keys, metrics, maxAttempts, firstBackoff, KeyLifetime.standard());
+    }
+
+    /** @param lifetime how long a sale's keys live ({@link KeyLifetime}: from the later of its end and their writing) */
+    public StockScripts(UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff,
+                        KeyLifetime lifetime) {
+        this.lifetime = lifetime;
         this.redis = redis;
         this.keys = keys;
         this.metrics = metrics;
@@ -79,13 +86,19 @@ public final class StockScripts {
 
     ScriptCall releaseCall(Release r, String position) {
         return new ScriptCall(StockScript.RELEASE, r.goodsId(), List.of(r.opId(), Long.toString(r.userId()),
-                r.requestId() == null ? "" : r.requestId(), position));
+                r.requestId() == null ? "" : r.requestId(), position, Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
-    public LuaResult openSale(OpenSale o, String position) { return call(openSaleCall(o, position)); }
+    /** The lifetime rule this instance writes keys with. */
+    public KeyLifetime lifetime() { return lifetime; }
 
-    ScriptCall openSaleCall(OpenSale o, String position) {
-        long expireAt = o.endAt().plus(KEY_GRACE_AFTER_END).toEpochMilli();
+    /** Opens a sale whose keys expire by the {@link #lifetime()} rule, counted from now. */
+    public LuaResult openSale(OpenSale o, String position) {
+        return call(openSaleCall(o, position, lifetime.expireAt(o.endAt().toEpochMilli())));
+    }
+
+    /** @param expireAt when every key of the sale expires (epoch ms), from {@link KeyLifetime#expireAt(long)} */
+    ScriptCall openSaleCall(OpenSale o, String position, long expireAt) {
         return new ScriptCall(StockScript.OPEN_SALE, o.goodsId(), List.of(o.opId(), Long.toString(o.stock()),
                 Long.toString(o.startAt().toEpochMilli()), Long.toString(o.endAt().toEpochMilli()),
                 Integer.toString(o.perUserLimit()), o.force() ? "1" : "0", Long.toString(expireAt), position));
@@ -94,13 +107,14 @@ public final class StockScripts {
     public LuaResult closeSale(CloseSale c, String position) { return call(closeSaleCall(c, position)); }
 
     ScriptCall closeSaleCall(CloseSale c, String position) {
-        return new ScriptCall(StockScript.CLOSE_SALE, c.goodsId(), List.of(c.opId(), position));
+        return new ScriptCall(StockScript.CLOSE_SALE, c.goodsId(), List.of(c.opId(), position, Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
-    public LuaResult restore(Restore r, GoodsFold fold, java.util.Map<Long, GoodsFold.Holding> holdings, String position) {
+    /** Rebuilds a goods from its fold; the keys expire at {@code expireAt} (epoch ms). */
+    public LuaResult restore(Restore r, GoodsFold fold, java.util.Map<Long, GoodsFold.Holding> holdings, String position, long expireAt) {
         List<String> args = new java.util.ArrayList<>(List.of(r.opId(), position, Long.toString(fold.startAt),
                 Long.toString(fold.endAt), Integer.toString(fold.perUserLimit), fold.status, Long.toString(fold.stock),
-                Long.toString(fold.opened), Long.toString(Instant.ofEpochMilli(fold.endAt).plus(KEY_GRACE_AFTER_END).toEpochMilli())));
+                Long.toString(fold.opened), Long.toString(expireAt)));
         holdings.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
                 Long.toString(h.stockAfter()))));
         return call(new ScriptCall(StockScript.RESTORE, r.goodsId(), args));

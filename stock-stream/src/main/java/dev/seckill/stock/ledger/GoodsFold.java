@@ -15,4 +15,6 @@ public final class GoodsFold {
     public String status = "open";
     public long opened;
     public long stock;
+    /** When the sale's Redis keys expire (epoch ms, {@code KeyLifetime}); 0 in folds written before it was kept. */
+    public long expireAt;
 }

@@ -1,5 +1,6 @@
 -- close_sale: end a sale now; purchases decided after this command are REJECTED 'ended'. Idempotent by opId.
--- KEYS as purchase.lua. ARGV[1] opId, ARGV[2] "partition:offset"
+-- KEYS as purchase.lua. ARGV[1] opId, ARGV[2] "partition:offset", ARGV[3] ttl (ms) for the decisions hash of a goods
+-- that has no sale (else it has the sale's)
 -- Returns {result, 0, stockAfter, status}; result CLOSED or NOOP (no sale).
 local key, pos = 'op:' .. ARGV[1], ARGV[2]
 local stored = redis.call('HGET', KEYS[5], key)
@@ -15,4 +16,5 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   result = 'CLOSED'
 end
 redis.call('HSET', KEYS[5], key, result .. '|0|' .. stock .. '|' .. pos)
+if redis.call('PTTL', KEYS[5]) == -1 then redis.call('PEXPIRE', KEYS[5], ARGV[3]) end
 return {result, '0', tostring(stock), 'NEW'}

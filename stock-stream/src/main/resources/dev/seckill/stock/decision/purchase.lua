@@ -3,7 +3,8 @@
 -- KEYS[5] decisions hash (requestId -> "OUTCOME|reason|stockAfter|partition:offset")
 -- ARGV[1] requestId, ARGV[2] userId, ARGV[3] quantity, ARGV[4] acceptedAt (epoch ms),
 -- ARGV[5] "partition:offset" of the command, ARGV[6] invalid reason ('' when the command is valid),
--- ARGV[7] ttl (ms) for decisions of a goods that has no sale
+-- ARGV[7] ttl (ms) for decisions of a goods that has no sale. The sale hash's expireAt is the lifetime of every key of
+-- the sale: the buyers and holders hashes get it here, when a SUCCESS creates or grows them.
 -- Returns {outcome, reason, stockAfter, status}; status NEW (decided now), REPLAY (this same command was decided
 -- before: emit the stored decision again), RETRY (the requestId was decided at another position: emit nothing).
 -- Order (DESIGN.md): stored decision -> sale window by acceptedAt -> per-user limit -> live buyer -> stock -> deduct.
@@ -21,7 +22,7 @@ local function decide(outcome, reason, after)
 end
 
 local stock = tonumber(redis.call('GET', KEYS[2]) or '0')
-local sale = redis.call('HMGET', KEYS[1], 'startAt', 'endAt', 'perUserLimit', 'status')
+local sale = redis.call('HMGET', KEYS[1], 'startAt', 'endAt', 'perUserLimit', 'status', 'expireAt')
 if not sale[1] then
   local result = decide('REJECTED', ARGV[6] ~= '' and 'invalid' or 'no_sale', stock)
   if redis.call('PTTL', KEYS[5]) == -1 then redis.call('PEXPIRE', KEYS[5], ARGV[7]) end
@@ -41,4 +42,8 @@ if stock < qty then return decide('SOLD_OUT', '', stock) end
 local after = redis.call('DECRBY', KEYS[2], qty)
 redis.call('HSET', KEYS[3], ARGV[2], qty)
 redis.call('HSET', KEYS[4], ARGV[2], rid)
+if sale[5] then
+  redis.call('PEXPIREAT', KEYS[3], sale[5])
+  redis.call('PEXPIREAT', KEYS[4], sale[5])
+end
 return decide('SUCCESS', '', after)

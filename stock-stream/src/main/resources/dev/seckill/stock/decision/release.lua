@@ -1,6 +1,6 @@
 -- release: give back the units a buyer holds, only if that buyer really holds them; idempotent by opId.
 -- KEYS as purchase.lua. ARGV[1] opId, ARGV[2] userId, ARGV[3] requestId ('' = whatever the buyer holds),
--- ARGV[4] "partition:offset"
+-- ARGV[4] "partition:offset", ARGV[5] ttl (ms) for the decisions hash of a goods that has no sale (else it has the sale's)
 -- Returns {result, quantity, stockAfter, status}; result RELEASED, or NOOP with quantity 0 when the buyer holds
 -- nothing (for that requestId); status as purchase.lua.
 local key, pos = 'op:' .. ARGV[1], ARGV[4]
@@ -13,6 +13,7 @@ end
 
 local function done(result, qty, after)
   redis.call('HSET', KEYS[5], key, result .. '|' .. qty .. '|' .. after .. '|' .. pos)
+  if redis.call('PTTL', KEYS[5]) == -1 then redis.call('PEXPIRE', KEYS[5], ARGV[5]) end
   return {result, tostring(qty), tostring(after), 'NEW'}
 end
 

@@ -2,7 +2,7 @@
 -- stock-stream keeps; idempotent by opId. Stored decisions are kept, and every live buyer's requestId gets a
 -- stored SUCCESS if it lost its own, so an upstream retry after a restore still emits nothing.
 -- KEYS as purchase.lua. ARGV[1] opId, ARGV[2] "partition:offset", ARGV[3] startAt ms, ARGV[4] endAt ms,
--- ARGV[5] perUserLimit, ARGV[6] status, ARGV[7] units left, ARGV[8] opened, ARGV[9] expire-at ms,
+-- ARGV[5] perUserLimit, ARGV[6] status, ARGV[7] units left, ARGV[8] opened, ARGV[9] expire-at ms (KeyLifetime, counted from now),
 -- then triples: userId, quantity, requestId, stockAfter of that purchase... (ARGV[10] on, 4 per buyer)
 -- Returns {result, buyers restored, stockAfter, status}.
 local key, pos = 'op:' .. ARGV[1], ARGV[2]
@@ -14,7 +14,7 @@ if stored then
 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[1], 'startAt', ARGV[3], 'endAt', ARGV[4], 'perUserLimit', ARGV[5], 'status', ARGV[6],
-  'opened', ARGV[8], 'restoredBy', ARGV[1])
+  'opened', ARGV[8], 'restoredBy', ARGV[1], 'expireAt', ARGV[9])
 redis.call('SET', KEYS[2], ARGV[7])
 local n = 0
 for i = 10, #ARGV, 4 do

@@ -1,12 +1,18 @@
 package dev.seckill.stock.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.redis.KeyLifetime;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,8 +20,9 @@ import org.junit.jupiter.api.Test;
 /** Lua semantics, straight against a real redis-server. */
 class StockScriptsTest {
     static final long GOODS = 1001;
-    static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
-    static final Instant END = Instant.parse("2026-11-29T11:00:00Z");
+    /** Windows come from the clock the keys' lifetime uses too, never from a calendar day (issue 17). */
+    static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(10));
+    static final Instant END = START.plus(Duration.ofHours(1));
     static final Instant DURING = START.plusSeconds(60);
 
     TestRedis redis;
@@ -174,11 +181,60 @@ class StockScriptsTest {
         fold.stock = 3;
         var holdings = java.util.Map.of(8L, new dev.seckill.stock.ledger.GoodsFold.Holding(2, "r8", 3));
         var restore = new dev.seckill.contracts.command.Restore(GOODS, "restore-1");
-        assertThat(scripts.restore(restore, fold, holdings, "0:50")).isEqualTo(new LuaResult("RESTORED", "1", 3, LuaResult.Status.NEW));
-        assertThat(scripts.restore(restore, fold, holdings, "0:50").status()).isEqualTo(LuaResult.Status.REPLAY);
-        assertThat(scripts.restore(restore, fold, holdings, "0:51").status()).isEqualTo(LuaResult.Status.RETRY);
+        assertThat(scripts.restore(restore, fold, holdings, "0:50", scripts.lifetime().expireAt(fold.endAt))).isEqualTo(new LuaResult("RESTORED", "1", 3, LuaResult.Status.NEW));
+        assertThat(scripts.restore(restore, fold, holdings, "0:50", scripts.lifetime().expireAt(fold.endAt)).status()).isEqualTo(LuaResult.Status.REPLAY);
+        assertThat(scripts.restore(restore, fold, holdings, "0:51", scripts.lifetime().expireAt(fold.endAt)).status()).isEqualTo(LuaResult.Status.RETRY);
         assertThat(stockLeft()).isEqualTo(3);
         assertThat(buy("r8", 8, 2, DURING).status()).as("the restored holder's request keeps a stored SUCCESS").isEqualTo(LuaResult.Status.RETRY);
         assertThat(buy("r7b", 7, 1, DURING).code()).as("user 7 is not in the fold: free to buy").isEqualTo("SUCCESS");
+    }
+
+    /** Milliseconds each of the goods' five keys has left (-2: no such key, -1: no expiry). */
+    List<Long> ttls() { return redis.keys.goodsKeys(GOODS).stream().map(redis.redis::pttl).toList(); }
+
+    @Test void aSaleWhoseWindowEndedDaysAgo_opensAsADrillWould_decidesByAcceptedAt_andItsKeysLiveAGraceFromNow() {
+        Instant start = START.minus(Duration.ofDays(3)), end = start.plus(Duration.ofHours(1));
+        LuaResult opened = scripts.openSale(new OpenSale(GOODS, 2, start, end, 1, "recorded-open", false), pos());
+        assertThat(opened.code()).as("keys written now live from now, not from the recorded end").isEqualTo("OPENED");
+        assertThat(buy("then-1", 1, 1, start.plusSeconds(5)).code()).isEqualTo("SUCCESS");
+        assertThat(buy("then-2", 1, 1, start.plusSeconds(6)).code()).isEqualTo("DUPLICATE");
+        assertThat(buy("late", 2, 1, end).detail()).as("judged by acceptedAt as recorded").isEqualTo("ended");
+        assertThat(buy("then-3", 3, 1, end.minusMillis(1))).isEqualTo(new LuaResult("SUCCESS", "", 0, LuaResult.Status.NEW));
+        long grace = KeyLifetime.DEFAULT_GRACE.toMillis();
+        assertThat(ttls()).as("all five keys: sale, stock, buyers, holders, decisions")
+                .allSatisfy(ttl -> assertThat(ttl).isBetween(grace - 60_000, grace));
+    }
+
+    @Test void everyKeyGetsItsLifetimeWhenItIsCreated_buyersAndHoldersIncluded_evenAfterTheLastBuyerLeftAndANewOneCame() {
+        open(5, 1);
+        assertThat(ttls().subList(2, 4)).as("no buyers yet: the hashes do not exist").containsOnly(-2L);
+        buy("r1", 7, 1, DURING);
+        scripts.release(new Release(GOODS, 7, 1, 1L, "r1", "cancelled", "rel-1"), pos());
+        assertThat(ttls().subList(2, 4)).as("the last buyer left: the hashes are gone").containsOnly(-2L);
+        buy("r2", 8, 1, DURING);
+        long expected = END.toEpochMilli() + KeyLifetime.DEFAULT_GRACE.toMillis() - System.currentTimeMillis();
+        assertThat(ttls()).allSatisfy(ttl -> assertThat(ttl).isBetween(expected - 60_000, expected));
+    }
+
+    @Test void releaseAndCloseOfAGoodsWithoutASaleLeaveOnlyKeysThatExpire() {
+        scripts.release(new Release(GOODS, 7, 1, 1L, null, "repair", "rel-nosale"), pos());
+        scripts.closeSale(new CloseSale(GOODS, "close-nosale"), pos());
+        assertThat(redis.redis.hlen(redis.keys.decisions(GOODS))).isEqualTo(2);
+        assertThat(redis.redis.pttl(redis.keys.decisions(GOODS))).isPositive();
+    }
+
+    @Test void aShortSaleLeavesNothingBehindOnceItsLifetimeIsOver() {
+        Clock clock = Clock.systemUTC();
+        StockScripts shortLived = new StockScripts(redis.redis, redis.keys, new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                3, Duration.ofMillis(10), new KeyLifetime(Duration.ofMillis(1500), clock));
+        Instant start = clock.instant().minusSeconds(1), end = start.plusSeconds(2);
+        shortLived.openSale(new OpenSale(GOODS, 3, start, end, 1, "short", false), pos());
+        assertThat(shortLived.purchase(new Purchase("s1", GOODS, 1, 1, start.plusMillis(10)), pos()).code()).isEqualTo("SUCCESS");
+        shortLived.purchase(new Purchase("s2", GOODS, 2, 1, start.plusMillis(20)), pos());
+        shortLived.release(new Release(GOODS, 2, 1, 2L, "s2", "payment_timeout", "rel-s2"), pos());
+        shortLived.closeSale(new CloseSale(GOODS, "close-short"), pos());
+        assertThat(ttls()).as("while it lives, every key has an expiry").allSatisfy(ttl -> assertThat(ttl).isPositive());
+        await().atMost(Duration.ofSeconds(10)).until(() -> ttls().stream().allMatch(ttl -> ttl == -2L));
+        assertThat(redis.redis.keys(redis.keys.prefix() + "*")).as("no key of the sale outlives it").isEmpty();
     }
 }

@@ -14,6 +14,7 @@ import dev.seckill.stock.StockStreamApp;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
@@ -30,15 +31,29 @@ import static org.awaitility.Awaitility.await;
 public final class CommandLog {
     private CommandLog() {}
 
-    /** Writes the log to {@code topics.commands()}; returns the number of purchases in it. */
+    /** Writes the log of a sale that started a minute ago; returns the number of purchases in it. */
     public static int write(String bootstrap, Topics topics, long firstGoods, int goodsCount, int purchases, long seed) {
-        Instant start = Instant.parse("2026-11-29T10:00:00Z");
+        return write(bootstrap, topics, firstGoods, goodsCount, purchases, seed, Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60));
+    }
+
+    /**
+     * Writes the log to {@code topics.commands()} as it was recorded for a sale starting at {@code start}: every record
+     * carries the time it was recorded (the opens half a minute before the start, a purchase at its acceptedAt, never
+     * later than now), so a log of a sale that started days ago is what a recording of it replayed later looks like.
+     * The same seed gives the same commands whatever the start, shifted with it. Returns the number of purchases.
+     */
+    public static int write(String bootstrap, Topics topics, long firstGoods, int goodsCount, int purchases, long seed, Instant start) {
         Random random = new Random(seed);
+        Instant opened = start.minusSeconds(30);
+        java.util.function.Function<Command, Long> recordedAt = c -> {
+            Instant at = c instanceof Purchase p && p.acceptedAt().isAfter(opened) ? p.acceptedAt() : opened;
+            return Math.min(at.toEpochMilli(), System.currentTimeMillis());
+        };
         try (var producer = new KafkaProducer<String, byte[]>(Map.of("bootstrap.servers", bootstrap, "acks", "all"),
                 new StringSerializer(), new ByteArraySerializer())) {
             java.util.List<java.util.concurrent.Future<?>> acks = new java.util.ArrayList<>();
             java.util.function.Consumer<Command> send = c ->
-                    acks.add(producer.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c))));
+                    acks.add(producer.send(new ProducerRecord<>(topics.commands(), null, recordedAt.apply(c), c.key(), CommandCodec.encode(c))));
             for (long g = firstGoods; g < firstGoods + goodsCount; g++) {
                 send.accept(new OpenSale(g, 20, start, start.plusSeconds(600), 2, "open-" + g, false));
             }
@@ -68,12 +83,15 @@ public final class CommandLog {
         return purchases;
     }
 
-    /** Copies every committed command, partition by partition and in order, to another prefix's commands topic. */
+    /**
+     * Copies every committed command, partition by partition and in order, with its recorded timestamp and headers,
+     * to another prefix's commands topic (as a replay drill copies a recording).
+     */
     public static void copy(String bootstrap, Topics from, Topics to) {
         try (var producer = new KafkaProducer<String, byte[]>(Map.of("bootstrap.servers", bootstrap, "acks", "all",
                 "max.in.flight.requests.per.connection", 1), new StringSerializer(), new ByteArraySerializer())) {
             for (ConsumerRecord<String, byte[]> r : CommittedRecords.read(bootstrap, java.util.List.of(from.commands()))) {
-                producer.send(new ProducerRecord<>(to.commands(), r.partition(), r.key(), r.value()));
+                producer.send(new ProducerRecord<>(to.commands(), r.partition(), r.timestamp(), r.key(), r.value(), r.headers()));
             }
         }
     }

@@ -156,4 +156,48 @@ class ReconcilerTest {
             }
         }
     }
+
+    /**
+     * Issue 10 item 1: a short sale's whole life. It sells, its unpaid orders time out and give their units back, it
+     * ends, and a grace later Redis retires its keys. From then on the reconciler reports the goods ENDED — not drift —
+     * and repairs nothing, cycle after cycle (before: a restore every cycle, each a RESTORED ledger entry and an audit
+     * row). The goods then opens again without force, and every source agrees about the new sale.
+     */
+    @Test void aShortSaleLivesThroughItsExpiry_isEndedNotDrift_andItsGoodsOpensAgainWithoutForce() throws Exception {
+        long goods = 6104;
+        Namespace ns = Namespace.create(base().and(Map.of(dev.seckill.contracts.redis.KeyLifetime.GRACE_SETTING, "8000",
+                "writer.payment.timeout.ms", "1000", "writer.sweep.interval.ms", "200")), "rec-end-" + UUID.randomUUID().toString().substring(0, 6));
+        try (Pipeline p = new Pipeline(ns).start(); OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+             var producer = producer(); Reconciler r = reconciler(p, producer, false)) {
+            p.openSale(goods, 5, Duration.ofSeconds(3), 1);
+            Set<String> ids = wave(p, goods, "short", 12, 8);
+            assertThat(Drain.await(p, log, goods, ids, Duration.ofSeconds(60), n -> { })).isTrue();
+            // nobody pays: every order is cancelled by the payment timeout and its unit released while the keys live
+            await().atMost(Duration.ofSeconds(60)).until(() ->
+                    "0".equals(one(p, "SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods))
+                            && "5".equals(p.redis().get(p.keys().stock(goods))));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.keys().goodsKeys(goods).stream().noneMatch(k -> p.redis().exists(k)));
+            for (int cycle = 0; cycle < 3; cycle++) {
+                Reconciler.Row row = r.cycle(goods).get(0);
+                assertThat(row.verdict()).as(row.toString()).isEqualTo("ENDED");
+                assertThat(row.repairs()).as("an ended sale is not restored").isEmpty();
+            }
+            assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods)).isEqualTo("0");
+            assertThat(p.keys().goodsKeys(goods).stream().noneMatch(k -> p.redis().exists(k))).as("nothing re-created").isTrue();
+
+            Instant now = Instant.now();
+            p.send(new dev.seckill.contracts.command.OpenSale(goods, 4, now.minusSeconds(1), now.plusSeconds(3600), 1, "reopen-" + goods, false));
+            await().atMost(Duration.ofSeconds(30)).until(() -> "4".equals(p.redis().get(p.keys().stock(goods))));
+            Set<String> again = wave(p, goods, "again", 6, 8);
+            assertThat(Drain.await(p, log, goods, again, Duration.ofSeconds(60), n -> { })).isTrue();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
+            assertThat(one(p, "SELECT stock FROM sale WHERE goods_id = ?", goods)).as("the DB counts the new sale from the ledger")
+                    .isEqualTo(p.redis().get(p.keys().stock(goods)));
+            assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods)).isEqualTo("0");
+        }
+    }
 }

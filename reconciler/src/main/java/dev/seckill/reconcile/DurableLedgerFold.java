@@ -86,7 +86,14 @@ final class DurableLedgerFold implements AutoCloseable {
         long deducted = 0;
         long released = 0;
         switch (e.type()) {
-            case OPENED -> opened = e.quantity();
+            case OPENED -> {
+                opened = e.quantity();
+                // a sale starts without buyers (a forced open deleted them, an open over an expired sale found none)
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM reconcile_holding WHERE goods_id = ?")) {
+                    ps.setLong(1, e.goodsId());
+                    ps.executeUpdate();
+                }
+            }
             case DEDUCTED -> {
                 deducted = e.quantity();
                 try (PreparedStatement ps = c.prepareStatement(
@@ -108,13 +115,17 @@ final class DurableLedgerFold implements AutoCloseable {
             }
             default -> { }
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO reconcile_fold (goods_id, opened, deducted, released) "
-                + "VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE opened = opened + VALUES(opened), "
-                + "deducted = deducted + VALUES(deducted), released = released + VALUES(released)")) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO reconcile_fold (goods_id, opened, deducted, released, "
+                + "keys_expire_at_ms) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE opened = opened + VALUES(opened), "
+                + "deducted = deducted + VALUES(deducted), released = released + VALUES(released), "
+                + "keys_expire_at_ms = COALESCE(VALUES(keys_expire_at_ms), keys_expire_at_ms)")) {
             ps.setLong(1, e.goodsId());
             ps.setLong(2, opened);
             ps.setLong(3, deducted);
             ps.setLong(4, released);
+            // OPENED and RESTORED say when the sale's keys expire; the fold keeps the latest
+            if (e.keysExpireAt() == null) ps.setNull(5, java.sql.Types.BIGINT);
+            else ps.setLong(5, e.keysExpireAt().toEpochMilli());
             ps.executeUpdate();
         }
     }

@@ -2,14 +2,21 @@ package dev.seckill.reconcile;
 
 /**
  * One goods seen from every source, side by side. Null means the source has nothing for it.
- * The verdict is OK when every source agrees with the ledger fold and nothing is oversold.
+ * The verdict is OK when every source agrees with the ledger fold and nothing is oversold; ENDED when the sale's keys
+ * have reached the end of their lifetime ({@code keysRetired}: the ledger's keysExpireAt has passed) and Redis holds
+ * none of them — the sale is over and settled, and Redis has nothing left to agree or disagree with.
  */
 public record GoodsDrift(long goodsId, long opened, long deducted, long released, long ledgerStock, long ledgerLiveBuyers,
-                         Long redisStock, Long redisBuyers, Long dbStock, Long dbLiveOrders, Long dbLiveUnits, Long dbLedgerStock) {
+                         Long redisStock, Long redisBuyers, Long dbStock, Long dbLiveOrders, Long dbLiveUnits, Long dbLedgerStock,
+                         boolean keysRetired) {
+
+    /** Redis has no keys of this goods because its sale's lifetime is over: its end, not drift. */
+    public boolean ended() { return keysRetired && redisStock == null && redisBuyers == null; }
 
     public boolean oversold() { return deducted - released > opened || (redisStock != null && redisStock < 0); }
 
     public boolean redisAgrees() {
+        if (ended()) return true;
         return redisStock != null && redisStock == ledgerStock && redisBuyers != null && redisBuyers == ledgerLiveBuyers;
     }
 
@@ -23,6 +30,6 @@ public record GoodsDrift(long goodsId, long opened, long deducted, long released
         if (!redisAgrees() && !dbAgrees()) return "DRIFT redis+db";
         if (!redisAgrees()) return "DRIFT redis";
         if (!dbAgrees()) return "DRIFT db";
-        return "OK";
+        return ended() ? "ENDED" : "OK";
     }
 }

@@ -4,6 +4,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -57,6 +58,7 @@ public final class Reconciler implements AutoCloseable {
     private final DurableLedgerFold fold;
     private final Admin admin;
     private final PipelineLag lag;
+    private final KeyLifetime lifetime;
     private final Map<String, AtomicLong> driftGauges = new ConcurrentHashMap<>();
     private long cycles;
 
@@ -72,6 +74,7 @@ public final class Reconciler implements AutoCloseable {
         this.fold = new DurableLedgerFold(settings.kafkaBootstrap(), topics.ledger(), db);
         this.admin = Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()));
         this.lag = new PipelineLag(admin, topics, settings);
+        this.lifetime = KeyLifetime.from(settings);
         metrics.gauge("seckill_reconcile_ledger_lag", this, r -> r.fold.lag().values().stream().mapToLong(Long::longValue).sum());
     }
 
@@ -100,7 +103,7 @@ public final class Reconciler implements AutoCloseable {
     private record Observed(GoodsDrift drift, Map<Long, String[]> holdings, Map<String, Long> liveOrders) {}
 
     private Observed observe(Connection c, long goods) throws Exception {
-        long[] f = foldOf(c, goods);
+        long[] f = foldOf(c, goods); // opened, deducted, released, keys expire at (epoch ms; 0 when unknown)
         Map<Long, String[]> holdings = holdings(c, goods); // userId -> {requestId, quantity}
         Map<String, Long> liveOrders = liveOrders(c, goods); // requestId -> userId
         String stock = redis.get(keys.stock(goods));
@@ -113,8 +116,8 @@ public final class Reconciler implements AutoCloseable {
                 single(c, "SELECT stock FROM sale WHERE goods_id = ?", goods), (long) liveOrders.size(),
                 single(c, "SELECT COALESCE(SUM(quantity), 0) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods),
                 single(c, "SELECT SUM(CASE type WHEN 'DEDUCTED' THEN -quantity WHEN 'CLOSED' THEN 0 WHEN 'RESTORED' THEN 0 "
-                        + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods));
-        gauge(goods, "redis", drift.redisStock() == null ? ledgerStock : drift.redisStock() - ledgerStock);
+                        + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods), lifetime.retired(f[3]));
+        gauge(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? ledgerStock : drift.redisStock() - ledgerStock);
         gauge(goods, "db", drift.dbStock() == null ? ledgerStock : drift.dbStock() - ledgerStock);
         return new Observed(drift, holdings, liveOrders);
     }
@@ -216,11 +219,12 @@ public final class Reconciler implements AutoCloseable {
     }
 
     private static long[] foldOf(Connection c, long goods) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT opened, deducted, released FROM reconcile_fold WHERE goods_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT opened, deducted, released, COALESCE(keys_expire_at_ms, 0) FROM reconcile_fold WHERE goods_id = ?")) {
             ps.setLong(1, goods);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
+                return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};
             }
         }
     }

@@ -60,6 +60,9 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     @Override
     @SuppressWarnings("unchecked")
     public void init(FixedKeyProcessorContext<String, DecidedRecord> context) {
+        // Kafka Streams may revive a task with this same instance: records buffered before are not ours to decide
+        // (their transaction was aborted; they are consumed again from the committed offset)
+        buffer.clear();
         this.context = context;
         this.processed = metrics.counter("seckill_commands_processed");
         this.dlq = metrics.counter("seckill_dlq_records", "source", "stock-stream");
@@ -89,7 +92,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                 shortCircuits.put(ShortCircuitLog.key(goodsId, requestId), stored);
             }
         });
-        context.schedule(PURGE_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> purgeEndedSales(store, shortCircuits, now));
+        context.schedule(PURGE_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> purgeEndedSales(store, holdings, shortCircuits, now));
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();
@@ -98,6 +101,8 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain());
         }
     }
+
+    @Override public void close() { buffer.clear(); }
 
     @Override public void process(FixedKeyRecord<String, byte[]> record) {
         RecordMetadata meta = context.recordMetadata().orElseThrow();
@@ -146,10 +151,14 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     }
 
     /**
-     * Drops the short-circuit decisions of goods whose sale keys have expired in Redis (the script's decisions with
-     * them): at the fold's {@code expireAt}, or a day after the end for folds written before it was kept.
+     * Retires what an ended sale no longer needs once its keys have expired in Redis (at the fold's {@code expireAt},
+     * or a day after the end for folds written before it was kept): its short-circuit decisions (the script's
+     * decisions went with the keys) and its holdings (Redis has no buyers left to restore; the next open starts
+     * without buyers anyway). The goods' fold itself stays, one small record per goods: a later sale of the goods
+     * takes its OPENED quantity against the fold's count.
      */
-    private static void purgeEndedSales(KeyValueStore<Long, GoodsFold> folds, KeyValueStore<String, String> shortCircuits, long now) {
+    private static void purgeEndedSales(KeyValueStore<Long, GoodsFold> folds, KeyValueStore<String, GoodsFold.Holding> holdings,
+                                        KeyValueStore<String, String> shortCircuits, long now) {
         List<Long> ended = new ArrayList<>();
         try (var all = folds.all()) {
             all.forEachRemaining(kv -> {
@@ -164,6 +173,11 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                 it.forEachRemaining(kv -> keys.add(kv.key));
             }
             keys.forEach(shortCircuits::delete);
+            List<String> holders = new ArrayList<>();
+            try (var it = holdings.prefixScan(goodsId + ":", new StringSerializer())) {
+                it.forEachRemaining(kv -> holders.add(kv.key));
+            }
+            holders.forEach(holdings::delete);
         }
     }
 

@@ -192,7 +192,7 @@ class StockTopologyTest {
         assertThat(header(dlq.readRecord(), "error")).startsWith("restore refused");
     }
 
-    boolean redisDecided(long goods, String rid) { return redis.redis.hexists(redis.keys.decisions(goods), rid); }
+    boolean redisDecided(long goods, String rid) { return redis.redis.hexists(redis.keys.decisions(goods), "req:" + rid); }
 
     @Test void givenASoldOutGoods_purchasesAreAnsweredInMemory_untilAReleaseMakesStockAgain() {
         open(2001, 1);
@@ -261,5 +261,37 @@ class StockTopologyTest {
         assertThat(rejected.readValuesToList()).extracting(Outcome::reason).containsExactly("ended");
         assertThat(redis.keys.goodsKeys(3002)).allSatisfy(k -> assertThat(redis.redis.pttl(k)).as(k)
                 .isGreaterThan(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE.toMillis() - 60_000));
+    }
+
+    @Test void aPurchaseWhoseRequestIdNamesTheSweepersNextRelease_cannotCancelThatRelease() {
+        open(3003, 2);
+        buy("victim", 3003, 1);
+        // sweeper opIds are predictable: a buyer plants a purchase under the entry the release will be stored at
+        send(3003, CommandCodec.encode(new Purchase("op:release-order-77", 3003, 2, 1, START.plusSeconds(5))));
+        send(3003, CommandCodec.encode(new Release(3003, 1, 1, 77L, "victim", "payment_timeout", "release-order-77")));
+        assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("victim", "op:release-order-77");
+        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type, LedgerEntry::opId).endsWith(
+                org.assertj.core.groups.Tuple.tuple(LedgerType.RELEASED, "release-order-77"));
+        assertThat(redis.redis.get(redis.keys.stock(3003))).as("the victim's unit came back").isEqualTo("1");
+    }
+
+    @Test void onceASalesKeysHaveExpired_itsHoldingsAndShortCircuitsAreRetired_andItsFoldIsKept() {
+        open(3004, 1);
+        buy("a", 3004, 1);   // SUCCESS: a holding; sold out, so the gate arms
+        buy("b", 3004, 2);   // SOLD_OUT in memory: a short-circuit entry
+        org.apache.kafka.streams.state.KeyValueStore<String, dev.seckill.stock.ledger.GoodsFold.Holding> holdings =
+                driver.getKeyValueStore(StockTopology.HOLDINGS_STORE);
+        org.apache.kafka.streams.state.KeyValueStore<String, String> shortCircuits = driver.getKeyValueStore(StockTopology.SHORT_CIRCUIT_STORE);
+        assertThat(holdings.get("3004:1")).isNotNull();
+        assertThat(shortCircuits.get("3004:b")).isNotNull();
+
+        driver.advanceWallClockTime(java.time.Duration.ofMinutes(2));
+        assertThat(holdings.get("3004:1")).as("the keys still live: nothing retired").isNotNull();
+        java.time.Instant expired = END.plus(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE).plusSeconds(120);
+        driver.advanceWallClockTime(java.time.Duration.between(java.time.Instant.now(), expired));
+        assertThat(holdings.get("3004:1")).isNull();
+        assertThat(shortCircuits.get("3004:b")).isNull();
+        org.apache.kafka.streams.state.KeyValueStore<Long, dev.seckill.stock.ledger.GoodsFold> folds = driver.getKeyValueStore(StockTopology.FOLD_STORE);
+        assertThat(folds.get(3004L).stock).as("the fold stays for the goods' next sale").isZero();
     }
 }

@@ -8,11 +8,20 @@ import java.time.Instant;
  * {@code opId} is unique per change: the command's opId, or {@code deduct:<requestId>} for a purchase.
  */
 public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
-                          Long orderId, long stockAfter, Instant at) {
+                          Long orderId, long stockAfter, Instant at, Instant keysExpireAt) {
 
     public static LedgerEntry of(String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
                                  Long orderId, long stockAfter, Instant at) {
-        return new LedgerEntry(1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at);
+        return new LedgerEntry(1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null);
+    }
+
+    /**
+     * This entry with {@code keysExpireAt}: on OPENED and RESTORED, when the sale's Redis keys expire
+     * ({@code KeyLifetime}). Past it the goods has no keys and that is its end, not drift: the reconciler judges an
+     * ended sale by it. Absent (null) on other entries.
+     */
+    public LedgerEntry withKeysExpireAt(Instant expireAt) {
+        return new LedgerEntry(v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, expireAt);
     }
 
     public static String deductOpId(String requestId) { return "deduct:" + requestId; }

@@ -17,7 +17,10 @@ public record RedisKeys(String prefix) {
     public String buyers(long goodsId) { return key("buyers", goodsId); }
     /** Hash: userId -> requestId of the live purchase. */
     public String holders(long goodsId) { return key("holders", goodsId); }
-    /** Hash: requestId or "op:"+opId -> stored decision. */
+    /**
+     * Hash: stored decisions, {@code "req:"+requestId} for purchases and {@code "op:"+opId} for operations — two
+     * namespaces, so no client requestId can plant an entry that makes an operation look like a retry.
+     */
     public String decisions(long goodsId) { return key("decisions", goodsId); }
 
     /** The keys every stock script receives, in the order the scripts expect them. */

@@ -176,7 +176,7 @@ public final class Decider {
             ledger = LedgerEntry.of(LedgerEntry.deductOpId(p.requestId()), p.goodsId(), LedgerType.DEDUCTED, p.quantity(),
                     p.userId(), p.requestId(), null, r.stockAfter(), outcome.decidedAt());
             GoodsFold fold = fold(p.goodsId());
-            fold.stock = r.stockAfter();
+            fold.stock -= p.quantity(); // by delta, as the ledger entry says: never copied from an answer (see released)
             folds.put(p.goodsId(), fold);
             folds.hold(p.goodsId(), p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
         }
@@ -187,7 +187,9 @@ public final class Decider {
         gate.released(rel.goodsId(), rel.userId(), r);
         if (!r.emits() || !"RELEASED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(rel.goodsId());
-        fold.stock = r.stockAfter();
+        // by delta: a REPLAY answers the stockAfter of the first run, which is not the stock now when a crash replay
+        // decided something between differently (an in-memory SOLD_OUT of the first run is a Lua SUCCESS on replay)
+        fold.stock += r.detailAsLong();
         folds.put(rel.goodsId(), fold);
         folds.release(rel.goodsId(), rel.userId());
         return new Decision(null, LedgerEntry.of(rel.opId(), rel.goodsId(), LedgerType.RELEASED, r.detailAsLong(), rel.userId(),
@@ -212,16 +214,20 @@ public final class Decider {
         }
         GoodsFold fold = new GoodsFold();
         GoodsFold previous = folds.get(o.goodsId());
-        fold.opened = (previous == null ? 0 : previous.opened) + r.detailAsLong();
+        // the OPENED quantity is the change of the units left as the ledger counts them (not as Redis had them: an
+        // expired or lost earlier sale has no keys left, yet its units are still in the ledger's fold)
+        long delta = o.stock() - (previous == null ? 0 : previous.stock);
+        fold.opened = (previous == null ? 0 : previous.opened) + delta;
         fold.startAt = o.startAt().toEpochMilli();
         fold.endAt = o.endAt().toEpochMilli();
         fold.perUserLimit = o.perUserLimit();
-        fold.stock = r.stockAfter();
+        fold.stock = o.stock();
         fold.expireAt = expireAt;
         folds.put(o.goodsId(), fold);
-        if (o.force()) folds.releaseAll(o.goodsId()); // the forced open cleared the buyers in Redis too
-        return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, r.detailAsLong(), null, null, null,
-                r.stockAfter(), clock.instant()), null);
+        // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found none
+        folds.releaseAll(o.goodsId());
+        return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, delta, null, null, null,
+                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(expireAt)), null);
     }
 
     private Decision closed(CloseSale c, LuaResult r) {
@@ -242,12 +248,10 @@ public final class Decider {
         long expireAt = scripts.lifetime().expireAt(fold.endAt);
         LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position, expireAt);
         if (!r.emits()) return Decision.NOTHING;
-        if (r.status() == LuaResult.Status.NEW) {
-            fold.expireAt = expireAt;
-            folds.put(restore.goodsId(), fold);
-        }
+        fold.expireAt = expireAt; // on a crash replay, Redis keeps the first run's instant: a crash's length apart at most
+        folds.put(restore.goodsId(), fold);
         return new Decision(null, LedgerEntry.of(restore.opId(), restore.goodsId(), LedgerType.RESTORED, 0, null, null, null,
-                r.stockAfter(), clock.instant()), null);
+                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(fold.expireAt)), null);
     }
 
     /** The fold of a goods; an empty one (to be filled) when the ledger has none yet. */

@@ -31,6 +31,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  */
 public final class StockScripts {
     /** Keys of a goods that has no sale keep their decisions this long. */
+    /** The decisions hash's namespace of purchases (operations are under {@code op:}), as the scripts write it. */
+    static final String PURCHASE_DECISION = "req:";
     static final long NO_SALE_DECISION_TTL_MS = Duration.ofDays(1).toMillis();
 
     private final UnifiedJedis redis;
@@ -140,7 +142,7 @@ public final class StockScripts {
             do {
                 ScanResult<java.util.Map.Entry<String, String>> scan = redis.hscan(keys.decisions(goodsId), cursor, page);
                 for (java.util.Map.Entry<String, String> e : scan.getResult()) {
-                    decided.add(e.getKey());
+                    if (e.getKey().startsWith(PURCHASE_DECISION)) decided.add(e.getKey().substring(PURCHASE_DECISION.length()));
                     int at = e.getValue().lastIndexOf(prefix);
                     if (at >= 0) lastOffset = Math.max(lastOffset, Long.parseLong(e.getValue().substring(at + prefix.length())));
                 }
@@ -199,9 +201,14 @@ public final class StockScripts {
         }
     }
 
-    private static final List<String> TRANSIENT_REFUSALS = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY");
+    private static final List<String> TRANSIENT_REFUSALS = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY",
+            "OOM", "MISCONF");
 
-    /** Errors Redis gives while it cannot serve yet (restart, failover, a long script): worth the same retries as an outage. */
+    /**
+     * Errors Redis gives while it cannot serve yet (restart, failover, a long script) or cannot write now (OOM: over
+     * maxmemory; MISCONF: a failing snapshot stops writes): worth the same bounded retries as an outage, then
+     * {@link RedisUnavailable}; every script refuses before it writes anything, and each call is idempotent by its id.
+     */
     static boolean transientRefusal(JedisDataException e) {
         String m = e.getMessage();
         if (m == null) return false;

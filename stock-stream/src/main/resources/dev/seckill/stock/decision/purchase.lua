@@ -1,6 +1,7 @@
 -- purchase: decide one purchase request, atomically.
 -- KEYS[1] sale hash, KEYS[2] stock, KEYS[3] buyers hash (userId -> qty), KEYS[4] holders hash (userId -> requestId),
--- KEYS[5] decisions hash (requestId -> "OUTCOME|reason|stockAfter|partition:offset")
+-- KEYS[5] decisions hash ("req:" .. requestId -> "OUTCOME|reason|stockAfter|partition:offset"; operations are stored
+-- under "op:" .. opId: a client's requestId can never name an operation's entry, whatever characters it holds)
 -- ARGV[1] requestId, ARGV[2] userId, ARGV[3] quantity, ARGV[4] acceptedAt (epoch ms),
 -- ARGV[5] "partition:offset" of the command, ARGV[6] invalid reason ('' when the command is valid),
 -- ARGV[7] ttl (ms) for decisions of a goods that has no sale. The sale hash's expireAt is the lifetime of every key of
@@ -9,7 +10,8 @@
 -- before: emit the stored decision again), RETRY (the requestId was decided at another position: emit nothing).
 -- Order (DESIGN.md): stored decision -> sale window by acceptedAt -> per-user limit -> live buyer -> stock -> deduct.
 local rid, pos = ARGV[1], ARGV[5]
-local stored = redis.call('HGET', KEYS[5], rid)
+local dkey = 'req:' .. rid
+local stored = redis.call('HGET', KEYS[5], dkey)
 if stored then
   local outcome, reason, after, at = string.match(stored, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)$')
   if at == pos then return {outcome, reason, after, 'REPLAY'} end
@@ -17,7 +19,7 @@ if stored then
 end
 
 local function decide(outcome, reason, after)
-  redis.call('HSET', KEYS[5], rid, outcome .. '|' .. reason .. '|' .. after .. '|' .. pos)
+  redis.call('HSET', KEYS[5], dkey, outcome .. '|' .. reason .. '|' .. after .. '|' .. pos)
   return {outcome, reason, tostring(after), 'NEW'}
 end
 

@@ -20,7 +20,7 @@ local n = 0
 for i = 10, #ARGV, 4 do
   redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
   redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 2])
-  redis.call('HSETNX', KEYS[5], ARGV[i + 2], 'SUCCESS||' .. ARGV[i + 3] .. '|restored')
+  redis.call('HSETNX', KEYS[5], 'req:' .. ARGV[i + 2], 'SUCCESS||' .. ARGV[i + 3] .. '|restored')
   n = n + 1
 end
 for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], ARGV[9]) end

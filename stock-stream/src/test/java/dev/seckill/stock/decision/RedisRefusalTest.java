@@ -75,7 +75,9 @@ class RedisRefusalTest {
     @Test void onlyTheRefusalsOfAServerThatCannotServeYetAreRetried() {
         for (String m : List.of("LOADING Redis is loading the dataset in memory", "BUSY Redis is busy running a script",
                 "TRYAGAIN Multiple keys request during rehashing of slot", "CLUSTERDOWN The cluster is down",
-                "MASTERDOWN Link with MASTER is down", "READONLY You can't write against a read only replica.")) {
+                "MASTERDOWN Link with MASTER is down", "READONLY You can't write against a read only replica.",
+                "OOM command not allowed when used memory > 'maxmemory'.",
+                "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk.")) {
             assertThat(StockScripts.transientRefusal(new JedisDataException(m))).as(m).isTrue();
         }
         for (String m : List.of("ERR Error running script (call to f_x): user_script:3: attempt to compare nil with number",

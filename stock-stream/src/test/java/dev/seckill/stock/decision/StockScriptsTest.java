@@ -237,4 +237,16 @@ class StockScriptsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> ttls().stream().allMatch(ttl -> ttl == -2L));
         assertThat(redis.redis.keys(redis.keys.prefix() + "*")).as("no key of the sale outlives it").isEmpty();
     }
+
+    @Test void clientRequestIdsAndOperationIdsNeverShareAnEntry_aPlantedIdMakesNoOperationARetry() {
+        open(5, 1);
+        buy("r1", 7, 1, DURING);
+        assertThat(buy("op:rel-11", 8, 1, DURING).code()).isEqualTo("SUCCESS");
+        assertThat(buy("op:close-1", 9, 1, DURING).code()).isEqualTo("SUCCESS");
+        assertThat(scripts.release(new Release(GOODS, 7, 1, 11L, "r1", "payment_timeout", "rel-11"), pos()))
+                .isEqualTo(new LuaResult("RELEASED", "1", 3, LuaResult.Status.NEW));
+        assertThat(scripts.closeSale(new CloseSale(GOODS, "close-1"), pos()).status()).isEqualTo(LuaResult.Status.NEW);
+        assertThat(redis.redis.hkeys(redis.keys.decisions(GOODS))).as("each in its own namespace")
+                .contains("req:r1", "req:op:rel-11", "op:rel-11", "req:op:close-1", "op:close-1");
+    }
 }

@@ -185,6 +185,7 @@ class ReconcilerTest {
                 assertThat(row.verdict()).as(row.toString()).isEqualTo("ENDED");
                 assertThat(row.repairs()).as("an ended sale is not restored").isEmpty();
             }
+            assertThat(r.goodsWithGauges()).as("an ended sale's drift gauges are removed").doesNotContain(goods);
             assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods)).isEqualTo("0");
             assertThat(p.keys().goodsKeys(goods).stream().noneMatch(k -> p.redis().exists(k))).as("nothing re-created").isTrue();
 

@@ -117,8 +117,12 @@ public final class Reconciler implements AutoCloseable {
                 single(c, "SELECT COALESCE(SUM(quantity), 0) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods),
                 single(c, "SELECT SUM(CASE type WHEN 'DEDUCTED' THEN -quantity WHEN 'CLOSED' THEN 0 WHEN 'RESTORED' THEN 0 "
                         + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods), lifetime.retired(f[3]));
-        gauge(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? ledgerStock : drift.redisStock() - ledgerStock);
-        gauge(goods, "db", drift.dbStock() == null ? ledgerStock : drift.dbStock() - ledgerStock);
+        if (drift.ended() && drift.dbAgrees()) {
+            retireGauges(goods); // an ended, settled sale: its per-goods series end with it instead of piling up
+        } else {
+            gauge(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? ledgerStock : drift.redisStock() - ledgerStock);
+            gauge(goods, "db", drift.dbStock() == null ? ledgerStock : drift.dbStock() - ledgerStock);
+        }
         return new Observed(drift, holdings, liveOrders);
     }
 
@@ -207,6 +211,21 @@ public final class Reconciler implements AutoCloseable {
                     holder, AtomicLong::get);
             return holder;
         }).set(value);
+    }
+
+    private void retireGauges(long goods) {
+        for (String source : List.of("redis", "db")) {
+            if (driftGauges.remove(goods + "/" + source) == null) continue;
+            metrics.find("seckill_reconcile_drift").tags("goods", Long.toString(goods), "source", source).meters()
+                    .forEach(metrics::remove);
+        }
+    }
+
+    /** Goods with a per-goods drift gauge now (ended, settled goods have none). */
+    public java.util.Set<Long> goodsWithGauges() {
+        Set<Long> out = new java.util.TreeSet<>();
+        driftGauges.keySet().forEach(k -> out.add(Long.parseLong(k.substring(0, k.indexOf('/')))));
+        return out;
     }
 
     private static List<Long> goods(Connection c) throws SQLException {

@@ -39,8 +39,17 @@ public final class Decider {
         String position() { return partition + ":" + offset; }
     }
 
-    /** A decided-later record: the Lua call to make and what to do with its answer (in input order). */
-    private record Plan(ScriptCall call, Function<LuaResult, Decision> complete) {}
+    /** What one record needs: nothing more (it is decided) or one Lua call, completed by its answer. */
+    private sealed interface Step {
+        /** Decided without Redis: the DLQ, a short-circuit answer, a stored in-memory decision. */
+        record Decided(Decision decision) implements Step {}
+
+        /** The Lua call to make and what to do with its answer; calls run in input order, one pipeline per batch. */
+        record Call(ScriptCall call, Function<LuaResult, Decision> complete) implements Step {}
+    }
+
+    /** A call waiting for its batch's round trip, with the index of the input it answers. */
+    private record Waiting(int index, Step.Call call) {}
 
     private final StockScripts scripts;
     private final Clock clock;
@@ -74,84 +83,82 @@ public final class Decider {
     /** Decides records in order; the i-th decision belongs to the i-th input. */
     public List<Decision> decideAll(List<Input> inputs) {
         Decision[] out = new Decision[inputs.size()];
-        List<Integer> waiting = new ArrayList<>();
-        List<Plan> plans = new ArrayList<>();
+        List<Waiting> waiting = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             Input in = inputs.get(i);
             ParsedCommand parsed = CommandCodec.decode(in.raw());
             if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof Restore r && keyMatches(in.key(), r.goodsId())) {
-                run(plans, waiting, out, inputs.get(Math.max(0, i - 1))); // the restore needs the fold of everything before it
+                run(waiting, out, inputs.get(Math.max(0, i - 1))); // the restore needs the fold of everything before it
                 gate.forget(r.goodsId());
                 out[i] = restore(r, in.position());
                 continue;
             }
-            Object planned = plan(parsed, in);
-            if (planned instanceof Decision d) {
-                out[i] = d;
-            } else {
-                plans.add((Plan) planned);
-                waiting.add(i);
-            }
+            Step step = step(parsed, in);
+            if (step instanceof Step.Call c) waiting.add(new Waiting(i, c));
+            else out[i] = ((Step.Decided) step).decision();
         }
-        if (!inputs.isEmpty()) run(plans, waiting, out, inputs.get(inputs.size() - 1));
+        if (!inputs.isEmpty()) run(waiting, out, inputs.get(inputs.size() - 1));
         return List.of(out);
     }
 
-    /** Runs the planned Lua calls (one pipeline), completes their decisions, then lets the gate settle. */
-    private void run(List<Plan> plans, List<Integer> waiting, Decision[] out, Input last) {
-        if (!plans.isEmpty()) {
-            List<LuaResult> results = scripts.callAll(plans.stream().map(Plan::call).toList());
-            for (int j = 0; j < plans.size(); j++) out[waiting.get(j)] = plans.get(j).complete().apply(results.get(j));
-            plans.clear();
+    /** Runs the waiting Lua calls (one pipeline), completes their decisions, then lets the gate settle. */
+    private void run(List<Waiting> waiting, Decision[] out, Input last) {
+        if (!waiting.isEmpty()) {
+            List<LuaResult> results = scripts.callAll(waiting.stream().map(w -> w.call().call()).toList());
+            for (int j = 0; j < waiting.size(); j++) {
+                out[waiting.get(j).index()] = waiting.get(j).call().complete().apply(results.get(j));
+            }
             waiting.clear();
         }
         if (shortCircuits != null) gate.settle(scripts::snapshot, last.partition(), last.offset());
     }
 
-    /** A {@link Decision} when no Lua call is needed (DLQ), otherwise a {@link Plan}. */
-    private Object plan(ParsedCommand parsed, Input in) {
-        if (parsed instanceof ParsedCommand.Poison p) return Decision.dlq(p.reason());
+    private static Step decided(Decision d) { return new Step.Decided(d); }
+
+    /** What a record needs: decided here (DLQ, stored or in-memory answers) or a Lua call. */
+    private Step step(ParsedCommand parsed, Input in) {
+        if (parsed instanceof ParsedCommand.Poison p) return decided(Decision.dlq(p.reason()));
         if (parsed instanceof ParsedCommand.InvalidPurchase ip) {
-            if (!keyMatches(in.key(), ip.goodsId())) return keyMismatch(in.key(), ip.goodsId());
+            if (!keyMatches(in.key(), ip.goodsId())) return decided(keyMismatch(in.key(), ip.goodsId()));
             Decision logged = fromShortCircuitLog(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), in);
-            if (logged != null) return logged;
+            if (logged != null) return decided(logged);
             gate.unsettle(ip.goodsId(), ip.requestId());
-            return new Plan(scripts.invalidPurchaseCall(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(),
+            return new Step.Call(scripts.invalidPurchaseCall(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(),
                     in.position()), r -> r.emits() ? new Decision(outcome(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(),
                     ip.acceptedAt(), r, in), null, null) : Decision.NOTHING);
         }
         Command command = ((ParsedCommand.Valid) parsed).command();
-        if (!keyMatches(in.key(), command.goodsId())) return keyMismatch(in.key(), command.goodsId());
-        if (command instanceof Purchase p) return planPurchase(p, in);
+        if (!keyMatches(in.key(), command.goodsId())) return decided(keyMismatch(in.key(), command.goodsId()));
+        if (command instanceof Purchase p) return purchaseStep(p, in);
         gate.unsettle(command.goodsId(), null);
-        if (command instanceof Release rel) return new Plan(scripts.releaseCall(rel, in.position()), r -> released(rel, r));
+        if (command instanceof Release rel) return new Step.Call(scripts.releaseCall(rel, in.position()), r -> released(rel, r));
         if (command instanceof OpenSale o) {
-            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp()))) return endedBeforeIssued(o, in);
+            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp()))) return decided(endedBeforeIssued(o, in));
             long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
-            return new Plan(scripts.openSaleCall(o, in.position(), expireAt), r -> opened(o, r, expireAt));
+            return new Step.Call(scripts.openSaleCall(o, in.position(), expireAt), r -> opened(o, r, expireAt));
         }
         CloseSale c = (CloseSale) command;
-        return new Plan(scripts.closeSaleCall(c, in.position()), r -> closed(c, r));
+        return new Step.Call(scripts.closeSaleCall(c, in.position()), r -> closed(c, r));
     }
 
     /**
      * A purchase: its decision from the short-circuit log if it has one there, else the gate's in-memory answer for
      * a sold-out goods (logged, so it commits with the outcome), else a Lua call.
      */
-    private Object planPurchase(Purchase p, Input in) {
+    private Step purchaseStep(Purchase p, Input in) {
         if (shortCircuits != null) {
             Decision logged = fromShortCircuitLog(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), in);
-            if (logged != null) return logged;
+            if (logged != null) return decided(logged);
             LuaResult answer = gate.judge(p);
             if (answer != null) {
-                shortCircuits.put(p.goodsId(), p.requestId(), answer.code() + "|" + answer.detail() + "|" + answer.stockAfter()
-                        + "|" + in.position());
+                shortCircuits.put(p.goodsId(), p.requestId(), StoredDecision.of(answer, in.position()).encode());
                 onShortCircuit.run();
-                return new Decision(outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), answer, in), null, null);
+                return decided(new Decision(outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), answer, in),
+                        null, null));
             }
             gate.unsettle(p.goodsId(), p.requestId());
         }
-        return new Plan(scripts.purchaseCall(p, in.position()), r -> {
+        return new Step.Call(scripts.purchaseCall(p, in.position()), r -> {
             gate.purchased(p, r);
             return purchased(p, r, in);
         });
@@ -162,9 +169,9 @@ public final class Decider {
         if (shortCircuits == null) return null;
         String stored = shortCircuits.get(goodsId, requestId);
         if (stored == null) return null;
-        String[] f = stored.split("\\|", -1);
-        if (!f[3].equals(in.position())) return Decision.NOTHING;
-        LuaResult r = new LuaResult(f[0], f[1], Long.parseLong(f[2]), LuaResult.Status.REPLAY);
+        StoredDecision decision = StoredDecision.parse(stored);
+        if (!decision.position().equals(in.position())) return Decision.NOTHING;
+        LuaResult r = decision.answer(LuaResult.Status.REPLAY);
         return new Decision(outcome(requestId, goodsId, userId, quantity, acceptedAt, r, in), null, null);
     }
 

@@ -136,22 +136,20 @@ public final class StockScripts {
             for (String user : redis.hkeys(keys.buyers(goodsId))) buyers.add(Long.parseLong(user));
             java.util.Set<String> decided = new java.util.HashSet<>();
             long lastOffset = -1;
-            String prefix = "|" + partition + ":";
             String cursor = ScanParams.SCAN_POINTER_START;
             ScanParams page = new ScanParams().count(1000);
             do {
                 ScanResult<java.util.Map.Entry<String, String>> scan = redis.hscan(keys.decisions(goodsId), cursor, page);
                 for (java.util.Map.Entry<String, String> e : scan.getResult()) {
                     if (e.getKey().startsWith(PURCHASE_DECISION)) decided.add(e.getKey().substring(PURCHASE_DECISION.length()));
-                    int at = e.getValue().lastIndexOf(prefix);
-                    if (at >= 0) lastOffset = Math.max(lastOffset, Long.parseLong(e.getValue().substring(at + prefix.length())));
+                    lastOffset = Math.max(lastOffset, StoredDecision.parse(e.getValue()).offsetIn(partition));
                 }
                 cursor = scan.getCursor();
             } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
             metrics.counter("seckill_soldout_gate_snapshots").increment();
             return new SaleSnapshot(Long.parseLong(sale.get(0)), Long.parseLong(sale.get(1)), Integer.parseInt(sale.get(2)),
                     "closed".equals(sale.get(3)), stock == null ? 0 : Long.parseLong(stock), buyers, decided, lastOffset);
-        } catch (JedisException | NumberFormatException e) {
+        } catch (RuntimeException e) { // Redis refused or an entry did not parse: the gate stays unarmed
             metrics.counter("seckill_soldout_gate_snapshot_errors").increment();
             return null;
         }

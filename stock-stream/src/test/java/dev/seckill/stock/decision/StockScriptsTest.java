@@ -249,4 +249,16 @@ class StockScriptsTest {
         assertThat(redis.redis.hkeys(redis.keys.decisions(GOODS))).as("each in its own namespace")
                 .contains("req:r1", "req:op:rel-11", "op:rel-11", "req:op:close-1", "op:close-1");
     }
+
+    @Test void theScriptsStoreDecisionsInTheFormatStoredDecisionReads() {
+        open(2, 1);
+        scripts.purchase(new Purchase("fmt", GOODS, 7, 1, DURING), "4:77");
+        StoredDecision stored = StoredDecision.parse(redis.redis.hget(redis.keys.decisions(GOODS), "req:fmt"));
+        assertThat(stored).isEqualTo(new StoredDecision("SUCCESS", "", 1, "4:77"));
+        assertThat(stored.offsetIn(4)).isEqualTo(77);
+        assertThat(stored.offsetIn(3)).isEqualTo(-1);
+        assertThat(StoredDecision.parse(stored.encode())).isEqualTo(stored);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> StoredDecision.parse("SUCCESS|1")))
+                .hasMessageContaining("not a stored decision");
+    }
 }

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole pipeline over a real Kafka broker, the real Redis and the real MySQL-compatible server: a small sale
- * with many more requests than stock and repeat buyers. Asserts invariants 1, 2, 3 and 5 (and 4) of DESIGN.md.
+ * with many more requests than stock and repeat buyers. Asserts invariants 1, 2, 3 and 5 (and 4) of docs/invariants.md.
  */
 class FlashSaleEndToEndTest {
     static Pipeline pipeline;

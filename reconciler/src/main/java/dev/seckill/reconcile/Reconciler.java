@@ -6,6 +6,8 @@ import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.reconcile.ReconcileQueries.Holding;
+import dev.seckill.reconcile.ReconcileQueries.LedgerFold;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -86,7 +88,7 @@ public final class Reconciler implements AutoCloseable {
         List<Row> rows = new ArrayList<>();
         try (Connection c = db.getConnection()) {
             List<Observed> observed = new ArrayList<>();
-            for (long goods : goods(c)) {
+            for (long goods : ReconcileQueries.goods(c)) {
                 if (onlyGoods == null || onlyGoods == goods) observed.add(observe(c, goods));
             }
             // judged only now: a goods whose partition moved while its sources were read is in flight, not drifting
@@ -100,28 +102,24 @@ public final class Reconciler implements AutoCloseable {
     }
 
     /** One goods as read from every source, before any judgement. */
-    private record Observed(GoodsDrift drift, Map<Long, String[]> holdings, Map<String, Long> liveOrders) {}
+    private record Observed(GoodsDrift drift, Map<Long, Holding> holdings, Map<String, Long> liveOrders) {}
 
     private Observed observe(Connection c, long goods) throws Exception {
-        long[] f = foldOf(c, goods); // opened, deducted, released, keys expire at (epoch ms; 0 when unknown)
-        Map<Long, String[]> holdings = holdings(c, goods); // userId -> {requestId, quantity}
-        Map<String, Long> liveOrders = liveOrders(c, goods); // requestId -> userId
+        LedgerFold fold = ReconcileQueries.fold(c, goods);
+        Map<Long, Holding> holdings = ReconcileQueries.holdings(c, goods);
+        Map<String, Long> liveOrders = ReconcileQueries.liveOrders(c, goods);
+        ReconcileQueries.DbSide dbSide = ReconcileQueries.dbSide(c, goods);
         String stock = redis.get(keys.stock(goods));
         long buyers = redis.hlen(keys.buyers(goods));
-        long ledgerStock = f[0] - f[1] + f[2];
-        long liveUnits = 0;
-        for (String[] h : holdings.values()) liveUnits += Long.parseLong(h[1]);
-        GoodsDrift drift = new GoodsDrift(goods, f[0], f[1], f[2], ledgerStock, holdings.size(),
+        GoodsDrift drift = new GoodsDrift(goods, fold.opened(), fold.deducted(), fold.released(), fold.stock(), holdings.size(),
                 stock == null ? null : Long.parseLong(stock), stock == null && buyers == 0 ? null : buyers,
-                single(c, "SELECT stock FROM sale WHERE goods_id = ?", goods), (long) liveOrders.size(),
-                single(c, "SELECT COALESCE(SUM(quantity), 0) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods),
-                single(c, "SELECT SUM(CASE type WHEN 'DEDUCTED' THEN -quantity WHEN 'CLOSED' THEN 0 WHEN 'RESTORED' THEN 0 "
-                        + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods), lifetime.retired(f[3]));
+                dbSide.saleStock(), (long) liveOrders.size(), dbSide.liveUnits(), dbSide.ledgerStock(),
+                lifetime.retired(fold.keysExpireAtMs()));
         if (drift.ended() && drift.dbAgrees()) {
             retireGauges(goods); // an ended, settled sale: its per-goods series end with it instead of piling up
         } else {
-            gauge(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? ledgerStock : drift.redisStock() - ledgerStock);
-            gauge(goods, "db", drift.dbStock() == null ? ledgerStock : drift.dbStock() - ledgerStock);
+            gauge(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? fold.stock() : drift.redisStock() - fold.stock());
+            gauge(goods, "db", drift.dbStock() == null ? fold.stock() : drift.dbStock() - fold.stock());
         }
         return new Observed(drift, holdings, liveOrders);
     }
@@ -130,7 +128,7 @@ public final class Reconciler implements AutoCloseable {
         GoodsDrift drift = o.drift();
         long goods = drift.goodsId();
         long ledgerStock = drift.ledgerStock();
-        Map<Long, String[]> holdings = o.holdings();
+        Map<Long, Holding> holdings = o.holdings();
         Map<String, Long> liveOrders = o.liveOrders();
         List<String> repairs = new ArrayList<>();
 
@@ -142,22 +140,22 @@ public final class Reconciler implements AutoCloseable {
                 commands.send(new ProducerRecord<>(topics.commands(), r.key(), CommandCodec.encode(r))).get(30, TimeUnit.SECONDS);
             }));
         }
-        for (Map.Entry<Long, String[]> h : holdings.entrySet()) {
-            String requestId = h.getValue()[0];
-            if (liveOrders.containsKey(requestId) || orderExists(c, requestId)) continue;
-            repairs.add(act(c, goods, "missing_order", "order_written", "SUCCESS " + requestId + " of user " + h.getKey()
-                    + " has no order row", () -> writeOrder(c, goods, h.getKey(), requestId, Long.parseLong(h.getValue()[1]))));
+        for (Map.Entry<Long, Holding> h : holdings.entrySet()) {
+            Holding holding = h.getValue();
+            if (liveOrders.containsKey(holding.requestId()) || ReconcileQueries.orderExists(c, holding.requestId())) continue;
+            repairs.add(act(c, goods, "missing_order", "order_written", "SUCCESS " + holding.requestId() + " of user " + h.getKey()
+                    + " has no order row", () -> ReconcileQueries.writeOrder(c, goods, h.getKey(), holding.requestId(), holding.quantity())));
         }
         Set<String> ledgerRequests = new HashSet<>();
-        holdings.values().forEach(h -> ledgerRequests.add(h[0]));
+        holdings.values().forEach(h -> ledgerRequests.add(h.requestId()));
         for (Map.Entry<String, Long> order : liveOrders.entrySet()) {
             if (ledgerRequests.contains(order.getKey())) continue;
             String detail = "order " + order.getKey() + " of user " + order.getValue() + " has no SUCCESS in the ledger";
-            if (!audited(c, goods, "stray_order", detail)) repairs.add(act(c, goods, "stray_order", "flagged", detail, () -> { }));
+            if (!ReconcileQueries.audited(c, goods, "stray_order", detail)) repairs.add(act(c, goods, "stray_order", "flagged", detail, () -> { }));
         }
         if (drift.dbStock() != null && drift.dbStock() != ledgerStock) {
             String detail = "DB stock " + drift.dbStock() + ", ledger says " + ledgerStock;
-            if (!audited(c, goods, "db_drift", detail)) repairs.add(act(c, goods, "db_drift", "flagged", detail, () -> { }));
+            if (!ReconcileQueries.audited(c, goods, "db_drift", detail)) repairs.add(act(c, goods, "db_drift", "flagged", detail, () -> { }));
         }
         return new Row(drift, true, repairs);
     }
@@ -169,39 +167,10 @@ public final class Reconciler implements AutoCloseable {
     private String act(Connection c, long goods, String kind, String action, String detail, Action repair) throws Exception {
         if (dryRun) return kind + " (dry run: " + action + " not done)";
         repair.run();
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO reconcile_audit (goods_id, kind, action, detail) VALUES (?, ?, ?, ?)")) {
-            ps.setLong(1, goods);
-            ps.setString(2, kind);
-            ps.setString(3, action);
-            ps.setString(4, detail.length() > 500 ? detail.substring(0, 500) : detail);
-            ps.executeUpdate();
-        }
+        ReconcileQueries.audit(c, goods, kind, action, detail);
         metrics.counter("seckill_reconcile_repairs", "kind", kind).increment();
         LOG.warn("goods {}: {} -> {} ({})", goods, kind, action, detail);
         return kind + ": " + action;
-    }
-
-    private static boolean audited(Connection c, long goods, String kind, String detail) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM reconcile_audit WHERE goods_id = ? AND kind = ? AND detail = ? LIMIT 1")) {
-            ps.setLong(1, goods);
-            ps.setString(2, kind);
-            ps.setString(3, detail);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private static void writeOrder(Connection c, long goods, long user, String requestId, long quantity) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO purchase_order (request_id, goods_id, user_id, quantity, "
-                + "status, live_user_id, trace_id) VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler')")) {
-            ps.setString(1, requestId);
-            ps.setLong(2, goods);
-            ps.setLong(3, user);
-            ps.setLong(4, quantity);
-            ps.setLong(5, user);
-            ps.executeUpdate();
-        }
     }
 
     private void gauge(long goods, String source, long value) {
@@ -226,69 +195,6 @@ public final class Reconciler implements AutoCloseable {
         Set<Long> out = new java.util.TreeSet<>();
         driftGauges.keySet().forEach(k -> out.add(Long.parseLong(k.substring(0, k.indexOf('/')))));
         return out;
-    }
-
-    private static List<Long> goods(Connection c) throws SQLException {
-        List<Long> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT goods_id FROM reconcile_fold ORDER BY goods_id");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) out.add(rs.getLong(1));
-        }
-        return out;
-    }
-
-    private static long[] foldOf(Connection c, long goods) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT opened, deducted, released, COALESCE(keys_expire_at_ms, 0) FROM reconcile_fold WHERE goods_id = ?")) {
-            ps.setLong(1, goods);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};
-            }
-        }
-    }
-
-    private static Map<Long, String[]> holdings(Connection c, long goods) throws SQLException {
-        Map<Long, String[]> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT user_id, request_id, quantity FROM reconcile_holding WHERE goods_id = ?")) {
-            ps.setLong(1, goods);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.put(rs.getLong(1), new String[] {rs.getString(2), Long.toString(rs.getLong(3))});
-            }
-        }
-        return out;
-    }
-
-    private static Map<String, Long> liveOrders(Connection c, long goods) throws SQLException {
-        Map<String, Long> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT request_id, user_id FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL")) {
-            ps.setLong(1, goods);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.put(rs.getString(1), rs.getLong(2));
-            }
-        }
-        return out;
-    }
-
-    private static boolean orderExists(Connection c, String requestId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE request_id = ?")) {
-            ps.setString(1, requestId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private static Long single(Connection c, String sql, long goods) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setLong(1, goods);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) return null;
-                long v = rs.getLong(1);
-                return rs.wasNull() ? null : v;
-            }
-        }
     }
 
     /** A fixed-width table: one row per goods, each source side by side, the verdict and what was done. */

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks the invariants of DESIGN.md for one goods after the pipeline has drained, from every source: the outcome
+ * Checks the invariants of docs/invariants.md for one goods after the pipeline has drained, from every source: the outcome
  * topics, the ledger topic, Redis and the DB. Each violation is a line of text; none means the sale was correct.
  */
 public final class SaleAudit {

@@ -8,7 +8,7 @@
 -- the sale: the buyers and holders hashes get it here, when a SUCCESS creates or grows them.
 -- Returns {outcome, reason, stockAfter, status}; status NEW (decided now), REPLAY (this same command was decided
 -- before: emit the stored decision again), RETRY (the requestId was decided at another position: emit nothing).
--- Order (DESIGN.md): stored decision -> sale window by acceptedAt -> per-user limit -> live buyer -> stock -> deduct.
+-- Order (docs/invariants.md, "The decision"): stored decision -> sale window by acceptedAt -> per-user limit -> live buyer -> stock -> deduct.
 local rid, pos = ARGV[1], ARGV[5]
 local dkey = 'req:' .. rid
 local stored = redis.call('HGET', KEYS[5], dkey)

@@ -1,0 +1,136 @@
+package dev.seckill.reconcile;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The reconciler's SQL, apart from its judgement: what the durable ledger fold and the order tables say about a goods,
+ * and the two writes a repair makes (an order row, an audit row).
+ */
+final class ReconcileQueries {
+    private ReconcileQueries() {}
+
+    /** The ledger fold of one goods: units opened, deducted and released, and when its sale's keys expire. */
+    record LedgerFold(long opened, long deducted, long released, long keysExpireAtMs) {
+        /** The units left by the ledger: opened − deducted + released. */
+        long stock() { return opened - deducted + released; }
+    }
+
+    /** A live buyer by the ledger: the purchase that holds and how many units. */
+    record Holding(String requestId, long quantity) {}
+
+    /** What the DB's own tables say about a goods (null: no such row). */
+    record DbSide(Long saleStock, Long liveUnits, Long ledgerStock) {}
+
+    static List<Long> goods(Connection c) throws SQLException {
+        List<Long> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT goods_id FROM reconcile_fold ORDER BY goods_id");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) out.add(rs.getLong(1));
+        }
+        return out;
+    }
+
+    static LedgerFold fold(Connection c, long goods) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT opened, deducted, released, COALESCE(keys_expire_at_ms, 0) FROM reconcile_fold WHERE goods_id = ?")) {
+            ps.setLong(1, goods);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return new LedgerFold(0, 0, 0, 0);
+                return new LedgerFold(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+            }
+        }
+    }
+
+    /** userId → holding, by the ledger. */
+    static Map<Long, Holding> holdings(Connection c, long goods) throws SQLException {
+        Map<Long, Holding> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT user_id, request_id, quantity FROM reconcile_holding WHERE goods_id = ?")) {
+            ps.setLong(1, goods);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.put(rs.getLong(1), new Holding(rs.getString(2), rs.getLong(3)));
+            }
+        }
+        return out;
+    }
+
+    /** requestId → userId of every live order (CREATED or PAID, holding stock). */
+    static Map<String, Long> liveOrders(Connection c, long goods) throws SQLException {
+        Map<String, Long> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT request_id, user_id FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL")) {
+            ps.setLong(1, goods);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        return out;
+    }
+
+    static DbSide dbSide(Connection c, long goods) throws SQLException {
+        return new DbSide(single(c, "SELECT stock FROM sale WHERE goods_id = ?", goods),
+                single(c, "SELECT COALESCE(SUM(quantity), 0) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods),
+                single(c, "SELECT SUM(CASE type WHEN 'DEDUCTED' THEN -quantity WHEN 'CLOSED' THEN 0 WHEN 'RESTORED' THEN 0 "
+                        + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods));
+    }
+
+    static boolean orderExists(Connection c, String requestId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE request_id = ?")) {
+            ps.setString(1, requestId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** The order a SUCCESS should have made (idempotent by request_id). */
+    static void writeOrder(Connection c, long goods, long user, String requestId, long quantity) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO purchase_order (request_id, goods_id, user_id, quantity, "
+                + "status, live_user_id, trace_id) VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler')")) {
+            ps.setString(1, requestId);
+            ps.setLong(2, goods);
+            ps.setLong(3, user);
+            ps.setLong(4, quantity);
+            ps.setLong(5, user);
+            ps.executeUpdate();
+        }
+    }
+
+    static void audit(Connection c, long goods, String kind, String action, String detail) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO reconcile_audit (goods_id, kind, action, detail) VALUES (?, ?, ?, ?)")) {
+            ps.setLong(1, goods);
+            ps.setString(2, kind);
+            ps.setString(3, action);
+            ps.setString(4, detail.length() > 500 ? detail.substring(0, 500) : detail);
+            ps.executeUpdate();
+        }
+    }
+
+    static boolean audited(Connection c, long goods, String kind, String detail) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM reconcile_audit WHERE goods_id = ? AND kind = ? AND detail = ? LIMIT 1")) {
+            ps.setLong(1, goods);
+            ps.setString(2, kind);
+            ps.setString(3, detail);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static Long single(Connection c, String sql, long goods) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, goods);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
+                long v = rs.getLong(1);
+                return rs.wasNull() ? null : v;
+            }
+        }
+    }
+}

@@ -294,4 +294,19 @@ class StockTopologyTest {
         org.apache.kafka.streams.state.KeyValueStore<Long, dev.seckill.stock.ledger.GoodsFold> folds = driver.getKeyValueStore(StockTopology.FOLD_STORE);
         assertThat(folds.get(3004L).stock).as("the fold stays for the goods' next sale").isZero();
     }
+
+    @Test void aForcedOpenOverLiveBuyersIsRefused_onceTheyAreReleasedItOpensAndItsLedgerEntryCarriesItsOffset() {
+        open(3005, 3);
+        buy("a", 3005, 1);
+        send(3005, CommandCodec.encode(new OpenSale(3005, 9, START, END, 1, "forced-1", true)));
+        assertThat(header(dlq.readRecord(), "error")).startsWith("open_sale refused: 1 buyers of the previous sale");
+        assertThat(redis.redis.get(redis.keys.stock(3005))).as("untouched").isEqualTo("2");
+        send(3005, CommandCodec.encode(new Release(3005, 1, 1, 1L, "a", "cancelled", "rel-a")));
+        send(3005, CommandCodec.encode(new OpenSale(3005, 9, START, END, 1, "forced-2", true)));
+        assertThat(dlq.isEmpty()).isTrue();
+        LedgerEntry reopened = ledger.readValuesToList().stream().filter(e -> "forced-2".equals(e.opId())).findFirst().orElseThrow();
+        assertThat(reopened.quantity()).as("against the ledger's 3 units left").isEqualTo(6);
+        assertThat(reopened.commandOffset()).isEqualTo(4);
+        assertThat(reopened.keysExpireAt()).isAfter(END);
+    }
 }

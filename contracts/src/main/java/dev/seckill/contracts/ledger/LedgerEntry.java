@@ -8,11 +8,11 @@ import java.time.Instant;
  * {@code opId} is unique per change: the command's opId, or {@code deduct:<requestId>} for a purchase.
  */
 public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
-                          Long orderId, long stockAfter, Instant at, Instant keysExpireAt) {
+                          Long orderId, long stockAfter, Instant at, Instant keysExpireAt, Long commandOffset) {
 
     public static LedgerEntry of(String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
                                  Long orderId, long stockAfter, Instant at) {
-        return new LedgerEntry(1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null);
+        return new LedgerEntry(1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null, null);
     }
 
     /**
@@ -21,7 +21,15 @@ public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, lon
      * ended sale by it. Absent (null) on other entries.
      */
     public LedgerEntry withKeysExpireAt(Instant expireAt) {
-        return new LedgerEntry(v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, expireAt);
+        return new LedgerEntry(v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, expireAt, commandOffset);
+    }
+
+    /**
+     * This entry with the offset of the command that made it, in the goods' partition (the same partition number in
+     * every topic). On OPENED: orders whose purchase command came before it belong to earlier sales of the goods.
+     */
+    public LedgerEntry withCommandOffset(long offset) {
+        return new LedgerEntry(v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, keysExpireAt, offset);
     }
 
     public static String deductOpId(String requestId) { return "deduct:" + requestId; }

@@ -93,6 +93,9 @@ public final class Decider {
                 out[i] = restore(r, in.position());
                 continue;
             }
+            if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale o && o.force() && !waiting.isEmpty()) {
+                run(waiting, out, inputs.get(i - 1)); // a forced open judges the holdings after everything before it
+            }
             Step step = step(parsed, in);
             if (step instanceof Step.Call c) waiting.add(new Waiting(i, c));
             else out[i] = ((Step.Decided) step).decision();
@@ -134,8 +137,10 @@ public final class Decider {
         if (command instanceof Release rel) return new Step.Call(scripts.releaseCall(rel, in.position()), r -> released(rel, r));
         if (command instanceof OpenSale o) {
             if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp()))) return decided(endedBeforeIssued(o, in));
+            int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
+            if (holders > 0) return decided(forcedOverLiveBuyers(o, holders));
             long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
-            return new Step.Call(scripts.openSaleCall(o, in.position(), expireAt), r -> opened(o, r, expireAt));
+            return new Step.Call(scripts.openSaleCall(o, in.position(), expireAt), r -> opened(o, r, expireAt, in.offset()));
         }
         CloseSale c = (CloseSale) command;
         return new Step.Call(scripts.closeSaleCall(c, in.position()), r -> closed(c, r));
@@ -212,7 +217,18 @@ public final class Decider {
                 + Instant.ofEpochMilli(in.timestamp()) + " (the record's timestamp); send a window that ends later");
     }
 
-    private Decision opened(OpenSale o, LuaResult r, long expireAt) {
+    /**
+     * A forced open while buyers of the previous sale still hold units: their orders (unpaid, or paid) would lose
+     * the units they hold, and a payment after it would sell a unit the new stock does not count. A goods holds one
+     * sale at a time: release or let the previous sale's orders end; paid ones end with its keys' lifetime.
+     */
+    private static Decision forcedOverLiveBuyers(OpenSale o, int holders) {
+        return Decision.dlq("open_sale refused: " + holders + " buyers of the previous sale of goods " + o.goodsId()
+                + " still hold units (their orders are unpaid or paid); a forced open would orphan them. Let them be"
+                + " released (payment timeout, cancel) or wait until the previous sale's keys expire, then open without force");
+    }
+
+    private Decision opened(OpenSale o, LuaResult r, long expireAt, long offset) {
         gate.forget(o.goodsId());
         if (!r.emits()) return Decision.NOTHING;
         if ("REFUSED".equals(r.code())) {
@@ -234,7 +250,7 @@ public final class Decider {
         // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found none
         folds.releaseAll(o.goodsId());
         return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, delta, null, null, null,
-                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(expireAt)), null);
+                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(expireAt)).withCommandOffset(offset), null);
     }
 
     private Decision closed(CloseSale c, LuaResult r) {

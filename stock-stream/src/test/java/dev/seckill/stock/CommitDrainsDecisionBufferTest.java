@@ -50,7 +50,7 @@ class CommitDrainsDecisionBufferTest {
             Settings settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX,
                     topics.prefix(), Settings.REDIS_PREFIX, redis.keys.prefix(), "stream.threads", "1",
                     "stream.batch.size", "100000", "stream.batch.linger.ms", "3600000"));
-            List<Command> commands = List.of(new OpenSale(9301, 3, start, start.plusSeconds(3600), 1, "open-9301", false),
+            List<Command> commands = List.of(new OpenSale(9301, 4, start, start.plusSeconds(3600), 1, "open-9301", false),
                     new Purchase("d1", 9301, 1, 1, start.plusSeconds(1)), new Purchase("d2", 9301, 2, 1, start.plusSeconds(1)),
                     new Purchase("d3", 9301, 3, 1, start.plusSeconds(1)), new Purchase("d4", 9301, 4, 1, start.plusSeconds(1)),
                     new Purchase("d5", 9301, 4, 1, start.plusSeconds(1)));

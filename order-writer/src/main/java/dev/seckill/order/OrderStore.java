@@ -62,36 +62,49 @@ public final class OrderStore {
 
     /**
      * The fast path for a batch of SUCCESS outcomes never seen before (the steady state): multi-row inserts of ledger
-     * rows and orders, and one stock update per goods. Any outcome applied before makes the ledger insert fail on its
-     * unique op_id (SQL state 23); the caller then rolls back and takes the per-record path, which skips it. Same effect
+     * rows and orders, and one stock update per goods. Any outcome applied before makes the order insert fail on its
+     * unique request_id (or the ledger insert on its unique op_id: SQL state 23); the caller then rolls back and takes the per-record path, which skips it. Same effect
      * as {@link #recordSuccess} per outcome. Returns the orders written.
      */
     public static int recordSuccesses(Connection c, List<TracedOutcome> batch) throws SQLException {
         Map<String, TracedOutcome> fresh = new LinkedHashMap<>();
         for (TracedOutcome t : batch) fresh.putIfAbsent(LedgerEntry.deductOpId(t.outcome().requestId()), t);
         if (fresh.isEmpty()) return 0;
-        try (PreparedStatement ledger = c.prepareStatement("INSERT INTO stock_ledger "
-                + "(op_id, goods_id, type, quantity, user_id, request_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?)");
-             PreparedStatement order = c.prepareStatement(INSERT_ORDER)) {
+        // orders first, so each ledger row can name its order (as the per-record path does): the generated keys of a
+        // multi-row INSERT come back in row order
+        List<TracedOutcome> rows = List.copyOf(fresh.values());
+        long[] orderIds = new long[rows.size()];
+        try (PreparedStatement order = c.prepareStatement(INSERT_ORDER, Statement.RETURN_GENERATED_KEYS)) {
+            for (TracedOutcome t : rows) {
+                bindOrder(order, t.outcome(), t.traceId());
+                order.addBatch();
+            }
+            order.executeBatch();
+            try (ResultSet keys = order.getGeneratedKeys()) {
+                for (int i = 0; i < orderIds.length; i++) {
+                    if (!keys.next()) throw new SQLException("fewer generated order ids than orders", "HY000");
+                    orderIds[i] = keys.getLong(1);
+                }
+            }
+        }
+        try (PreparedStatement ledger = c.prepareStatement("INSERT INTO stock_ledger (op_id, goods_id, type, quantity, user_id, "
+                + "request_id, order_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?, ?)")) {
             Map<Long, Long> deducted = new LinkedHashMap<>();
-            for (Map.Entry<String, TracedOutcome> e : fresh.entrySet()) {
-                Outcome o = e.getValue().outcome();
-                String trace = e.getValue().traceId();
-                ledger.setString(1, e.getKey());
+            for (int i = 0; i < rows.size(); i++) {
+                Outcome o = rows.get(i).outcome();
+                ledger.setString(1, LedgerEntry.deductOpId(o.requestId()));
                 ledger.setLong(2, o.goodsId());
                 ledger.setLong(3, o.quantity());
                 ledger.setLong(4, o.userId());
                 ledger.setString(5, o.requestId());
-                ledger.setLong(6, o.stockAfter());
-                ledger.setObject(7, utc(o.decidedAt()));
-                ledger.setString(8, trace);
+                ledger.setLong(6, orderIds[i]);
+                ledger.setLong(7, o.stockAfter());
+                ledger.setObject(8, utc(o.decidedAt()));
+                ledger.setString(9, rows.get(i).traceId());
                 ledger.addBatch();
-                bindOrder(order, o, trace);
-                order.addBatch();
                 deducted.merge(o.goodsId(), (long) o.quantity(), Long::sum);
             }
             ledger.executeBatch();
-            order.executeBatch();
             for (Map.Entry<Long, Long> d : deducted.entrySet()) adjustSale(c, d.getKey(), 0, -d.getValue());
         }
         return fresh.size();

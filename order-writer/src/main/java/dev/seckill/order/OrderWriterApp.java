@@ -15,6 +15,7 @@ import dev.seckill.contracts.payment.Payment;
 import dev.seckill.order.db.Database;
 import dev.seckill.order.lifecycle.PaymentResult;
 import dev.seckill.order.lifecycle.PaymentTimeoutSweeper;
+import dev.seckill.order.lifecycle.PaymentsProgress;
 import dev.seckill.order.lifecycle.Payments;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -76,6 +77,8 @@ public final class OrderWriterApp implements AutoCloseable {
     private HikariDataSource db;
     private KafkaConsumer<String, byte[]> consumer;
     private KafkaProducer<String, byte[]> dlq;
+    private org.apache.kafka.clients.admin.Admin admin;
+    private Duration paymentTimeout;
     private Thread loop;
     private ScheduledExecutorService sweeps;
     private Map<TopicPartition, OffsetAndMetadata> pending;
@@ -112,6 +115,7 @@ public final class OrderWriterApp implements AutoCloseable {
     public OrderWriterApp start() {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         db = Database.open(settings, "order-writer");
+        paymentTimeout = Duration.ofMillis(settings.getLong("writer.payment.timeout.ms", Duration.ofMinutes(15).toMillis()));
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
@@ -134,9 +138,13 @@ public final class OrderWriterApp implements AutoCloseable {
         running.set(true);
         loop = new Thread(this::run, "order-writer");
         loop.start();
-        Duration deadline = Duration.ofMillis(settings.getLong("writer.payment.timeout.ms", Duration.ofMinutes(15).toMillis()));
         long sweepEvery = settings.getLong("writer.sweep.interval.ms", 1000);
-        PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, dlq, topics, deadline, metrics);
+        admin = org.apache.kafka.clients.admin.Admin.create(Map.of(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                settings.kafkaBootstrap()));
+        PaymentsProgress progress = new PaymentsProgress(admin, dev.seckill.contracts.GroupIds.orderWriter(settings), topics.payments(),
+                System::currentTimeMillis);
+        PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, dlq, topics, paymentTimeout,
+                Duration.ofMillis(settings.getLong("writer.payment.grace.ms", 0)), progress, metrics);
         sweeps = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "payment-timeout-sweeper"));
         sweeps.scheduleWithFixedDelay(() -> {
             try {
@@ -395,7 +403,7 @@ public final class OrderWriterApp implements AutoCloseable {
                 if (p.paymentId() == null || p.orderId() <= 0 || p.paidAt() == null) {
                     throw new PoisonRecord("payment without paymentId, orderId or paidAt");
                 }
-                PaymentResult result = Payments.apply(c, p, traceId);
+                PaymentResult result = Payments.apply(c, p, traceId, paymentTimeout);
                 metrics.counter("seckill_payments", "result", result.name()).increment();
                 return false;
             }
@@ -508,6 +516,7 @@ public final class OrderWriterApp implements AutoCloseable {
             }
         }
         if (dlq != null) dlq.close(Duration.ofSeconds(5));
+        if (admin != null) admin.close(Duration.ofSeconds(5));
         if (db != null) db.close();
     }
 

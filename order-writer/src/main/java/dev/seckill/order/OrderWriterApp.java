@@ -9,6 +9,7 @@ import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.payment.Payment;
@@ -323,8 +324,12 @@ public final class OrderWriterApp implements AutoCloseable {
                 if (successes != null) {
                     try {
                         int written = OrderStore.recordSuccesses(c, successes);
-                        metrics.counter("seckill_orders_written").increment(written);
-                        poison = writeEach(c, batch.stream().filter(r -> !r.topic().equals(topics.success())).toList());
+                        if (written < 0) {
+                            poison = writeEach(c, batch); // a release waits for one of these orders: record by record
+                        } else {
+                            metrics.counter("seckill_orders_written").increment(written);
+                            poison = writeEach(c, batch.stream().filter(r -> !r.topic().equals(topics.success())).toList());
+                        }
                     } catch (SQLException e) {
                         if (!isDataError(e)) throw e;
                         c.rollback();
@@ -409,7 +414,16 @@ public final class OrderWriterApp implements AutoCloseable {
             }
             LedgerEntry e = parse(r, LedgerEntry.class);
             if (e.type() == null || e.opId() == null || e.goodsId() <= 0) throw new PoisonRecord("ledger entry without type, opId or goodsId");
-            return OrderStore.applyLedger(c, e, traceId);
+            OrderStore.LedgerEffect effect = OrderStore.applyLedger(c, e, traceId);
+            if (e.type() == LedgerType.RELEASED && effect != OrderStore.LedgerEffect.NONE) {
+                metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
+            }
+            if (effect == OrderStore.LedgerEffect.PAID_ORDER_RELEASED) {
+                metrics.counter("seckill_writer_paid_order_released").increment();
+                LOG.error("RELEASED ledger entry {} gave back units of a PAID order (goods {}, user {}): recorded in order_anomaly",
+                        e.opId(), e.goodsId(), e.userId());
+            }
+            return effect != OrderStore.LedgerEffect.NONE;
         } finally {
             MDC.remove("traceId");
         }

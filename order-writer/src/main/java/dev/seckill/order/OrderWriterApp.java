@@ -410,6 +410,9 @@ public final class OrderWriterApp implements AutoCloseable {
                 }
                 PaymentResult result = Payments.apply(c, p, traceId, paymentTimeout);
                 metrics.counter("seckill_payments", "result", result.name()).increment();
+                if (result == PaymentResult.REFUSED) {
+                    LOG.info("payment {} of order {} (paid at {}) refused: the provider must refund it", p.paymentId(), p.orderId(), p.paidAt());
+                }
                 return false;
             }
             LedgerEntry e = parse(r, LedgerEntry.class);

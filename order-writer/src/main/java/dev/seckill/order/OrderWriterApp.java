@@ -9,12 +9,14 @@ import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.payment.Payment;
 import dev.seckill.order.db.Database;
 import dev.seckill.order.lifecycle.PaymentResult;
 import dev.seckill.order.lifecycle.PaymentTimeoutSweeper;
+import dev.seckill.order.lifecycle.PaymentsProgress;
 import dev.seckill.order.lifecycle.Payments;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +35,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -58,6 +61,9 @@ import org.slf4j.MDC;
  * after the DB commit. A DB fault pauses
  * consumption and retries the same batch with backoff until the DB is back; a record that can never be written
  * goes to the DLQ. A sweeper cancels orders unpaid past the deadline and sends their release commands.
+ * If the consumer loop ends on an error, the service is dead: health turns DOWN, the sweeper stops and the process
+ * exits non-zero (through the injected {@code onFatal}), so a supervisor restarts it rather than leaving a process that
+ * looks alive while SUCCESS outcomes stop becoming orders.
  */
 public final class OrderWriterApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OrderWriterApp.class);
@@ -66,10 +72,14 @@ public final class OrderWriterApp implements AutoCloseable {
     private final MeterRegistry metrics;
     private final Topics topics;
     private final AtomicBoolean running = new AtomicBoolean();
+    private final IntConsumer onFatal;
+    private volatile String failure;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private HikariDataSource db;
     private KafkaConsumer<String, byte[]> consumer;
     private KafkaProducer<String, byte[]> dlq;
+    private org.apache.kafka.clients.admin.Admin admin;
+    private Duration paymentTimeout;
     private Thread loop;
     private ScheduledExecutorService sweeps;
     private Map<TopicPartition, OffsetAndMetadata> pending;
@@ -77,15 +87,36 @@ public final class OrderWriterApp implements AutoCloseable {
     private java.util.concurrent.Future<Written> inFlight;
     private Batch ready;
 
+    /** The service as a process: a fatal end of its consumer loop exits the JVM with status 1. */
     public OrderWriterApp(Settings settings, MeterRegistry metrics) {
+        this(settings, metrics, FATAL_EXIT);
+    }
+
+    /** @param onFatal called once, with a non-zero status, when the consumer loop has ended on an error */
+    public OrderWriterApp(Settings settings, MeterRegistry metrics, IntConsumer onFatal) {
         this.settings = settings;
         this.metrics = metrics;
         this.topics = new Topics(settings.topicPrefix());
+        this.onFatal = onFatal;
+        metrics.gauge("seckill_writer_up", this, app -> app.health().up() ? 1 : 0);
+    }
+
+    /** Exits the process; System.exit runs the shutdown hooks, which close the service. */
+    public static final IntConsumer FATAL_EXIT = status -> System.exit(status);
+
+    /** UP while the consumer loop runs; DOWN (with why) before start, after close, and for good once the loop failed. */
+    public record Health(boolean up, String detail) {}
+
+    public Health health() {
+        String failed = failure;
+        if (failed != null) return new Health(false, "consumer loop ended: " + failed);
+        return running.get() ? new Health(true, "consuming") : new Health(false, "not running");
     }
 
     public OrderWriterApp start() {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         db = Database.open(settings, "order-writer");
+        paymentTimeout = Duration.ofMillis(settings.getLong("writer.payment.timeout.ms", Duration.ofMinutes(15).toMillis()));
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
@@ -98,17 +129,23 @@ public final class OrderWriterApp implements AutoCloseable {
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
         new KafkaClientMetrics(consumer).bindTo(metrics);
+        // a send that cannot even find its topic fails after max.block.ms (default 60 s) and is retried by sendToDlq
         dlq = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, settings.getLong("writer.dlq.timeout.ms", 10_000)),
                 new StringSerializer(), new ByteArraySerializer());
         consumer.subscribe(List.of(topics.success(), topics.ledger(), topics.payments()), new Handover());
         writer = Executors.newSingleThreadExecutor(r -> new Thread(r, "order-writer-db"));
         running.set(true);
         loop = new Thread(this::run, "order-writer");
         loop.start();
-        Duration deadline = Duration.ofMillis(settings.getLong("writer.payment.timeout.ms", Duration.ofMinutes(15).toMillis()));
         long sweepEvery = settings.getLong("writer.sweep.interval.ms", 1000);
-        PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, dlq, topics, deadline, metrics);
+        admin = org.apache.kafka.clients.admin.Admin.create(Map.of(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                settings.kafkaBootstrap()));
+        PaymentsProgress progress = new PaymentsProgress(admin, dev.seckill.contracts.GroupIds.orderWriter(settings), topics.payments(),
+                System::currentTimeMillis);
+        PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, dlq, topics, paymentTimeout,
+                Duration.ofMillis(settings.getLong("writer.payment.grace.ms", 0)), progress, metrics);
         sweeps = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "payment-timeout-sweeper"));
         sweeps.scheduleWithFixedDelay(() -> {
             try {
@@ -151,10 +188,12 @@ public final class OrderWriterApp implements AutoCloseable {
                     consumer.poll(Duration.ZERO); // paused: keeps the group membership without fetching more
                 }
             }
-        } catch (WakeupException e) {
-            if (running.get()) throw e;
         } catch (RuntimeException e) {
-            LOG.error("order-writer stopped on an unexpected error", e);
+            if (!(e instanceof WakeupException && !running.get())) { // a wakeup is close() asking; anything else is fatal
+                failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+                running.set(false);
+                LOG.error("order-writer's consumer loop ended on an error: the service is DOWN and exits", e);
+            }
         } finally {
             try {
                 if (inFlight != null) finish(true);
@@ -167,8 +206,17 @@ public final class OrderWriterApp implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.debug("final offset commit failed (harmless redelivery): {}", e.getMessage());
             }
-            consumer.close(Duration.ofSeconds(5));
+            try {
+                consumer.close(Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                LOG.debug("consumer close failed: {}", e.getMessage());
+            }
             stopped.countDown();
+            if (failure != null) {
+                if (sweeps != null) sweeps.shutdownNow(); // no cancellations while nothing consumes the payments
+                metrics.counter("seckill_writer_fatal").increment();
+                onFatal.accept(1);
+            }
         }
     }
 
@@ -276,8 +324,12 @@ public final class OrderWriterApp implements AutoCloseable {
                 if (successes != null) {
                     try {
                         int written = OrderStore.recordSuccesses(c, successes);
-                        metrics.counter("seckill_orders_written").increment(written);
-                        poison = writeEach(c, batch.stream().filter(r -> !r.topic().equals(topics.success())).toList());
+                        if (written < 0) {
+                            poison = writeEach(c, batch); // a release waits for one of these orders: record by record
+                        } else {
+                            metrics.counter("seckill_orders_written").increment(written);
+                            poison = writeEach(c, batch.stream().filter(r -> !r.topic().equals(topics.success())).toList());
+                        }
                     } catch (SQLException e) {
                         if (!isDataError(e)) throw e;
                         c.rollback();
@@ -356,13 +408,25 @@ public final class OrderWriterApp implements AutoCloseable {
                 if (p.paymentId() == null || p.orderId() <= 0 || p.paidAt() == null) {
                     throw new PoisonRecord("payment without paymentId, orderId or paidAt");
                 }
-                PaymentResult result = Payments.apply(c, p, traceId);
+                PaymentResult result = Payments.apply(c, p, traceId, paymentTimeout);
                 metrics.counter("seckill_payments", "result", result.name()).increment();
+                if (result == PaymentResult.REFUSED) {
+                    LOG.info("payment {} of order {} (paid at {}) refused: the provider must refund it", p.paymentId(), p.orderId(), p.paidAt());
+                }
                 return false;
             }
             LedgerEntry e = parse(r, LedgerEntry.class);
             if (e.type() == null || e.opId() == null || e.goodsId() <= 0) throw new PoisonRecord("ledger entry without type, opId or goodsId");
-            return OrderStore.applyLedger(c, e, traceId);
+            OrderStore.LedgerEffect effect = OrderStore.applyLedger(c, e, traceId);
+            if (e.type() == LedgerType.RELEASED && effect != OrderStore.LedgerEffect.NONE) {
+                metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
+            }
+            if (effect == OrderStore.LedgerEffect.PAID_ORDER_RELEASED) {
+                metrics.counter("seckill_writer_paid_order_released").increment();
+                LOG.error("RELEASED ledger entry {} gave back units of a PAID order (goods {}, user {}): recorded in order_anomaly",
+                        e.opId(), e.goodsId(), e.userId());
+            }
+            return effect != OrderStore.LedgerEffect.NONE;
         } finally {
             MDC.remove("traceId");
         }
@@ -389,10 +453,29 @@ public final class OrderWriterApp implements AutoCloseable {
         out.headers().add("source-topic", p.record().topic().getBytes(StandardCharsets.UTF_8));
         out.headers().add("source-partition", Integer.toString(p.record().partition()).getBytes(StandardCharsets.UTF_8));
         out.headers().add("source-offset", Long.toString(p.record().offset()).getBytes(StandardCharsets.UTF_8));
-        try {
-            dlq.send(out).get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot write to the DLQ: " + e.getMessage(), e);
+        int attempts = Math.max(1, settings.getInt("writer.dlq.attempts", 5));
+        long backoffMs = settings.getLong("writer.dlq.backoff.ms", 200);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                dlq.send(out).get(30, TimeUnit.SECONDS);
+                break;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while writing to the DLQ", e);
+            } catch (Exception e) {
+                metrics.counter("seckill_writer_dlq_send_failures").increment();
+                String why = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause().toString() : e.toString();
+                // the batch's offsets are not committed: the record is redelivered to whoever consumes next
+                if (attempt >= attempts) throw new IllegalStateException("cannot write to the DLQ after " + attempt + " attempts: " + why, e);
+                LOG.warn("DLQ send failed (attempt {} of {}), retrying in {} ms: {}", attempt, attempts, backoffMs, why);
+                try {
+                    Thread.sleep(backoffMs); // backoff between DLQ attempts, on the consumer thread (the batch waits anyway)
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while writing to the DLQ", ie);
+                }
+                backoffMs = Math.min(backoffMs * 2, 5000);
+            }
         }
         metrics.counter("seckill_dlq_records", "source", "order-writer").increment();
         LOG.warn("record {}-{}@{} sent to the DLQ: {}", p.record().topic(), p.record().partition(), p.record().offset(), p.reason());
@@ -450,12 +533,22 @@ public final class OrderWriterApp implements AutoCloseable {
             }
         }
         if (dlq != null) dlq.close(Duration.ofSeconds(5));
+        if (admin != null) admin.close(Duration.ofSeconds(5));
         if (db != null) db.close();
     }
 
     private record Poison(ConsumerRecord<String, byte[]> record, String reason) {}
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run("order-writer", "writer.metrics.port", 9403, (settings, registry) -> new OrderWriterApp(settings, registry).start());
+        // the writer serves /metrics itself, next to /health (null: ServiceMain starts no metrics server of its own)
+        ServiceMain.run("order-writer", null, 0, (settings, registry) -> {
+            OrderWriterApp app = new OrderWriterApp(settings, registry).start();
+            StatusServer status = StatusServer.start(registry, app::health, settings.getInt("writer.metrics.port", 9403));
+            System.out.println("order-writer: metrics on http://127.0.0.1:" + status.port() + "/metrics, health on /health");
+            return () -> {
+                app.close();
+                status.close();
+            };
+        });
     }
 }

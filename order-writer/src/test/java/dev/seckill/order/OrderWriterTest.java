@@ -56,6 +56,9 @@ class OrderWriterTest {
 
     @AfterEach void tearDown() throws Exception {
         producer.close();
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()))) {
+            admin.deleteTopics(topics.all()).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
         try (Connection c = DriverManager.getConnection(DB_SERVER + "/?sslMode=DISABLED", "root", "")) {
             c.createStatement().execute("DROP DATABASE IF EXISTS seckill_" + name);
         }

@@ -5,18 +5,24 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 /**
- * Applies a payment with a conditional update (CREATED → PAID), on a connection whose transaction the caller owns.
+ * Applies a payment with a conditional update (CREATED → PAID, and paid before the order's deadline), on a connection
+ * whose transaction the caller owns. The payment is judged by its own {@code paidAt}, never by when it is consumed:
+ * paid before {@code created_at + timeout} wins however late the writer reads it (the sweeper waits for the payments
+ * topic to be written past a deadline before it cancels), paid at or after it is refused even if the sweeper has not
+ * got to the order yet — so the outcome depends on the payment's time alone, not on lag or sweep timing.
  * The sweeper cancels with the mirror-image update (CREATED → CANCELLED), so a payment racing the sweeper ends in
  * exactly one of PAID or CANCELLED: a paid order is never released, a released order is never paid (invariant 7).
  */
 public final class Payments {
     private Payments() {}
 
-    public static PaymentResult apply(Connection c, Payment p, String traceId) throws SQLException {
+    public static PaymentResult apply(Connection c, Payment p, String traceId, Duration timeout) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT IGNORE INTO payment (payment_id, order_id, status, trace_id) VALUES (?, ?, 'PENDING', ?)")) {
             ps.setString(1, p.paymentId());
@@ -26,10 +32,12 @@ public final class Payments {
         }
         int paid;
         try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'PAID', paid_at = ?, payment_id = ? "
-                + "WHERE order_id = ? AND status = 'CREATED'")) {
+                + "WHERE order_id = ? AND status = 'CREATED' AND created_at > FROM_UNIXTIME(?) - INTERVAL ? MICROSECOND")) {
             ps.setObject(1, LocalDateTime.ofInstant(p.paidAt(), ZoneOffset.UTC));
             ps.setString(2, p.paymentId());
             ps.setLong(3, p.orderId());
+            ps.setBigDecimal(4, BigDecimal.valueOf(p.paidAt().toEpochMilli(), 3));
+            ps.setLong(5, timeout.toNanos() / 1000);
             paid = ps.executeUpdate();
         }
         if (paid == 1) {
@@ -41,12 +49,13 @@ public final class Payments {
     }
 
     private static String refusal(Connection c, long orderId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT status, payment_id FROM purchase_order WHERE order_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT status, payment_id, cancel_reason FROM purchase_order WHERE order_id = ?")) {
             ps.setLong(1, orderId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return "unknown order";
                 return switch (rs.getString(1)) {
-                    case "CANCELLED" -> "order cancelled (payment timeout): its stock was released";
+                    case "CANCELLED" -> "order cancelled" + (rs.getString(3) == null ? "" : " (" + rs.getString(3) + ")") + ": its stock was released";
+                    case "CREATED" -> "paid after the order's payment deadline";
                     case "PAID" -> "order already paid by " + rs.getString(2);
                     default -> "order is " + rs.getString(1);
                 };

@@ -1,0 +1,111 @@
+package dev.seckill.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.contracts.payment.Payment;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A RELEASED ledger entry that did not come from the sweeper (an operator's {@code cancelled}/{@code repair}/
+ * {@code order_failed} release) ends the order it released: CANCELLED, no longer payable, the buyer free to buy again.
+ * A release of a PAID order is recorded, not applied to the order. Ledger entries are what stock-stream emits for such
+ * a release command.
+ */
+class ReleasedOrderTest {
+    final WriterStack stack = new WriterStack(3);
+    final AtomicInteger exits = new AtomicInteger();
+    final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+
+    @AfterEach void cleanUp() throws Exception { stack.close(); }
+
+    OrderWriterApp start() {
+        // a long payment timeout: nothing here is the sweeper's doing
+        return new OrderWriterApp(stack.settings.and(Map.of("writer.payment.timeout.ms", "600000")), metrics, s -> exits.incrementAndGet()).start();
+    }
+
+    void success(String requestId, long goods, long user) throws Exception {
+        stack.send(stack.topics.success(), Long.toString(goods),
+                Outcome.of(requestId, goods, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 0));
+    }
+
+    long orderOf(String requestId) throws Exception {
+        await().atMost(Duration.ofSeconds(60)).until(() -> stack.text("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId) != null);
+        return stack.one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId);
+    }
+
+    /** The RELEASED entry stock-stream emits for {@code release{opId, goodsId, userId, orderId, requestId?}}. */
+    void released(String opId, long goods, long user, Long orderId, String requestId) throws Exception {
+        stack.send(stack.topics.ledger(), Long.toString(goods),
+                LedgerEntry.of(opId, goods, LedgerType.RELEASED, 1, user, requestId, orderId, 1, Instant.now()));
+    }
+
+    String status(long orderId) throws Exception { return stack.text("SELECT status FROM purchase_order WHERE order_id = ?", orderId); }
+
+    @Test void anOperatorsReleaseCancelsTheOrder_aLaterPaymentIsRefused_andTheBuyersNextPurchaseBecomesAnOrder() throws Exception {
+        try (OrderWriterApp app = start()) {
+            success("buy-1", 6001, 7);
+            long orderId = orderOf("buy-1");
+            released("ops-cancel-1", 6001, 7, orderId, null); // an operator's release naming the order, not the requestId
+            await().atMost(Duration.ofSeconds(30)).until(() -> "CANCELLED".equals(status(orderId)));
+            assertThat(stack.text("SELECT live_user_id FROM purchase_order WHERE order_id = ?", orderId)).isNull();
+            assertThat(stack.text("SELECT cancel_reason FROM purchase_order WHERE order_id = ?", orderId)).contains("ops-cancel-1");
+            assertThat(stack.text("SELECT release_sent_at FROM purchase_order WHERE order_id = ?", orderId))
+                    .as("the release happened: the sweeper has none to send").isNotNull();
+
+            stack.send(stack.topics.payments(), Long.toString(orderId), Payment.of("pay-after-release", orderId, Instant.now()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'") != null
+                    && !"PENDING".equals(stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'")));
+            assertThat(stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'")).isEqualTo("REFUSED");
+            assertThat(stack.text("SELECT reason FROM payment WHERE payment_id = 'pay-after-release'")).contains("cancelled").contains("ops-cancel-1");
+            assertThat(status(orderId)).as("invariant 7: a released order is never paid").isEqualTo("CANCELLED");
+
+            success("buy-2", 6001, 7); // the buyer, free in Redis, buys again
+            long again = orderOf("buy-2");
+            assertThat(status(again)).isEqualTo("CREATED");
+            assertThat(stack.one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = 6001 AND live_user_id = 7")).isEqualTo(1);
+            assertThat(stack.one("SELECT stock FROM sale WHERE goods_id = 6001")).as("-1 -1 +1").isEqualTo(-1);
+            assertThat(metrics.counter("seckill_dlq_records", "source", "order-writer").count()).isZero();
+        }
+        assertThat(exits).hasValue(0);
+    }
+
+    @Test void aReleaseNamingTheRequestIdEndsThatOrder_evenWhenItArrivesBeforeTheOrderIsWritten() throws Exception {
+        try (OrderWriterApp app = start()) {
+            released("repair-early", 6002, 8, null, "buy-early"); // read from the ledger before the SUCCESS outcome
+            await().atMost(Duration.ofSeconds(30)).until(() -> stack.one("SELECT COUNT(*) FROM early_release") == 1);
+            success("buy-early", 6002, 8);
+            long orderId = orderOf("buy-early");
+            assertThat(status(orderId)).isEqualTo("CANCELLED");
+            assertThat(stack.one("SELECT COUNT(*) FROM early_release")).isZero();
+            success("buy-early-2", 6002, 8);
+            assertThat(status(orderOf("buy-early-2"))).isEqualTo("CREATED");
+            assertThat(metrics.counter("seckill_dlq_records", "source", "order-writer").count()).isZero();
+        }
+    }
+
+    @Test void aReleaseOfAPaidOrderIsRecorded_theOrderStaysPaid() throws Exception {
+        try (OrderWriterApp app = start()) {
+            success("buy-paid", 6003, 9);
+            long orderId = orderOf("buy-paid");
+            stack.send(stack.topics.payments(), Long.toString(orderId), Payment.of("pay-ok", orderId, Instant.now()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> "PAID".equals(status(orderId)));
+            released("ops-cancel-paid", 6003, 9, orderId, null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> metrics.counter("seckill_writer_paid_order_released").count() == 1);
+            assertThat(status(orderId)).as("a paid order is not silently cancelled").isEqualTo("PAID");
+            assertThat(stack.text("SELECT kind FROM order_anomaly WHERE order_id = ?", orderId)).isEqualTo("paid_order_released");
+            assertThat(stack.text("SELECT op_id FROM order_anomaly WHERE order_id = ?", orderId)).isEqualTo("ops-cancel-paid");
+            assertThat(stack.one("SELECT stock FROM sale WHERE goods_id = 6003")).as("the stock moved as it did in Redis").isZero();
+        }
+    }
+}

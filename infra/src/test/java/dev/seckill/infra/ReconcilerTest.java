@@ -171,11 +171,20 @@ class ReconcilerTest {
              var producer = producer(); Reconciler r = reconciler(p, producer, false)) {
             p.openSale(goods, 5, Duration.ofSeconds(3), 1);
             Set<String> ids = wave(p, goods, "short", 12, 8);
+            // one buyer pays the moment the order exists (the payment counts by its own time, within the 1 s timeout)
+            await().atMost(Duration.ofSeconds(30)).until(() -> one(p, "SELECT order_id FROM purchase_order WHERE goods_id = ? "
+                    + "ORDER BY order_id LIMIT 1", goods) != null);
+            String paidOrder = one(p, "SELECT order_id FROM purchase_order WHERE goods_id = ? ORDER BY order_id LIMIT 1", goods);
+            long paidUser = Long.parseLong(one(p, "SELECT user_id FROM purchase_order WHERE order_id = ?", paidOrder));
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(p.topics().payments(), paidOrder,
+                    dev.seckill.contracts.Json.write(dev.seckill.contracts.payment.Payment.of("pay-" + paidOrder,
+                            Long.parseLong(paidOrder), Instant.now())))).get();
             assertThat(Drain.await(p, log, goods, ids, Duration.ofSeconds(60), n -> { })).isTrue();
-            // nobody pays: every order is cancelled by the payment timeout and its unit released while the keys live
+            // nobody else pays: every other order is cancelled by the payment timeout and its unit released while the keys live
             await().atMost(Duration.ofSeconds(60)).until(() ->
-                    "0".equals(one(p, "SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods))
-                            && "5".equals(p.redis().get(p.keys().stock(goods))));
+                    "1".equals(one(p, "SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods))
+                            && "4".equals(p.redis().get(p.keys().stock(goods))));
+            assertThat(one(p, "SELECT status FROM purchase_order WHERE order_id = ?", paidOrder)).isEqualTo("PAID");
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
 
@@ -193,9 +202,15 @@ class ReconcilerTest {
             p.send(new dev.seckill.contracts.command.OpenSale(goods, 4, now.minusSeconds(1), now.plusSeconds(3600), 1, "reopen-" + goods, false));
             await().atMost(Duration.ofSeconds(30)).until(() -> "4".equals(p.redis().get(p.keys().stock(goods))));
             Set<String> again = wave(p, goods, "again", 6, 8);
+            // the buyer who paid in the last sale buys in this one: the paid order no longer makes them a live buyer
+            p.send(new Purchase("again-paid", goods, paidUser, 1, Instant.now()));
+            again.add("again-paid");
             assertThat(Drain.await(p, log, goods, again, Duration.ofSeconds(60), n -> { })).isTrue();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
+            assertThat(one(p, "SELECT status FROM purchase_order WHERE order_id = ?", paidOrder)).as("still paid").isEqualTo("PAID");
+            assertThat(one(p, "SELECT COUNT(*) FROM purchase_order WHERE request_id = 'again-paid'"))
+                    .as("a SUCCESS or not, the paid buyer's new purchase was decided and is consistent").isIn("0", "1");
             assertThat(one(p, "SELECT stock FROM sale WHERE goods_id = ?", goods)).as("the DB counts the new sale from the ledger")
                     .isEqualTo(p.redis().get(p.keys().stock(goods)));
             assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods)).isEqualTo("0");

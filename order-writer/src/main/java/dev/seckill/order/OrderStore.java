@@ -145,7 +145,23 @@ public final class OrderStore {
                 ps.executeUpdate();
             }
         }
+        if (e.type() == LedgerType.OPENED && e.commandOffset() != null) endEarlierSales(c, e);
         return e.type() == LedgerType.RELEASED ? endReleasedOrder(c, e) : LedgerEffect.APPLIED;
+    }
+
+    /**
+     * A new sale of a goods: paid orders of its earlier sales stop being live purchases (they keep their unit and stay
+     * PAID), so their buyers may buy in this sale (invariant 2 is per sale). Earlier means the order's purchase command
+     * came before the OPENED's command in the goods' partition; the stream opens a goods again only once no buyer of
+     * the previous sale is held (released, or the sale's keys expired), so no unpaid order of it is left live here.
+     */
+    private static void endEarlierSales(Connection c, LedgerEntry e) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? "
+                + "AND live_user_id IS NOT NULL AND status = 'PAID' AND source_offset < ?")) {
+            ps.setLong(1, e.goodsId());
+            ps.setLong(2, e.commandOffset());
+            ps.executeUpdate();
+        }
     }
 
     /**

@@ -7,7 +7,7 @@ package dev.seckill.reconcile;
  * none of them — the sale is over and settled, and Redis has nothing left to agree or disagree with.
  */
 public record GoodsDrift(long goodsId, long opened, long deducted, long released, long ledgerStock, long ledgerLiveBuyers,
-                         Long redisStock, Long redisBuyers, Long dbStock, Long dbLiveOrders, Long dbLiveUnits, Long dbLedgerStock,
+                         long ledgerLiveUnits, Long redisStock, Long redisBuyers, Long dbStock, Long dbLiveOrders, Long dbLiveUnits, Long dbLedgerStock,
                          boolean keysRetired) {
 
     /** Redis has no keys of this goods because its sale's lifetime is over: its end, not drift. */
@@ -22,7 +22,7 @@ public record GoodsDrift(long goodsId, long opened, long deducted, long released
 
     public boolean dbAgrees() {
         return dbStock != null && dbStock == ledgerStock && dbLedgerStock != null && dbLedgerStock == ledgerStock
-                && dbLiveUnits != null && dbLiveUnits == deducted - released && dbLiveOrders != null && dbLiveOrders == ledgerLiveBuyers;
+                && dbLiveUnits != null && dbLiveUnits == ledgerLiveUnits && dbLiveOrders != null && dbLiveOrders == ledgerLiveBuyers;
     }
 
     public String verdict() {

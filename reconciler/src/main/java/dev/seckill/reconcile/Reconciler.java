@@ -111,8 +111,11 @@ public final class Reconciler implements AutoCloseable {
         ReconcileQueries.DbSide dbSide = ReconcileQueries.dbSide(c, goods);
         String stock = redis.get(keys.stock(goods));
         long buyers = redis.hlen(keys.buyers(goods));
+        // live units by the ledger are its live holdings, not deducted − released: that also counts the paid units of
+        // earlier sales of the goods, whose orders stop being live when the next sale opens
+        long ledgerLiveUnits = holdings.values().stream().mapToLong(Holding::quantity).sum();
         GoodsDrift drift = new GoodsDrift(goods, fold.opened(), fold.deducted(), fold.released(), fold.stock(), holdings.size(),
-                stock == null ? null : Long.parseLong(stock), stock == null && buyers == 0 ? null : buyers,
+                ledgerLiveUnits, stock == null ? null : Long.parseLong(stock), stock == null && buyers == 0 ? null : buyers,
                 dbSide.saleStock(), (long) liveOrders.size(), dbSide.liveUnits(), dbSide.ledgerStock(),
                 lifetime.retired(fold.keysExpireAtMs()));
         if (drift.ended() && drift.dbAgrees()) {

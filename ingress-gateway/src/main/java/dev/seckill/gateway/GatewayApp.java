@@ -66,6 +66,8 @@ public final class GatewayApp implements AutoCloseable {
     private KafkaProducer<String, byte[]> producer;
     private OutcomeView view;
     private Jwt jwt;
+    /** SHA-256 of the payment provider's credential; null: the pay endpoint is off. */
+    private byte[] paymentCredential;
     private RateLimiter limiter;
     private UnifiedJedis redis;
     private ExecutorService blocking;
@@ -105,6 +107,7 @@ public final class GatewayApp implements AutoCloseable {
             }
             jwt = new Jwt(secret, clock);
         }
+        paymentCredential = paymentCredential(settings);
         limiter = new RateLimiter(settings.getLong("gateway.limit.global.per.second", 100_000),
                 settings.getLong("gateway.limit.goods.per.second", 50_000), settings.getLong("gateway.limit.user.per.second", 5),
                 settings.getLong("gateway.limit.user.burst", 10), settings.getInt("gateway.limit.tracked.keys", 1_000_000));
@@ -242,19 +245,55 @@ public final class GatewayApp implements AutoCloseable {
         }
     }
 
-    /** Demo payments: a payment event on {@code <prefix>payments}, keyed by orderId, 202 once Kafka has it. */
+    /**
+     * The payment provider's credential, hashed, or null when none is configured (the pay endpoint is then off). It
+     * must be at least 32 characters and not the buyers' JWT secret: a separate credential, so that nothing a buyer
+     * holds or could be issued can report a payment.
+     */
+    static byte[] paymentCredential(Settings settings) {
+        String secret = settings.get("gateway.payment.secret", "");
+        if (secret.isEmpty()) return null;
+        if (secret.length() < 32) {
+            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must be at least 32 characters");
+        }
+        if (secret.equals(settings.get("gateway.auth.secret", ""))) {
+            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must differ from SECKILL_GATEWAY_AUTH_SECRET");
+        }
+        return sha256(secret);
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Payments: a payment event on {@code <prefix>payments}, keyed by orderId, 202 once Kafka has it. Only the
+     * payment provider may call it, with its own credential ({@code Authorization: Bearer <payment secret>}); a buyer's
+     * token is refused, and without a configured credential the endpoint does not exist (404).
+     */
     private void pay(RoutingContext ctx) {
         long start = System.nanoTime();
         String traceId = traceId(ctx);
         ctx.response().putHeader("X-Trace-Id", traceId);
-        if (jwt != null) {
-            try {
-                jwt.verify(bearer(ctx));
-            } catch (Jwt.Refused e) {
-                ctx.response().putHeader("WWW-Authenticate", "Bearer");
-                reply(ctx, 401, new JsonObject().put("error", e.getMessage()), "unauthenticated", start);
-                return;
-            }
+        if (paymentCredential == null) {
+            reply(ctx, 404, new JsonObject().put("error", "payments are not accepted on this gateway: they come from the "
+                    + "payment provider, and this endpoint is off unless SECKILL_GATEWAY_PAYMENT_SECRET is set"), "payments_off", start);
+            return;
+        }
+        String presented = bearer(ctx);
+        if (presented == null || presented.isEmpty()) {
+            ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"payments\"");
+            reply(ctx, 401, new JsonObject().put("error", "missing the payment provider's credential"), "unauthenticated", start);
+            return;
+        }
+        // digests of equal length, compared in constant time: the comparison says nothing about the secret's prefix or length
+        if (!java.security.MessageDigest.isEqual(sha256(presented), paymentCredential)) {
+            reply(ctx, 403, new JsonObject().put("error", "only the payment provider may report payments"), "forbidden", start);
+            return;
         }
         long orderId;
         try {

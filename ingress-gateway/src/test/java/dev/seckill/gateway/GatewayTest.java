@@ -122,6 +122,13 @@ class GatewayTest {
         assertThat(r.body()).contains("\"field\":\"body\"");
     }
 
+    @Test void withoutAPaymentCredentialThePayEndpointIsOff_evenWithAuthOff() throws Exception {
+        HttpResponse<String> r = GatewayDoorTest.pay(gateway.port(), 77, "{\"paymentId\":\"p-77\"}", "Bearer anything-at-all");
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.body()).contains("SECKILL_GATEWAY_PAYMENT_SECRET");
+        assertThat(commandsIn(settings.kafkaBootstrap(), topics.payments())).noneMatch(c -> new String(c.value()).contains("p-77"));
+    }
+
     @Test void rejectedInputNeverReachedKafka() throws Exception {
         String marker = "marker-" + UUID.randomUUID().toString().substring(0, 6);
         post(gateway.port(), "{\"goodsId\":1,\"userId\":-1,\"requestId\":\"" + marker + "\"}");

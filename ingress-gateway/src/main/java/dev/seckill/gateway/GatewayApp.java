@@ -105,7 +105,8 @@ public final class GatewayApp implements AutoCloseable {
                 throw new IllegalStateException("auth is on and needs an HMAC secret of at least 32 characters in "
                         + "SECKILL_GATEWAY_AUTH_SECRET (or SECKILL_GATEWAY_AUTH_ENABLED=false for a demo)");
             }
-            jwt = new Jwt(secret, clock);
+            jwt = new Jwt(secret, clock, new Jwt.Policy(settings.get("gateway.auth.issuer", ""), settings.get("gateway.auth.audience", ""),
+                    Duration.ofSeconds(settings.getLong("gateway.auth.max.lifetime.seconds", Jwt.DEFAULT_MAX_LIFETIME.toSeconds()))));
         }
         paymentCredential = paymentCredential(settings);
         limiter = new RateLimiter(settings.getLong("gateway.limit.global.per.second", 100_000),

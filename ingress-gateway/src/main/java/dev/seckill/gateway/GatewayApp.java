@@ -124,10 +124,10 @@ public final class GatewayApp implements AutoCloseable {
                 Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)), windows::invalidate);
         vertx = Vertx.vertx();
         Router router = Router.router(vertx);
-        router.post("/api/purchases").handler(BodyHandler.create().setBodyLimit(settings.getInt("gateway.body.limit", 4096)))
+        router.post("/api/purchases").handler(new JsonOnly()).handler(jsonBody(settings.getInt("gateway.body.limit", 4096)))
                 .handler(this::purchase).failureHandler(this::bodyFailure);
         router.get("/api/purchases/:requestId").handler(this::status);
-        router.post("/api/orders/:orderId/pay").handler(BodyHandler.create().setBodyLimit(1024)).handler(this::pay)
+        router.post("/api/orders/:orderId/pay").handler(new JsonOnly()).handler(jsonBody(1024)).handler(this::pay)
                 .failureHandler(this::bodyFailure);
         router.get("/health").handler(this::health);
         if (metrics instanceof PrometheusMeterRegistry prom) {
@@ -370,6 +370,33 @@ public final class GatewayApp implements AutoCloseable {
                     .put("status", kafka && redisUp ? "UP" : "DOWN");
             ctx.response().setStatusCode(kafka && redisUp ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
         });
+    }
+
+    /**
+     * A POST body is a small JSON object held in memory. Vert.x's default BodyHandler would also take multipart
+     * uploads and write them to {@code ./file-uploads}, never deleting them: anyone could fill the disk before auth.
+     * Uploads are off and deleted if one ever got through, and the body is bounded.
+     */
+    private static BodyHandler jsonBody(int limit) {
+        return BodyHandler.create(false).setBodyLimit(limit).setDeleteUploadedFilesOnEnd(true).setMergeFormAttributes(false);
+    }
+
+    /**
+     * Forms and uploads are refused before their body is read: 415, naming what the door takes. A platform handler,
+     * because Vert.x lets only those run before the body handler.
+     */
+    private final class JsonOnly implements io.vertx.ext.web.handler.PlatformHandler {
+        @Override public void handle(RoutingContext ctx) {
+            String type = ctx.request().getHeader("Content-Type");
+            String t = type == null ? "" : type.trim().toLowerCase(java.util.Locale.ROOT);
+            if (t.startsWith("multipart/") || t.startsWith("application/x-www-form-urlencoded")) {
+                ctx.response().putHeader("Accept", "application/json");
+                reply(ctx, 415, new JsonObject().put("error", "the body must be JSON (Content-Type: application/json); forms and "
+                        + "file uploads are not accepted").put("field", "body"), "unsupported_media_type", System.nanoTime());
+                return;
+            }
+            ctx.next();
+        }
     }
 
     private void bodyFailure(RoutingContext ctx) {

@@ -129,6 +129,36 @@ class GatewayTest {
         assertThat(commandsIn(settings.kafkaBootstrap(), topics.payments())).noneMatch(c -> new String(c.value()).contains("p-77"));
     }
 
+    static long filesUnder(java.nio.file.Path dir) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(dir)) return 0;
+        try (var files = java.nio.file.Files.walk(dir)) {
+            return files.filter(java.nio.file.Files::isRegularFile).count();
+        }
+    }
+
+    @Test void aMultipartUploadIsRefusedWith415_andLeavesNoFile() throws Exception {
+        // Vert.x's default upload directory, relative to the working directory: where the default BodyHandler wrote uploads
+        java.nio.file.Path uploads = java.nio.file.Path.of("file-uploads").toAbsolutePath();
+        long before = filesUnder(uploads);
+        String boundary = "----seckill" + UUID.randomUUID().toString().replace("-", "");
+        String multipart = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"goodsId\"\r\n\r\n1\r\n"
+                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n" + "x".repeat(2000) + "\r\n--" + boundary + "--\r\n";
+        for (String path : List.of("/api/purchases", "/api/orders/1/pay")) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                    .header("Content-Type", "multipart/form-data; boundary=" + boundary).timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(multipart)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(415);
+            assertThat(r.body()).as(path).contains("must be JSON", "\"field\":\"body\"");
+        }
+        HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases"))
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("goodsId=1&userId=1"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(form.statusCode()).isEqualTo(415);
+        assertThat(filesUnder(uploads)).as("no upload was written to " + uploads).isEqualTo(before);
+        assertThat(post(gateway.port(), "{\"goodsId\":1,\"userId\":1}").statusCode()).as("JSON still goes through").isEqualTo(202);
+    }
+
     @Test void rejectedInputNeverReachedKafka() throws Exception {
         String marker = "marker-" + UUID.randomUUID().toString().substring(0, 6);
         post(gateway.port(), "{\"goodsId\":1,\"userId\":-1,\"requestId\":\"" + marker + "\"}");

@@ -17,7 +17,6 @@ import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.limit.RateLimiter;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import redis.clients.jedis.UnifiedJedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -114,12 +113,10 @@ public final class GatewayApp implements AutoCloseable {
                 settings.getLong("gateway.limit.user.burst", 10), settings.getInt("gateway.limit.tracked.keys", 1_000_000));
         metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
         redis = RedisConnections.open(settings);
-        blocking = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "gateway-sale-windows");
-            t.setDaemon(true);
-            return t;
-        });
-        windows = new SaleWindows(redis, new RedisKeys(settings.redisPrefix()), blocking, settings.getLong("gateway.window.cache.ms", 1000));
+        blocking = SaleWindows.lookups(2, settings.getInt("gateway.window.lookup.queue", 1024));
+        windows = new SaleWindows(redis, new RedisKeys(settings.redisPrefix()), blocking, settings.getLong("gateway.window.cache.ms", 1000),
+                settings.getInt("gateway.window.cache.goods", 100_000));
+        metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
         view = new OutcomeView(settings.kafkaBootstrap(), topics, settings.getInt("gateway.outcome.cache", 500_000),
                 Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)), windows::invalidate);
         vertx = Vertx.vertx();

@@ -54,6 +54,8 @@ public final class GatewayApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
     private static final Pattern TRACEPARENT = Pattern.compile("^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
     private static final Pattern TRACE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** Retry-After on a 503: a broker failover or a full producer buffer is typically over within a second or two. */
+    private static final long RETRY_AFTER_SECONDS = 1;
 
     private final Settings settings;
     private final MeterRegistry metrics;
@@ -229,8 +231,7 @@ public final class GatewayApp implements AutoCloseable {
                 if (error != null) {
                     metrics.counter("seckill_gateway_producer_errors", "error", error.getClass().getSimpleName()).increment();
                     logWithTrace(traceId, "Kafka did not take {}: {}", requestId, error.getMessage());
-                    reply(ctx, 503, new JsonObject().put("error", "Kafka did not acknowledge the command in time")
-                            .put("reason", error.getClass().getSimpleName()), "kafka_unavailable", start);
+                    unavailable(ctx, requestId, "Kafka did not acknowledge the command in time", error, start);
                 } else {
                     if (req.requestId() != null) acceptedIds.add(requestId);
                     reply(ctx, 202, pending(requestId), "accepted", start);
@@ -238,9 +239,20 @@ public final class GatewayApp implements AutoCloseable {
             }));
         } catch (RuntimeException e) {
             metrics.counter("seckill_gateway_producer_errors", "error", e.getClass().getSimpleName()).increment();
-            reply(ctx, 503, new JsonObject().put("error", "Kafka cannot take the command now").put("reason", e.getClass().getSimpleName()),
-                    "kafka_unavailable", start);
+            unavailable(ctx, requestId, "Kafka cannot take the command now", e, start);
         }
+    }
+
+    /**
+     * 503 for a purchase Kafka did not acknowledge. A timed-out send may still have been appended (and then decided),
+     * so the body carries the requestId, the gateway's own when the client sent none: the buyer can look it up and retry
+     * with it, and a retry with the same requestId is decided at most once. {@code Retry-After} says when to try again.
+     */
+    private void unavailable(RoutingContext ctx, String requestId, String error, Throwable cause, long start) {
+        ctx.response().putHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
+        reply(ctx, 503, new JsonObject().put("error", error).put("reason", cause.getClass().getSimpleName()).put("requestId", requestId)
+                .put("status", "UNKNOWN").put("retryAfterSeconds", RETRY_AFTER_SECONDS)
+                .put("hint", "the command may still have been accepted: retry with this requestId, or look it up"), "kafka_unavailable", start);
     }
 
     /**

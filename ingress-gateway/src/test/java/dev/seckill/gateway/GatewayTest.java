@@ -179,7 +179,7 @@ class GatewayTest {
         });
     }
 
-    @Test void withTheBrokerStopped_requestsGet503InTime_andNothingIsAcknowledged_thenFlowAgain() throws Exception {
+    @Test void withTheBrokerStopped_requestsGet503InTime_carryingTheirRequestIdAndRetryAfter_nothingIsAcknowledged_thenFlowAgain() throws Exception {
         KafkaBroker broker = KafkaBroker.onFreePorts().start();
         String prefix = "gwdown-" + UUID.randomUUID().toString().substring(0, 6) + ".";
         Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, broker.bootstrap(), Settings.TOPIC_PREFIX, prefix,
@@ -193,11 +193,24 @@ class GatewayTest {
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertThat(down.statusCode()).isEqualTo(503);
             assertThat(ms).as("answered within the configured timeout plus slack").isLessThan(5000);
+            assertThat(new io.vertx.core.json.JsonObject(down.body()).getString("requestId")).as("the client's requestId").isEqualTo("during");
+            assertThat(down.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+            // no requestId from the client: the 503 names the one the gateway made, since a timed-out send may have been appended
+            HttpResponse<String> generated = post(own.port(), "{\"goodsId\":7,\"userId\":4}");
+            assertThat(generated.statusCode()).isEqualTo(503);
+            assertThat(generated.headers().firstValue("Retry-After")).isPresent();
+            String gatewayId = new io.vertx.core.json.JsonObject(generated.body()).getString("requestId");
+            assertThat(gatewayId).as(generated.body()).isNotNull();
+            assertThat(UUID.fromString(gatewayId)).isNotNull();
             broker.start();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":3,\"requestId\":\"after\"}").statusCode()).isEqualTo(202));
+            HttpResponse<String> retried = post(own.port(), "{\"goodsId\":7,\"userId\":4,\"requestId\":\"" + gatewayId + "\"}");
+            assertThat(retried.statusCode()).as("the buyer retries with the id the 503 gave").isEqualTo(202);
+            assertThat(retried.body()).contains(gatewayId);
             List<String> values = commandsIn(broker.bootstrap(), prefix + "commands").stream().map(c -> new String(c.value())).toList();
-            assertThat(values).anyMatch(v -> v.contains("\"before\"")).anyMatch(v -> v.contains("\"after\""));
+            assertThat(values).anyMatch(v -> v.contains("\"before\"")).anyMatch(v -> v.contains("\"after\""))
+                    .anyMatch(v -> v.contains(gatewayId));
             assertThat(values).noneMatch(v -> v.contains("\"during\""));
         } finally {
             own.close();

@@ -205,9 +205,18 @@ public final class GatewayApp implements AutoCloseable {
                     .put("retryAfterSeconds", limited.retryAfterSeconds()), "rate_limited", start);
             return;
         }
-        if (req.requestId() != null && acceptedIds.contains(req.requestId())) {
-            reply(ctx, 202, pending(req.requestId()), "retry_accepted", start);
-            return;
+        if (req.requestId() != null) {
+            Long owner = acceptedIds.owner(req.requestId());
+            if (owner != null && owner != req.userId()) {
+                // the stream would treat it as a retry of the other buyer's purchase: this buyer would get 202 and no outcome
+                reply(ctx, 409, new JsonObject().put("error", "requestId " + req.requestId() + " is already used by another purchase; "
+                        + "choose a new requestId").put("field", "requestId").put("requestId", req.requestId()), "request_id_conflict", start);
+                return;
+            }
+            if (owner != null) {
+                reply(ctx, 202, pending(req.requestId()), "retry_accepted", start);
+                return;
+            }
         }
         String outside = windows.reject(req.goodsId(), clock.millis());
         if (outside != null) {
@@ -233,7 +242,7 @@ public final class GatewayApp implements AutoCloseable {
                     logWithTrace(traceId, "Kafka did not take {}: {}", requestId, error.getMessage());
                     unavailable(ctx, requestId, "Kafka did not acknowledge the command in time", error, start);
                 } else {
-                    if (req.requestId() != null) acceptedIds.add(requestId);
+                    if (req.requestId() != null) acceptedIds.add(requestId, req.userId());
                     reply(ctx, 202, pending(requestId), "accepted", start);
                 }
             }));
@@ -359,9 +368,34 @@ public final class GatewayApp implements AutoCloseable {
                     .end(new JsonObject().put("error", "requestId must be 1-64 characters of [A-Za-z0-9._:-]").put("field", "requestId").encode());
             return;
         }
+        Long caller = null;
+        if (jwt != null && ctx.request().getHeader("Authorization") != null) {
+            try {
+                caller = jwt.verify(bearer(ctx));
+            } catch (Jwt.Refused e) {
+                ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer").putHeader("Content-Type", "application/json")
+                        .end(new JsonObject().put("error", e.getMessage()).encode());
+                return;
+            }
+        }
         Outcome o = view.outcome(requestId);
-        JsonObject body = o == null ? new JsonObject().put("requestId", requestId).put("status", "PENDING")
-                : new JsonObject(new String(Json.write(o), java.nio.charset.StandardCharsets.UTF_8)).put("status", o.outcome().name());
+        Long owner = o != null ? Long.valueOf(o.userId()) : acceptedIds.owner(requestId);
+        if (caller != null && owner != null && owner.longValue() != caller) {
+            // another buyer's purchase: 404, with nothing of whose it is or what it was
+            ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
+                    .end(new JsonObject().put("requestId", requestId).put("error", "no purchase with this requestId for this buyer").encode());
+            return;
+        }
+        JsonObject body;
+        if (o == null) {
+            body = new JsonObject().put("requestId", requestId).put("status", "PENDING");
+        } else if (jwt != null && caller == null) {
+            // no token: the outcome only, never whose it is, what or how many (the buyer's own token gets it all)
+            body = new JsonObject().put("requestId", requestId).put("status", o.outcome().name());
+            if (o.reason() != null) body.put("reason", o.reason());
+        } else {
+            body = new JsonObject(new String(Json.write(o), java.nio.charset.StandardCharsets.UTF_8)).put("status", o.outcome().name());
+        }
         ctx.response().putHeader("Content-Type", "application/json").end(body.encode());
     }
 

@@ -173,4 +173,66 @@ class GatewayDoorTest {
                 "gateway.payment.secret", SECRET, "gateway.auth.secret", SECRET)))).hasMessageContaining("must differ");
         assertThat(GatewayApp.paymentCredential(Settings.with(Map.of()))).as("none configured: the endpoint is off").isNull();
     }
+
+    static HttpResponse<String> status(String requestId, String token) throws Exception {
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases/" + requestId));
+        if (token != null) b.header("Authorization", "Bearer " + token);
+        return GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** An outcome as stock-stream writes it, on the real outcome topic the gateway follows. */
+    static void decided(String requestId, long goodsId, long userId) throws Exception {
+        dev.seckill.contracts.outcome.Outcome o = dev.seckill.contracts.outcome.Outcome.of(requestId, goodsId, userId, 1,
+                dev.seckill.contracts.outcome.OutcomeKind.SUCCESS, null, 4, Instant.now(), Instant.now(), 0, 0);
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of(
+                org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()),
+                new org.apache.kafka.common.serialization.StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(new dev.seckill.contracts.Topics(prefix).success(),
+                    Long.toString(goodsId), dev.seckill.contracts.Json.write(o))).get();
+        }
+    }
+
+    @Test void aPurchasesOutcomeIsTheOwnersOnly_anotherBuyerGets404_withoutATokenNoUserIdIsShown() throws Exception {
+        long owner = users.incrementAndGet();
+        long other = users.incrementAndGet();
+        String id = "door-status-" + UUID.randomUUID().toString().substring(0, 8);
+        decided(id, 9201, owner);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status(id, valid(owner)).body()).contains("\"status\":\"SUCCESS\""));
+        HttpResponse<String> mine = status(id, valid(owner));
+        assertThat(mine.statusCode()).isEqualTo(200);
+        assertThat(new io.vertx.core.json.JsonObject(mine.body()).getLong("userId")).isEqualTo(owner);
+
+        HttpResponse<String> theirs = status(id, valid(other));
+        assertThat(theirs.statusCode()).isEqualTo(404);
+        assertThat(theirs.body()).doesNotContain("userId", Long.toString(owner), "SUCCESS", "9201");
+
+        HttpResponse<String> anonymous = status(id, null);
+        assertThat(anonymous.statusCode()).isEqualTo(200);
+        io.vertx.core.json.JsonObject redacted = new io.vertx.core.json.JsonObject(anonymous.body());
+        assertThat(redacted.getString("status")).isEqualTo("SUCCESS");
+        assertThat(redacted.fieldNames()).doesNotContain("userId", "goodsId", "quantity", "stockAfter");
+
+        assertThat(status(id, "not-a-jwt").statusCode()).as("a bad token is refused, not treated as none").isEqualTo(401);
+    }
+
+    @Test void anotherBuyerReusingAnAcceptedRequestIdIs409_theOwnersRetryStill202() throws Exception {
+        long owner = users.incrementAndGet();
+        long other = users.incrementAndGet();
+        String id = "door-reuse-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner)).statusCode()).isEqualTo(202);
+        HttpResponse<String> reused = post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(other));
+        assertThat(reused.statusCode()).isEqualTo(409);
+        io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject(reused.body());
+        assertThat(body.getString("requestId")).isEqualTo(id);
+        assertThat(body.getString("field")).isEqualTo("requestId");
+        assertThat(body.encode()).doesNotContain(Long.toString(owner));
+        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner)).statusCode()).as("the owner's retry").isEqualTo(202);
+        assertThat(status(id, valid(other)).statusCode()).as("nor can the other buyer read it while pending").isEqualTo(404);
+
+        var sent = GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "commands").stream()
+                .map(c -> CommandCodec.decode(c.value())).filter(p -> p instanceof ParsedCommand.Valid)
+                .map(p -> (Purchase) ((ParsedCommand.Valid) p).command()).filter(p -> p.requestId().equals(id)).toList();
+        assertThat(sent).singleElement().extracting(Purchase::userId).isEqualTo(owner);
+    }
 }

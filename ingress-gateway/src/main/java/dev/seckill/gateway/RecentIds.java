@@ -4,9 +4,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The client requestIds this gateway accepted lately, with the buyer of each, so that a retry at the door answers
- * with the same requestId instead of putting a second command in the log, and another buyer reusing the id is refused. Read on every request that carries a requestId by every event
- * loop, so without a shared lock: two generations of concurrent sets; when the current one is full it becomes the
- * previous one and the oldest generation is dropped. Remembers at least the last {@code capacity / 2} ids and holds
+ * with the same requestId instead of putting a second command in the log, and another buyer reusing the id is
+ * refused. Read on every request that carries a requestId by every event loop, so without a shared lock: two
+ * generations of concurrent maps; when the current one is full it becomes the previous one and the oldest generation
+ * is dropped. Remembers at least the last {@code capacity / 2} ids and holds
  * at most {@code capacity} (plus the few added while a generation turns over).
  *
  * <p>Forgetting is safe: a retry of a forgotten id becomes a second command with the same requestId, and

@@ -60,4 +60,32 @@ class SaleWindowsTest {
             pool.shutdownNow();
         }
     }
+
+    @Test void aCacheFullOfLiveWindowsPassesNewGoodsThrough_untilTheirWindowsGoStale() throws Exception {
+        String prefix = "windows-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+        RedisKeys keys = new RedisKeys(prefix);
+        ThreadPoolExecutor pool = SaleWindows.lookups(1, 10);
+        try (UnifiedJedis redis = RedisConnections.open(Settings.with(Map.of(Settings.REDIS_PREFIX, prefix)))) {
+            long now = System.currentTimeMillis();
+            for (long g = 1; g <= 3; g++) {
+                redis.hset(keys.sale(g), Map.of("startAt", Long.toString(now + 3_600_000), "endAt", Long.toString(now + 7_200_000), "status", "open"));
+                redis.expire(keys.sale(g), 120);
+            }
+            // windows are fresh for 5 s: long enough that goods 1 and 2 are still fresh when goods 3 is looked up on a busy machine
+            SaleWindows windows = new SaleWindows(redis, keys, pool, 5000, 2);
+            for (long g = 1; g <= 2; g++) {
+                long goods = g;
+                await().atMost(Duration.ofSeconds(10)).until(() -> "not_started".equals(windows.reject(goods, System.currentTimeMillis())));
+            }
+            windows.reject(3, System.currentTimeMillis());
+            await().atMost(Duration.ofSeconds(10)).until(() -> windows.pendingLookups() == 0);
+            assertThat(windows.cachedGoods()).isEqualTo(2);
+            assertThat(windows.reject(3, System.currentTimeMillis())).as("no room: passes through, the stream decides").isNull();
+            // goods 1 and 2 are not asked for again: once stale they make room for goods 3
+            await().atMost(Duration.ofSeconds(30)).until(() -> "not_started".equals(windows.reject(3, System.currentTimeMillis())));
+            assertThat(windows.cachedGoods()).isLessThanOrEqualTo(2);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

@@ -57,9 +57,14 @@ class OrderLifecycleTest {
         }
     }
 
+    /** A payment reported by the payment provider, with its own credential (a buyer's token is refused). */
     static HttpResponse<String> pay(long orderId, String paymentId) throws Exception {
+        return pay(orderId, paymentId, pipeline.paymentProvider());
+    }
+
+    static HttpResponse<String> pay(long orderId, String paymentId, String authorization) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/orders/" + orderId + "/pay"))
-                .header("Content-Type", "application/json").header("Authorization", pipeline.bearer(1))
+                .header("Content-Type", "application/json").header("Authorization", authorization)
                 .POST(HttpRequest.BodyPublishers.ofString("{\"paymentId\":\"" + paymentId + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -77,8 +82,12 @@ class OrderLifecycleTest {
         long paid = orderOf("life-1");
         long unpaid = orderOf("life-2");
         long late = orderOf("life-3");
+        HttpResponse<String> byTheBuyer = pay(paid, "buyer-says-paid", pipeline.bearer(1));
+        assertThat(byTheBuyer.statusCode()).as("a buyer's token cannot report a payment").isEqualTo(403);
+        assertThat(byTheBuyer.body()).contains("only the payment provider");
         assertThat(pay(paid, "pay-" + paid).statusCode()).isEqualTo(202);
         await().atMost(Duration.ofSeconds(30)).until(() -> "PAID".equals(one("SELECT status FROM purchase_order WHERE order_id = ?", paid)));
+        assertThat(one("SELECT COUNT(*) FROM payment WHERE payment_id = 'buyer-says-paid'")).as("the buyer's call never reached the writer").isEqualTo("0");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> "2".equals(redisStock(goods))
                 && "2".equals(one("SELECT stock FROM sale WHERE goods_id = ?", goods)));

@@ -17,7 +17,6 @@ import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.limit.RateLimiter;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import redis.clients.jedis.UnifiedJedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -55,6 +54,8 @@ public final class GatewayApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
     private static final Pattern TRACEPARENT = Pattern.compile("^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
     private static final Pattern TRACE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** Retry-After on a 503: a broker failover or a full producer buffer is typically over within a second or two. */
+    private static final long RETRY_AFTER_SECONDS = 1;
 
     private final Settings settings;
     private final MeterRegistry metrics;
@@ -66,6 +67,8 @@ public final class GatewayApp implements AutoCloseable {
     private KafkaProducer<String, byte[]> producer;
     private OutcomeView view;
     private Jwt jwt;
+    /** SHA-256 of the payment provider's credential; null: the pay endpoint is off. */
+    private byte[] paymentCredential;
     private RateLimiter limiter;
     private UnifiedJedis redis;
     private ExecutorService blocking;
@@ -103,27 +106,27 @@ public final class GatewayApp implements AutoCloseable {
                 throw new IllegalStateException("auth is on and needs an HMAC secret of at least 32 characters in "
                         + "SECKILL_GATEWAY_AUTH_SECRET (or SECKILL_GATEWAY_AUTH_ENABLED=false for a demo)");
             }
-            jwt = new Jwt(secret, clock);
+            jwt = new Jwt(secret, clock, new Jwt.Policy(settings.get("gateway.auth.issuer", ""), settings.get("gateway.auth.audience", ""),
+                    Duration.ofSeconds(settings.getLong("gateway.auth.max.lifetime.seconds", Jwt.DEFAULT_MAX_LIFETIME.toSeconds()))));
         }
+        paymentCredential = paymentCredential(settings);
         limiter = new RateLimiter(settings.getLong("gateway.limit.global.per.second", 100_000),
                 settings.getLong("gateway.limit.goods.per.second", 50_000), settings.getLong("gateway.limit.user.per.second", 5),
                 settings.getLong("gateway.limit.user.burst", 10), settings.getInt("gateway.limit.tracked.keys", 1_000_000));
         metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
         redis = RedisConnections.open(settings);
-        blocking = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "gateway-sale-windows");
-            t.setDaemon(true);
-            return t;
-        });
-        windows = new SaleWindows(redis, new RedisKeys(settings.redisPrefix()), blocking, settings.getLong("gateway.window.cache.ms", 1000));
+        blocking = SaleWindows.lookups(2, settings.getInt("gateway.window.lookup.queue", 1024));
+        windows = new SaleWindows(redis, new RedisKeys(settings.redisPrefix()), blocking, settings.getLong("gateway.window.cache.ms", 1000),
+                settings.getInt("gateway.window.cache.goods", 100_000));
+        metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
         view = new OutcomeView(settings.kafkaBootstrap(), topics, settings.getInt("gateway.outcome.cache", 500_000),
                 Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)), windows::invalidate);
         vertx = Vertx.vertx();
         Router router = Router.router(vertx);
-        router.post("/api/purchases").handler(BodyHandler.create().setBodyLimit(settings.getInt("gateway.body.limit", 4096)))
+        router.post("/api/purchases").handler(new JsonOnly()).handler(jsonBody(settings.getInt("gateway.body.limit", 4096)))
                 .handler(this::purchase).failureHandler(this::bodyFailure);
         router.get("/api/purchases/:requestId").handler(this::status);
-        router.post("/api/orders/:orderId/pay").handler(BodyHandler.create().setBodyLimit(1024)).handler(this::pay)
+        router.post("/api/orders/:orderId/pay").handler(new JsonOnly()).handler(jsonBody(1024)).handler(this::pay)
                 .failureHandler(this::bodyFailure);
         router.get("/health").handler(this::health);
         if (metrics instanceof PrometheusMeterRegistry prom) {
@@ -202,9 +205,18 @@ public final class GatewayApp implements AutoCloseable {
                     .put("retryAfterSeconds", limited.retryAfterSeconds()), "rate_limited", start);
             return;
         }
-        if (req.requestId() != null && acceptedIds.contains(req.requestId())) {
-            reply(ctx, 202, pending(req.requestId()), "retry_accepted", start);
-            return;
+        if (req.requestId() != null) {
+            Long owner = acceptedIds.owner(req.requestId());
+            if (owner != null && owner != req.userId()) {
+                // the stream would treat it as a retry of the other buyer's purchase: this buyer would get 202 and no outcome
+                reply(ctx, 409, new JsonObject().put("error", "requestId " + req.requestId() + " is already used by another purchase; "
+                        + "choose a new requestId").put("field", "requestId").put("requestId", req.requestId()), "request_id_conflict", start);
+                return;
+            }
+            if (owner != null) {
+                reply(ctx, 202, pending(req.requestId()), "retry_accepted", start);
+                return;
+            }
         }
         String outside = windows.reject(req.goodsId(), clock.millis());
         if (outside != null) {
@@ -228,33 +240,79 @@ public final class GatewayApp implements AutoCloseable {
                 if (error != null) {
                     metrics.counter("seckill_gateway_producer_errors", "error", error.getClass().getSimpleName()).increment();
                     logWithTrace(traceId, "Kafka did not take {}: {}", requestId, error.getMessage());
-                    reply(ctx, 503, new JsonObject().put("error", "Kafka did not acknowledge the command in time")
-                            .put("reason", error.getClass().getSimpleName()), "kafka_unavailable", start);
+                    unavailable(ctx, requestId, "Kafka did not acknowledge the command in time", error, start);
                 } else {
-                    if (req.requestId() != null) acceptedIds.add(requestId);
+                    if (req.requestId() != null) acceptedIds.add(requestId, req.userId());
                     reply(ctx, 202, pending(requestId), "accepted", start);
                 }
             }));
         } catch (RuntimeException e) {
             metrics.counter("seckill_gateway_producer_errors", "error", e.getClass().getSimpleName()).increment();
-            reply(ctx, 503, new JsonObject().put("error", "Kafka cannot take the command now").put("reason", e.getClass().getSimpleName()),
-                    "kafka_unavailable", start);
+            unavailable(ctx, requestId, "Kafka cannot take the command now", e, start);
         }
     }
 
-    /** Demo payments: a payment event on {@code <prefix>payments}, keyed by orderId, 202 once Kafka has it. */
+    /**
+     * 503 for a purchase Kafka did not acknowledge. A timed-out send may still have been appended (and then decided),
+     * so the body carries the requestId, the gateway's own when the client sent none: the buyer can look it up and retry
+     * with it, and a retry with the same requestId is decided at most once. {@code Retry-After} says when to try again.
+     */
+    private void unavailable(RoutingContext ctx, String requestId, String error, Throwable cause, long start) {
+        ctx.response().putHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
+        reply(ctx, 503, new JsonObject().put("error", error).put("reason", cause.getClass().getSimpleName()).put("requestId", requestId)
+                .put("status", "UNKNOWN").put("retryAfterSeconds", RETRY_AFTER_SECONDS)
+                .put("hint", "the command may still have been accepted: retry with this requestId, or look it up"), "kafka_unavailable", start);
+    }
+
+    /**
+     * The payment provider's credential, hashed, or null when none is configured (the pay endpoint is then off). It
+     * must be at least 32 characters and not the buyers' JWT secret: a separate credential, so that nothing a buyer
+     * holds or could be issued can report a payment.
+     */
+    static byte[] paymentCredential(Settings settings) {
+        String secret = settings.get("gateway.payment.secret", "");
+        if (secret.isEmpty()) return null;
+        if (secret.length() < 32) {
+            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must be at least 32 characters");
+        }
+        if (secret.equals(settings.get("gateway.auth.secret", ""))) {
+            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must differ from SECKILL_GATEWAY_AUTH_SECRET");
+        }
+        return sha256(secret);
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Payments: a payment event on {@code <prefix>payments}, keyed by orderId, 202 once Kafka has it. Only the
+     * payment provider may call it, with its own credential ({@code Authorization: Bearer <payment secret>}); a buyer's
+     * token is refused, and without a configured credential the endpoint does not exist (404).
+     */
     private void pay(RoutingContext ctx) {
         long start = System.nanoTime();
         String traceId = traceId(ctx);
         ctx.response().putHeader("X-Trace-Id", traceId);
-        if (jwt != null) {
-            try {
-                jwt.verify(bearer(ctx));
-            } catch (Jwt.Refused e) {
-                ctx.response().putHeader("WWW-Authenticate", "Bearer");
-                reply(ctx, 401, new JsonObject().put("error", e.getMessage()), "unauthenticated", start);
-                return;
-            }
+        if (paymentCredential == null) {
+            reply(ctx, 404, new JsonObject().put("error", "payments are not accepted on this gateway: they come from the "
+                    + "payment provider, and this endpoint is off unless SECKILL_GATEWAY_PAYMENT_SECRET is set"), "payments_off", start);
+            return;
+        }
+        String presented = bearer(ctx);
+        if (presented == null || presented.isEmpty()) {
+            ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"payments\"");
+            reply(ctx, 401, new JsonObject().put("error", "missing the payment provider's credential"), "unauthenticated", start);
+            return;
+        }
+        // digests of equal length, compared in constant time: the comparison says nothing about the secret's prefix or length
+        if (!java.security.MessageDigest.isEqual(sha256(presented), paymentCredential)) {
+            reply(ctx, 403, new JsonObject().put("error", "only the payment provider may report payments"), "forbidden", start);
+            return;
         }
         long orderId;
         try {
@@ -310,9 +368,34 @@ public final class GatewayApp implements AutoCloseable {
                     .end(new JsonObject().put("error", "requestId must be 1-64 characters of [A-Za-z0-9._:-]").put("field", "requestId").encode());
             return;
         }
+        Long caller = null;
+        if (jwt != null && ctx.request().getHeader("Authorization") != null) {
+            try {
+                caller = jwt.verify(bearer(ctx));
+            } catch (Jwt.Refused e) {
+                ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer").putHeader("Content-Type", "application/json")
+                        .end(new JsonObject().put("error", e.getMessage()).encode());
+                return;
+            }
+        }
         Outcome o = view.outcome(requestId);
-        JsonObject body = o == null ? new JsonObject().put("requestId", requestId).put("status", "PENDING")
-                : new JsonObject(new String(Json.write(o), java.nio.charset.StandardCharsets.UTF_8)).put("status", o.outcome().name());
+        Long owner = o != null ? Long.valueOf(o.userId()) : acceptedIds.owner(requestId);
+        if (caller != null && owner != null && owner.longValue() != caller) {
+            // another buyer's purchase: 404, with nothing of whose it is or what it was
+            ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
+                    .end(new JsonObject().put("requestId", requestId).put("error", "no purchase with this requestId for this buyer").encode());
+            return;
+        }
+        JsonObject body;
+        if (o == null) {
+            body = new JsonObject().put("requestId", requestId).put("status", "PENDING");
+        } else if (jwt != null && caller == null) {
+            // no token: the outcome only, never whose it is, what or how many (the buyer's own token gets it all)
+            body = new JsonObject().put("requestId", requestId).put("status", o.outcome().name());
+            if (o.reason() != null) body.put("reason", o.reason());
+        } else {
+            body = new JsonObject(new String(Json.write(o), java.nio.charset.StandardCharsets.UTF_8)).put("status", o.outcome().name());
+        }
         ctx.response().putHeader("Content-Type", "application/json").end(body.encode());
     }
 
@@ -330,6 +413,33 @@ public final class GatewayApp implements AutoCloseable {
                     .put("status", kafka && redisUp ? "UP" : "DOWN");
             ctx.response().setStatusCode(kafka && redisUp ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
         });
+    }
+
+    /**
+     * A POST body is a small JSON object held in memory. Vert.x's default BodyHandler would also take multipart
+     * uploads and write them to {@code ./file-uploads}, never deleting them: anyone could fill the disk before auth.
+     * Uploads are off and deleted if one ever got through, and the body is bounded.
+     */
+    private static BodyHandler jsonBody(int limit) {
+        return BodyHandler.create(false).setBodyLimit(limit).setDeleteUploadedFilesOnEnd(true).setMergeFormAttributes(false);
+    }
+
+    /**
+     * Forms and uploads are refused before their body is read: 415, naming what the door takes. A platform handler,
+     * because Vert.x lets only those run before the body handler.
+     */
+    private final class JsonOnly implements io.vertx.ext.web.handler.PlatformHandler {
+        @Override public void handle(RoutingContext ctx) {
+            String type = ctx.request().getHeader("Content-Type");
+            String t = type == null ? "" : type.trim().toLowerCase(java.util.Locale.ROOT);
+            if (t.startsWith("multipart/") || t.startsWith("application/x-www-form-urlencoded")) {
+                ctx.response().putHeader("Accept", "application/json");
+                reply(ctx, 415, new JsonObject().put("error", "the body must be JSON (Content-Type: application/json); forms and "
+                        + "file uploads are not accepted").put("field", "body"), "unsupported_media_type", System.nanoTime());
+                return;
+            }
+            ctx.next();
+        }
     }
 
     private void bodyFailure(RoutingContext ctx) {

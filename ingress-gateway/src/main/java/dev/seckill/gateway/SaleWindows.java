@@ -3,8 +3,12 @@ package dev.seckill.gateway;
 import dev.seckill.contracts.redis.RedisKeys;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -12,6 +16,11 @@ import redis.clients.jedis.UnifiedJedis;
  * second. A request outside a known window is answered REJECTED at the door ({@code not_started} / {@code ended}),
  * exactly as stock-stream would judge it by acceptedAt. Unknown goods (no sale, or not looked up yet) pass through:
  * only the stream decides {@code no_sale}. OPENED/CLOSED/RESTORED ledger entries drop the cached window at once.
+ *
+ * <p>Bounded, because goodsIds come from clients before anything else limits them: at most {@code maxGoods} windows
+ * are kept (plus one per lookup thread racing the bound), and lookups wait on a bounded queue. A full cache first
+ * drops what is stale or has no sale; a lookup that finds no room, or no place in the queue, is simply not made, and
+ * the request passes through to the stream, which decides it exactly — only the short-circuit is lost.
  */
 final class SaleWindows {
     private record Window(Long startAt, Long endAt, boolean closed, long fetchedAt) {}
@@ -20,14 +29,31 @@ final class SaleWindows {
     private final RedisKeys keys;
     private final ExecutorService refresher;
     private final long maxAgeMs;
+    private final int maxGoods;
     private final Map<Long, Window> windows = new ConcurrentHashMap<>();
+    /** Goods with a lookup queued or running; bounded by the lookup queue, as an entry lives only while its task does. */
     private final Map<Long, Boolean> refreshing = new ConcurrentHashMap<>();
+    /** Counts invalidations: a lookup that saw one while it read Redis does not keep what it read. */
+    private final java.util.concurrent.atomic.AtomicLong invalidations = new java.util.concurrent.atomic.AtomicLong();
+    /** A sweep that freed nothing is not repeated before entries can have gone stale. */
+    private volatile long noSweepBefore;
 
-    SaleWindows(UnifiedJedis redis, RedisKeys keys, ExecutorService refresher, long maxAgeMs) {
+    SaleWindows(UnifiedJedis redis, RedisKeys keys, ExecutorService refresher, long maxAgeMs, int maxGoods) {
+        if (maxGoods < 1) throw new IllegalArgumentException("maxGoods must be positive, got " + maxGoods);
         this.redis = redis;
         this.keys = keys;
         this.refresher = refresher;
         this.maxAgeMs = maxAgeMs;
+        this.maxGoods = maxGoods;
+    }
+
+    /** The lookup threads: {@code threads} daemons and a queue of at most {@code queue} lookups; beyond it, none is made. */
+    static ThreadPoolExecutor lookups(int threads, int queue) {
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queue), r -> {
+            Thread t = new Thread(r, "gateway-sale-windows");
+            t.setDaemon(true);
+            return t;
+        }, new ThreadPoolExecutor.AbortPolicy());
     }
 
     /** "not_started" or "ended" when the goods' known window rules the request out; null when it may go on. */
@@ -40,25 +66,54 @@ final class SaleWindows {
         return null;
     }
 
-    void invalidate(long goodsId) { windows.remove(goodsId); }
+    /** Drops a goods' window; a lookup that read Redis before this call does not put its old window back. */
+    void invalidate(long goodsId) {
+        invalidations.incrementAndGet(); // before the remove: a lookup that checks after the remove sees the change
+        windows.remove(goodsId);
+    }
+
+    /** Windows held now (for the gauge and tests). */
+    int cachedGoods() { return windows.size(); }
+
+    /** Lookups queued or running now (for tests). */
+    int pendingLookups() { return refreshing.size(); }
 
     private void refresh(long goodsId) {
         if (refreshing.putIfAbsent(goodsId, Boolean.TRUE) != null) return;
         try {
             refresher.execute(() -> {
                 try {
+                    long seen = invalidations.get();
                     List<String> f = redis.hmget(keys.sale(goodsId), "startAt", "endAt", "status");
                     Long start = f.get(0) == null ? null : Long.parseLong(f.get(0));
                     Long end = f.get(1) == null ? null : Long.parseLong(f.get(1));
-                    windows.put(goodsId, new Window(start, end, "closed".equals(f.get(2)), System.currentTimeMillis()));
+                    long now = System.currentTimeMillis();
+                    if (windows.containsKey(goodsId) || roomFor(now)) {
+                        windows.put(goodsId, new Window(start, end, "closed".equals(f.get(2)), now));
+                        // a sale opened or closed while we read: what we read may be the old window (rare; looked up again)
+                        if (invalidations.get() != seen) windows.remove(goodsId);
+                    }
                 } catch (RuntimeException e) {
                     windows.remove(goodsId); // Redis unreachable: no short-circuit, the stream decides
                 } finally {
                     refreshing.remove(goodsId);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            refreshing.remove(goodsId);
+        } catch (RejectedExecutionException e) {
+            refreshing.remove(goodsId); // queue full: no lookup now, the request passes through
         }
+    }
+
+    /**
+     * Whether one more window fits; when the cache is full, first drops the windows that are stale (they would be
+     * looked up again anyway) or have no sale (the flood of made-up goodsIds), which changes no answer.
+     */
+    private boolean roomFor(long now) {
+        if (windows.size() < maxGoods) return true;
+        if (now < noSweepBefore) return false;
+        windows.values().removeIf(w -> w.startAt() == null || now - w.fetchedAt() > maxAgeMs);
+        if (windows.size() < maxGoods) return true;
+        noSweepBefore = now + Math.max(1, maxAgeMs);
+        return false;
     }
 }

@@ -29,6 +29,7 @@ import redis.clients.jedis.RedisClient;
 /** The door with auth on: verified identity, rate limits with Retry-After, and the sale-window short-circuit. */
 class GatewayDoorTest {
     static final String SECRET = "door-test-secret-0123456789-abcdefghij";
+    static final String PAYMENT_SECRET = "door-test-payment-provider-credential-0123456789";
     static GatewayApp gateway;
     static Jwt jwt;
     static String prefix;
@@ -40,7 +41,8 @@ class GatewayDoorTest {
         redisPrefix = "door-" + UUID.randomUUID().toString().substring(0, 8) + ":";
         Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
                 Settings.REDIS_PREFIX, redisPrefix, "gateway.port", "0", "gateway.auth.enabled", "true",
-                "gateway.auth.secret", SECRET, "gateway.limit.user.per.second", "1", "gateway.limit.user.burst", "2"));
+                "gateway.auth.secret", SECRET, "gateway.limit.user.per.second", "1", "gateway.limit.user.burst", "2",
+                "gateway.payment.secret", PAYMENT_SECRET));
         gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
         jwt = new Jwt(SECRET, Clock.systemUTC());
     }
@@ -128,5 +130,109 @@ class GatewayDoorTest {
                     assertThat(post("{\"goodsId\":502}", valid(users.incrementAndGet())).body()).contains("\"reason\":\"ended\""));
             assertThat(post("{\"goodsId\":503}", valid(users.incrementAndGet())).statusCode()).as("no sale known: the stream decides").isEqualTo(202);
         }
+    }
+
+    static HttpResponse<String> pay(int port, long orderId, String body, String authorization) throws Exception {
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + "/api/orders/" + orderId + "/pay"))
+                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) b.header("Authorization", authorization);
+        return GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static java.util.List<String> paymentsIn() {
+        return GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "payments").stream()
+                .map(r -> r.key() + "=" + new String(r.value(), StandardCharsets.UTF_8)).toList();
+    }
+
+    @Test void aBuyersTokenCannotReportAPayment_onlyThePaymentProvidersCredentialCan() throws Exception {
+        long buyer = users.incrementAndGet();
+        HttpResponse<String> byBuyer = pay(gateway.port(), 9101, "{\"paymentId\":\"buyer-pays-9101\"}", "Bearer " + valid(buyer));
+        assertThat(byBuyer.statusCode()).isEqualTo(403);
+        assertThat(byBuyer.body()).contains("only the payment provider may report payments");
+        HttpResponse<String> none = pay(gateway.port(), 9102, "{\"paymentId\":\"nobody-pays-9102\"}", null);
+        assertThat(none.statusCode()).isEqualTo(401);
+        assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+        HttpResponse<String> almost = pay(gateway.port(), 9103, "{\"paymentId\":\"almost-9103\"}",
+                "Bearer " + PAYMENT_SECRET.substring(0, PAYMENT_SECRET.length() - 1) + "X");
+        assertThat(almost.statusCode()).isEqualTo(403);
+
+        HttpResponse<String> provider = pay(gateway.port(), 9104, "{\"paymentId\":\"provider-9104\"}", "Bearer " + PAYMENT_SECRET);
+        assertThat(provider.statusCode()).isEqualTo(202);
+        assertThat(provider.body()).contains("\"paymentId\":\"provider-9104\"", "\"orderId\":9104");
+        java.util.List<String> payments = paymentsIn();
+        assertThat(payments).anyMatch(p -> p.startsWith("9104=") && p.contains("provider-9104"));
+        assertThat(payments).as("refused calls never reach the payments topic")
+                .noneMatch(p -> p.contains("buyer-pays-9101") || p.contains("nobody-pays-9102") || p.contains("almost-9103"));
+    }
+
+    @Test void thePaymentCredentialMustBeLongAndNotTheBuyersSecret() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GatewayApp.paymentCredential(Settings.with(Map.of(
+                "gateway.payment.secret", "too-short")))).hasMessageContaining("at least 32 characters");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GatewayApp.paymentCredential(Settings.with(Map.of(
+                "gateway.payment.secret", SECRET, "gateway.auth.secret", SECRET)))).hasMessageContaining("must differ");
+        assertThat(GatewayApp.paymentCredential(Settings.with(Map.of()))).as("none configured: the endpoint is off").isNull();
+    }
+
+    static HttpResponse<String> status(String requestId, String token) throws Exception {
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases/" + requestId));
+        if (token != null) b.header("Authorization", "Bearer " + token);
+        return GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** An outcome as stock-stream writes it, on the real outcome topic the gateway follows. */
+    static void decided(String requestId, long goodsId, long userId) throws Exception {
+        dev.seckill.contracts.outcome.Outcome o = dev.seckill.contracts.outcome.Outcome.of(requestId, goodsId, userId, 1,
+                dev.seckill.contracts.outcome.OutcomeKind.SUCCESS, null, 4, Instant.now(), Instant.now(), 0, 0);
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of(
+                org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()),
+                new org.apache.kafka.common.serialization.StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(new dev.seckill.contracts.Topics(prefix).success(),
+                    Long.toString(goodsId), dev.seckill.contracts.Json.write(o))).get();
+        }
+    }
+
+    @Test void aPurchasesOutcomeIsTheOwnersOnly_anotherBuyerGets404_withoutATokenNoUserIdIsShown() throws Exception {
+        long owner = users.incrementAndGet();
+        long other = users.incrementAndGet();
+        String id = "door-status-" + UUID.randomUUID().toString().substring(0, 8);
+        decided(id, 9201, owner);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status(id, valid(owner)).body()).contains("\"status\":\"SUCCESS\""));
+        HttpResponse<String> mine = status(id, valid(owner));
+        assertThat(mine.statusCode()).isEqualTo(200);
+        assertThat(new io.vertx.core.json.JsonObject(mine.body()).getLong("userId")).isEqualTo(owner);
+
+        HttpResponse<String> theirs = status(id, valid(other));
+        assertThat(theirs.statusCode()).isEqualTo(404);
+        assertThat(theirs.body()).doesNotContain("userId", Long.toString(owner), "SUCCESS", "9201");
+
+        HttpResponse<String> anonymous = status(id, null);
+        assertThat(anonymous.statusCode()).isEqualTo(200);
+        io.vertx.core.json.JsonObject redacted = new io.vertx.core.json.JsonObject(anonymous.body());
+        assertThat(redacted.getString("status")).isEqualTo("SUCCESS");
+        assertThat(redacted.fieldNames()).doesNotContain("userId", "goodsId", "quantity", "stockAfter");
+
+        assertThat(status(id, "not-a-jwt").statusCode()).as("a bad token is refused, not treated as none").isEqualTo(401);
+    }
+
+    @Test void anotherBuyerReusingAnAcceptedRequestIdIs409_theOwnersRetryStill202() throws Exception {
+        long owner = users.incrementAndGet();
+        long other = users.incrementAndGet();
+        String id = "door-reuse-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner)).statusCode()).isEqualTo(202);
+        HttpResponse<String> reused = post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(other));
+        assertThat(reused.statusCode()).isEqualTo(409);
+        io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject(reused.body());
+        assertThat(body.getString("requestId")).isEqualTo(id);
+        assertThat(body.getString("field")).isEqualTo("requestId");
+        assertThat(body.encode()).doesNotContain(Long.toString(owner));
+        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner)).statusCode()).as("the owner's retry").isEqualTo(202);
+        assertThat(status(id, valid(other)).statusCode()).as("nor can the other buyer read it while pending").isEqualTo(404);
+
+        var sent = GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "commands").stream()
+                .map(c -> CommandCodec.decode(c.value())).filter(p -> p instanceof ParsedCommand.Valid)
+                .map(p -> (Purchase) ((ParsedCommand.Valid) p).command()).filter(p -> p.requestId().equals(id)).toList();
+        assertThat(sent).singleElement().extracting(Purchase::userId).isEqualTo(owner);
     }
 }

@@ -122,6 +122,43 @@ class GatewayTest {
         assertThat(r.body()).contains("\"field\":\"body\"");
     }
 
+    @Test void withoutAPaymentCredentialThePayEndpointIsOff_evenWithAuthOff() throws Exception {
+        HttpResponse<String> r = GatewayDoorTest.pay(gateway.port(), 77, "{\"paymentId\":\"p-77\"}", "Bearer anything-at-all");
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.body()).contains("SECKILL_GATEWAY_PAYMENT_SECRET");
+        assertThat(commandsIn(settings.kafkaBootstrap(), topics.payments())).noneMatch(c -> new String(c.value()).contains("p-77"));
+    }
+
+    static long filesUnder(java.nio.file.Path dir) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(dir)) return 0;
+        try (var files = java.nio.file.Files.walk(dir)) {
+            return files.filter(java.nio.file.Files::isRegularFile).count();
+        }
+    }
+
+    @Test void aMultipartUploadIsRefusedWith415_andLeavesNoFile() throws Exception {
+        // Vert.x's default upload directory, relative to the working directory: where the default BodyHandler wrote uploads
+        java.nio.file.Path uploads = java.nio.file.Path.of("file-uploads").toAbsolutePath();
+        long before = filesUnder(uploads);
+        String boundary = "----seckill" + UUID.randomUUID().toString().replace("-", "");
+        String multipart = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"goodsId\"\r\n\r\n1\r\n"
+                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n" + "x".repeat(2000) + "\r\n--" + boundary + "--\r\n";
+        for (String path : List.of("/api/purchases", "/api/orders/1/pay")) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                    .header("Content-Type", "multipart/form-data; boundary=" + boundary).timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(multipart)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(415);
+            assertThat(r.body()).as(path).contains("must be JSON", "\"field\":\"body\"");
+        }
+        HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases"))
+                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("goodsId=1&userId=1"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(form.statusCode()).isEqualTo(415);
+        assertThat(filesUnder(uploads)).as("no upload was written to " + uploads).isEqualTo(before);
+        assertThat(post(gateway.port(), "{\"goodsId\":1,\"userId\":1}").statusCode()).as("JSON still goes through").isEqualTo(202);
+    }
+
     @Test void rejectedInputNeverReachedKafka() throws Exception {
         String marker = "marker-" + UUID.randomUUID().toString().substring(0, 6);
         post(gateway.port(), "{\"goodsId\":1,\"userId\":-1,\"requestId\":\"" + marker + "\"}");
@@ -142,7 +179,7 @@ class GatewayTest {
         });
     }
 
-    @Test void withTheBrokerStopped_requestsGet503InTime_andNothingIsAcknowledged_thenFlowAgain() throws Exception {
+    @Test void withTheBrokerStopped_requestsGet503InTime_carryingTheirRequestIdAndRetryAfter_nothingIsAcknowledged_thenFlowAgain() throws Exception {
         KafkaBroker broker = KafkaBroker.onFreePorts().start();
         String prefix = "gwdown-" + UUID.randomUUID().toString().substring(0, 6) + ".";
         Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, broker.bootstrap(), Settings.TOPIC_PREFIX, prefix,
@@ -156,11 +193,24 @@ class GatewayTest {
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertThat(down.statusCode()).isEqualTo(503);
             assertThat(ms).as("answered within the configured timeout plus slack").isLessThan(5000);
+            assertThat(new io.vertx.core.json.JsonObject(down.body()).getString("requestId")).as("the client's requestId").isEqualTo("during");
+            assertThat(down.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+            // no requestId from the client: the 503 names the one the gateway made, since a timed-out send may have been appended
+            HttpResponse<String> generated = post(own.port(), "{\"goodsId\":7,\"userId\":4}");
+            assertThat(generated.statusCode()).isEqualTo(503);
+            assertThat(generated.headers().firstValue("Retry-After")).isPresent();
+            String gatewayId = new io.vertx.core.json.JsonObject(generated.body()).getString("requestId");
+            assertThat(gatewayId).as(generated.body()).isNotNull();
+            assertThat(UUID.fromString(gatewayId)).isNotNull();
             broker.start();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":3,\"requestId\":\"after\"}").statusCode()).isEqualTo(202));
+            HttpResponse<String> retried = post(own.port(), "{\"goodsId\":7,\"userId\":4,\"requestId\":\"" + gatewayId + "\"}");
+            assertThat(retried.statusCode()).as("the buyer retries with the id the 503 gave").isEqualTo(202);
+            assertThat(retried.body()).contains(gatewayId);
             List<String> values = commandsIn(broker.bootstrap(), prefix + "commands").stream().map(c -> new String(c.value())).toList();
-            assertThat(values).anyMatch(v -> v.contains("\"before\"")).anyMatch(v -> v.contains("\"after\""));
+            assertThat(values).anyMatch(v -> v.contains("\"before\"")).anyMatch(v -> v.contains("\"after\""))
+                    .anyMatch(v -> v.contains(gatewayId));
             assertThat(values).noneMatch(v -> v.contains("\"during\""));
         } finally {
             own.close();

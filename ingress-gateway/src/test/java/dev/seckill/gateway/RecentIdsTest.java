@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RecentIdsTest {
     @Test void givenAnAcceptedId_thenARetryIsRecognisedAndAnotherIdIsNot() {
         RecentIds ids = new RecentIds(100);
-        ids.add("r-1");
+        ids.add("r-1", 1);
         assertThat(ids.contains("r-1")).isTrue();
         assertThat(ids.contains("r-2")).isFalse();
     }
@@ -19,7 +19,7 @@ class RecentIdsTest {
     @Test void givenMoreIdsThanTheCapacity_thenTheMostRecentHalfIsKeptAndTheSizeStaysBounded() {
         RecentIds ids = new RecentIds(1_000);
         for (int i = 0; i < 10_000; i++) {
-            ids.add("id-" + i);
+            ids.add("id-" + i, 1);
             assertThat(ids.size()).isLessThanOrEqualTo(1_000);
         }
         for (int i = 10_000 - 500; i < 10_000; i++) assertThat(ids.contains("id-" + i)).as("id-%d", i).isTrue();
@@ -47,7 +47,7 @@ class RecentIdsTest {
             for (int i = 0; i < 50_000; i++) {
                 String id = me + "-" + i;
                 long before = ids.turnovers();
-                ids.add(id);
+                ids.add(id, 1);
                 if (!ids.contains(id) && ids.turnovers() < before + 2) {
                     missed.compareAndSet(null, id + " after " + (ids.turnovers() - before) + " turnover(s)");
                 }
@@ -68,14 +68,14 @@ class RecentIdsTest {
         int generation = 50;
         for (int cycle = 0; cycle < 2_000; cycle++) {
             RecentIds ids = new RecentIds(2 * generation);
-            ids.add("sentinel");
+            ids.add("sentinel", 1);
             java.util.concurrent.atomic.AtomicBoolean reading = new java.util.concurrent.atomic.AtomicBoolean(true);
             java.util.concurrent.atomic.AtomicBoolean missedIt = new java.util.concurrent.atomic.AtomicBoolean();
             Thread reader = new Thread(() -> {
                 while (reading.get()) if (!ids.contains("sentinel")) missedIt.set(true);
             });
             reader.start();
-            for (int i = 1; i < generation; i++) ids.add("w-" + i); // the sentinel's generation fills and turns over once
+            for (int i = 1; i < generation; i++) ids.add("w-" + i, 1); // the sentinel's generation fills and turns over once
             reading.set(false);
             reader.join();
             assertThat(ids.turnovers()).isEqualTo(1);

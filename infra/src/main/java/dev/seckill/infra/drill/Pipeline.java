@@ -37,14 +37,24 @@ public final class Pipeline implements AutoCloseable {
     private KafkaProducer<String, byte[]> commands;
 
     private final Jwt jwt;
+    private final String paymentSecret;
 
-    /** The pipeline of a namespace; the gateway's auth is on, with a secret of this run unless one is configured. */
+    /**
+     * The pipeline of a namespace; the gateway's auth is on, with a secret of this run unless one is configured, and
+     * its pay endpoint takes the simulated payment provider's credential, also of this run unless configured.
+     */
     public Pipeline(Namespace ns) {
         String secret = ns.settings().get("gateway.auth.secret", "");
         if (secret.isEmpty()) {
             secret = java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
             ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of("gateway.auth.secret", secret)));
         }
+        String payments = ns.settings().get("gateway.payment.secret", "");
+        if (payments.isEmpty()) {
+            payments = "pay-" + java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
+            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of("gateway.payment.secret", payments)));
+        }
+        this.paymentSecret = payments;
         this.jwt = new Jwt(secret, java.time.Clock.systemUTC());
         this.ns = ns;
         this.topics = new Topics(ns.settings().topicPrefix());
@@ -86,6 +96,9 @@ public final class Pipeline implements AutoCloseable {
 
     /** An {@code Authorization} header value for a simulated buyer (an HS256 token valid for an hour). */
     public String bearer(long userId) { return "Bearer " + jwt.mint(userId, Instant.now().plusSeconds(3600)); }
+
+    /** The {@code Authorization} header value of the simulated payment provider (the only caller the pay endpoint takes). */
+    public String paymentProvider() { return "Bearer " + paymentSecret; }
 
     public Namespace namespace() { return ns; }
     public Topics topics() { return topics; }

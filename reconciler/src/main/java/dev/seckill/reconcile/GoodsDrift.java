@@ -8,7 +8,7 @@ package dev.seckill.reconcile;
  */
 public record GoodsDrift(long goodsId, long opened, long deducted, long released, long ledgerStock, long ledgerLiveBuyers,
                          long ledgerLiveUnits, Long redisStock, Long redisBuyers, Long dbStock, Long dbLiveOrders, Long dbLiveUnits, Long dbLedgerStock,
-                         boolean keysRetired) {
+                         boolean keysRetired, long paidReleased) {
 
     /** Redis has no keys of this goods because its sale's lifetime is over: its end, not drift. */
     public boolean ended() { return keysRetired && redisStock == null && redisBuyers == null; }
@@ -27,6 +27,7 @@ public record GoodsDrift(long goodsId, long opened, long deducted, long released
 
     public String verdict() {
         if (oversold()) return "OVERSOLD";
+        if (paidReleased > 0) return "PAID_RELEASED"; // order-writer's order_anomaly: a release of a paid order (invariant 7)
         if (!redisAgrees() && !dbAgrees()) return "DRIFT redis+db";
         if (!redisAgrees()) return "DRIFT redis";
         if (!dbAgrees()) return "DRIFT db";

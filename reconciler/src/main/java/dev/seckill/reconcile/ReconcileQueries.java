@@ -80,6 +80,12 @@ final class ReconcileQueries {
                         + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods));
     }
 
+    /** Releases of PAID orders order-writer met and recorded instead of applying (invariant 7). */
+    static long paidReleased(Connection c, long goods) throws SQLException {
+        Long n = single(c, "SELECT COUNT(*) FROM order_anomaly WHERE goods_id = ? AND kind = 'paid_order_released'", goods);
+        return n == null ? 0 : n;
+    }
+
     static boolean orderExists(Connection c, String requestId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE request_id = ?")) {
             ps.setString(1, requestId);

@@ -45,7 +45,7 @@ public final class ReconcilerApp implements AutoCloseable {
         Unreachable.requireTcp("MySQL", Unreachable.jdbcHostPort(settings.dbUrl()), "start it or set SECKILL_DB_URL");
         HikariConfig c = new HikariConfig();
         c.setPoolName(name);
-        c.setJdbcUrl(settings.dbUrl() + (settings.dbUrl().contains("?") ? "&" : "?") + "connectionTimeZone=UTC&sslMode=DISABLED");
+        c.setJdbcUrl(dev.seckill.contracts.db.JdbcUrls.withDriverDefaults(settings.dbUrl())); // TLS off on loopback only
         c.setUsername(settings.dbUser());
         c.setPassword(settings.dbPassword());
         c.setMaximumPoolSize(settings.getInt("reconcile.pool.size", 3));

@@ -45,6 +45,8 @@ final class OutcomeView implements AutoCloseable {
 
     private final java.util.function.LongConsumer saleChanged;
 
+    private volatile java.util.function.Consumer<Outcome> onOutcome = o -> { };
+
     OutcomeView(String bootstrap, Topics topics, int capacity, Duration soldOutTtl, java.util.function.LongConsumer saleChanged) {
         this.topics = topics;
         this.saleChanged = saleChanged;
@@ -83,8 +85,12 @@ final class OutcomeView implements AutoCloseable {
         }
     }
 
+    /** Called with every outcome after it is in the view (the waiters of {@code Prefer: wait}). */
+    void onOutcome(java.util.function.Consumer<Outcome> listener) { this.onOutcome = listener; }
+
     private void onOutcome(Outcome o) {
         outcomes.put(o.requestId(), o);
+        onOutcome.accept(o);
         if (o.outcome() == OutcomeKind.SOLD_OUT) soldOutUntil.put(o.goodsId(), System.currentTimeMillis() + soldOutTtlMs);
         else if (o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() > 0) soldOutUntil.remove(o.goodsId());
     }

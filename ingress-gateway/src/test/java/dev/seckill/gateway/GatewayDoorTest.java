@@ -167,11 +167,11 @@ class GatewayDoorTest {
     }
 
     @Test void thePaymentCredentialMustBeLongAndNotTheBuyersSecret() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GatewayApp.paymentCredential(Settings.with(Map.of(
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaymentRoute.credential(Settings.with(Map.of(
                 "gateway.payment.secret", "too-short")))).hasMessageContaining("at least 32 characters");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GatewayApp.paymentCredential(Settings.with(Map.of(
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaymentRoute.credential(Settings.with(Map.of(
                 "gateway.payment.secret", SECRET, "gateway.auth.secret", SECRET)))).hasMessageContaining("must differ");
-        assertThat(GatewayApp.paymentCredential(Settings.with(Map.of()))).as("none configured: the endpoint is off").isNull();
+        assertThat(PaymentRoute.credential(Settings.with(Map.of()))).as("none configured: the endpoint is off").isNull();
     }
 
     static HttpResponse<String> status(String requestId, String token) throws Exception {

@@ -23,6 +23,13 @@ public record RedisKeys(String prefix) {
      */
     public String decisions(long goodsId) { return key("decisions", goodsId); }
 
+    /**
+     * String: what the gateway knows of one purchase, by its requestId (the accepted purchase while it is pending,
+     * then its outcome), for {@code GET /api/purchases/{requestId}} through any gateway instance. Its own namespace:
+     * it holds client requestIds only, never an internal id.
+     */
+    public String purchaseStatus(String requestId) { return prefix + "purchase:" + requestId; }
+
     /** The keys every stock script receives, in the order the scripts expect them. */
     public List<String> goodsKeys(long goodsId) {
         return List.of(sale(goodsId), stock(goodsId), buyers(goodsId), holders(goodsId), decisions(goodsId));

@@ -1,0 +1,127 @@
+package dev.seckill.gateway;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.TraceHeaders;
+import dev.seckill.contracts.command.CommandRules;
+import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.payment.Payment;
+import dev.seckill.gateway.http.KafkaSender;
+import dev.seckill.gateway.http.Reply;
+import dev.seckill.gateway.http.RequestHeaders;
+import dev.seckill.gateway.http.Responder;
+import io.vertx.core.Handler;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * {@code POST /api/orders/{orderId}/pay}: a payment event on {@code <prefix>payments}, keyed by orderId, 202 once Kafka
+ * has it. Only the payment provider may call it, with its own credential ({@code Authorization: Bearer <payment
+ * secret>}); a buyer's token is refused, and without a configured credential the endpoint does not exist (404).
+ */
+final class PaymentRoute implements Handler<RoutingContext> {
+    private final Topics topics;
+    private final Clock clock;
+    private final Responder responder;
+    private final KafkaSender sender;
+    /** SHA-256 of the payment provider's credential; null: the pay endpoint is off. */
+    private final byte[] credential;
+
+    PaymentRoute(Settings settings, Topics topics, Clock clock, Responder responder, KafkaSender sender) {
+        this.topics = topics;
+        this.clock = clock;
+        this.responder = responder;
+        this.sender = sender;
+        this.credential = credential(settings);
+    }
+
+    /**
+     * The payment provider's credential, hashed, or null when none is configured (the pay endpoint is then off). It
+     * must be at least 32 characters and not the buyers' JWT secret: a separate credential, so that nothing a buyer
+     * holds or could be issued can report a payment.
+     */
+    static byte[] credential(Settings settings) {
+        String secret = settings.get("gateway.payment.secret", "");
+        if (secret.isEmpty()) return null;
+        if (secret.length() < 32) {
+            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must be at least 32 characters");
+        }
+        if (secret.equals(settings.get("gateway.auth.secret", ""))) {
+            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must differ from SECKILL_GATEWAY_AUTH_SECRET");
+        }
+        return sha256(secret);
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override public void handle(RoutingContext ctx) {
+        long start = System.nanoTime();
+        String traceId = RequestHeaders.traceId(ctx);
+        ctx.response().putHeader("X-Trace-Id", traceId);
+        Reply refused = refusal(ctx);
+        if (refused != null) {
+            responder.reply(ctx, refused, start);
+            return;
+        }
+        long orderId = Long.parseLong(ctx.pathParam("orderId"));
+        String paymentId = paymentId(ctx.body().asString());
+        if (paymentId == null) {
+            responder.reply(ctx, Reply.invalid("paymentId must be 1-64 characters of [A-Za-z0-9._:-] in a JSON body", "paymentId"), start);
+            return;
+        }
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.payments(), Long.toString(orderId),
+                Json.write(Payment.of(paymentId, orderId, clock.instant())));
+        TraceHeaders.put(record.headers(), traceId);
+        sender.send(record, () -> responder.reply(ctx, Reply.of(202, new JsonObject().put("paymentId", paymentId).put("orderId", orderId)
+                        .put("status", "PENDING"), "payment_accepted"), start),
+                error -> responder.reply(ctx, Reply.of(503, new JsonObject().put("error", "Kafka did not acknowledge the payment in time"),
+                        "kafka_unavailable"), start));
+    }
+
+    /** Who may not pay, and why: the endpoint off, no credential, not the provider's, or no usable orderId. */
+    private Reply refusal(RoutingContext ctx) {
+        if (credential == null) {
+            return Reply.of(404, new JsonObject().put("error", "payments are not accepted on this gateway: they come from the "
+                    + "payment provider, and this endpoint is off unless SECKILL_GATEWAY_PAYMENT_SECRET is set"), "payments_off");
+        }
+        String presented = RequestHeaders.bearer(ctx);
+        if (presented == null || presented.isEmpty()) {
+            return Reply.of(401, new JsonObject().put("error", "missing the payment provider's credential"), "unauthenticated")
+                    .withHeader("WWW-Authenticate", "Bearer realm=\"payments\"");
+        }
+        // digests of equal length, compared in constant time: the comparison says nothing about the secret's prefix or length
+        if (!MessageDigest.isEqual(sha256(presented), credential)) {
+            return Reply.of(403, new JsonObject().put("error", "only the payment provider may report payments"), "forbidden");
+        }
+        try {
+            if (Long.parseLong(ctx.pathParam("orderId")) > 0) return null;
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        return Reply.invalid("orderId must be a positive integer", "orderId");
+    }
+
+    /** The paymentId of the body, a new one when the body names none, null when it names an unusable one. */
+    private static String paymentId(String body) {
+        if (body == null || body.isBlank()) return UUID.randomUUID().toString();
+        try {
+            Object given = new JsonObject(body).getValue("paymentId");
+            if (given == null) return UUID.randomUUID().toString();
+            return given instanceof String g && CommandRules.validRequestId(g) ? g : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+}

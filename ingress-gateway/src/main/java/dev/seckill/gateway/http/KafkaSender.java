@@ -1,0 +1,47 @@
+package dev.seckill.gateway.http;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Sends a record and comes back to the caller's event loop with the broker's answer: every reply that depends on a
+ * Kafka acknowledgment (a purchase's 202, a payment's 202, their 503s) goes through here. A send Kafka refuses at once
+ * (buffer full, metadata unavailable) fails the same way as one it never acknowledges.
+ */
+public final class KafkaSender {
+    private final Vertx vertx;
+    private final KafkaProducer<String, byte[]> producer;
+    private final MeterRegistry metrics;
+
+    public KafkaSender(Vertx vertx, KafkaProducer<String, byte[]> producer, MeterRegistry metrics) {
+        this.vertx = vertx;
+        this.producer = producer;
+        this.metrics = metrics;
+    }
+
+    /** {@code acked} or {@code failed} runs on the calling context once the broker answered (acks=all) or gave up. */
+    public void send(ProducerRecord<String, byte[]> record, Runnable acked, Consumer<Throwable> failed) {
+        Context context = vertx.getOrCreateContext();
+        try {
+            producer.send(record, (meta, error) -> context.runOnContext(v -> {
+                if (error == null) {
+                    acked.run();
+                } else {
+                    counted(error);
+                    failed.accept(error);
+                }
+            }));
+        } catch (RuntimeException e) {
+            counted(e);
+            failed.accept(e);
+        }
+    }
+
+    private void counted(Throwable e) {
+        metrics.counter("seckill_gateway_producer_errors", "error", e.getClass().getSimpleName()).increment();
+    }
+}

@@ -1,0 +1,41 @@
+package dev.seckill.gateway.status;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.outcome.Outcome;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+
+/** What the status store knows of one requestId: nothing, an accepted purchase not decided yet, or its outcome. */
+public sealed interface PurchaseStatus {
+    /** Never accepted (or forgotten after the store's retention). */
+    record Unknown() implements PurchaseStatus {}
+
+    /** Accepted by a gateway (Kafka has it), not decided yet. */
+    record Pending(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt) implements PurchaseStatus {
+        String encode() {
+            return new JsonObject().put("requestId", requestId).put("goodsId", goodsId).put("userId", userId).put("quantity", quantity)
+                    .put("acceptedAt", acceptedAt.toString()).put("status", "PENDING").encode();
+        }
+    }
+
+    /** Decided: the committed outcome. */
+    record Decided(Outcome outcome) implements PurchaseStatus {}
+
+    /** The buyer it belongs to, or null when unknown. */
+    default Long owner() {
+        if (this instanceof Pending p) return p.userId();
+        if (this instanceof Decided d) return d.outcome().userId();
+        return null;
+    }
+
+    static String encode(Outcome outcome) { return new String(Json.write(outcome), java.nio.charset.StandardCharsets.UTF_8); }
+
+    /** Reads a stored value: an outcome has an {@code outcome} field, a pending purchase has {@code status} PENDING. */
+    static PurchaseStatus parse(String stored) {
+        if (stored == null) return new Unknown();
+        JsonObject json = new JsonObject(stored);
+        if (json.containsKey("outcome")) return new Decided(Json.read(stored.getBytes(java.nio.charset.StandardCharsets.UTF_8), Outcome.class));
+        return new Pending(json.getString("requestId"), json.getLong("goodsId"), json.getLong("userId"), json.getInteger("quantity"),
+                Instant.parse(json.getString("acceptedAt")));
+    }
+}

@@ -1,0 +1,56 @@
+package dev.seckill.gateway.status;
+
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.redis.RedisKeys;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * The purchase status every gateway instance answers from, in Redis beside the sale's keys: one string per requestId
+ * ({@link RedisKeys#purchaseStatus}), written PENDING by the gateway that accepted it and overwritten by the outcome
+ * once stock-stream's transaction committed it ({@link StatusIndexer}). Survives gateway restarts; each entry lives
+ * {@code retention} (SECKILL_GATEWAY_STATUS_TTL_MS, two days: a sale's life plus a day).
+ */
+public final class PurchaseStatusStore {
+    /** What a client-chosen requestId's claim found. */
+    public enum Claim { NEW, SAME_BUYER, OTHER_BUYER }
+
+    private final RedisBatcher redis;
+    private final RedisKeys keys;
+    private final long retentionMs;
+
+    public PurchaseStatusStore(RedisBatcher redis, RedisKeys keys, Duration retention) {
+        this.redis = redis;
+        this.keys = keys;
+        this.retentionMs = retention.toMillis();
+    }
+
+    /**
+     * Claims a client-chosen requestId for this buyer before its command is sent (SET NX GET: one round trip, atomic),
+     * so that two buyers can never both be told their purchase was accepted under one requestId: the second learns at
+     * once that it belongs to someone else, instead of a 202 that no outcome would ever follow.
+     */
+    public CompletableFuture<Claim> claim(PurchaseStatus.Pending p) {
+        return redis.submit(pipe -> pipe.setGet(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)))
+                .thenApply(previous -> {
+                    if (previous == null) return Claim.NEW;
+                    Long owner = PurchaseStatus.parse(previous).owner();
+                    return owner != null && owner == p.userId() ? Claim.SAME_BUYER : Claim.OTHER_BUYER;
+                });
+    }
+
+    /** Records an accepted purchase whose requestId the gateway made (a UUID: nobody else can hold it). */
+    public CompletableFuture<String> accepted(PurchaseStatus.Pending p) {
+        return redis.submit(pipe -> pipe.set(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)));
+    }
+
+    /** Records an outcome (overwrites the pending entry). */
+    public CompletableFuture<String> decided(Outcome o) {
+        return redis.submit(pipe -> pipe.set(keys.purchaseStatus(o.requestId()), PurchaseStatus.encode(o), SetParams.setParams().px(retentionMs)));
+    }
+
+    public CompletableFuture<PurchaseStatus> lookup(String requestId) {
+        return redis.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.seckill.gateway.status;
+
+import dev.seckill.contracts.outcome.Outcome;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Requests holding their reply until their outcome is known ({@code Prefer: wait=N}). A waiter is an entry in a map
+ * and a Vert.x timer — no thread — so thousands of waiters cost memory, not threads. Each ends exactly once: by its
+ * outcome (from the gateway's view of the committed outcome topics), by its deadline, or by the gateway shutting
+ * down, which answers every waiter before it closes.
+ */
+public final class Waiters {
+    private final class Waiter {
+        final String requestId;
+        final Context context;
+        final Consumer<Outcome> decided;
+        final Runnable expired;
+        final AtomicBoolean done = new AtomicBoolean();
+        long timer;
+
+        Waiter(String requestId, Context context, Consumer<Outcome> decided, Runnable expired) {
+            this.requestId = requestId;
+            this.context = context;
+            this.decided = decided;
+            this.expired = expired;
+        }
+
+        void decide(Outcome o) {
+            if (!done.compareAndSet(false, true)) return;
+            context.runOnContext(v -> {
+                vertx.cancelTimer(timer);
+                decided.accept(o);
+            });
+        }
+
+        void expire() {
+            if (!done.compareAndSet(false, true)) return;
+            remove(this);
+            context.runOnContext(v -> {
+                vertx.cancelTimer(timer);
+                expired.run();
+            });
+        }
+    }
+
+    private final Vertx vertx;
+    private final Function<String, Outcome> known;
+    private final Map<String, Set<Waiter>> byRequest = new ConcurrentHashMap<>();
+
+    /** @param known the outcome already seen for a requestId, or null (checked after a waiter is registered) */
+    public Waiters(Vertx vertx, Function<String, Outcome> known) {
+        this.vertx = vertx;
+        this.known = known;
+    }
+
+    /** Waits on the calling event loop: {@code decided} or {@code expired} runs there, exactly once. */
+    public void await(String requestId, long waitMs, Consumer<Outcome> decided, Runnable expired) {
+        Waiter w = new Waiter(requestId, vertx.getOrCreateContext(), decided, expired);
+        byRequest.computeIfAbsent(requestId, k -> ConcurrentHashMap.newKeySet()).add(w);
+        w.timer = vertx.setTimer(Math.max(1, waitMs), t -> w.expire());
+        Outcome already = known.apply(requestId); // it may have arrived between the caller's look and the registration
+        if (already != null) {
+            remove(w);
+            w.decide(already);
+        }
+    }
+
+    /** An outcome arrived: every waiter of its requestId gets it. */
+    public void decided(Outcome o) {
+        Set<Waiter> waiting = byRequest.remove(o.requestId());
+        if (waiting != null) waiting.forEach(w -> w.decide(o));
+    }
+
+    /** Answers every waiter as if its deadline had come (the gateway is shutting down). */
+    public void expireAll() { byRequest.values().forEach(set -> set.forEach(Waiter::expire)); }
+
+    public int waiting() { return byRequest.values().stream().mapToInt(Set::size).sum(); }
+
+    private void remove(Waiter w) {
+        byRequest.computeIfPresent(w.requestId, (k, set) -> {
+            set.remove(w);
+            return set.isEmpty() ? null : set;
+        });
+    }
+}

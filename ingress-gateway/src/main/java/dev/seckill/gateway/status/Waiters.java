@@ -53,6 +53,7 @@ public final class Waiters {
     private final Vertx vertx;
     private final Function<String, Outcome> known;
     private final Map<String, Set<Waiter>> byRequest = new ConcurrentHashMap<>();
+    private volatile boolean closing;
 
     /** @param known the outcome already seen for a requestId, or null (checked after a waiter is registered) */
     public Waiters(Vertx vertx, Function<String, Outcome> known) {
@@ -63,6 +64,10 @@ public final class Waiters {
     /** Waits on the calling event loop: {@code decided} or {@code expired} runs there, exactly once. */
     public void await(String requestId, long waitMs, Consumer<Outcome> decided, Runnable expired) {
         Waiter w = new Waiter(requestId, vertx.getOrCreateContext(), decided, expired);
+        if (closing) { // a request accepted while the gateway shuts down: answered at once, not held
+            w.expire();
+            return;
+        }
         byRequest.computeIfAbsent(requestId, k -> ConcurrentHashMap.newKeySet()).add(w);
         w.timer = vertx.setTimer(Math.max(1, waitMs), t -> w.expire());
         Outcome already = known.apply(requestId); // it may have arrived between the caller's look and the registration
@@ -79,7 +84,10 @@ public final class Waiters {
     }
 
     /** Answers every waiter as if its deadline had come (the gateway is shutting down). */
-    public void expireAll() { byRequest.values().forEach(set -> set.forEach(Waiter::expire)); }
+    public void expireAll() {
+        closing = true;
+        byRequest.values().forEach(set -> set.forEach(Waiter::expire));
+    }
 
     public int waiting() { return byRequest.values().stream().mapToInt(Set::size).sum(); }
 

@@ -74,7 +74,7 @@ class OperatorReleaseTest {
 
     static HttpResponse<String> pay(long orderId, String paymentId) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/orders/" + orderId + "/pay"))
-                .header("Content-Type", "application/json").header("Authorization", pipeline.bearer(1))
+                .header("Content-Type", "application/json").header("Authorization", pipeline.paymentProvider())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"paymentId\":\"" + paymentId + "\"}")).build(), HttpResponse.BodyHandlers.ofString());
     }
 

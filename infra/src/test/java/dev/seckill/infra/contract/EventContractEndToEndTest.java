@@ -122,7 +122,9 @@ class EventContractEndToEndTest {
 
     static HttpResponse<String> post(String path, long user, String body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + path))
-                .header("Content-Type", "application/json").header("Authorization", pipeline.bearer(user))
+                .header("Content-Type", "application/json")
+                // payments come from the payment provider's credential, purchases from the buyer's token
+                .header("Authorization", path.endsWith("/pay") ? pipeline.paymentProvider() : pipeline.bearer(user))
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 

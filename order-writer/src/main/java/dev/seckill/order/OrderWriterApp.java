@@ -18,6 +18,10 @@ import dev.seckill.order.lifecycle.PaymentResult;
 import dev.seckill.order.lifecycle.PaymentTimeoutSweeper;
 import dev.seckill.order.lifecycle.PaymentsProgress;
 import dev.seckill.order.lifecycle.Payments;
+import dev.seckill.order.store.LedgerEffect;
+import dev.seckill.order.store.Orders;
+import dev.seckill.order.store.StockLedger;
+import dev.seckill.order.store.TracedOutcome;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -221,7 +225,7 @@ public final class OrderWriterApp implements AutoCloseable {
     }
 
     /** A polled batch, its SUCCESS outcomes decoded for the fast path (null: the slow path), and where the consumer stood after it. */
-    private record Batch(List<ConsumerRecord<String, byte[]>> records, List<OrderStore.TracedOutcome> successes,
+    private record Batch(List<ConsumerRecord<String, byte[]>> records, List<TracedOutcome> successes,
                          Map<TopicPartition, OffsetAndMetadata> positions) {}
 
     /** A batch after its write: the records for the DLQ, or null when the writer stopped before the batch was written. */
@@ -317,13 +321,13 @@ public final class OrderWriterApp implements AutoCloseable {
         Timer.Sample sample = Timer.start(metrics);
         List<Poison> poison;
         List<ConsumerRecord<String, byte[]>> batch = polled.records();
-        List<OrderStore.TracedOutcome> successes = polled.successes();
+        List<TracedOutcome> successes = polled.successes();
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
                 if (successes != null) {
                     try {
-                        int written = OrderStore.recordSuccesses(c, successes);
+                        int written = Orders.recordSuccesses(c, successes);
                         if (written < 0) {
                             poison = writeEach(c, batch); // a release waits for one of these orders: record by record
                         } else {
@@ -353,14 +357,14 @@ public final class OrderWriterApp implements AutoCloseable {
     }
 
     /** The batch's SUCCESS outcomes when every one of them is well-formed; null sends the batch down the slow path. */
-    private List<OrderStore.TracedOutcome> fastPathSuccesses(List<ConsumerRecord<String, byte[]>> batch) {
-        List<OrderStore.TracedOutcome> out = new ArrayList<>();
+    private List<TracedOutcome> fastPathSuccesses(List<ConsumerRecord<String, byte[]>> batch) {
+        List<TracedOutcome> out = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : batch) {
             if (!r.topic().equals(topics.success())) continue;
             try {
                 Outcome o = Json.read(r.value(), Outcome.class);
                 if (!isWritable(o)) return null;
-                out.add(new OrderStore.TracedOutcome(o, TraceHeaders.get(r.headers())));
+                out.add(new TracedOutcome(o, TraceHeaders.get(r.headers())));
             } catch (RuntimeException e) {
                 return null;
             }
@@ -401,7 +405,7 @@ public final class OrderWriterApp implements AutoCloseable {
                 if (!isWritable(o)) {
                     throw new PoisonRecord("not a SUCCESS outcome with requestId, goodsId and quantity");
                 }
-                return OrderStore.recordSuccess(c, o, traceId);
+                return Orders.recordSuccess(c, o, traceId);
             }
             if (r.topic().equals(topics.payments())) {
                 Payment p = parse(r, Payment.class);
@@ -417,16 +421,16 @@ public final class OrderWriterApp implements AutoCloseable {
             }
             LedgerEntry e = parse(r, LedgerEntry.class);
             if (e.type() == null || e.opId() == null || e.goodsId() <= 0) throw new PoisonRecord("ledger entry without type, opId or goodsId");
-            OrderStore.LedgerEffect effect = OrderStore.applyLedger(c, e, traceId);
-            if (e.type() == LedgerType.RELEASED && effect != OrderStore.LedgerEffect.NONE) {
+            LedgerEffect effect = StockLedger.applyLedger(c, e, traceId);
+            if (e.type() == LedgerType.RELEASED && effect != LedgerEffect.NONE) {
                 metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
             }
-            if (effect == OrderStore.LedgerEffect.PAID_ORDER_RELEASED) {
+            if (effect == LedgerEffect.PAID_ORDER_RELEASED) {
                 metrics.counter("seckill_writer_paid_order_released").increment();
                 LOG.error("RELEASED ledger entry {} gave back units of a PAID order (goods {}, user {}): recorded in order_anomaly",
                         e.opId(), e.goodsId(), e.userId());
             }
-            return effect != OrderStore.LedgerEffect.NONE;
+            return effect != LedgerEffect.NONE;
         } finally {
             MDC.remove("traceId");
         }

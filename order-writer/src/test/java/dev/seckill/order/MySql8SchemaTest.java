@@ -11,6 +11,9 @@ import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.order.db.Database;
+import dev.seckill.order.store.Orders;
+import dev.seckill.order.store.StockLedger;
+import dev.seckill.order.store.TracedOutcome;
 import dev.seckill.stack.DockerEngine;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -46,19 +49,19 @@ class MySql8SchemaTest {
                     Settings.DB_PASSWORD, mysql.getPassword()));
             try (HikariDataSource db = Database.open(s, "mysql8-test"); Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
-                OrderStore.applyLedger(c, LedgerEntry.of("open-1", 1001, LedgerType.OPENED, 10, null, null, null, 10, Instant.now()), null);
-                List<OrderStore.TracedOutcome> batch = List.of(new OrderStore.TracedOutcome(success("a", 1001, 1, 9), "t-a"),
-                        new OrderStore.TracedOutcome(success("b", 1001, 2, 8), null));
-                assertThat(OrderStore.recordSuccesses(c, batch)).isEqualTo(2);
+                StockLedger.applyLedger(c, LedgerEntry.of("open-1", 1001, LedgerType.OPENED, 10, null, null, null, 10, Instant.now()), null);
+                List<TracedOutcome> batch = List.of(new TracedOutcome(success("a", 1001, 1, 9), "t-a"),
+                        new TracedOutcome(success("b", 1001, 2, 8), null));
+                assertThat(Orders.recordSuccesses(c, batch)).isEqualTo(2);
                 c.commit();
                 // redelivery through the per-record path: nothing new
-                assertThat(OrderStore.recordSuccess(c, success("a", 1001, 1, 9), "t-a")).isFalse();
+                assertThat(Orders.recordSuccess(c, success("a", 1001, 1, 9), "t-a")).isFalse();
                 c.commit();
                 assertThat(query(c, "SELECT COUNT(*) FROM purchase_order")).isEqualTo(2);
                 assertThat(query(c, "SELECT stock FROM sale WHERE goods_id = 1001")).isEqualTo(8);
                 assertThat(query(c, "SELECT COUNT(*) FROM stock_ledger")).isEqualTo(3);
                 // one live order per (goods, user): the unique key holds on MySQL too
-                assertThatThrownBy(() -> OrderStore.recordSuccesses(c, List.of(new OrderStore.TracedOutcome(success("a2", 1001, 1, 7), null))))
+                assertThatThrownBy(() -> Orders.recordSuccesses(c, List.of(new TracedOutcome(success("a2", 1001, 1, 7), null))))
                         .isInstanceOf(SQLException.class).satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("23"));
                 c.rollback();
             }

@@ -3,19 +3,18 @@ package dev.seckill.stock;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
 import dev.seckill.stock.decision.ShortCircuitLog;
+import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -141,11 +140,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         processed.increment();
         if (decision.toDlq()) {
             dlq.increment();
-            Headers h = p.record().headers();
-            put(h, "error", decision.dlqReason());
-            put(h, "source-topic", p.topic());
-            put(h, "source-partition", Integer.toString(p.input().partition()));
-            put(h, "source-offset", Long.toString(p.input().offset()));
+            DeadLetters.mark(p.record().headers(), decision.dlqReason(), p.topic(), p.input().partition(), p.input().offset());
         }
         context.forward(p.record().withValue(new DecidedRecord(decision, p.record().value())));
     }
@@ -179,10 +174,5 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             }
             holders.forEach(holdings::delete);
         }
-    }
-
-    private static void put(Headers h, String name, String value) {
-        h.remove(name);
-        h.add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 }

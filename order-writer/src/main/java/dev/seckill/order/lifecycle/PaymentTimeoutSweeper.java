@@ -4,6 +4,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Release;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -87,7 +88,7 @@ public final class PaymentTimeoutSweeper {
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT order_id FROM purchase_order WHERE status = 'CREATED' "
                      + "AND created_at < FROM_UNIXTIME(?) - INTERVAL ? MICROSECOND ORDER BY order_id LIMIT " + BATCH)) {
-            ps.setBigDecimal(1, java.math.BigDecimal.valueOf(paymentsWrittenMs, 3));
+            ps.setBigDecimal(1, BigDecimal.valueOf(paymentsWrittenMs, 3));
             ps.setLong(2, deadline.plus(grace).toNanos() / 1000);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) overdue.add(rs.getLong(1));

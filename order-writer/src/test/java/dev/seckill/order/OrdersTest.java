@@ -4,14 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.order.store.Orders;
+import dev.seckill.order.store.TracedOutcome;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** OrderStore's SQL on the machine's real MariaDB/MySQL (a database of its own). */
-class OrderStoreTest {
+/** The order rows' SQL (store/Orders) on the machine's real MariaDB/MySQL (a database of its own). */
+class OrdersTest {
     final TestDb t = new TestDb();
 
     @AfterEach void drop() throws Exception { t.close(); }
@@ -24,11 +26,11 @@ class OrderStoreTest {
         try (Connection c = t.db.getConnection()) {
             c.setAutoCommit(false);
             // another writer's rows first, so the fast path's ids do not start at 1
-            assertThat(OrderStore.recordSuccess(c, success("slow-1", 7001, 900), null)).isTrue();
-            assertThat(OrderStore.recordSuccesses(c, List.of(new OrderStore.TracedOutcome(success("fast-1", 7001, 1), "t1"),
-                    new OrderStore.TracedOutcome(success("fast-2", 7001, 2), null),
-                    new OrderStore.TracedOutcome(success("fast-3", 7002, 1), "t3")))).isEqualTo(3);
-            assertThat(OrderStore.recordSuccess(c, success("slow-2", 7002, 901), null)).isTrue();
+            assertThat(Orders.recordSuccess(c, success("slow-1", 7001, 900), null)).isTrue();
+            assertThat(Orders.recordSuccesses(c, List.of(new TracedOutcome(success("fast-1", 7001, 1), "t1"),
+                    new TracedOutcome(success("fast-2", 7001, 2), null),
+                    new TracedOutcome(success("fast-3", 7002, 1), "t3")))).isEqualTo(3);
+            assertThat(Orders.recordSuccess(c, success("slow-2", 7002, 901), null)).isTrue();
             c.commit();
         }
         assertThat(t.one("SELECT COUNT(*) FROM stock_ledger WHERE type = 'DEDUCTED'")).isEqualTo(5);

@@ -1,0 +1,62 @@
+package dev.seckill.order.consume;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The consumer's offset commits. Confined to the consumer thread, like the consumer itself. */
+final class CommittedOffsets {
+    private static final Logger LOG = LoggerFactory.getLogger(CommittedOffsets.class);
+
+    private final Consumer<String, byte[]> consumer;
+    /** The offsets last committed (or being committed asynchronously); null before the first commit. */
+    private Map<TopicPartition, OffsetAndMetadata> last;
+
+    CommittedOffsets(Consumer<String, byte[]> consumer) { this.consumer = consumer; }
+
+    /** Where the consumer stands now on each assigned partition (past transaction markers too). */
+    Map<TopicPartition, OffsetAndMetadata> positions() {
+        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
+        for (TopicPartition tp : consumer.assignment()) positions.put(tp, new OffsetAndMetadata(consumer.position(tp)));
+        return positions;
+    }
+
+    /**
+     * Commits the consumer's positions (everything polled is written by now) when they moved. Positions rather than
+     * last offset + 1, so that the committed offset also steps over the transaction markers of the outcome and ledger
+     * topics: an idle writer then shows zero lag, which is what the reconciler's grace is measured against.
+     */
+    void commitPositions() { commit(positions(), false); }
+
+    /**
+     * Commits offsets of partitions still assigned, when they moved: asynchronously in the loop (a lost commit only
+     * means a redelivery, which the op_id claims make a no-op), synchronously before partitions are handed over.
+     */
+    void commit(Map<TopicPartition, OffsetAndMetadata> offsets, boolean sync) {
+        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>(offsets);
+        positions.keySet().retainAll(consumer.assignment());
+        if (positions.isEmpty() || positions.equals(last)) return;
+        last = positions;
+        if (sync) {
+            consumer.commitSync(positions, Duration.ofSeconds(10));
+            return;
+        }
+        consumer.commitAsync(positions, (o, error) -> {
+            if (error != null) LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
+        });
+    }
+
+    /** On the way out: the last offsets once more, synchronously (a failure is a harmless redelivery). */
+    void commitLastBeforeClose() {
+        try {
+            if (last != null) consumer.commitSync(last, Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            LOG.debug("final offset commit failed (harmless redelivery): {}", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.seckill.order.store;
+
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.outcome.Outcome;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a RELEASED ledger entry does to the order it released: ends a CREATED order, waits in {@code early_release} for
+ * an order not written yet, or — for a PAID order — is recorded in {@code order_anomaly}. On a connection whose
+ * transaction the caller owns.
+ */
+final class Releases {
+    private Releases() {}
+
+    /** An order a RELEASED entry found, locked. */
+    private record ReleasedOrder(long orderId, String status) {}
+
+    /**
+     * The order a RELEASED entry gave the units of: the one of its requestId when the release named one (the stream then
+     * released only that purchase), else the buyer's live order of the goods (the stream released what the buyer held).
+     * Locked, so a payment applied by another writer of the group waits for this decision.
+     */
+    static LedgerEffect endReleasedOrder(Connection c, LedgerEntry e) throws SQLException {
+        if (e.userId() == null) return LedgerEffect.APPLIED; // the stream always names the buyer; nothing to find without one
+        ReleasedOrder order = findForUpdate(c, e);
+        if (order == null) {
+            // the ledger and the outcome topics are read independently: the SUCCESS may not be written yet
+            recordEarlyRelease(c, e);
+            return LedgerEffect.ORDER_NOT_YET_WRITTEN;
+        }
+        if ("PAID".equals(order.status())) {
+            // not undone here: the unit is already back in Redis and maybe resold. Preventing it needs the stream to
+            // know payments (docs/decisions.md); the writer makes it visible instead.
+            recordPaidOrderReleased(c, e, order.orderId());
+            return LedgerEffect.PAID_ORDER_RELEASED;
+        }
+        cancelReleased(c, order.orderId(), e.opId());
+        return LedgerEffect.ORDER_ENDED;
+    }
+
+    private static ReleasedOrder findForUpdate(Connection c, LedgerEntry e) throws SQLException {
+        String find = e.requestId() != null
+                ? "SELECT order_id, status FROM purchase_order WHERE request_id = ? FOR UPDATE"
+                : "SELECT order_id, status FROM purchase_order WHERE goods_id = ? AND live_user_id = ? FOR UPDATE";
+        try (PreparedStatement ps = c.prepareStatement(find)) {
+            if (e.requestId() != null) {
+                ps.setString(1, e.requestId());
+            } else {
+                ps.setLong(1, e.goodsId());
+                ps.setLong(2, e.userId());
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new ReleasedOrder(rs.getLong(1), rs.getString(2)) : null;
+            }
+        }
+    }
+
+    private static void recordEarlyRelease(Connection c, LedgerEntry e) throws SQLException {
+        try (PreparedStatement early = c.prepareStatement(
+                "INSERT IGNORE INTO early_release (op_id, goods_id, user_id, request_id) VALUES (?, ?, ?, ?)")) {
+            early.setString(1, e.opId());
+            early.setLong(2, e.goodsId());
+            early.setLong(3, e.userId());
+            early.setString(4, e.requestId());
+            early.executeUpdate();
+        }
+    }
+
+    private static void recordPaidOrderReleased(Connection c, LedgerEntry e, long orderId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO order_anomaly (op_id, kind, goods_id, user_id, order_id, "
+                + "request_id, detail) VALUES (?, 'paid_order_released', ?, ?, ?, ?, ?)")) {
+            ps.setString(1, e.opId());
+            ps.setLong(2, e.goodsId());
+            ps.setLong(3, e.userId());
+            ps.setLong(4, orderId);
+            ps.setString(5, e.requestId());
+            ps.setString(6, "RELEASED entry " + e.opId() + " gave back " + e.quantity() + " unit(s) of a PAID order: "
+                    + "refund the buyer or take the unit back from stock");
+            ps.executeUpdate();
+        }
+    }
+
+    /** CREATED → CANCELLED because its units were released by {@code opId}; its release is done, so the outbox is marked. */
+    private static void cancelReleased(Connection c, long orderId, String opId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', live_user_id = NULL, "
+                + "cancelled_at = NOW(3), cancel_reason = ?, release_sent_at = COALESCE(release_sent_at, NOW(3)) "
+                + "WHERE order_id = ? AND status = 'CREATED'")) {
+            String reason = "released by " + opId;
+            ps.setString(1, reason.substring(0, Math.min(120, reason.length())));
+            ps.setLong(2, orderId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Whether any goods of the batch has a release waiting for its order: the fast path then steps aside. */
+    static boolean anyWaitingRelease(Connection c, Collection<TracedOutcome> batch) throws SQLException {
+        Set<Long> goods = new TreeSet<>();
+        for (TracedOutcome t : batch) goods.add(t.outcome().goodsId());
+        String in = String.join(",", Collections.nCopies(goods.size(), "?"));
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM early_release WHERE goods_id IN (" + in + ") LIMIT 1")) {
+            int i = 1;
+            for (long g : goods) ps.setLong(i++, g);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * A new order whose release was applied before it was written: it is written CANCELLED at once. The buyer's first
+     * unwritten SUCCESS of the goods is the one released (outcomes of a goods arrive in the order they were decided).
+     */
+    static void endIfReleasedEarly(Connection c, Outcome o, long orderId) throws SQLException {
+        String opId;
+        try (PreparedStatement ps = c.prepareStatement("SELECT op_id FROM early_release WHERE goods_id = ? AND user_id = ? "
+                + "AND (request_id IS NULL OR request_id = ?) ORDER BY recorded_at, op_id LIMIT 1 FOR UPDATE")) {
+            ps.setLong(1, o.goodsId());
+            ps.setLong(2, o.userId());
+            ps.setString(3, o.requestId());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) return;
+                opId = rs.getString(1);
+            }
+        }
+        cancelReleased(c, orderId, opId);
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM early_release WHERE op_id = ?")) {
+            ps.setString(1, opId);
+            ps.executeUpdate();
+        }
+    }
+}

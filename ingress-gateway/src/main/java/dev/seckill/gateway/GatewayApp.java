@@ -13,6 +13,7 @@ import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.RedisBatcher;
 import dev.seckill.gateway.status.StatusIndexer;
@@ -103,13 +104,15 @@ public final class GatewayApp implements AutoCloseable {
         Responder responder = new Responder(metrics);
         KafkaSender sender = new KafkaSender(vertx, producer, metrics);
         int maxWait = settings.getInt("gateway.max.wait.seconds", 10);
+        GeneratedIds ids = new GeneratedIds(idSecret(jwt != null));
+        long issuedPendingMs = settings.getLong("gateway.status.issued.pending.ms", 60_000);
         Router router = Router.router(vertx);
         router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(settings.getInt("gateway.body.limit", 4096)))
                 .handler(new PurchaseRoute(new PurchaseRoute.Parts(vertx, topics, clock, metrics, responder, jwt, limiter, acceptedIds,
-                        windows, view, sender, store, waiters, () -> accepting, maxWait)))
+                        windows, view, sender, store, waiters, ids, () -> accepting, maxWait)))
                 .failureHandler(JsonBodies.tooLarge(responder));
         router.get("/api/purchases/:requestId").handler(new StatusRoute(new StatusRoute.Parts(vertx, metrics, responder, jwt, view,
-                acceptedIds, store, waiters, maxWait)));
+                acceptedIds, store, waiters, ids, issuedPendingMs, maxWait)));
         router.post("/api/orders/:orderId/pay").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(1024))
                 .handler(new PaymentRoute(settings, topics, clock, responder, sender)).failureHandler(JsonBodies.tooLarge(responder));
         router.get("/health").handler(this::health);
@@ -135,6 +138,20 @@ public final class GatewayApp implements AutoCloseable {
                 // lz4: without compression the broker does more work per command, and the bench lost 10-25%
                 ProducerConfig.COMPRESSION_TYPE_CONFIG, settings.get("gateway.compression", "lz4"));
         return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * The key that signs the requestIds gateways issue, shared by every instance: SECKILL_GATEWAY_ID_SECRET, else one
+     * derived from the buyers' JWT secret; with auth off and neither set, one of this instance only (a GET through
+     * another instance then learns of such an id only once it is indexed).
+     */
+    private byte[] idSecret(boolean authOn) {
+        String configured = settings.get("gateway.id.secret", "");
+        if (!configured.isEmpty()) return GeneratedIds.derivedKey(configured);
+        if (authOn) return GeneratedIds.derivedKey(settings.get("gateway.auth.secret", ""));
+        byte[] own = new byte[32];
+        new java.security.SecureRandom().nextBytes(own);
+        return own;
     }
 
     /** The buyers' identity (HS256 JWT), or null when auth is off (a demo). */

@@ -12,6 +12,7 @@ import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.status.PurchaseStatus;
+import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,8 +23,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -52,7 +51,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
     /** What the route needs from the gateway, wired once by {@link GatewayApp}. */
     record Parts(Vertx vertx, Topics topics, Clock clock, MeterRegistry metrics, Responder responder, Jwt jwt, RateLimiter limiter,
                  RecentIds acceptedIds, SaleWindows windows, OutcomeView view, KafkaSender sender, PurchaseStatusStore store,
-                 Waiters waiters, BooleanSupplier accepting, int maxWaitSeconds) {}
+                 Waiters waiters, GeneratedIds ids, BooleanSupplier accepting, int maxWaitSeconds) {}
 
     private final Parts parts;
     private final List<DoorCheck> checks = List.of(this::rateLimit, this::requestIdOwner, this::saleWindow, this::soldOut);
@@ -96,7 +95,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             }
         }
         if (req.requestId() != null) claimThenSend(a);
-        else send(a, UUID.randomUUID().toString(), true);
+        else send(a, parts.ids().next(parts.clock().millis()));
     }
 
     private Reply rateLimit(Attempt a) {
@@ -153,27 +152,22 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                 .whenComplete((claim, error) -> context.runOnContext(v -> {
                     if (error != null) parts.metrics().counter("seckill_gateway_status_store_errors").increment();
                     if (claim == PurchaseStatusStore.Claim.OTHER_BUYER) answer(a.ctx(), conflict(r.requestId()), a.start());
-                    else send(a, r.requestId(), false);
+                    else send(a, r.requestId());
                 }));
     }
 
-    private void send(Attempt a, String requestId, boolean recordAccepted) {
+    private void send(Attempt a, String requestId) {
         PurchaseRequest r = a.request();
         Purchase command = new Purchase(requestId, r.goodsId(), r.userId(), r.quantity(), parts.clock().instant());
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(parts.topics().commands(), command.key(), CommandCodec.encode(command));
         TraceHeaders.put(record.headers(), a.traceId());
-        // a requestId the gateway made is recorded beside the send, and the 202 waits for both: a GET through any
-        // instance right after the 202 finds it
-        CompletableFuture<String> recorded = recordAccepted
-                ? parts.store().accepted(new PurchaseStatus.Pending(requestId, r.goodsId(), r.userId(), r.quantity(), command.acceptedAt()))
-                : CompletableFuture.completedFuture("claimed");
-        Context context = parts.vertx().getOrCreateContext();
-        parts.sender().send(record, () -> recorded.whenComplete((ok, error) -> context.runOnContext(v -> {
-            if (error != null) parts.metrics().counter("seckill_gateway_status_store_errors").increment();
+        // nothing is written for the status on this path: the index takes the purchase from the commands topic, and a
+        // GET in between knows the id as one a gateway issued (GeneratedIds) or claimed (claimThenSend)
+        parts.sender().send(record, () -> {
             if (r.requestId() != null) parts.acceptedIds().add(requestId, r.userId());
             if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted");
             else answer(a.ctx(), new Reply(202, Responder.pending(requestId), "accepted", java.util.Map.of()), a.start());
-        })), error -> {
+        }, error -> {
             logWithTrace(a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
             answer(a.ctx(), unavailable(requestId, error), a.start());
         });

@@ -6,6 +6,7 @@ import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
+import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatus;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
@@ -25,7 +26,7 @@ import java.util.Map;
  */
 final class StatusRoute implements Handler<RoutingContext> {
     record Parts(Vertx vertx, MeterRegistry metrics, Responder responder, Jwt jwt, OutcomeView view, RecentIds acceptedIds,
-                 PurchaseStatusStore store, Waiters waiters, int maxWaitSeconds) {}
+                 PurchaseStatusStore store, Waiters waiters, GeneratedIds ids, long issuedPendingMs, int maxWaitSeconds) {}
 
     private final Parts parts;
 
@@ -66,8 +67,10 @@ final class StatusRoute implements Handler<RoutingContext> {
             if (known instanceof PurchaseStatus.Unknown && acceptedHere != null) {
                 known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, java.time.Instant.EPOCH);
             }
+            long issuedAt = known instanceof PurchaseStatus.Unknown ? parts.ids().issuedAt(requestId) : -1;
+            if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs()) known = new PurchaseStatus.Issued(issuedAt);
             Reply reply = answer(requestId, known, who);
-            if (known instanceof PurchaseStatus.Pending && reply.status() == 200 && wait > 0) {
+            if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued) && reply.status() == 200 && wait > 0) {
                 String applied = "wait=" + wait;
                 parts.waiters().await(requestId, wait * 1000L,
                         o -> parts.responder().reply(ctx, answer(requestId, new PurchaseStatus.Decided(o), who)
@@ -81,6 +84,10 @@ final class StatusRoute implements Handler<RoutingContext> {
 
     /** The answer to {@code caller} (null: no token) about a purchase, by what the store knows of it. */
     private Reply answer(String requestId, PurchaseStatus status, Long caller) {
+        if (status instanceof PurchaseStatus.Issued) {
+            // a gateway issued this id moments ago and its command is not indexed yet: pending, nothing more to tell
+            return new Reply(200, Responder.pending(requestId), "status_pending", Map.of());
+        }
         Long owner = status.owner();
         if (owner == null || (caller != null && owner.longValue() != caller)) {
             // never accepted, or another buyer's: the same 404, nothing of whose it is or what it was

@@ -52,7 +52,8 @@ class BuyerAnswerTest {
         String ns = "ba-" + UUID.randomUUID().toString().substring(0, 8);
         settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, ns + ".",
                 Settings.REDIS_PREFIX, ns + ":", "gateway.port", "0", "gateway.auth.enabled", "false",
-                "gateway.limit.user.per.second", "100000", "gateway.limit.user.burst", "100000"));
+                "gateway.limit.user.per.second", "100000", "gateway.limit.user.burst", "100000",
+                "gateway.id.secret", "ids-of-" + ns + "-shared-by-every-instance"));
         topics = new Topics(ns + ".");
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         gateway = new GatewayApp(settings, metrics).start();
@@ -204,5 +205,29 @@ class BuyerAnswerTest {
     static long gatewayThreads() {
         return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
                 .filter(n -> n.startsWith("vert.x-") || n.startsWith("kafka-") || n.startsWith("gateway-")).count();
+    }
+
+    @Test void anIdTheGatewayMadeIsPendingThroughAnotherInstanceAtOnce_aForgedOneIs404() throws Exception {
+        HttpResponse<String> accepted = http.send(request(gateway, "/api/purchases").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":7001,\"userId\":7001,\"quantity\":1}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(accepted.statusCode()).isEqualTo(202);
+        String id = field(accepted, "requestId");
+        assertThat(id).matches("g-[0-9a-f]{43}");
+        try (GatewayApp second = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+            HttpResponse<String> pending = status(second, id);
+            assertThat(pending.statusCode()).as("issued by a gateway: pending at once, indexed or not").isEqualTo(200);
+            assertThat(field(pending, "status")).isEqualTo("PENDING");
+            String forged = id.substring(0, 30) + (id.charAt(30) == 'a' ? 'b' : 'a') + id.substring(31);
+            assertThat(status(second, forged).statusCode()).as("a forged id was never accepted").isEqualTo(404);
+            // the index takes the purchase from the commands topic: the store knows it, owner included
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                try (RedisClient redis = RedisClient.create(URI.create("redis://127.0.0.1:6379"))) {
+                    return redis.get(settings.redisPrefix() + "purchase:" + id) != null;
+                }
+            });
+            decide(id, 7001, OutcomeKind.SUCCESS, null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCESS".equals(field(status(second, id), "status")));
+        }
     }
 }

@@ -201,7 +201,7 @@ class GatewayTest {
             assertThat(generated.headers().firstValue("Retry-After")).isPresent();
             String gatewayId = new io.vertx.core.json.JsonObject(generated.body()).getString("requestId");
             assertThat(gatewayId).as(generated.body()).isNotNull();
-            assertThat(UUID.fromString(gatewayId)).isNotNull();
+            assertThat(gatewayId).as("an id the gateway issued and signed").matches("g-[0-9a-f]{43}");
             broker.start();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":3,\"requestId\":\"after\"}").statusCode()).isEqualTo(202));

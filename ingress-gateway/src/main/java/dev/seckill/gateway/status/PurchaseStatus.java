@@ -18,6 +18,12 @@ public sealed interface PurchaseStatus {
         }
     }
 
+    /**
+     * Not in the store yet, but the id is one a gateway issued {@code issuedAtMs} ago and recently enough that its
+     * command may still be on its way to the index: PENDING, whose it is unknown.
+     */
+    record Issued(long issuedAtMs) implements PurchaseStatus {}
+
     /** Decided: the committed outcome. */
     record Decided(Outcome outcome) implements PurchaseStatus {}
 

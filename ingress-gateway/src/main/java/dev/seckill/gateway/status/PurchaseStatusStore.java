@@ -40,7 +40,7 @@ public final class PurchaseStatusStore {
                 });
     }
 
-    /** Records an accepted purchase whose requestId the gateway made (a UUID: nobody else can hold it). */
+    /** Records an accepted purchase, from the commands topic (never over an outcome or another buyer's claim). */
     public CompletableFuture<String> accepted(PurchaseStatus.Pending p) {
         return redis.submit(pipe -> pipe.set(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)));
     }

@@ -2,7 +2,11 @@ package dev.seckill.gateway.status;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.ParsedCommand;
+import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.Outcome;
+import java.util.function.Supplier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,15 +23,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes every committed outcome into the {@link PurchaseStatusStore}: a consumer group shared by all gateway
- * instances (each writes the outcomes of its share of the partitions), read_committed, so the store never shows a
- * decision stock-stream's transaction did not commit. Offsets are committed after Redis took the batch: a restart
- * writes again what it may not have written, which is harmless (the same value).
+ * Fills the {@link PurchaseStatusStore} from Kafka: every purchase on the commands topic as PENDING (SET NX: never over
+ * an outcome or a claim), every committed outcome over it. A consumer group shared by all gateway instances (each
+ * writes its share of the partitions), read_committed, so the store never shows a decision stock-stream's transaction
+ * did not commit; pipelined per poll, off the request path. Offsets are committed after Redis took the batch: a
+ * restart writes again what it may not have written, which is harmless (the same values). Purchases produced straight
+ * to Kafka by upstream services are known to GET this way too.
  */
 public final class StatusIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusIndexer.class);
     private final KafkaConsumer<String, byte[]> consumer;
     private final PurchaseStatusStore store;
+    private final String commandsTopic;
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -37,7 +44,10 @@ public final class StatusIndexer implements AutoCloseable {
                 ConsumerConfig.GROUP_ID_CONFIG, groupId, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000), new StringDeserializer(), new ByteArrayDeserializer());
-        consumer.subscribe(topics.outcomes());
+        List<String> followed = new ArrayList<>(topics.outcomes());
+        followed.add(topics.commands());
+        consumer.subscribe(followed);
+        this.commandsTopic = topics.commands();
         this.thread = new Thread(this::run, "gateway-status-indexer");
         thread.setDaemon(true);
         thread.start();
@@ -46,16 +56,23 @@ public final class StatusIndexer implements AutoCloseable {
     private void run() {
         try {
             while (running) {
-                List<Outcome> outcomes = new ArrayList<>();
+                List<Supplier<CompletableFuture<?>>> writes = new ArrayList<>();
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     try {
-                        outcomes.add(Json.read(r.value(), Outcome.class));
+                        if (!r.topic().equals(commandsTopic)) {
+                            Outcome o = Json.read(r.value(), Outcome.class);
+                            writes.add(() -> store.decided(o));
+                        } else if (CommandCodec.decode(r.value()) instanceof ParsedCommand.Valid v && v.command() instanceof Purchase p) {
+                            PurchaseStatus.Pending pending = new PurchaseStatus.Pending(p.requestId(), p.goodsId(), p.userId(), p.quantity(),
+                                    p.acceptedAt());
+                            writes.add(() -> store.accepted(pending));
+                        }
                     } catch (RuntimeException e) {
-                        LOG.warn("status index skips an unreadable outcome {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+                        LOG.warn("status index skips an unreadable record {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
                     }
                 }
-                if (outcomes.isEmpty()) continue;
-                writeAll(outcomes);
+                if (writes.isEmpty()) continue;
+                writeAll(writes);
                 consumer.commitSync();
             }
         } catch (WakeupException e) {
@@ -68,14 +85,14 @@ public final class StatusIndexer implements AutoCloseable {
     }
 
     /** Writes the batch, retrying with backoff while Redis refuses it: the offsets are not committed before it is in. */
-    private void writeAll(List<Outcome> outcomes) {
+    private void writeAll(List<Supplier<CompletableFuture<?>>> writes) {
         long backoffMs = 100;
         while (running) {
             try {
-                CompletableFuture.allOf(outcomes.stream().map(store::decided).toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+                CompletableFuture.allOf(writes.stream().map(Supplier::get).toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
                 return;
             } catch (Exception e) {
-                LOG.warn("status index: Redis did not take {} outcomes ({}); retrying", outcomes.size(), e.getMessage());
+                LOG.warn("status index: Redis did not take {} writes ({}); retrying", writes.size(), e.getMessage());
                 try {
                     Thread.sleep(backoffMs); // backoff between Redis retries
                 } catch (InterruptedException ie) {

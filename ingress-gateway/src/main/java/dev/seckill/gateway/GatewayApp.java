@@ -105,7 +105,8 @@ public final class GatewayApp implements AutoCloseable {
         KafkaSender sender = new KafkaSender(vertx, producer, metrics);
         int maxWait = settings.getInt("gateway.max.wait.seconds", 10);
         GeneratedIds ids = new GeneratedIds(idSecret(jwt != null));
-        long issuedPendingMs = settings.getLong("gateway.status.issued.pending.ms", 60_000);
+        // an id a gateway issued is PENDING until its outcome is indexed, for as long as the store keeps purchases
+        long issuedPendingMs = settings.getLong("gateway.status.ttl.ms", Duration.ofDays(2).toMillis());
         Router router = Router.router(vertx);
         router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(settings.getInt("gateway.body.limit", 4096)))
                 .handler(new PurchaseRoute(new PurchaseRoute.Parts(vertx, topics, clock, metrics, responder, jwt, limiter, acceptedIds,

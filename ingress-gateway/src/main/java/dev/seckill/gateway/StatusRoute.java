@@ -85,7 +85,7 @@ final class StatusRoute implements Handler<RoutingContext> {
     /** The answer to {@code caller} (null: no token) about a purchase, by what the store knows of it. */
     private Reply answer(String requestId, PurchaseStatus status, Long caller) {
         if (status instanceof PurchaseStatus.Issued) {
-            // a gateway issued this id moments ago and its command is not indexed yet: pending, nothing more to tell
+            // a gateway issued this id and its outcome is not indexed yet: pending, nothing more to tell
             return new Reply(200, Responder.pending(requestId), "status_pending", Map.of());
         }
         Long owner = status.owner();

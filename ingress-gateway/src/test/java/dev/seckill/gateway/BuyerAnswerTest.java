@@ -216,16 +216,10 @@ class BuyerAnswerTest {
         assertThat(id).matches("g-[0-9a-f]{43}");
         try (GatewayApp second = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
             HttpResponse<String> pending = status(second, id);
-            assertThat(pending.statusCode()).as("issued by a gateway: pending at once, indexed or not").isEqualTo(200);
+            assertThat(pending.statusCode()).as("issued by a gateway: pending through any instance, nothing written for it").isEqualTo(200);
             assertThat(field(pending, "status")).isEqualTo("PENDING");
             String forged = id.substring(0, 30) + (id.charAt(30) == 'a' ? 'b' : 'a') + id.substring(31);
             assertThat(status(second, forged).statusCode()).as("a forged id was never accepted").isEqualTo(404);
-            // the index takes the purchase from the commands topic: the store knows it, owner included
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                try (RedisClient redis = RedisClient.create(URI.create("redis://127.0.0.1:6379"))) {
-                    return redis.get(settings.redisPrefix() + "purchase:" + id) != null;
-                }
-            });
             decide(id, 7001, OutcomeKind.SUCCESS, null);
             await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCESS".equals(field(status(second, id), "status")));
         }

@@ -12,9 +12,10 @@ import javax.crypto.spec.SecretKeySpec;
  * The requestIds the gateway makes when a client sends none: {@code g-<random><issued ms><mac>}, 45 characters of
  * {@code [a-z0-9-]}. Unguessable (64 random bits from SecureRandom), and signed with a secret every instance shares, so
  * any instance can tell an id a gateway issued — and when — from one it never did, without a store write on the
- * request path: a GET of such an id that the status store does not know yet (its command is still on the way to the
- * index) is PENDING for a while after it was issued, and 404 after that. Measured: writing a PENDING entry for every
- * such purchase before its 202 cost a quarter of the gateway's closed-loop throughput (docs/performance.md).
+ * request path: a GET of such an id whose outcome the status store does not hold yet is PENDING (for as long as the
+ * store keeps purchases), any other unknown id 404. Measured: writing a PENDING entry for every such purchase before
+ * its 202 cost a quarter of the gateway's closed-loop throughput (docs/performance.md). Known limit: an id handed out
+ * in a 503 whose command never reached Kafka stays PENDING (the 503 says UNKNOWN and asks for a retry with it).
  */
 public final class GeneratedIds {
     private static final String PREFIX = "g-";

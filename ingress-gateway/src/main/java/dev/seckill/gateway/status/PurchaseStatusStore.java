@@ -40,11 +40,6 @@ public final class PurchaseStatusStore {
                 });
     }
 
-    /** Records an accepted purchase, from the commands topic (never over an outcome or another buyer's claim). */
-    public CompletableFuture<String> accepted(PurchaseStatus.Pending p) {
-        return redis.submit(pipe -> pipe.set(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)));
-    }
-
     /** Records an outcome (overwrites the pending entry). */
     public CompletableFuture<String> decided(Outcome o) {
         return redis.submit(pipe -> pipe.set(keys.purchaseStatus(o.requestId()), PurchaseStatus.encode(o), SetParams.setParams().px(retentionMs)));

@@ -2,9 +2,6 @@ package dev.seckill.gateway.status;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.ParsedCommand;
-import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.Outcome;
 import java.util.function.Supplier;
 import java.time.Duration;
@@ -23,18 +20,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fills the {@link PurchaseStatusStore} from Kafka: every purchase on the commands topic as PENDING (SET NX: never over
- * an outcome or a claim), every committed outcome over it. A consumer group shared by all gateway instances (each
- * writes its share of the partitions), read_committed, so the store never shows a decision stock-stream's transaction
- * did not commit; pipelined per poll, off the request path. Offsets are committed after Redis took the batch: a
- * restart writes again what it may not have written, which is harmless (the same values). Purchases produced straight
- * to Kafka by upstream services are known to GET this way too.
+ * Writes every committed outcome into the {@link PurchaseStatusStore}: a consumer group shared by all gateway
+ * instances (each writes the outcomes of its share of the partitions), read_committed, so the store never shows a
+ * decision stock-stream's transaction did not commit; pipelined per poll, off the request path. Offsets are committed
+ * after Redis took the batch: a restart writes again what it may not have written, which is harmless (the same
+ * values). Purchases are not indexed from the commands topic: measured, indexing every command cost the gateway 40%
+ * of its closed-loop throughput on two cores (docs/performance.md); pending ids are known by their claim or their
+ * signature ({@code GeneratedIds}) instead.
  */
 public final class StatusIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusIndexer.class);
     private final KafkaConsumer<String, byte[]> consumer;
     private final PurchaseStatusStore store;
-    private final String commandsTopic;
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -44,10 +41,7 @@ public final class StatusIndexer implements AutoCloseable {
                 ConsumerConfig.GROUP_ID_CONFIG, groupId, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000), new StringDeserializer(), new ByteArrayDeserializer());
-        List<String> followed = new ArrayList<>(topics.outcomes());
-        followed.add(topics.commands());
-        consumer.subscribe(followed);
-        this.commandsTopic = topics.commands();
+        consumer.subscribe(topics.outcomes());
         this.thread = new Thread(this::run, "gateway-status-indexer");
         thread.setDaemon(true);
         thread.start();
@@ -59,14 +53,8 @@ public final class StatusIndexer implements AutoCloseable {
                 List<Supplier<CompletableFuture<?>>> writes = new ArrayList<>();
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     try {
-                        if (!r.topic().equals(commandsTopic)) {
-                            Outcome o = Json.read(r.value(), Outcome.class);
-                            writes.add(() -> store.decided(o));
-                        } else if (CommandCodec.decode(r.value()) instanceof ParsedCommand.Valid v && v.command() instanceof Purchase p) {
-                            PurchaseStatus.Pending pending = new PurchaseStatus.Pending(p.requestId(), p.goodsId(), p.userId(), p.quantity(),
-                                    p.acceptedAt());
-                            writes.add(() -> store.accepted(pending));
-                        }
+                        Outcome o = Json.read(r.value(), Outcome.class);
+                        writes.add(() -> store.decided(o));
                     } catch (RuntimeException e) {
                         LOG.warn("status index skips an unreadable record {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
                     }

@@ -117,7 +117,8 @@ public final class Reconciler implements AutoCloseable {
         GoodsDrift drift = new GoodsDrift(goods, fold.opened(), fold.deducted(), fold.released(), fold.stock(), holdings.size(),
                 ledgerLiveUnits, stock == null ? null : Long.parseLong(stock), stock == null && buyers == 0 ? null : buyers,
                 dbSide.saleStock(), (long) liveOrders.size(), dbSide.liveUnits(), dbSide.ledgerStock(),
-                lifetime.retired(fold.keysExpireAtMs()), ReconcileQueries.paidReleased(c, goods));
+                // a fold with no recorded lifetime was opened before lifetimes were kept (deployed between sales): ended
+                fold.keysExpireAtMs() == 0 || lifetime.retired(fold.keysExpireAtMs()), ReconcileQueries.paidReleased(c, goods));
         if (drift.ended() && drift.dbAgrees()) {
             retireGauges(goods); // an ended, settled sale: its per-goods series end with it instead of piling up
         } else {

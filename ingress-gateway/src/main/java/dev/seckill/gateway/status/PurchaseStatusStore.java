@@ -16,6 +16,7 @@ public final class PurchaseStatusStore {
     /** What a client-chosen requestId's claim found. */
     public enum Claim { NEW, SAME_BUYER, OTHER_BUYER }
 
+    static final Duration WAIT_AT_MOST = Duration.ofMillis(500);
     private final RedisBatcher redis;
     private final RedisKeys keys;
     private final long retentionMs;
@@ -32,12 +33,12 @@ public final class PurchaseStatusStore {
      * once that it belongs to someone else, instead of a 202 that no outcome would ever follow.
      */
     public CompletableFuture<Claim> claim(PurchaseStatus.Pending p) {
-        return redis.submit(pipe -> pipe.setGet(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)))
+        return bounded(redis.submit(pipe -> pipe.setGet(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)))
                 .thenApply(previous -> {
                     if (previous == null) return Claim.NEW;
                     Long owner = PurchaseStatus.parse(previous).owner();
                     return owner != null && owner == p.userId() ? Claim.SAME_BUYER : Claim.OTHER_BUYER;
-                });
+                }));
     }
 
     /** Records an outcome (overwrites the pending entry). */
@@ -46,6 +47,14 @@ public final class PurchaseStatusStore {
     }
 
     public CompletableFuture<PurchaseStatus> lookup(String requestId) {
-        return redis.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse);
+        return bounded(redis.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse));
+    }
+
+    /**
+     * A request waits on Redis at most {@link #WAIT_AT_MOST}: past it the caller goes on as when Redis refuses (a
+     * purchase is sent unclaimed, a GET knows what this instance knows), so an unreachable Redis never holds requests.
+     */
+    private static <T> CompletableFuture<T> bounded(CompletableFuture<T> f) {
+        return f.orTimeout(WAIT_AT_MOST.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 }

@@ -61,7 +61,13 @@ public final class StatusIndexer implements AutoCloseable {
                 }
                 if (writes.isEmpty()) continue;
                 writeAll(writes);
-                consumer.commitSync();
+                try {
+                    consumer.commitSync();
+                } catch (org.apache.kafka.clients.consumer.CommitFailedException
+                         | org.apache.kafka.common.errors.RebalanceInProgressException e) {
+                    // another instance joined or left: whoever gets these partitions writes the same values again
+                    LOG.info("status index: commit skipped ({}); the batch will be written again", e.getClass().getSimpleName());
+                }
             }
         } catch (WakeupException e) {
             // closing

@@ -23,7 +23,7 @@ public final class Waiters {
         final Consumer<Outcome> decided;
         final Runnable expired;
         final AtomicBoolean done = new AtomicBoolean();
-        long timer;
+        long timer = -1;
 
         Waiter(String requestId, Context context, Consumer<Outcome> decided, Runnable expired) {
             this.requestId = requestId;
@@ -35,7 +35,7 @@ public final class Waiters {
         void decide(Outcome o) {
             if (!done.compareAndSet(false, true)) return;
             context.runOnContext(v -> {
-                vertx.cancelTimer(timer);
+                if (timer >= 0) vertx.cancelTimer(timer);
                 decided.accept(o);
             });
         }
@@ -44,7 +44,7 @@ public final class Waiters {
             if (!done.compareAndSet(false, true)) return;
             remove(this);
             context.runOnContext(v -> {
-                vertx.cancelTimer(timer);
+                if (timer >= 0) vertx.cancelTimer(timer);
                 expired.run();
             });
         }
@@ -68,8 +68,17 @@ public final class Waiters {
             w.expire();
             return;
         }
-        byRequest.computeIfAbsent(requestId, k -> ConcurrentHashMap.newKeySet()).add(w);
+        // added inside compute: atomic with remove(), so a waiter never lands in a set that just left the map
+        byRequest.compute(requestId, (k, set) -> {
+            Set<Waiter> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+            s.add(w);
+            return s;
+        });
         w.timer = vertx.setTimer(Math.max(1, waitMs), t -> w.expire());
+        if (closing) { // expireAll ran between the check above and the registration
+            w.expire();
+            return;
+        }
         Outcome already = known.apply(requestId); // it may have arrived between the caller's look and the registration
         if (already != null) {
             remove(w);

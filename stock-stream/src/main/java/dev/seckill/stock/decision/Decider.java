@@ -268,6 +268,13 @@ public final class Decider {
         if (fold == null) {
             return Decision.dlq("restore refused: the ledger has no sale of goods " + restore.goodsId() + " to restore from");
         }
+        long keysEnd = fold.expireAt > 0 ? fold.expireAt : fold.endAt + scripts.lifetime().grace().toMillis();
+        if (scripts.lifetime().retired(keysEnd)) {
+            // the sale is over and its keys have gone as they should: there is nothing to restore (and its holdings
+            // were retired with them), so a restore would only bring an ended sale back for another grace
+            return Decision.dlq("restore refused: the sale of goods " + restore.goodsId() + " ended and its keys expired at "
+                    + Instant.ofEpochMilli(keysEnd) + "; open a new sale instead");
+        }
         long expireAt = scripts.lifetime().expireAt(fold.endAt);
         LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position, expireAt);
         if (!r.emits()) return Decision.NOTHING;

@@ -149,10 +149,19 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         PurchaseRequest r = a.request();
         Context context = parts.vertx().getOrCreateContext();
         parts.store().claim(new PurchaseStatus.Pending(r.requestId(), r.goodsId(), r.userId(), r.quantity(), parts.clock().instant()))
-                .whenComplete((claim, error) -> context.runOnContext(v -> {
+                .whenComplete((claimed, error) -> context.runOnContext(v -> {
                     if (error != null) parts.metrics().counter("seckill_gateway_status_store_errors").increment();
-                    if (claim == PurchaseStatusStore.Claim.OTHER_BUYER) answer(a.ctx(), conflict(r.requestId()), a.start());
-                    else send(a, r.requestId());
+                    PurchaseStatusStore.Claim claim = claimed == null ? null : claimed.claim();
+                    if (claim == PurchaseStatusStore.Claim.OTHER_BUYER) {
+                        answer(a.ctx(), conflict(r.requestId()), a.start());
+                    } else if (claim == PurchaseStatusStore.Claim.SAME_BUYER && a.waitSeconds() > 0
+                            && claimed.previous() instanceof PurchaseStatus.Decided d) {
+                        // the owner's retry of a decided purchase: its outcome now (a re-send would emit nothing to wait for)
+                        answer(a.ctx(), new Reply(200, outcomeBody(d.outcome()), "decided",
+                                java.util.Map.of("Preference-Applied", "wait=" + a.waitSeconds())), a.start());
+                    } else {
+                        send(a, r.requestId());
+                    }
                 }));
     }
 

@@ -156,6 +156,11 @@ class BuyerAnswerTest {
             assertThat(field(longPoll.get(), "status")).as("the long poll through the second instance").isEqualTo("SUCCESS");
             assertThat(longPoll.get().headers().firstValue("Preference-Applied")).hasValue("wait=10");
             assertThat(status(second, "truth-1", "Prefer", "wait=5").statusCode()).isEqualTo(200);
+            long before = System.nanoTime();
+            HttpResponse<String> retried = buy(second, "truth-1", 3021, 10).get();
+            assertThat(retried.statusCode()).as("the owner's retry of a decided purchase, waiting").isEqualTo(200);
+            assertThat(field(retried, "status")).isEqualTo("SUCCESS");
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).as("answered at once, not at the deadline").isLessThan(Duration.ofSeconds(5));
             // another buyer's requestId is refused across instances before anything reaches Kafka
             assertThat(buy(second, "truth-1", 3099, 0).get().statusCode()).isEqualTo(409);
         }

@@ -16,6 +16,9 @@ public final class PurchaseStatusStore {
     /** What a client-chosen requestId's claim found. */
     public enum Claim { NEW, SAME_BUYER, OTHER_BUYER }
 
+    /** A claim's verdict and what the store held before it (Unknown for a new claim). */
+    public record Claimed(Claim claim, PurchaseStatus previous) {}
+
     static final Duration WAIT_AT_MOST = Duration.ofMillis(500);
     private final RedisBatcher redis;
     private final RedisKeys keys;
@@ -32,12 +35,13 @@ public final class PurchaseStatusStore {
      * so that two buyers can never both be told their purchase was accepted under one requestId: the second learns at
      * once that it belongs to someone else, instead of a 202 that no outcome would ever follow.
      */
-    public CompletableFuture<Claim> claim(PurchaseStatus.Pending p) {
+    public CompletableFuture<Claimed> claim(PurchaseStatus.Pending p) {
         return bounded(redis.submit(pipe -> pipe.setGet(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)))
-                .thenApply(previous -> {
-                    if (previous == null) return Claim.NEW;
-                    Long owner = PurchaseStatus.parse(previous).owner();
-                    return owner != null && owner == p.userId() ? Claim.SAME_BUYER : Claim.OTHER_BUYER;
+                .thenApply(stored -> {
+                    PurchaseStatus previous = PurchaseStatus.parse(stored);
+                    if (stored == null) return new Claimed(Claim.NEW, previous);
+                    Long owner = previous.owner();
+                    return new Claimed(owner != null && owner == p.userId() ? Claim.SAME_BUYER : Claim.OTHER_BUYER, previous);
                 }));
     }
 

@@ -163,7 +163,8 @@ public final class GatewayBenchmark {
         }
         out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
         out.printf("load generator     %s, sharing the 2 cores with the gateway and the broker%n", describe(generator));
-        out.printf("cleaned up         %d topics of this run deleted from the broker%n", ns.deleteTopics());
+        out.printf("cleaned up         %d topics of this run deleted from the broker, %d Redis keys%n", ns.deleteTopics(),
+                ns.deleteRedisKeys());
         return 0;
     }
 }

@@ -1,5 +1,6 @@
 package dev.seckill.infra.contract;
 
+import dev.seckill.contracts.schema.ContractSchemas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

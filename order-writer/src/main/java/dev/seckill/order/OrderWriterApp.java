@@ -10,6 +10,7 @@ import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.order.consume.ConsumerLoop;
 import dev.seckill.order.consume.DeadLetterWriter;
 import dev.seckill.order.db.Database;
+import dev.seckill.order.lifecycle.PaymentForwarder;
 import dev.seckill.order.lifecycle.PaymentTimeoutSweeper;
 import dev.seckill.order.lifecycle.PaymentsProgress;
 import dev.seckill.order.write.BatchWriter;
@@ -129,7 +130,7 @@ public final class OrderWriterApp implements AutoCloseable {
         return new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
-    /** The producer of the DLQ and of the sweeper's release commands. */
+    /** The producer of the DLQ, of the sweeper's release commands and of the forwarded pay commands. */
     private KafkaProducer<String, byte[]> newProducer() {
         // a send that cannot even find its topic fails after max.block.ms (default 60 s) and is retried by the DeadLetterWriter
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
@@ -144,9 +145,11 @@ public final class OrderWriterApp implements AutoCloseable {
         PaymentsProgress progress = new PaymentsProgress(admin, GroupIds.orderWriter(settings), topics.payments(), System::currentTimeMillis);
         PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, producer, topics, paymentTimeout,
                 Duration.ofMillis(settings.getLong("writer.payment.grace.ms", 0)), progress, metrics);
+        PaymentForwarder forwarder = new PaymentForwarder(db, producer, topics, metrics);
         ScheduledExecutorService sweeps = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "payment-timeout-sweeper"));
         sweeps.scheduleWithFixedDelay(() -> {
             try {
+                forwarder.forward(); // payments taken since the last pass go to the stream (their orders are PAYING)
                 sweeper.sweep();
             } catch (Exception e) {
                 metrics.counter("seckill_sweeper_errors").increment();

@@ -309,4 +309,28 @@ class StockTopologyTest {
         assertThat(reopened.commandOffset()).isEqualTo(4);
         assertThat(reopened.keysExpireAt()).isAfter(END);
     }
+
+    @Test void aPaidPurchaseIsNeverReleased_theReleaseGoesToTheDlqWithTheReason_andARestoreKeepsItPaid() {
+        open(3006, 3);
+        buy("a", 3006, 1);
+        buy("b", 3006, 2);
+        send(3006, CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 1, "a", 41, "pay-41", "pay-order-41")));
+        send(3006, CommandCodec.encode(new Release(3006, 1, 1, 41L, "a", "cancelled", "rel-a")));
+        assertThat(header(dlq.readRecord(), "error")).startsWith("release refused: the purchase a that user 1 holds of goods 3006 is paid");
+        // a release that came first wins: the pay of that purchase is refused
+        send(3006, CommandCodec.encode(new Release(3006, 2, 1, 42L, "b", "order_failed", "rel-b")));
+        send(3006, CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 2, "b", 42, "pay-42", "pay-order-42")));
+        assertThat(ledger.readValuesToList()).filteredOn(e -> e.type() != LedgerType.OPENED && e.type() != LedgerType.DEDUCTED)
+                .extracting(LedgerEntry::type, LedgerEntry::orderId, LedgerEntry::quantity).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(LedgerType.PAID, 41L, 0L),
+                        org.assertj.core.groups.Tuple.tuple(LedgerType.RELEASED, 42L, 1L),
+                        org.assertj.core.groups.Tuple.tuple(LedgerType.PAYMENT_REFUSED, 42L, 0L));
+        assertThat(redis.redis.get(redis.keys.stock(3006))).isEqualTo("2");
+        // Redis loses the goods; the restore brings back the paid mark from the stream's fold
+        redis.keys.goodsKeys(3006).forEach(redis.redis::del);
+        send(3006, CommandCodec.encode(new dev.seckill.contracts.command.Restore(3006, "restore-3006")));
+        send(3006, CommandCodec.encode(new Release(3006, 1, 1, 41L, "a", "repair", "rel-a-2")));
+        assertThat(header(dlq.readRecord(), "error")).startsWith("release refused");
+        assertThat(redis.redis.get(redis.keys.stock(3006))).isEqualTo("2");
+    }
 }

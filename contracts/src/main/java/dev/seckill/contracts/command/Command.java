@@ -1,7 +1,7 @@
 package dev.seckill.contracts.command;
 
 /** A record of {@code <prefix>commands}; keyed by goodsId. */
-public sealed interface Command permits Purchase, OpenSale, Release, CloseSale, Restore {
+public sealed interface Command permits Purchase, OpenSale, Release, CloseSale, Restore, Pay {
     long goodsId();
 
     /** The idempotency id of this command: requestId for purchases, opId for the rest. */

@@ -63,6 +63,9 @@ public final class CommandCodec {
             n.put("type", "close_sale").put("goodsId", c.goodsId()).put("opId", c.opId());
         } else if (command instanceof Restore r) {
             n.put("type", "restore").put("goodsId", r.goodsId()).put("opId", r.opId());
+        } else if (command instanceof Pay p) {
+            n.put("type", "pay").put("goodsId", p.goodsId()).put("userId", p.userId()).put("requestId", p.requestId())
+                    .put("orderId", p.orderId()).put("paymentId", p.paymentId()).put("opId", p.opId());
         }
         return Json.write(n);
     }
@@ -159,13 +162,14 @@ public final class CommandCodec {
             case "release" -> release(n, goodsId);
             case "close_sale" -> withOpId(n, opId -> new CloseSale(goodsId, opId));
             case "restore" -> withOpId(n, opId -> new Restore(goodsId, opId));
+            case "pay" -> pay(n, goodsId);
             default -> new ParsedCommand.Poison("unknown type: " + type);
         };
     }
 
     private static boolean isKnownType(String type) {
         return switch (type) {
-            case "purchase", "open_sale", "release", "close_sale", "restore" -> true;
+            case "purchase", "open_sale", "release", "close_sale", "restore", "pay" -> true;
             default -> false;
         };
     }
@@ -222,6 +226,20 @@ public final class CommandCodec {
             return new ParsedCommand.Poison("reason missing or not one of " + Release.REASONS);
         }
         return new ParsedCommand.Valid(new Release(goodsId, userId, (int) Math.max(quantity, 0), orderId, requestId, reason, opId));
+    }
+
+    private static ParsedCommand pay(JsonNode n, long goodsId) {
+        String opId = text(n, "opId");
+        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        long userId = positiveLong(n, "userId");
+        if (userId <= 0) return new ParsedCommand.Poison("userId missing or not a positive integer");
+        long orderId = positiveLong(n, "orderId");
+        if (orderId <= 0) return new ParsedCommand.Poison("orderId missing or not a positive integer");
+        String requestId = text(n, "requestId");
+        if (!CommandRules.validRequestId(requestId)) return new ParsedCommand.Poison("requestId missing or invalid");
+        String paymentId = text(n, "paymentId");
+        if (!CommandRules.validRequestId(paymentId)) return new ParsedCommand.Poison("paymentId missing or invalid");
+        return new ParsedCommand.Valid(new Pay(goodsId, userId, requestId, orderId, paymentId, opId));
     }
 
     private static ParsedCommand withOpId(JsonNode n, java.util.function.Function<String, Command> make) {

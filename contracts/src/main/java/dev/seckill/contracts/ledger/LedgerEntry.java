@@ -4,7 +4,7 @@ import java.time.Instant;
 
 /**
  * One change of stock, as decided by stock-stream. {@code quantity} is the signed-free size of the change:
- * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED = 0.
+ * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED/PAID/PAYMENT_REFUSED = 0.
  * {@code opId} is unique per change: the command's opId, or {@code deduct:<requestId>} for a purchase.
  */
 public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
@@ -39,7 +39,7 @@ public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, lon
         return switch (type) {
             case OPENED, RELEASED -> quantity;
             case DEDUCTED -> -quantity;
-            case CLOSED, RESTORED -> 0;
+            case CLOSED, RESTORED, PAID, PAYMENT_REFUSED -> 0;
         };
     }
 }

@@ -1,3 +1,9 @@
 package dev.seckill.contracts.ledger;
 
-public enum LedgerType { OPENED, DEDUCTED, RELEASED, CLOSED, RESTORED }
+/**
+ * What a ledger entry records. OPENED, DEDUCTED, RELEASED, CLOSED, RESTORED change (or end) a sale's stock; PAID and
+ * PAYMENT_REFUSED are the stream's decision on a {@code pay} command (no stock change): PAID marks the purchase paid so
+ * no release can give its units back, PAYMENT_REFUSED says its units had already been released (or its sale's keys had
+ * expired) before the payment reached the stream.
+ */
+public enum LedgerType { OPENED, DEDUCTED, RELEASED, CLOSED, RESTORED, PAID, PAYMENT_REFUSED }

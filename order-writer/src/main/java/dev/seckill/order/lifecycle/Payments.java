@@ -11,27 +11,31 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
 /**
- * Applies a payment with a conditional update (CREATED → PAID, and paid before the order's deadline), on a connection
- * whose transaction the caller owns. The payment is judged by its own {@code paidAt}, never by when it is consumed:
+ * Judges a payment with a conditional update (CREATED → PAYING, and paid before the order's deadline), on a connection
+ * whose transaction the caller owns. A payment taken here is PENDING until the stream decides it in the goods' serial
+ * order ({@link PaymentForwarder} sends the {@code pay} command; {@link PaymentDecisions} applies the stream's answer):
+ * so a release that reached the stream first wins and the payment is refused, and once the stream marked the purchase
+ * paid no release can give its units back (invariant 7, docs/invariants.md). The payment is judged by its own {@code paidAt}, never by when it is consumed:
  * paid before {@code created_at + timeout} wins however late the writer reads it (the sweeper waits for the payments
  * topic to be written past a deadline before it cancels), paid at or after it is refused even if the sweeper has not
  * got to the order yet — so the outcome depends on the payment's time alone, not on lag or sweep timing.
  * The sweeper cancels with the mirror-image update (CREATED → CANCELLED), so a payment racing the sweeper ends in
- * exactly one of PAID or CANCELLED: a paid order is never released, a released order is never paid (invariant 7).
+ * exactly one of PAYING or CANCELLED.
  */
 public final class Payments {
     private Payments() {}
 
     public static PaymentResult apply(Connection c, Payment p, String traceId, Duration timeout) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT IGNORE INTO payment (payment_id, order_id, status, trace_id) VALUES (?, ?, 'PENDING', ?)")) {
+                "INSERT IGNORE INTO payment (payment_id, order_id, status, trace_id, paid_at) VALUES (?, ?, 'PENDING', ?, ?)")) {
             ps.setString(1, p.paymentId());
             ps.setLong(2, p.orderId());
             ps.setString(3, traceId);
+            ps.setObject(4, LocalDateTime.ofInstant(p.paidAt(), ZoneOffset.UTC));
             if (ps.executeUpdate() == 0) return PaymentResult.DUPLICATE;
         }
         int paid;
-        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'PAID', paid_at = ?, payment_id = ? "
+        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'PAYING', paid_at = ?, payment_id = ? "
                 + "WHERE order_id = ? AND status = 'CREATED' AND created_at > FROM_UNIXTIME(?) - INTERVAL ? MICROSECOND")) {
             ps.setObject(1, LocalDateTime.ofInstant(p.paidAt(), ZoneOffset.UTC));
             ps.setString(2, p.paymentId());
@@ -40,10 +44,7 @@ public final class Payments {
             ps.setLong(5, timeout.toNanos() / 1000);
             paid = ps.executeUpdate();
         }
-        if (paid == 1) {
-            mark(c, p.paymentId(), "ACCEPTED", null);
-            return PaymentResult.ACCEPTED;
-        }
+        if (paid == 1) return PaymentResult.PENDING; // stays PENDING: forwarded to the stream, decided there
         mark(c, p.paymentId(), "REFUSED", refusal(c, p.orderId()));
         return PaymentResult.REFUSED;
     }
@@ -57,13 +58,14 @@ public final class Payments {
                     case "CANCELLED" -> "order cancelled" + (rs.getString(3) == null ? "" : " (" + rs.getString(3) + ")") + ": its stock was released";
                     case "CREATED" -> "paid after the order's payment deadline";
                     case "PAID" -> "order already paid by " + rs.getString(2);
+                    case "PAYING" -> "order already being paid by " + rs.getString(2);
                     default -> "order is " + rs.getString(1);
                 };
             }
         }
     }
 
-    private static void mark(Connection c, String paymentId, String status, String reason) throws SQLException {
+    static void mark(Connection c, String paymentId, String status, String reason) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE payment SET status = ?, reason = ? WHERE payment_id = ?")) {
             ps.setString(1, status);
             ps.setString(2, reason);

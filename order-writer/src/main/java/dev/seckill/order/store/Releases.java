@@ -36,8 +36,9 @@ final class Releases {
             return LedgerEffect.ORDER_NOT_YET_WRITTEN;
         }
         if ("PAID".equals(order.status())) {
-            // not undone here: the unit is already back in Redis and maybe resold. Preventing it needs the stream to
-            // know payments (docs/decisions.md); the writer makes it visible instead.
+            // the stream refuses to release a purchase it marked paid; a PAID order released anyway (paid before payments
+            // went through the stream, or marks lost with Redis): not undone here — the unit is back in Redis and maybe
+            // resold — but made visible
             recordPaidOrderReleased(c, e, order.orderId());
             return LedgerEffect.PAID_ORDER_RELEASED;
         }
@@ -87,16 +88,21 @@ final class Releases {
         }
     }
 
-    /** CREATED → CANCELLED because its units were released by {@code opId}; its release is done, so the outbox is marked. */
+    /**
+     * CREATED or PAYING → CANCELLED because its units were released by {@code opId}; its release is done, so the outbox
+     * is marked. A payment it was PAYING with is refused: the release reached the stream before the payment did, so the
+     * stream refuses the payment too (invariant 7: a released order is never paid).
+     */
     private static void cancelReleased(Connection c, long orderId, String opId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', live_user_id = NULL, "
                 + "cancelled_at = NOW(3), cancel_reason = ?, release_sent_at = COALESCE(release_sent_at, NOW(3)) "
-                + "WHERE order_id = ? AND status = 'CREATED'")) {
+                + "WHERE order_id = ? AND status IN ('CREATED', 'PAYING')")) {
             String reason = "released by " + opId;
             ps.setString(1, reason.substring(0, Math.min(120, reason.length())));
             ps.setLong(2, orderId);
-            ps.executeUpdate();
+            if (ps.executeUpdate() == 0) return;
         }
+        PaymentDecisions.endPayment(c, orderId, "REFUSED", "order cancelled (released by " + opId + ") before the payment reached the stock: refund it");
     }
 
     /** Whether any goods of the batch has a release waiting for its order: the fast path then steps aside. */

@@ -24,6 +24,7 @@ public final class StockLedger {
     public static LedgerEffect applyLedger(Connection c, LedgerEntry e, String traceId) throws SQLException {
         if (e.type() == LedgerType.DEDUCTED) return LedgerEffect.NONE;
         if (!claim(c, e, traceId)) return LedgerEffect.NONE;
+        if (e.type() == LedgerType.PAID || e.type() == LedgerType.PAYMENT_REFUSED) return PaymentDecisions.apply(c, e);
         long opened = e.type() == LedgerType.OPENED ? e.quantity() : 0;
         adjustSale(c, e.goodsId(), opened, e.stockDelta());
         if (e.type() == LedgerType.CLOSED || e.type() == LedgerType.OPENED) {
@@ -45,7 +46,7 @@ public final class StockLedger {
      */
     private static void endEarlierSales(Connection c, LedgerEntry e) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? "
-                + "AND live_user_id IS NOT NULL AND status = 'PAID' AND source_offset < ?")) {
+                + "AND live_user_id IS NOT NULL AND status IN ('PAID', 'PAYING') AND source_offset < ?")) {
             ps.setLong(1, e.goodsId());
             ps.setLong(2, e.commandOffset());
             ps.executeUpdate();

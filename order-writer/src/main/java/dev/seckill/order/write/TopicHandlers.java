@@ -100,6 +100,10 @@ public final class TopicHandlers {
         if (e.type() == LedgerType.RELEASED && effect != LedgerEffect.NONE) {
             metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
         }
+        if (effect == LedgerEffect.ORDER_PAID) metrics.counter("seckill_orders_paid").increment();
+        if (e.type() == LedgerType.PAYMENT_REFUSED && effect != LedgerEffect.NONE) {
+            LOG.info("payment of order {} refused by the stock (its units were released first): the provider must refund it", e.orderId());
+        }
         if (effect == LedgerEffect.PAID_ORDER_RELEASED) {
             metrics.counter("seckill_writer_paid_order_released").increment();
             LOG.error("RELEASED ledger entry {} gave back units of a PAID order (goods {}, user {}): recorded in order_anomaly",

@@ -4,6 +4,7 @@ import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
@@ -56,6 +57,7 @@ public final class Decider {
     private final FoldStore folds;
     private final ShortCircuitLog shortCircuits;
     private final SoldOutGate gate = new SoldOutGate();
+    private final SaleOperations operations;
     private final Runnable onShortCircuit;
 
     /** A decider without the sold-out short-circuit: every purchase is a Lua call. */
@@ -71,6 +73,7 @@ public final class Decider {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
+        this.operations = new SaleOperations(scripts, clock, folds, gate);
         this.shortCircuits = shortCircuits;
         this.onShortCircuit = onShortCircuit;
     }
@@ -90,7 +93,7 @@ public final class Decider {
             if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof Restore r && keyMatches(in.key(), r.goodsId())) {
                 run(waiting, out, inputs.get(Math.max(0, i - 1))); // the restore needs the fold of everything before it
                 gate.forget(r.goodsId());
-                out[i] = restore(r, in.position());
+                out[i] = operations.restore(r, in.position());
                 continue;
             }
             if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale o && o.force() && !waiting.isEmpty()) {
@@ -134,16 +137,17 @@ public final class Decider {
         if (!keyMatches(in.key(), command.goodsId())) return decided(keyMismatch(in.key(), command.goodsId()));
         if (command instanceof Purchase p) return purchaseStep(p, in);
         gate.unsettle(command.goodsId(), null);
-        if (command instanceof Release rel) return new Step.Call(scripts.releaseCall(rel, in.position()), r -> released(rel, r));
+        if (command instanceof Release rel) return new Step.Call(scripts.releaseCall(rel, in.position()), r -> operations.released(rel, r));
+        if (command instanceof Pay pay) return new Step.Call(scripts.payCall(pay, in.position()), r -> operations.paid(pay, r));
         if (command instanceof OpenSale o) {
-            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp()))) return decided(endedBeforeIssued(o, in));
+            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp()))) return decided(SaleOperations.endedBeforeIssued(o, in.timestamp()));
             int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
-            if (holders > 0) return decided(forcedOverLiveBuyers(o, holders));
+            if (holders > 0) return decided(SaleOperations.forcedOverLiveBuyers(o, holders));
             long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
-            return new Step.Call(scripts.openSaleCall(o, in.position(), expireAt), r -> opened(o, r, expireAt, in.offset()));
+            return new Step.Call(scripts.openSaleCall(o, in.position(), expireAt), r -> operations.opened(o, r, expireAt, in.offset()));
         }
         CloseSale c = (CloseSale) command;
-        return new Step.Call(scripts.closeSaleCall(c, in.position()), r -> closed(c, r));
+        return new Step.Call(scripts.closeSaleCall(c, in.position()), r -> operations.closed(c, r));
     }
 
     /**
@@ -187,7 +191,7 @@ public final class Decider {
         if (outcome.outcome() == OutcomeKind.SUCCESS) {
             ledger = LedgerEntry.of(LedgerEntry.deductOpId(p.requestId()), p.goodsId(), LedgerType.DEDUCTED, p.quantity(),
                     p.userId(), p.requestId(), null, r.stockAfter(), outcome.decidedAt());
-            GoodsFold fold = fold(p.goodsId());
+            GoodsFold fold = operations.fold(p.goodsId());
             fold.stock -= p.quantity(); // by delta, as the ledger entry says: never copied from an answer (see released)
             folds.put(p.goodsId(), fold);
             folds.hold(p.goodsId(), p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
@@ -195,100 +199,6 @@ public final class Decider {
         return new Decision(outcome, ledger, null);
     }
 
-    private Decision released(Release rel, LuaResult r) {
-        gate.released(rel.goodsId(), rel.userId(), r);
-        if (!r.emits() || !"RELEASED".equals(r.code())) return Decision.NOTHING;
-        GoodsFold fold = fold(rel.goodsId());
-        // by delta: a REPLAY answers the stockAfter of the first run, which is not the stock now when a crash replay
-        // decided something between differently (an in-memory SOLD_OUT of the first run is a Lua SUCCESS on replay)
-        fold.stock += r.detailAsLong();
-        folds.put(rel.goodsId(), fold);
-        folds.release(rel.goodsId(), rel.userId());
-        return new Decision(null, LedgerEntry.of(rel.opId(), rel.goodsId(), LedgerType.RELEASED, r.detailAsLong(), rel.userId(),
-                rel.requestId(), rel.orderId(), r.stockAfter(), clock.instant()), null);
-    }
-
-    /**
-     * An open_sale whose window had ended when it was issued (judged by the record's own time, never the wall clock,
-     * so a drill replaying a recording decides it as the recording did): nothing could ever be bought in it.
-     */
-    private static Decision endedBeforeIssued(OpenSale o, Input in) {
-        return Decision.dlq("open_sale refused: its window ended at " + o.endAt() + ", before the command was issued at "
-                + Instant.ofEpochMilli(in.timestamp()) + " (the record's timestamp); send a window that ends later");
-    }
-
-    /**
-     * A forced open while buyers of the previous sale still hold units: their orders (unpaid, or paid) would lose
-     * the units they hold, and a payment after it would sell a unit the new stock does not count. A goods holds one
-     * sale at a time: release or let the previous sale's orders end; paid ones end with its keys' lifetime.
-     */
-    private static Decision forcedOverLiveBuyers(OpenSale o, int holders) {
-        return Decision.dlq("open_sale refused: " + holders + " buyers of the previous sale of goods " + o.goodsId()
-                + " still hold units (their orders are unpaid or paid); a forced open would orphan them. Let them be"
-                + " released (payment timeout, cancel) or wait until the previous sale's keys expire, then open without force");
-    }
-
-    private Decision opened(OpenSale o, LuaResult r, long expireAt, long offset) {
-        gate.forget(o.goodsId());
-        if (!r.emits()) return Decision.NOTHING;
-        if ("REFUSED".equals(r.code())) {
-            return Decision.dlq("open_sale refused: keys of an earlier sale of goods " + o.goodsId()
-                    + " are still in Redis (" + r.stockAfter() + " units left); send it with force=true to overwrite");
-        }
-        GoodsFold fold = new GoodsFold();
-        GoodsFold previous = folds.get(o.goodsId());
-        // the OPENED quantity is the change of the units left as the ledger counts them (not as Redis had them: an
-        // expired or lost earlier sale has no keys left, yet its units are still in the ledger's fold)
-        long delta = o.stock() - (previous == null ? 0 : previous.stock);
-        fold.opened = (previous == null ? 0 : previous.opened) + delta;
-        fold.startAt = o.startAt().toEpochMilli();
-        fold.endAt = o.endAt().toEpochMilli();
-        fold.perUserLimit = o.perUserLimit();
-        fold.stock = o.stock();
-        fold.expireAt = expireAt;
-        folds.put(o.goodsId(), fold);
-        // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found none
-        folds.releaseAll(o.goodsId());
-        return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, delta, null, null, null,
-                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(expireAt)).withCommandOffset(offset), null);
-    }
-
-    private Decision closed(CloseSale c, LuaResult r) {
-        gate.forget(c.goodsId());
-        if (!r.emits() || !"CLOSED".equals(r.code())) return Decision.NOTHING;
-        GoodsFold fold = fold(c.goodsId());
-        fold.status = "closed";
-        folds.put(c.goodsId(), fold);
-        return new Decision(null, LedgerEntry.of(c.opId(), c.goodsId(), LedgerType.CLOSED, 0, null, null, null, r.stockAfter(),
-                clock.instant()), null);
-    }
-
-    private Decision restore(Restore restore, String position) {
-        GoodsFold fold = folds.get(restore.goodsId());
-        if (fold == null) {
-            return Decision.dlq("restore refused: the ledger has no sale of goods " + restore.goodsId() + " to restore from");
-        }
-        long keysEnd = fold.expireAt > 0 ? fold.expireAt : fold.endAt + scripts.lifetime().grace().toMillis();
-        if (scripts.lifetime().retired(keysEnd)) {
-            // the sale is over and its keys have gone as they should: there is nothing to restore (and its holdings
-            // were retired with them), so a restore would only bring an ended sale back for another grace
-            return Decision.dlq("restore refused: the sale of goods " + restore.goodsId() + " ended and its keys expired at "
-                    + Instant.ofEpochMilli(keysEnd) + "; open a new sale instead");
-        }
-        long expireAt = scripts.lifetime().expireAt(fold.endAt);
-        LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position, expireAt);
-        if (!r.emits()) return Decision.NOTHING;
-        fold.expireAt = expireAt; // on a crash replay, Redis keeps the first run's instant: a crash's length apart at most
-        folds.put(restore.goodsId(), fold);
-        return new Decision(null, LedgerEntry.of(restore.opId(), restore.goodsId(), LedgerType.RESTORED, 0, null, null, null,
-                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(fold.expireAt)), null);
-    }
-
-    /** The fold of a goods; an empty one (to be filled) when the ledger has none yet. */
-    private GoodsFold fold(long goodsId) {
-        GoodsFold fold = folds.get(goodsId);
-        return fold == null ? new GoodsFold() : fold;
-    }
 
     private Outcome outcome(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, LuaResult r, Input in) {
         OutcomeKind kind = OutcomeKind.valueOf(r.code());

@@ -14,7 +14,8 @@ public enum StockScript {
     RELEASE("release.lua"),
     OPEN_SALE("open_sale.lua"),
     CLOSE_SALE("close_sale.lua"),
-    RESTORE("restore.lua");
+    RESTORE("restore.lua"),
+    PAY("pay.lua");
 
     private final String source;
     private final String sha1;

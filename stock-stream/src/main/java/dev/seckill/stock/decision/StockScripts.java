@@ -4,6 +4,7 @@ import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
@@ -30,9 +31,11 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * because each script first looks up the stored decision of its command. Then {@link RedisUnavailable}.
  */
 public final class StockScripts {
-    /** Keys of a goods that has no sale keep their decisions this long. */
     /** The decisions hash's namespace of purchases (operations are under {@code op:}), as the scripts write it. */
     static final String PURCHASE_DECISION = "req:";
+    /** The decisions hash's namespace of paid marks ({@code pay.lua}), as the scripts write it. */
+    static final String PAID_MARK = "paid:";
+    /** Keys of a goods that has no sale keep their decisions this long. */
     static final long NO_SALE_DECISION_TTL_MS = Duration.ofDays(1).toMillis();
 
     private final UnifiedJedis redis;
@@ -91,6 +94,13 @@ public final class StockScripts {
                 r.requestId() == null ? "" : r.requestId(), position, Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
+    public LuaResult pay(Pay p, String position) { return call(payCall(p, position)); }
+
+    ScriptCall payCall(Pay p, String position) {
+        return new ScriptCall(StockScript.PAY, p.goodsId(), List.of(p.opId(), Long.toString(p.userId()), p.requestId(), position,
+                Long.toString(NO_SALE_DECISION_TTL_MS)));
+    }
+
     /** The lifetime rule this instance writes keys with. */
     public KeyLifetime lifetime() { return lifetime; }
 
@@ -118,7 +128,7 @@ public final class StockScripts {
                 Long.toString(fold.endAt), Integer.toString(fold.perUserLimit), fold.status, Long.toString(fold.stock),
                 Long.toString(fold.opened), Long.toString(expireAt)));
         holdings.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
-                Long.toString(h.stockAfter()))));
+                Long.toString(h.stockAfter()), h.paid() ? "1" : "0")));
         return call(new ScriptCall(StockScript.RESTORE, r.goodsId(), args));
     }
 
@@ -141,6 +151,7 @@ public final class StockScripts {
             do {
                 ScanResult<java.util.Map.Entry<String, String>> scan = redis.hscan(keys.decisions(goodsId), cursor, page);
                 for (java.util.Map.Entry<String, String> e : scan.getResult()) {
+                    if (e.getKey().startsWith(PAID_MARK)) continue; // a mark, not a decision
                     if (e.getKey().startsWith(PURCHASE_DECISION)) decided.add(e.getKey().substring(PURCHASE_DECISION.length()));
                     lastOffset = Math.max(lastOffset, StoredDecision.parse(e.getValue()).offsetIn(partition));
                 }

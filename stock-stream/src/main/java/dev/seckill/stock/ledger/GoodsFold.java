@@ -6,8 +6,15 @@ package dev.seckill.stock.ledger;
  * per buyer ({@link Holding}), so a purchase writes two small records rather than the whole buyer list.
  */
 public final class GoodsFold {
-    /** A live buyer's holding. */
-    public record Holding(long quantity, String requestId, long stockAfter) {}
+    /**
+     * A live buyer's holding; {@code paid} once a {@code pay} marked it (a restore then marks it again in Redis, so no
+     * release can take a paid unit back). Holdings stored before {@code paid} existed read as unpaid.
+     */
+    public record Holding(long quantity, String requestId, long stockAfter, boolean paid) {
+        public Holding(long quantity, String requestId, long stockAfter) { this(quantity, requestId, stockAfter, false); }
+
+        public Holding markedPaid() { return new Holding(quantity, requestId, stockAfter, true); }
+    }
 
     public long startAt;
     public long endAt;

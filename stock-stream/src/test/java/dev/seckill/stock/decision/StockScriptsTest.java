@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.redis.KeyLifetime;
@@ -261,6 +262,66 @@ class StockScriptsTest {
         assertThat(scripts.closeSale(new CloseSale(GOODS, "close-1"), pos()).status()).isEqualTo(LuaResult.Status.NEW);
         assertThat(redis.redis.hkeys(redis.keys.decisions(GOODS))).as("each in its own namespace")
                 .contains("req:r1", "req:op:rel-11", "op:rel-11", "req:op:close-1", "op:close-1");
+    }
+
+    Pay pay(long user, String requestId, long orderId) {
+        return new Pay(GOODS, user, requestId, orderId, "payment-" + orderId, Pay.opIdOf(orderId));
+    }
+
+    @Test void aPaidPurchaseIsNeverReleased_whateverTheReleaseNames_andItsUnitStaysSold() {
+        open(5, 2);
+        buy("r1", 7, 2, DURING);
+        assertThat(scripts.pay(pay(7, "r1", 11), pos())).isEqualTo(new LuaResult("PAID", "2", 3, LuaResult.Status.NEW));
+        assertThat(scripts.release(new Release(GOODS, 7, 2, 11L, "r1", "cancelled", "rel-named"), pos()))
+                .as("a release naming the purchase").isEqualTo(new LuaResult("PAID", "0", 3, LuaResult.Status.NEW));
+        assertThat(scripts.release(new Release(GOODS, 7, 2, null, null, "repair", "rel-any"), pos()))
+                .as("a release of whatever the buyer holds").isEqualTo(new LuaResult("PAID", "0", 3, LuaResult.Status.NEW));
+        assertThat(stockLeft()).isEqualTo(3);
+        assertThat(buy("r1-again", 7, 1, DURING).code()).as("the buyer still holds the paid purchase").isEqualTo("DUPLICATE");
+    }
+
+    @Test void aPayAfterTheReleaseIsRefused_theUnitStaysBackOnSale() {
+        open(5, 1);
+        buy("r1", 7, 1, DURING);
+        scripts.release(new Release(GOODS, 7, 1, 11L, "r1", "order_failed", "rel-11"), pos());
+        assertThat(scripts.pay(pay(7, "r1", 11), pos())).isEqualTo(new LuaResult("REFUSED", "0", 5, LuaResult.Status.NEW));
+        assertThat(redis.redis.hexists(redis.keys.decisions(GOODS), "paid:r1")).isFalse();
+        assertThat(buy("r2", 8, 1, DURING).stockAfter()).isEqualTo(4);
+    }
+
+    @Test void aPayOfAnotherPurchaseOfTheBuyer_orOfNobody_isRefused_andAPayIsIdempotentByOpId() {
+        open(5, 1);
+        buy("r1", 7, 1, DURING);
+        assertThat(scripts.pay(pay(7, "r-old", 10), pos()).code()).as("not the purchase the buyer holds").isEqualTo("REFUSED");
+        assertThat(scripts.pay(pay(9, "r9", 12), pos()).code()).as("a buyer who holds nothing").isEqualTo("REFUSED");
+        assertThat(scripts.pay(pay(7, "r1", 11), "0:900")).isEqualTo(new LuaResult("PAID", "1", 4, LuaResult.Status.NEW));
+        assertThat(scripts.pay(pay(7, "r1", 11), "0:900").status()).isEqualTo(LuaResult.Status.REPLAY);
+        assertThat(scripts.pay(pay(7, "r1", 11), "0:901").status()).isEqualTo(LuaResult.Status.RETRY);
+    }
+
+    @Test void aClientCannotPlantAPaidMark_itsRequestIdLivesInItsOwnNamespace() {
+        open(5, 1);
+        buy("r1", 7, 1, DURING);
+        assertThat(buy("paid:r1", 8, 1, DURING).code()).isEqualTo("SUCCESS");
+        assertThat(scripts.release(new Release(GOODS, 7, 1, 11L, "r1", "cancelled", "rel-11"), pos()).code())
+                .as("the planted id is req:paid:r1, not the mark").isEqualTo("RELEASED");
+    }
+
+    @Test void aRestoreKeepsThePaidMark_soAPaidUnitIsNotReleasedAfterRedisLostItsKeys() {
+        open(5, 1);
+        buy("r8", 8, 1, DURING);
+        redis.redis.del(redis.keys.decisions(GOODS)); // the marks are gone with the keys, as after a Redis loss
+        dev.seckill.stock.ledger.GoodsFold fold = new dev.seckill.stock.ledger.GoodsFold();
+        fold.startAt = START.toEpochMilli();
+        fold.endAt = END.toEpochMilli();
+        fold.perUserLimit = 1;
+        fold.opened = 5;
+        fold.stock = 4;
+        var holdings = java.util.Map.of(8L, new dev.seckill.stock.ledger.GoodsFold.Holding(1, "r8", 4).markedPaid());
+        scripts.restore(new dev.seckill.contracts.command.Restore(GOODS, "restore-paid"), fold, holdings, pos(),
+                scripts.lifetime().expireAt(fold.endAt));
+        assertThat(scripts.release(new Release(GOODS, 8, 1, 18L, "r8", "repair", "rel-18"), pos()).code()).isEqualTo("PAID");
+        assertThat(stockLeft()).isEqualTo(4);
     }
 
     @Test void theScriptsStoreDecisionsInTheFormatStoredDecisionReads() {

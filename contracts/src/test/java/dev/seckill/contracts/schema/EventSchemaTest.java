@@ -10,6 +10,7 @@ import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
+import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.Test;
  */
 class EventSchemaTest {
     static final String[] FILES = {"common.json", "command.json", "purchase.json", "open_sale.json", "release.json",
-            "close_sale.json", "restore.json", "outcome.json", "ledger-entry.json", "payment.json", "dlq-headers.json"};
+            "close_sale.json", "restore.json", "pay.json", "outcome.json", "ledger-entry.json", "payment.json", "dlq-headers.json"};
     static final String ID_64 = "Az09._:-".repeat(8);
     static final Instant[] INSTANTS = {Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:00:00.120Z"),
             Instant.parse("2026-11-29T10:00:00.000120Z"), Instant.parse("2026-11-29T23:59:59.999999999Z")};
@@ -74,6 +75,8 @@ class EventSchemaTest {
         all.add(new Release(1001, 7, 0, null, null, "repair", "repair-1"));
         all.add(new CloseSale(1001, "close-1001"));
         all.add(new Restore(1001, "restore:1001:2026-11-29T10.00"));
+        all.add(new Pay(1001, 7, "r-42", 55, "payment-9", Pay.opIdOf(55)));
+        all.add(new Pay(Long.MAX_VALUE, Long.MAX_VALUE, ID_64, Long.MAX_VALUE, ID_64, ID_64));
         return all;
     }
 
@@ -86,7 +89,7 @@ class EventSchemaTest {
             assertThat(CommandCodec.decode(json)).as("and the decoder takes it back").isEqualTo(new ParsedCommand.Valid(c));
         }
         assertThat(everyCommandShape().stream().map(c -> c.getClass().getSimpleName()).distinct())
-                .containsExactlyInAnyOrder("Purchase", "OpenSale", "Release", "CloseSale", "Restore");
+                .containsExactlyInAnyOrder("Purchase", "OpenSale", "Release", "CloseSale", "Restore", "Pay");
     }
 
     @Test void everyOutcomeKindAndReasonTheStreamWritesConformsToTheOutcomeSchema() {
@@ -123,7 +126,9 @@ class EventSchemaTest {
                 LedgerEntry.of("release-order-55", 1001, LedgerType.RELEASED, 1, 7L, "r-1", 55L, 1000, at),
                 LedgerEntry.of("repair-1", 1001, LedgerType.RELEASED, 3, 7L, null, null, 3, at),
                 LedgerEntry.of("close-1001", 1001, LedgerType.CLOSED, 0, null, null, null, 3, at),
-                LedgerEntry.of("restore-1001", 1001, LedgerType.RESTORED, 0, null, null, null, 3, at).withKeysExpireAt(expire));
+                LedgerEntry.of("restore-1001", 1001, LedgerType.RESTORED, 0, null, null, null, 3, at).withKeysExpireAt(expire),
+                LedgerEntry.of("pay-order-55", 1001, LedgerType.PAID, 0, 7L, "r-1", 55L, 3, at),
+                LedgerEntry.of("pay-order-56", 1001, LedgerType.PAYMENT_REFUSED, 0, 8L, "r-2", 56L, 4, at));
         assertThat(all.stream().map(LedgerEntry::type).distinct()).containsExactlyInAnyOrder(LedgerType.values());
         for (LedgerEntry e : all) {
             byte[] json = Json.write(e);
@@ -194,15 +199,20 @@ class EventSchemaTest {
                 StandardCharsets.UTF_8);
         assertThat(violations("command.json", release)).isEmpty();
         assertThat(violations("command.json", open)).isEmpty();
-        Map<String, String> refused = Map.of(
-                "release reason not in the enum", release.replace("\"cancelled\"", "\"changed_my_mind\""),
-                "release without opId or orderId", release.replace("\"orderId\":55,", "").replace(",\"opId\":\"rel-1\"", ""),
-                "release without userId", release.replace("\"userId\":7,", ""),
-                "open_sale without stock", open.replace("\"stock\":10,", ""),
-                "open_sale with negative stock", open.replace("\"stock\":10", "\"stock\":-1"),
-                "open_sale perUserLimit 0", open.replace("\"perUserLimit\":1", "\"perUserLimit\":0"),
-                "close_sale without opId", "{\"v\":1,\"type\":\"close_sale\",\"goodsId\":1001}",
-                "restore with an opId of a bad character", "{\"v\":1,\"type\":\"restore\",\"goodsId\":1001,\"opId\":\"r/1\"}");
+        String pay = new String(CommandCodec.encode(new Pay(1001, 7, "r-42", 55, "payment-9", Pay.opIdOf(55))), StandardCharsets.UTF_8);
+        assertThat(violations("command.json", pay)).isEmpty();
+        Map<String, String> refused = Map.ofEntries(
+                Map.entry("release reason not in the enum", release.replace("\"cancelled\"", "\"changed_my_mind\"")),
+                Map.entry("release without opId or orderId", release.replace("\"orderId\":55,", "").replace(",\"opId\":\"rel-1\"", "")),
+                Map.entry("release without userId", release.replace("\"userId\":7,", "")),
+                Map.entry("open_sale without stock", open.replace("\"stock\":10,", "")),
+                Map.entry("open_sale with negative stock", open.replace("\"stock\":10", "\"stock\":-1")),
+                Map.entry("open_sale perUserLimit 0", open.replace("\"perUserLimit\":1", "\"perUserLimit\":0")),
+                Map.entry("close_sale without opId", "{\"v\":1,\"type\":\"close_sale\",\"goodsId\":1001}"),
+                Map.entry("restore with an opId of a bad character", "{\"v\":1,\"type\":\"restore\",\"goodsId\":1001,\"opId\":\"r/1\"}"),
+                Map.entry("pay without orderId", pay.replace("\"orderId\":55,", "")),
+                Map.entry("pay without paymentId", pay.replace("\"paymentId\":\"payment-9\",", "")),
+                Map.entry("pay of a bad requestId", pay.replace("\"r-42\"", "\"r 42\"")));
         refused.forEach((what, json) -> {
             assertThat(violations("command.json", json)).as(what + ": " + json).isNotEmpty();
             assertThat(CommandCodec.decode(json.getBytes(StandardCharsets.UTF_8))).as(what).isInstanceOf(ParsedCommand.Poison.class);

@@ -103,4 +103,64 @@ class OperatorReleaseTest {
         var dlq = pipeline.metrics().find("seckill_dlq_records").tag("source", "order-writer").counter();
         assertThat(dlq == null ? 0 : dlq.count()).as("the new SUCCESS became an order, not a DLQ record").isZero();
     }
+
+    static double streamDlq() {
+        var dlq = pipeline.metrics().find("seckill_dlq_records").tag("source", "stock-stream").counter();
+        return dlq == null ? 0 : dlq.count();
+    }
+
+    @Test void aPaidPurchaseIsNeverReleased_theOperatorsReleaseIsRefusedByTheStream_andTheOrderStaysPaidWithoutAnomaly() throws Exception {
+        long goods = 4102;
+        pipeline.openSale(goods, 2, Duration.ofHours(1), 1);
+        pipeline.send(new Purchase("op-rel-paid", goods, 2, 1, Instant.now()));
+        long order = orderOf("op-rel-paid");
+        assertThat(pay(order, "pay-first").statusCode()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(60)).until(() -> "PAID".equals(one("SELECT status FROM purchase_order WHERE order_id = ?", order)));
+        assertThat(one("SELECT status FROM payment WHERE payment_id = 'pay-first'")).isEqualTo("ACCEPTED");
+        assertThat(one("SELECT type FROM stock_ledger WHERE op_id = ?", "pay-order-" + order)).isEqualTo("PAID");
+
+        double dlqBefore = streamDlq();
+        pipeline.send(new Release(goods, 2, 1, order, null, "cancelled", "ops-cancel-paid-" + order));
+        await().atMost(Duration.ofSeconds(60)).until(() -> streamDlq() > dlqBefore);
+        assertThat(pipeline.redis().get(pipeline.keys().stock(goods))).as("the paid unit stays sold").isEqualTo("1");
+        assertThat(pipeline.redis().hget(pipeline.keys().holders(goods), "2")).isEqualTo("op-rel-paid");
+        assertThat(one("SELECT status FROM purchase_order WHERE order_id = ?", order)).isEqualTo("PAID");
+        assertThat(one("SELECT COUNT(*) FROM order_anomaly WHERE order_id = ?", order)).as("nothing to repair").isEqualTo("0");
+        assertThat(one("SELECT COUNT(*) FROM stock_ledger WHERE op_id = ?", "ops-cancel-paid-" + order)).isEqualTo("0");
+    }
+
+    @Test void aPaymentAndAReleaseSentTogether_exactlyOneWins_andRedisAndTheDatabaseAgreeOnWhich() throws Exception {
+        long goods = 4103;
+        pipeline.openSale(goods, 5, Duration.ofHours(1), 1);
+        for (int user = 1; user <= 4; user++) pipeline.send(new Purchase("race-" + user, goods, user, 1, Instant.now()));
+        for (int user = 1; user <= 4; user++) {
+            long order = orderOf("race-" + user);
+            // the release first for some, the payment first for others: the stream's serial order decides either way
+            if (user % 2 == 0) pipeline.send(new Release(goods, user, 1, order, null, "cancelled", "race-cancel-" + order));
+            assertThat(pay(order, "race-pay-" + order).statusCode()).isEqualTo(202);
+            if (user % 2 == 1) pipeline.send(new Release(goods, user, 1, order, null, "cancelled", "race-cancel-" + order));
+        }
+        for (int user = 1; user <= 4; user++) {
+            long order = orderOf("race-" + user);
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                String st = one("SELECT status FROM payment WHERE payment_id = ?", "race-pay-" + order);
+                return st != null && !"PENDING".equals(st);
+            });
+            String payment = one("SELECT status FROM payment WHERE payment_id = ?", "race-pay-" + order);
+            String status = one("SELECT status FROM purchase_order WHERE order_id = ?", order);
+            String holder = pipeline.redis().hget(pipeline.keys().holders(goods), Integer.toString(user));
+            if ("ACCEPTED".equals(payment)) {
+                assertThat(status).as("order " + order).isEqualTo("PAID");
+                assertThat(holder).as("a paid unit is still held").isEqualTo("race-" + user);
+            } else {
+                assertThat(payment).isEqualTo("REFUSED");
+                await().atMost(Duration.ofSeconds(60)).until(() -> "CANCELLED".equals(one("SELECT status FROM purchase_order WHERE order_id = ?", order)));
+                assertThat(holder).as("a released unit is not held").isNull();
+            }
+        }
+        assertThat(one("SELECT COUNT(*) FROM order_anomaly WHERE goods_id = ?", goods)).isEqualTo("0");
+        long paid = Long.parseLong(one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND status = 'PAID'", goods));
+        await().atMost(Duration.ofSeconds(60)).until(() -> Long.toString(5 - paid).equals(pipeline.redis().get(pipeline.keys().stock(goods)))
+                && Long.toString(5 - paid).equals(one("SELECT stock FROM sale WHERE goods_id = ?", goods)));
+    }
 }

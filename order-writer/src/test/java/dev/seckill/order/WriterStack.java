@@ -1,23 +1,33 @@
 package dev.seckill.order;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.stack.KafkaFixture;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -66,6 +76,24 @@ final class WriterStack implements AutoCloseable {
         String v = text(sql, args);
         if (v == null) throw new IllegalStateException("no row: " + sql);
         return Long.parseLong(v);
+    }
+
+    /** Every record on the commands topic so far, as text (what the sweeper and the payment forwarder sent). */
+    List<String> commands() {
+        List<String> out = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
+                ConsumerConfig.GROUP_ID_CONFIG, name + "-commands-" + System.nanoTime(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            TopicProvisioner.assignAll(consumer, List.of(topics.commands()), false);
+            var ends = consumer.endOffsets(consumer.assignment());
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
+                return ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+            });
+        }
+        return out;
     }
 
     @Override public void close() throws Exception {

@@ -201,6 +201,9 @@ class EventContractEndToEndTest {
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(records(pipeline.topics().ledger()))
                 .anyMatch(r -> text(r.value()).contains("\"opId\":\"c-restore\"")));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(records(pipeline.topics().dlq())).isNotEmpty());
+        // the payment reaches the stream as the order-writer's pay command, decided into a PAID entry
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(records(pipeline.topics().ledger()))
+                .anyMatch(r -> text(r.value()).contains("\"opId\":\"pay-order-" + paidOrder + "\"")));
 
         // commands: all conform, but for the two this test wrote out of contract on purpose
         int commands = 0;
@@ -214,7 +217,7 @@ class EventContractEndToEndTest {
             }
             commands++;
         }
-        assertThat(commands).as("open + purchases + poison + release + close + restore").isEqualTo(1 + purchases.size() + 1 + 3);
+        assertThat(commands).as("open + purchases + poison + release + close + restore + pay").isEqualTo(1 + purchases.size() + 1 + 3 + 1);
 
         // outcomes: every record conforms, on the topic of its kind, keyed by its goodsId
         Map<String, Integer> counts = new TreeMap<>();
@@ -244,7 +247,7 @@ class EventContractEndToEndTest {
             assertThat(r.key()).isEqualTo(e.get("goodsId").asText());
             types.add(e.get("type").asText());
         }
-        assertThat(types).containsExactlyInAnyOrder("OPENED", "DEDUCTED", "RELEASED", "CLOSED", "RESTORED");
+        assertThat(types).containsExactlyInAnyOrder("OPENED", "DEDUCTED", "RELEASED", "CLOSED", "RESTORED", "PAID");
 
         // payments: the gateway's record conforms, keyed by its orderId
         List<ConsumerRecord<String, byte[]>> payments = records(pipeline.topics().payments());

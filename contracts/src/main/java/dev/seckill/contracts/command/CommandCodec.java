@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.contracts.Json;
 import java.io.IOException;
 import dev.seckill.contracts.time.IsoInstants;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.function.Function;
 
 /**
  * JSON encoding of commands ({@code "v":1}, {@code "type"} decides the rest), and a decoder that never throws:
@@ -29,7 +29,7 @@ public final class CommandCodec {
         StringBuilder b = new StringBuilder(160).append("{\"v\":1,\"type\":\"purchase\",\"requestId\":\"").append(p.requestId())
                 .append("\",\"goodsId\":").append(p.goodsId()).append(",\"userId\":").append(p.userId())
                 .append(",\"quantity\":").append(p.quantity()).append(",\"acceptedAt\":\"");
-        return IsoInstants.append(b, p.acceptedAt()).append("\"}").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return IsoInstants.append(b, p.acceptedAt()).append("\"}").toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** True when {@code s} can be written between JSON quotes as it is (printable ASCII, no quote, no backslash). */
@@ -76,71 +76,8 @@ public final class CommandCodec {
         return fast != null ? new ParsedCommand.Valid(fast) : decodeTree(raw);
     }
 
-    /**
-     * The hot path: a well-formed purchase with exactly the fields our producers write, read with Jackson's streaming
-     * parser (no tree). Anything else — another type, an unknown, repeated or mistyped field, a value out of range,
-     * trailing content — returns null and goes through {@link #decodeTree}, which gives the verdict and the reason.
-     */
-    static Purchase plainPurchase(byte[] raw) {
-        try (JsonParser p = Json.MAPPER.getFactory().createParser(raw)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) return null;
-            String type = null;
-            String requestId = null;
-            String acceptedAt = null;
-            long goodsId = -1;
-            long userId = -1;
-            long quantity = -1;
-            boolean v = false;
-            JsonToken t;
-            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                boolean integral = value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
-                switch (field) {
-                    case "v" -> {
-                        if (v || !integral || p.getLongValue() != 1) return null;
-                        v = true;
-                    }
-                    case "type" -> {
-                        if (type != null || value != JsonToken.VALUE_STRING) return null;
-                        type = p.getText();
-                    }
-                    case "requestId" -> {
-                        if (requestId != null || value != JsonToken.VALUE_STRING) return null;
-                        requestId = p.getText();
-                    }
-                    case "acceptedAt" -> {
-                        if (acceptedAt != null || value != JsonToken.VALUE_STRING) return null;
-                        acceptedAt = p.getText();
-                    }
-                    case "goodsId" -> {
-                        if (goodsId != -1 || !integral) return null;
-                        goodsId = p.getLongValue();
-                    }
-                    case "userId" -> {
-                        if (userId != -1 || !integral) return null;
-                        userId = p.getLongValue();
-                    }
-                    case "quantity" -> {
-                        if (quantity != -1 || !integral) return null;
-                        quantity = p.getLongValue();
-                    }
-                    default -> {
-                        return null;
-                    }
-                }
-            }
-            if (t != JsonToken.END_OBJECT || p.nextToken() != null) return null;
-            if (!"purchase".equals(type) || goodsId <= 0 || userId <= 0 || !CommandRules.validQuantity(quantity)
-                    || !CommandRules.validRequestId(requestId) || acceptedAt == null) {
-                return null;
-            }
-            Instant at = IsoInstants.parse(acceptedAt);
-            return at == null ? null : new Purchase(requestId, goodsId, userId, (int) quantity, at);
-        } catch (IOException e) {
-            return null;
-        }
-    }
+    /** The hot path ({@link PurchaseFastPath}): a plain purchase without a tree, or null. */
+    static Purchase plainPurchase(byte[] raw) { return PurchaseFastPath.parse(raw); }
 
     /** Every command, through Jackson's tree model: the verdict and the reason for anything the hot path does not take. */
     static ParsedCommand decodeTree(byte[] raw) {
@@ -242,7 +179,7 @@ public final class CommandCodec {
         return new ParsedCommand.Valid(new Pay(goodsId, userId, requestId, orderId, paymentId, opId));
     }
 
-    private static ParsedCommand withOpId(JsonNode n, java.util.function.Function<String, Command> make) {
+    private static ParsedCommand withOpId(JsonNode n, Function<String, Command> make) {
         String opId = text(n, "opId");
         if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         return new ParsedCommand.Valid(make.apply(opId));

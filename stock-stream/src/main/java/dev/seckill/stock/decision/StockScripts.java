@@ -1,34 +1,30 @@
 package dev.seckill.stock.decision;
 
-import dev.seckill.contracts.redis.KeyLifetime;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
+import dev.seckill.contracts.redis.KeyLifetime;
+import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.stock.ledger.GoodsFold;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Response;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
+import java.util.Map;
+import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
- * Calls the stock scripts: one EVALSHA per command (EVAL once on NOSCRIPT, which also caches it on that node),
- * every key in KEYS. Connection failures are retried with backoff a bounded number of times; a retry is safe
- * because each script first looks up the stored decision of its command. Then {@link RedisUnavailable}.
+ * The stock scripts' calls: what each command passes to its script ({@link ScriptCall}s, run by {@link ScriptRunner}:
+ * pipelined, retried, loaded on NOSCRIPT), and the sale snapshot the {@link SoldOutGate} arms from.
  */
 public final class StockScripts {
     /** The decisions hash's namespace of purchases (operations are under {@code op:}), as the scripts write it. */
@@ -41,12 +37,8 @@ public final class StockScripts {
     private final UnifiedJedis redis;
     private final RedisKeys keys;
     private final MeterRegistry metrics;
-    private final int maxAttempts;
-    private final Duration firstBackoff;
     private final KeyLifetime lifetime;
-    private final java.util.Map<StockScript, Timer> latency = new java.util.EnumMap<>(StockScript.class);
-    private final java.util.Set<Long> scriptsLoaded = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final java.util.Map<String, Counter> resultCounters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ScriptRunner runner;
 
     public StockScripts(UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff) {
         this(redis, keys, metrics, maxAttempts, firstBackoff, KeyLifetime.standard());
@@ -59,12 +51,7 @@ public final class StockScripts {
         this.redis = redis;
         this.keys = keys;
         this.metrics = metrics;
-        this.maxAttempts = maxAttempts;
-        this.firstBackoff = firstBackoff;
-        for (StockScript script : StockScript.values()) {
-            latency.put(script, Timer.builder("seckill_redis_call").description("Redis Lua call latency")
-                    .tag("script", script.metricName()).publishPercentileHistogram().register(metrics));
-        }
+        this.runner = new ScriptRunner(redis, keys, metrics, maxAttempts, firstBackoff);
     }
 
     public LuaResult purchase(Purchase p, String position) { return call(purchaseCall(p, position)); }
@@ -123,8 +110,8 @@ public final class StockScripts {
     }
 
     /** Rebuilds a goods from its fold; the keys expire at {@code expireAt} (epoch ms). */
-    public LuaResult restore(Restore r, GoodsFold fold, java.util.Map<Long, GoodsFold.Holding> holdings, String position, long expireAt) {
-        List<String> args = new java.util.ArrayList<>(List.of(r.opId(), position, Long.toString(fold.startAt),
+    public LuaResult restore(Restore r, GoodsFold fold, Map<Long, GoodsFold.Holding> holdings, String position, long expireAt) {
+        List<String> args = new ArrayList<>(List.of(r.opId(), position, Long.toString(fold.startAt),
                 Long.toString(fold.endAt), Integer.toString(fold.perUserLimit), fold.status, Long.toString(fold.stock),
                 Long.toString(fold.opened), Long.toString(expireAt)));
         holdings.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
@@ -142,15 +129,15 @@ public final class StockScripts {
             List<String> sale = redis.hmget(keys.sale(goodsId), "startAt", "endAt", "perUserLimit", "status");
             if (sale.get(0) == null || sale.get(1) == null || sale.get(2) == null) return null;
             String stock = redis.get(keys.stock(goodsId));
-            java.util.Set<Long> buyers = new java.util.HashSet<>();
+            Set<Long> buyers = new HashSet<>();
             for (String user : redis.hkeys(keys.buyers(goodsId))) buyers.add(Long.parseLong(user));
-            java.util.Set<String> decided = new java.util.HashSet<>();
+            Set<String> decided = new HashSet<>();
             long lastOffset = -1;
             String cursor = ScanParams.SCAN_POINTER_START;
             ScanParams page = new ScanParams().count(1000);
             do {
-                ScanResult<java.util.Map.Entry<String, String>> scan = redis.hscan(keys.decisions(goodsId), cursor, page);
-                for (java.util.Map.Entry<String, String> e : scan.getResult()) {
+                ScanResult<Map.Entry<String, String>> scan = redis.hscan(keys.decisions(goodsId), cursor, page);
+                for (Map.Entry<String, String> e : scan.getResult()) {
                     if (e.getKey().startsWith(PAID_MARK)) continue; // a mark, not a decision
                     if (e.getKey().startsWith(PURCHASE_DECISION)) decided.add(e.getKey().substring(PURCHASE_DECISION.length()));
                     lastOffset = Math.max(lastOffset, StoredDecision.parse(e.getValue()).offsetIn(partition));
@@ -170,125 +157,11 @@ public final class StockScripts {
     public LuaResult call(ScriptCall c) { return callAll(List.of(c)).get(0); }
 
     /**
-     * Runs the calls in order on one pipeline (one round trip for the lot; Redis runs them in order, so the decisions
-     * are exactly those of calling them one by one). A lost connection retries the whole batch: each script first looks
-     * up its stored decision at its own position, so calls that did run answer REPLAY with the same result. A NOSCRIPT
-     * (Redis restarted or flushed its script cache) loads the scripts and reruns from the first failed call.
+     * Runs the calls in order on one pipeline (one round trip for the lot); retries and script loading as
+     * {@link ScriptRunner#callAll} says.
      */
-    public List<LuaResult> callAll(List<ScriptCall> calls) {
-        if (calls.isEmpty()) return List.of();
-        Duration backoff = firstBackoff;
-        for (int attempt = 1; ; attempt++) {
-            long start = System.nanoTime();
-            try {
-                List<LuaResult> results = calls.size() == 1 ? List.of(LuaResult.from(evalsha(calls.get(0))))
-                        : pipelined(calls);
-                long perCall = (System.nanoTime() - start) / calls.size();
-                for (int i = 0; i < calls.size(); i++) {
-                    ScriptCall c = calls.get(i);
-                    LuaResult r = results.get(i);
-                    latency.get(c.script()).record(perCall, TimeUnit.NANOSECONDS);
-                    resultCounters.computeIfAbsent(c.script().metricName() + "/" + r.code() + "/" + r.status(), id ->
-                            Counter.builder("seckill_lua_results").description("Lua results by script, result and status")
-                                    .tag("script", c.script().metricName()).tag("result", r.code())
-                                    .tag("status", r.status().name()).register(metrics)).increment();
-                }
-                if (calls.size() > 1) metrics.summary("seckill_redis_pipeline_size").record(calls.size());
-                return results;
-            } catch (JedisException e) {
-                // a script error is a bug, not an outage: retrying cannot help; a server that is loading its data,
-                // failing over or busy refused the calls before any ran, and every call is idempotent by its id
-                if (e instanceof JedisDataException d && !transientRefusal(d)) throw e;
-                metrics.counter("seckill_redis_errors").increment();
-                if (attempt >= maxAttempts) {
-                    throw new RedisUnavailable("Redis did not take a batch of " + calls.size() + " calls after " + attempt
-                            + " attempts: " + e.getMessage(), e);
-                }
-                sleep(backoff);
-                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(2)) > 0 ? Duration.ofSeconds(2) : backoff.multipliedBy(2);
-            }
-        }
-    }
+    public List<LuaResult> callAll(List<ScriptCall> calls) { return runner.callAll(calls); }
 
-    private static final List<String> TRANSIENT_REFUSALS = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY",
-            "OOM", "MISCONF");
-
-    /**
-     * Errors Redis gives while it cannot serve yet (restart, failover, a long script) or cannot write now (OOM: over
-     * maxmemory; MISCONF: a failing snapshot stops writes): worth the same bounded retries as an outage, then
-     * {@link RedisUnavailable}; every script refuses before it writes anything, and each call is idempotent by its id.
-     */
-    static boolean transientRefusal(JedisDataException e) {
-        String m = e.getMessage();
-        if (m == null) return false;
-        for (String prefix : TRANSIENT_REFUSALS) if (m.startsWith(prefix)) return true;
-        return false;
-    }
-
-    /**
-     * Every script is loaded on the node of every goods in the batch before it is pipelined: a pipeline where one
-     * call meets NOSCRIPT while a later call on the same goods runs would change the serial order. (Loaded once per
-     * goods; for a standalone Redis, once.)
-     */
-    private void ensureLoaded(List<ScriptCall> calls) {
-        boolean cluster = redis instanceof redis.clients.jedis.RedisClusterClient;
-        for (ScriptCall c : calls) {
-            long scope = cluster ? c.goodsId() : 0;
-            if (scriptsLoaded.contains(scope)) continue;
-            for (StockScript script : StockScript.values()) redis.scriptLoad(script.source(), keys.stock(c.goodsId()));
-            if (scriptsLoaded.size() > 100_000) scriptsLoaded.clear();
-            scriptsLoaded.add(scope);
-        }
-    }
-
-    private List<LuaResult> pipelined(List<ScriptCall> calls) {
-        ensureLoaded(calls);
-        List<LuaResult> out = new java.util.ArrayList<>(calls.size());
-        int from = 0;
-        while (from < calls.size()) {
-            List<Response<Object>> responses = new java.util.ArrayList<>();
-            try (AbstractPipeline pipe = redis.pipelined()) {
-                for (int i = from; i < calls.size(); i++) {
-                    ScriptCall c = calls.get(i);
-                    responses.add(pipe.evalsha(c.script().sha1(), keys.goodsKeys(c.goodsId()), c.args()));
-                }
-                pipe.sync();
-            }
-            int failedAt = -1;
-            for (int i = 0; i < responses.size(); i++) {
-                try {
-                    out.add(LuaResult.from(responses.get(i).get()));
-                } catch (JedisDataException e) {
-                    if (e.getMessage() == null || !e.getMessage().startsWith("NOSCRIPT")) throw e;
-                    failedAt = from + i;
-                    break;
-                }
-            }
-            if (failedAt < 0) return out;
-            // the script cache was emptied under us (Redis restarted or SCRIPT FLUSH): load again and go on from there
-            metrics.counter("seckill_redis_noscript").increment();
-            scriptsLoaded.clear();
-            ensureLoaded(calls.subList(failedAt, calls.size()));
-            from = failedAt;
-        }
-        return out;
-    }
-
-    private Object evalsha(ScriptCall c) {
-        List<String> k = keys.goodsKeys(c.goodsId());
-        try {
-            return redis.evalsha(c.script().sha1(), k, c.args());
-        } catch (JedisNoScriptException e) {
-            return redis.eval(c.script().source(), k, c.args());
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis()); // backoff between Redis retries
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedisUnavailable("interrupted during Redis backoff", e);
-        }
-    }
+    /** Whether Redis refused only for now (loading, busy, failing over, out of memory): see {@link ScriptRunner}. */
+    static boolean transientRefusal(JedisDataException e) { return ScriptRunner.transientRefusal(e); }
 }

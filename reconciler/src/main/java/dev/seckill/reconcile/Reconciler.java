@@ -19,9 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
@@ -61,7 +59,7 @@ public final class Reconciler implements AutoCloseable {
     private final Admin admin;
     private final PipelineLag lag;
     private final KeyLifetime lifetime;
-    private final Map<String, AtomicLong> driftGauges = new ConcurrentHashMap<>();
+    private final DriftGauges gauges;
     private long cycles;
 
     public Reconciler(Settings settings, DataSource db, UnifiedJedis redis, Producer<String, byte[]> commands,
@@ -77,6 +75,7 @@ public final class Reconciler implements AutoCloseable {
         this.admin = Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()));
         this.lag = new PipelineLag(admin, topics, settings);
         this.lifetime = KeyLifetime.from(settings);
+        this.gauges = new DriftGauges(metrics);
         metrics.gauge("seckill_reconcile_ledger_lag", this, r -> r.fold.lag().values().stream().mapToLong(Long::longValue).sum());
     }
 
@@ -120,10 +119,10 @@ public final class Reconciler implements AutoCloseable {
                 // a fold with no recorded lifetime was opened before lifetimes were kept (deployed between sales): ended
                 fold.keysExpireAtMs() == 0 || lifetime.retired(fold.keysExpireAtMs()), ReconcileQueries.paidReleased(c, goods));
         if (drift.ended() && drift.dbAgrees()) {
-            retireGauges(goods); // an ended, settled sale: its per-goods series end with it instead of piling up
+            gauges.retire(goods); // an ended, settled sale: its per-goods series end with it instead of piling up
         } else {
-            gauge(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? fold.stock() : drift.redisStock() - fold.stock());
-            gauge(goods, "db", drift.dbStock() == null ? fold.stock() : drift.dbStock() - fold.stock());
+            gauges.set(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? fold.stock() : drift.redisStock() - fold.stock());
+            gauges.set(goods, "db", drift.dbStock() == null ? fold.stock() : drift.dbStock() - fold.stock());
         }
         return new Observed(drift, holdings, liveOrders);
     }
@@ -177,46 +176,11 @@ public final class Reconciler implements AutoCloseable {
         return kind + ": " + action;
     }
 
-    private void gauge(long goods, String source, long value) {
-        driftGauges.computeIfAbsent(goods + "/" + source, k -> {
-            AtomicLong holder = new AtomicLong();
-            metrics.gauge("seckill_reconcile_drift", io.micrometer.core.instrument.Tags.of("goods", Long.toString(goods), "source", source),
-                    holder, AtomicLong::get);
-            return holder;
-        }).set(value);
-    }
-
-    private void retireGauges(long goods) {
-        for (String source : List.of("redis", "db")) {
-            if (driftGauges.remove(goods + "/" + source) == null) continue;
-            metrics.find("seckill_reconcile_drift").tags("goods", Long.toString(goods), "source", source).meters()
-                    .forEach(metrics::remove);
-        }
-    }
-
     /** Goods with a per-goods drift gauge now (ended, settled goods have none). */
-    public java.util.Set<Long> goodsWithGauges() {
-        Set<Long> out = new java.util.TreeSet<>();
-        driftGauges.keySet().forEach(k -> out.add(Long.parseLong(k.substring(0, k.indexOf('/')))));
-        return out;
-    }
+    public Set<Long> goodsWithGauges() { return gauges.goods(); }
 
     /** A fixed-width table: one row per goods, each source side by side, the verdict and what was done. */
-    public static String render(List<Row> rows) {
-        StringBuilder b = new StringBuilder(String.format("%-10s %8s %8s %8s | %8s %7s | %8s %7s | %8s %7s %8s | %-14s %s%n",
-                "goods", "opened", "deducted", "released", "ledger", "buyers", "redis", "buyers", "db", "orders", "dbLedger",
-                "verdict", "repairs"));
-        for (Row r : rows) {
-            GoodsDrift d = r.drift();
-            b.append(String.format("%-10d %8d %8d %8d | %8d %7d | %8s %7s | %8s %7s %8s | %-14s %s%n", d.goodsId(), d.opened(),
-                    d.deducted(), d.released(), d.ledgerStock(), d.ledgerLiveBuyers(), str(d.redisStock()), str(d.redisBuyers()),
-                    str(d.dbStock()), str(d.dbLiveOrders()), str(d.dbLedgerStock()), r.verdict(),
-                    r.repairs().isEmpty() ? "-" : String.join("; ", r.repairs())));
-        }
-        return b.toString();
-    }
-
-    private static String str(Long v) { return v == null ? "-" : v.toString(); }
+    public static String render(List<Row> rows) { return ReconcileTable.render(rows); }
 
     public long cycles() { return cycles; }
 

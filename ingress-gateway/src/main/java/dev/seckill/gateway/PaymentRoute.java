@@ -47,12 +47,12 @@ final class PaymentRoute implements Handler<RoutingContext> {
      * holds or could be issued can report a payment.
      */
     static byte[] credential(Settings settings) {
-        String secret = settings.get("gateway.payment.secret", "");
+        String secret = settings.get(GatewaySettings.PAYMENT_SECRET);
         if (secret.isEmpty()) return null;
         if (secret.length() < 32) {
             throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must be at least 32 characters");
         }
-        if (secret.equals(settings.get("gateway.auth.secret", ""))) {
+        if (secret.equals(settings.get(GatewaySettings.AUTH_SECRET))) {
             throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must differ from SECKILL_GATEWAY_AUTH_SECRET");
         }
         return sha256(secret);

@@ -24,7 +24,7 @@ public record GatewaySettings(String host, int port, int eventLoops, int bodyLim
     public static final Setting<Integer> MAX_WAIT_SECONDS = Setting.integer("gateway.max.wait.seconds", 10,
             "the cap on Prefer: wait=N");
     public static final Setting<Boolean> AUTH_ENABLED = Setting.flag("gateway.auth.enabled", true,
-            "buyers must send Authorization: Bearer <HS256 JWT> (sub = userId, exp)");
+            "buyers must send a bearer HS256 JWT (sub = userId, exp)");
     public static final Setting<String> AUTH_SECRET = Setting.text("gateway.auth.secret", "",
             "the JWT HMAC key, at least 32 characters");
     public static final Setting<String> AUTH_ISSUER = Setting.text("gateway.auth.issuer", "",

@@ -20,7 +20,7 @@ public record KeyLifetime(Duration grace, Clock clock) {
     public static final String GRACE_SETTING = SharedSettings.SALE_KEY_GRACE_MS.name();
 
     public KeyLifetime {
-        if (grace.isNegative() || grace.isZero()) throw new IllegalArgumentException("sale.key.grace.ms must be positive: " + grace);
+        if (grace.isNegative() || grace.isZero()) throw new IllegalArgumentException(GRACE_SETTING + " must be positive: " + grace);
     }
 
     public static KeyLifetime standard() { return new KeyLifetime(DEFAULT_GRACE, Clock.systemUTC()); }

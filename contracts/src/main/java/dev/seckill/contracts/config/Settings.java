@@ -37,6 +37,9 @@ public final class Settings {
     /** The setting's value: set (override, property, environment) or its default. */
     public <T> T get(Setting<T> setting) { return setting.read(this); }
 
+    /** True when the setting has a value of its own (override, property or environment), not its default. */
+    public boolean isSet(Setting<?> setting) { return find(setting.name()).isPresent(); }
+
     Optional<String> find(String key) {
         if (overrides.containsKey(key)) return Optional.of(overrides.get(key));
         String prop = System.getProperty("seckill." + key);

@@ -35,6 +35,11 @@ class SettingTest {
         assertThat(Settings.with(Map.of(Settings.TOPIC_PREFIX, "q.")).get(SharedSettings.WRITER_GROUP_ID)).isEqualTo("q.order-writer");
     }
 
+    @Test void is_set_only_with_a_value_of_its_own() {
+        assertThat(Settings.with(Map.of()).isSet(SIZE)).isFalse();
+        assertThat(Settings.with(Map.of("test.size", "7")).isSet(SIZE)).isTrue();
+    }
+
     @Test void flags_parse_as_Boolean_parseBoolean() {
         Setting<Boolean> on = Setting.flag("test.on", true, "on");
         assertThat(Settings.with(Map.of("test.on", "TRUE")).get(on)).isTrue();

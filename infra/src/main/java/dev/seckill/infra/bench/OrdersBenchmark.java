@@ -47,7 +47,7 @@ public final class OrdersBenchmark {
         Namespace ns = Namespace.create(base, name);
         Settings s = writerSettings(ns, f);
         out.printf("bench orders: %,d SUCCESS outcomes of one 100k-unit sale, writer batch %s, namespace %s%n", n,
-                f.has("batch") ? f.get("batch", "") : OrderWriterSettings.BATCH_MAX.documentedDefault() + " (default)", name);
+                s.get(OrderWriterSettings.BATCH_MAX) + (s.isSet(OrderWriterSettings.BATCH_MAX) ? "" : " (default)"), name);
         preload(s, new Topics(s.topicPrefix()), n, out);
         if (warmup > 0) warmUp(base, name, f, warmup, out);
 

@@ -5,6 +5,7 @@ import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
@@ -36,8 +37,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -52,6 +51,7 @@ public final class GatewayApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
 
     private final Settings settings;
+    private final GatewaySettings config;
     private final MeterRegistry metrics;
     private final Topics topics;
     private final Clock clock = Clock.systemUTC();
@@ -69,9 +69,10 @@ public final class GatewayApp implements AutoCloseable {
 
     public GatewayApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
+        this.config = GatewaySettings.from(settings);
         this.metrics = metrics;
         this.topics = new Topics(settings.topicPrefix());
-        this.acceptedIds = new RecentIds(settings.getInt("gateway.remembered.ids", 1_000_000));
+        this.acceptedIds = new RecentIds(config.rememberedIds());
     }
 
     public GatewayApp start() {
@@ -81,21 +82,21 @@ public final class GatewayApp implements AutoCloseable {
         new KafkaClientMetrics(producer).bindTo(metrics);
         Jwt jwt = buyerIdentity();
         PaymentRoute.credential(settings); // refuse to start on a bad payment credential, before anything listens
-        RateLimiter limiter = new RateLimiter(settings.getLong("gateway.limit.global.per.second", 100_000),
-                settings.getLong("gateway.limit.goods.per.second", 50_000), settings.getLong("gateway.limit.user.per.second", 5),
-                settings.getLong("gateway.limit.user.burst", 10), settings.getInt("gateway.limit.tracked.keys", 1_000_000));
+        RateLimiter limiter = new RateLimiter(config.limitGlobalPerSecond(),
+                config.limitGoodsPerSecond(), config.limitUserPerSecond(),
+                config.limitUserBurst(), config.limitTrackedKeys());
         metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
         redis = RedisConnections.open(settings);
         RedisKeys keys = new RedisKeys(settings.redisPrefix());
-        windowLookups = SaleWindows.lookups(2, settings.getInt("gateway.window.lookup.queue", 1024));
-        SaleWindows windows = new SaleWindows(redis, keys, windowLookups, settings.getLong("gateway.window.cache.ms", 1000),
-                settings.getInt("gateway.window.cache.goods", 100_000));
+        windowLookups = SaleWindows.lookups(2, config.windowLookupQueue());
+        SaleWindows windows = new SaleWindows(redis, keys, windowLookups, config.windowCacheMs(),
+                config.windowCacheGoods());
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
-        view = new OutcomeView(settings.kafkaBootstrap(), topics, settings.getInt("gateway.outcome.cache", 500_000),
-                Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)), windows::invalidate);
-        statusRedis = new RedisBatcher(redis, settings.getInt("gateway.status.queue", 100_000), "gateway-status-redis");
+        view = new OutcomeView(settings.kafkaBootstrap(), topics, config.outcomeCache(),
+                Duration.ofMillis(config.soldoutTtlMs()), windows::invalidate);
+        statusRedis = new RedisBatcher(redis, config.statusQueue(), "gateway-status-redis");
         PurchaseStatusStore store = new PurchaseStatusStore(statusRedis, keys,
-                Duration.ofMillis(settings.getLong("gateway.status.ttl.ms", Duration.ofDays(2).toMillis())));
+                Duration.ofMillis(config.statusTtlMs()));
         indexer = new StatusIndexer(settings.kafkaBootstrap(), GroupIds.gatewayStatus(settings), topics, store);
         vertx = Vertx.vertx();
         waiters = new Waiters(vertx, view::outcome);
@@ -103,12 +104,12 @@ public final class GatewayApp implements AutoCloseable {
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
         Responder responder = new Responder(metrics);
         KafkaSender sender = new KafkaSender(vertx, producer, metrics);
-        int maxWait = settings.getInt("gateway.max.wait.seconds", 10);
+        int maxWait = config.maxWaitSeconds();
         GeneratedIds ids = new GeneratedIds(idSecret(jwt != null));
         // an id a gateway issued is PENDING until its outcome is indexed, for as long as the store keeps purchases
-        long issuedPendingMs = settings.getLong("gateway.status.ttl.ms", Duration.ofDays(2).toMillis());
+        long issuedPendingMs = config.statusTtlMs();
         Router router = Router.router(vertx);
-        router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(settings.getInt("gateway.body.limit", 4096)))
+        router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(config.bodyLimit()))
                 .handler(new PurchaseRoute(new PurchaseRoute.Parts(vertx, topics, clock, metrics, responder, jwt, limiter, acceptedIds,
                         windows, view, sender, store, waiters, ids, () -> accepting, maxWait)))
                 .failureHandler(JsonBodies.tooLarge(responder));
@@ -126,19 +127,17 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     private KafkaProducer<String, byte[]> producer() {
-        int ackTimeoutMs = settings.getInt("gateway.kafka.timeout.ms", 3000);
+        int ackTimeoutMs = config.kafkaTimeoutMs();
+        // the acks=all, idempotent producer, with the gateway's own timeouts, batching and compression
         Map<String, Object> p = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, settings.getInt("gateway.linger.ms", 2),
+                ProducerConfig.LINGER_MS_CONFIG, config.lingerMs(),
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(ackTimeoutMs - 500, 500),
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, ackTimeoutMs,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, settings.getInt("gateway.max.block.ms", 500),
-                ProducerConfig.BUFFER_MEMORY_CONFIG, settings.getLong("gateway.buffer.bytes", 64L * 1024 * 1024),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, config.maxBlockMs(),
+                ProducerConfig.BUFFER_MEMORY_CONFIG, config.bufferBytes(),
                 // lz4: without compression the broker does more work per command, and the bench lost 10-25%
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, settings.get("gateway.compression", "lz4"));
-        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, config.compression());
+        return ReliableProducers.create(settings.kafkaBootstrap(), p);
     }
 
     /**
@@ -147,9 +146,9 @@ public final class GatewayApp implements AutoCloseable {
      * another instance then learns of such an id only once it is indexed).
      */
     private byte[] idSecret(boolean authOn) {
-        String configured = settings.get("gateway.id.secret", "");
+        String configured = config.idSecret();
         if (!configured.isEmpty()) return GeneratedIds.derivedKey(configured);
-        if (authOn) return GeneratedIds.derivedKey(settings.get("gateway.auth.secret", ""));
+        if (authOn) return GeneratedIds.derivedKey(config.authSecret());
         byte[] own = new byte[32];
         new java.security.SecureRandom().nextBytes(own);
         return own;
@@ -157,25 +156,25 @@ public final class GatewayApp implements AutoCloseable {
 
     /** The buyers' identity (HS256 JWT), or null when auth is off (a demo). */
     private Jwt buyerIdentity() {
-        if (!Boolean.parseBoolean(settings.get("gateway.auth.enabled", "true"))) return null;
-        String secret = settings.get("gateway.auth.secret", "");
+        if (!config.authEnabled()) return null;
+        String secret = config.authSecret();
         if (secret.length() < 32) {
             throw new IllegalStateException("auth is on and needs an HMAC secret of at least 32 characters in "
                     + "SECKILL_GATEWAY_AUTH_SECRET (or SECKILL_GATEWAY_AUTH_ENABLED=false for a demo)");
         }
-        return new Jwt(secret, clock, new Jwt.Policy(settings.get("gateway.auth.issuer", ""), settings.get("gateway.auth.audience", ""),
-                Duration.ofSeconds(settings.getLong("gateway.auth.max.lifetime.seconds", Jwt.DEFAULT_MAX_LIFETIME.toSeconds()))));
+        return new Jwt(secret, clock, new Jwt.Policy(config.authIssuer(), config.authAudience(),
+                Duration.ofSeconds(config.authMaxLifetimeSeconds())));
     }
 
     private void listen(Router router) {
-        String host = settings.get("gateway.host", "127.0.0.1");
-        int port = settings.getInt("gateway.port", 8080);
+        String host = config.host();
+        int port = config.port();
         HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port == 0 ? freePort(host) : port)
                 .setTcpNoDelay(true).setIdleTimeout(60)
                 // HTTP/1.1 only: no h2c upgrade sniffing and no WebSocket extension handler on every connection's pipeline
                 .setHttp2ClearTextEnabled(false)
                 .setPerFrameWebSocketCompressionSupported(false).setPerMessageWebSocketCompressionSupported(false);
-        int loops = settings.getInt("gateway.event.loops", Runtime.getRuntime().availableProcessors());
+        int loops = config.eventLoops();
         try {
             // One server per event loop, all on the same port: Vert.x spreads connections across them.
             for (int i = 0; i < loops; i++) {
@@ -243,6 +242,6 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run("ingress-gateway", null, 0, (settings, registry) -> new GatewayApp(settings, registry).start());
+        ServiceMain.run("ingress-gateway", null, (settings, registry) -> new GatewayApp(settings, registry).start());
     }
 }

@@ -47,13 +47,13 @@ final class PaymentRoute implements Handler<RoutingContext> {
      * holds or could be issued can report a payment.
      */
     static byte[] credential(Settings settings) {
-        String secret = settings.get("gateway.payment.secret", "");
+        String secret = settings.get(GatewaySettings.PAYMENT_SECRET);
         if (secret.isEmpty()) return null;
         if (secret.length() < 32) {
-            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must be at least 32 characters");
+            throw new IllegalStateException(GatewaySettings.PAYMENT_SECRET.env() + " must be at least 32 characters");
         }
-        if (secret.equals(settings.get("gateway.auth.secret", ""))) {
-            throw new IllegalStateException("SECKILL_GATEWAY_PAYMENT_SECRET must differ from SECKILL_GATEWAY_AUTH_SECRET");
+        if (secret.equals(settings.get(GatewaySettings.AUTH_SECRET))) {
+            throw new IllegalStateException(GatewaySettings.PAYMENT_SECRET.env() + " must differ from " + GatewaySettings.AUTH_SECRET.env());
         }
         return sha256(secret);
     }

@@ -6,6 +6,7 @@ import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.order.consume.ConsumerLoop;
 import dev.seckill.order.consume.DeadLetterWriter;
@@ -31,9 +32,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +56,7 @@ public final class OrderWriterApp implements AutoCloseable {
     public static final IntConsumer FATAL_EXIT = status -> System.exit(status);
 
     private final Settings settings;
+    private final OrderWriterSettings config;
     private final MeterRegistry metrics;
     private final Topics topics;
     private final IntConsumer onFatal;
@@ -75,6 +75,7 @@ public final class OrderWriterApp implements AutoCloseable {
     /** @param onFatal called once, with a non-zero status, when the consumer loop has ended on an error */
     public OrderWriterApp(Settings settings, MeterRegistry metrics, IntConsumer onFatal) {
         this.settings = settings;
+        this.config = OrderWriterSettings.from(settings);
         this.metrics = metrics;
         this.topics = new Topics(settings.topicPrefix());
         this.onFatal = onFatal;
@@ -94,7 +95,7 @@ public final class OrderWriterApp implements AutoCloseable {
     public OrderWriterApp start() {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         HikariDataSource db = Database.open(settings, "order-writer");
-        Duration paymentTimeout = Duration.ofMillis(settings.getLong("writer.payment.timeout.ms", Duration.ofMinutes(15).toMillis()));
+        Duration paymentTimeout = Duration.ofMillis(config.paymentTimeoutMs());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         KafkaConsumer<String, byte[]> consumer = newConsumer();
         new KafkaClientMetrics(consumer).bindTo(metrics);
@@ -103,7 +104,7 @@ public final class OrderWriterApp implements AutoCloseable {
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
         ScheduledExecutorService sweeps = scheduleSweeps(db, producer, admin, paymentTimeout);
         ConsumerLoop loop = new ConsumerLoop(consumer, handlers, new BatchWriter(db, handlers, metrics),
-                new DeadLetterWriter(producer, topics.dlq(), settings, metrics), metrics, () -> onLoopFailed(sweeps));
+                new DeadLetterWriter(producer, topics.dlq(), config, metrics), metrics, () -> onLoopFailed(sweeps));
         running = new Running(db, producer, admin, sweeps, loop);
         loop.start();
         LOG.info("order-writer started: {} + {} -> {}", topics.success(), topics.ledger(), settings.dbUrl());
@@ -124,7 +125,7 @@ public final class OrderWriterApp implements AutoCloseable {
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.getInt("writer.batch.max", 3000));
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchMax());
         // a whole batch's worth per partition fetch (the default 1 MB is ~3,000 outcomes: the next poll would wait)
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         return new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
@@ -133,18 +134,15 @@ public final class OrderWriterApp implements AutoCloseable {
     /** The producer of the DLQ, of the sweeper's release commands and of the forwarded pay commands. */
     private KafkaProducer<String, byte[]> newProducer() {
         // a send that cannot even find its topic fails after max.block.ms (default 60 s) and is retried by the DeadLetterWriter
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, settings.getLong("writer.dlq.timeout.ms", 10_000)),
-                new StringSerializer(), new ByteArraySerializer());
+        return ReliableProducers.create(settings.kafkaBootstrap(), Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, config.dlqTimeoutMs()));
     }
 
     private ScheduledExecutorService scheduleSweeps(HikariDataSource db, KafkaProducer<String, byte[]> producer, Admin admin,
                                                     Duration paymentTimeout) {
-        long sweepEvery = settings.getLong("writer.sweep.interval.ms", 1000);
+        long sweepEvery = config.sweepIntervalMs();
         PaymentsProgress progress = new PaymentsProgress(admin, GroupIds.orderWriter(settings), topics.payments(), System::currentTimeMillis);
         PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, producer, topics, paymentTimeout,
-                Duration.ofMillis(settings.getLong("writer.payment.grace.ms", 0)), progress, metrics);
+                Duration.ofMillis(config.paymentGraceMs()), progress, metrics);
         PaymentForwarder forwarder = new PaymentForwarder(db, producer, topics, metrics);
         ScheduledExecutorService sweeps = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "payment-timeout-sweeper"));
         sweeps.scheduleWithFixedDelay(() -> {
@@ -181,9 +179,9 @@ public final class OrderWriterApp implements AutoCloseable {
 
     public static void main(String[] args) throws Exception {
         // the writer serves /metrics itself, next to /health (null: ServiceMain starts no metrics server of its own)
-        ServiceMain.run("order-writer", null, 0, (settings, registry) -> {
+        ServiceMain.run("order-writer", null, (settings, registry) -> {
             OrderWriterApp app = new OrderWriterApp(settings, registry).start();
-            StatusServer status = StatusServer.start(registry, app::health, settings.getInt("writer.metrics.port", 9403));
+            StatusServer status = StatusServer.start(registry, app::health, settings.get(OrderWriterSettings.METRICS_PORT));
             System.out.println("order-writer: metrics on http://127.0.0.1:" + status.port() + "/metrics, health on /health");
             return () -> {
                 app.close();

@@ -1,21 +1,18 @@
 package dev.seckill.reconcile;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.db.DbPools;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import dev.seckill.contracts.redis.RedisConnections;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -41,28 +38,20 @@ public final class ReconcilerApp implements AutoCloseable {
         this.metrics = metrics;
     }
 
+    /** The shared pool configuration as it is: no minimum idle or connection timeout of its own, no migrations. */
     public static HikariDataSource pool(Settings settings, String name) {
-        Unreachable.requireTcp("MySQL", Unreachable.jdbcHostPort(settings.dbUrl()), "start it or set SECKILL_DB_URL");
-        HikariConfig c = new HikariConfig();
-        c.setPoolName(name);
-        c.setJdbcUrl(dev.seckill.contracts.db.JdbcUrls.withDriverDefaults(settings.dbUrl())); // TLS off on loopback only
-        c.setUsername(settings.dbUser());
-        c.setPassword(settings.dbPassword());
-        c.setMaximumPoolSize(settings.getInt("reconcile.pool.size", 3));
-        c.setInitializationFailTimeout(-1);
-        return new HikariDataSource(c);
+        return new HikariDataSource(DbPools.config(settings, name, settings.get(ReconcilerSettings.POOL_SIZE)));
     }
 
     public ReconcilerApp start() throws Exception {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         db = pool(settings, "reconciler");
         redis = RedisConnections.open(settings);
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-                new StringSerializer(), new ByteArraySerializer());
-        boolean dryRun = Boolean.parseBoolean(settings.get("reconcile.dry.run", "false"));
+        producer = ReliableProducers.create(settings.kafkaBootstrap());
+        ReconcilerSettings config = ReconcilerSettings.from(settings);
+        boolean dryRun = config.dryRun();
         reconciler = new Reconciler(settings, db, redis, producer, metrics, dryRun);
-        long every = settings.getLong("reconcile.interval.ms", 5000);
+        long every = config.intervalMs();
         timer = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "reconciler"));
         timer.scheduleWithFixedDelay(this::cycleQuietly, every, every, TimeUnit.MILLISECONDS);
         LOG.info("reconciler started: every {} ms{}", every, dryRun ? " (dry run)" : "");
@@ -103,6 +92,6 @@ public final class ReconcilerApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run("reconciler", "reconcile.metrics.port", 9404, (settings, registry) -> new ReconcilerApp(settings, registry).start());
+        ServiceMain.run("reconciler", ReconcilerSettings.METRICS_PORT, (settings, registry) -> new ReconcilerApp(settings, registry).start());
     }
 }

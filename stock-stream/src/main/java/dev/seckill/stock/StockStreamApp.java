@@ -11,7 +11,6 @@ import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.stock.decision.StockScripts;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
@@ -45,25 +44,21 @@ public final class StockStreamApp implements AutoCloseable {
     }
 
     public static Properties streamsConfig(Settings settings) {
+        StockStreamSettings config = StockStreamSettings.from(settings);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, dev.seckill.contracts.GroupIds.stockStream(settings));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.getInt("stream.threads", 2));
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.getInt("stream.commit.interval.ms", 100));
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        try {
-            p.put(StreamsConfig.STATE_DIR_CONFIG, settings.get("stream.state.dir",
-                    Files.createTempDirectory("seckill-stock-stream-").toString()));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        p.put(StreamsConfig.STATE_DIR_CONFIG, settings.get(StockStreamSettings.STATE_DIR));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), settings.getInt("stream.session.timeout.ms", 45_000));
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), config.sessionTimeoutMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
-                Math.max(500, settings.getInt("stream.session.timeout.ms", 45_000) / 6));
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), settings.getInt("stream.transaction.timeout.ms", 10_000));
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), settings.getInt("stream.max.poll.records", 1000));
+                Math.max(500, config.sessionTimeoutMs() / 6));
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), config.transactionTimeoutMs());
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), config.maxPollRecords());
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         return p;
@@ -74,11 +69,12 @@ public final class StockStreamApp implements AutoCloseable {
         redis = RedisConnections.open(settings);
         Topics topics = new Topics(settings.topicPrefix());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        StockStreamSettings config = StockStreamSettings.from(settings);
         StockScripts scripts = new StockScripts(redis, new RedisKeys(settings.redisPrefix()), metrics,
-                settings.getInt("stream.redis.attempts", 6), Duration.ofMillis(50), KeyLifetime.from(settings));
+                config.redisAttempts(), Duration.ofMillis(50), KeyLifetime.from(settings));
         StreamsBuilder builder = new StreamsBuilder();
-        StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, settings.getInt("stream.batch.size", 256),
-                Duration.ofMillis(settings.getLong("stream.batch.linger.ms", 5)), settings.getBoolean("stream.short.circuit", true));
+        StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, config.batchSize(),
+                Duration.ofMillis(config.batchLingerMs()), config.shortCircuit());
         streams = new KafkaStreams(builder.build(), streamsConfig(settings));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",
@@ -116,7 +112,7 @@ public final class StockStreamApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run("stock-stream", "stream.metrics.port", 9402, (settings, registry) -> {
+        ServiceMain.run("stock-stream", StockStreamSettings.METRICS_PORT, (settings, registry) -> {
             StockStreamApp app = new StockStreamApp(settings, registry).start();
             app.awaitRunning(Duration.ofMinutes(5));
             return app;

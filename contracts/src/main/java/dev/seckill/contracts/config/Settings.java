@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /**
  * Configuration from (highest first) JVM system properties {@code seckill.x.y}, environment variables
- * {@code SECKILL_X_Y}, then the local defaults below, which match a machine running {@code ./seckill up}.
+ * {@code SECKILL_X_Y}, then the setting's default (for the shared ones in {@link SharedSettings}, those of a machine
+ * running {@code ./seckill up}). Every setting is declared once as a {@link Setting} and read with {@link #get(Setting)};
+ * the names below are the keys of the shared connection settings, for {@link #with(Map)} overrides.
  */
 public final class Settings {
     public static final String KAFKA_BOOTSTRAP = "kafka.bootstrap";
@@ -16,16 +18,6 @@ public final class Settings {
     public static final String DB_PASSWORD = "db.password";
     public static final String TOPIC_PREFIX = "topic.prefix";
     public static final String REDIS_PREFIX = "redis.prefix";
-
-    private static final Map<String, String> DEFAULTS = Map.of(
-            KAFKA_BOOTSTRAP, "127.0.0.1:19092",
-            REDIS_URL, "redis://127.0.0.1:6379",
-            REDIS_CLUSTER, "",
-            DB_URL, "jdbc:mysql://127.0.0.1:3306/seckill?createDatabaseIfNotExist=true",
-            DB_USER, "root",
-            DB_PASSWORD, "",
-            TOPIC_PREFIX, "seckill.",
-            REDIS_PREFIX, "seckill:");
 
     private final Map<String, String> overrides;
 
@@ -42,30 +34,26 @@ public final class Settings {
         return new Settings(Map.copyOf(merged));
     }
 
-    public String get(String key) { return find(key).orElse(DEFAULTS.getOrDefault(key, "")); }
+    /** The setting's value: set (override, property, environment) or its default. */
+    public <T> T get(Setting<T> setting) { return setting.read(this); }
 
-    public String get(String key, String fallback) { return find(key).orElse(fallback); }
+    /** True when the setting has a value of its own (override, property or environment), not its default. */
+    public boolean isSet(Setting<?> setting) { return find(setting.name()).isPresent(); }
 
-    public int getInt(String key, int fallback) { return find(key).map(Integer::parseInt).orElse(fallback); }
-
-    public long getLong(String key, long fallback) { return find(key).map(Long::parseLong).orElse(fallback); }
-
-    public boolean getBoolean(String key, boolean fallback) { return find(key).map(Boolean::parseBoolean).orElse(fallback); }
-
-    private Optional<String> find(String key) {
+    Optional<String> find(String key) {
         if (overrides.containsKey(key)) return Optional.of(overrides.get(key));
         String prop = System.getProperty("seckill." + key);
         if (prop != null) return Optional.of(prop);
-        String env = System.getenv("SECKILL_" + key.toUpperCase().replace('.', '_'));
+        String env = System.getenv(Setting.envOf(key));
         return Optional.ofNullable(env);
     }
 
-    public String kafkaBootstrap() { return get(KAFKA_BOOTSTRAP); }
-    public String topicPrefix() { return get(TOPIC_PREFIX); }
-    public String redisPrefix() { return get(REDIS_PREFIX); }
-    public String redisUrl() { return get(REDIS_URL); }
-    public String redisCluster() { return get(REDIS_CLUSTER); }
-    public String dbUrl() { return get(DB_URL); }
-    public String dbUser() { return get(DB_USER); }
-    public String dbPassword() { return get(DB_PASSWORD); }
+    public String kafkaBootstrap() { return get(SharedSettings.KAFKA_BOOTSTRAP); }
+    public String topicPrefix() { return get(SharedSettings.TOPIC_PREFIX); }
+    public String redisPrefix() { return get(SharedSettings.REDIS_PREFIX); }
+    public String redisUrl() { return get(SharedSettings.REDIS_URL); }
+    public String redisCluster() { return get(SharedSettings.REDIS_CLUSTER); }
+    public String dbUrl() { return get(SharedSettings.DB_URL); }
+    public String dbUser() { return get(SharedSettings.DB_USER); }
+    public String dbPassword() { return get(SharedSettings.DB_PASSWORD); }
 }

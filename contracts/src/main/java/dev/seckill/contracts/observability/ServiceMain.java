@@ -1,5 +1,6 @@
 package dev.seckill.contracts.observability;
 
+import dev.seckill.contracts.config.Setting;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -18,14 +19,14 @@ public final class ServiceMain {
 
     /**
      * @param name        the service's name, for its messages
-     * @param metricsPort the setting naming its metrics port (null: the service serves /metrics itself)
+     * @param metricsPort the setting of its metrics port (null: the service serves /metrics itself)
      */
-    public static void run(String name, String metricsPort, int defaultPort, Starter starter) throws Exception {
+    public static void run(String name, Setting<Integer> metricsPort, Starter starter) throws Exception {
         Settings settings = Settings.fromEnvironment();
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         try {
             AutoCloseable service = starter.start(settings, registry);
-            MetricsServer server = metricsPort == null ? null : MetricsServer.start(registry, settings.getInt(metricsPort, defaultPort));
+            MetricsServer server = metricsPort == null ? null : MetricsServer.start(registry, settings.get(metricsPort));
             System.out.println(name + " RUNNING" + (server == null ? "" : "; metrics on http://127.0.0.1:" + server.port() + "/metrics"));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {

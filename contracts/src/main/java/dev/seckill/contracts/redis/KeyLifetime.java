@@ -1,6 +1,7 @@
 package dev.seckill.contracts.redis;
 
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.SharedSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,18 +15,18 @@ import java.time.Instant;
  */
 public record KeyLifetime(Duration grace, Clock clock) {
     /** The grace after a sale's end when {@code sale.key.grace.ms} is not set: one day. */
-    public static final Duration DEFAULT_GRACE = Duration.ofDays(1);
-    /** {@code SECKILL_SALE_KEY_GRACE_MS}. */
-    public static final String GRACE_SETTING = "sale.key.grace.ms";
+    public static final Duration DEFAULT_GRACE = Duration.ofMillis(Long.parseLong(SharedSettings.SALE_KEY_GRACE_MS.documentedDefault()));
+    /** {@code SECKILL_SALE_KEY_GRACE_MS} ({@link SharedSettings#SALE_KEY_GRACE_MS}). */
+    public static final String GRACE_SETTING = SharedSettings.SALE_KEY_GRACE_MS.name();
 
     public KeyLifetime {
-        if (grace.isNegative() || grace.isZero()) throw new IllegalArgumentException("sale.key.grace.ms must be positive: " + grace);
+        if (grace.isNegative() || grace.isZero()) throw new IllegalArgumentException(GRACE_SETTING + " must be positive: " + grace);
     }
 
     public static KeyLifetime standard() { return new KeyLifetime(DEFAULT_GRACE, Clock.systemUTC()); }
 
     public static KeyLifetime from(Settings settings) {
-        return new KeyLifetime(Duration.ofMillis(settings.getLong(GRACE_SETTING, DEFAULT_GRACE.toMillis())), Clock.systemUTC());
+        return new KeyLifetime(Duration.ofMillis(settings.get(SharedSettings.SALE_KEY_GRACE_MS)), Clock.systemUTC());
     }
 
     /** When keys written now for a sale ending at {@code endAtMs} expire (epoch ms). */

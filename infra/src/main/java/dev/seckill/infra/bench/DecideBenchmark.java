@@ -6,12 +6,15 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.stock.StockStreamApp;
+import dev.seckill.stock.StockStreamSettings;
 import dev.seckill.stock.decision.StockScript;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
@@ -21,7 +24,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
@@ -32,8 +34,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -46,7 +46,7 @@ public final class DecideBenchmark {
     private DecideBenchmark() {}
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("commands", "goods", "stock", "threads", "commit-ms", "raw", "warmup"), Set.of());
+        Flags f = CliCommands.BENCH_DECIDE.parse(args);
         int n = (int) f.getLong("commands", 1_000_000);
         int goodsCount = (int) f.getLong("goods", 1);
         long stock = f.getLong("stock", 1000);
@@ -58,7 +58,7 @@ public final class DecideBenchmark {
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         out.printf("bench decide: %,d purchases over %d goods (stock %,d each), %s threads, commit %s ms, namespace %s%n",
-                n, goodsCount, stock, s.get("stream.threads"), s.get("stream.commit.interval.ms"), name);
+                n, goodsCount, stock, s.get(StockStreamSettings.THREADS), s.get(StockStreamSettings.COMMIT_INTERVAL_MS), name);
 
         preload(s, topics, n, goodsCount, stock, out);
         if (warmup > 0) warmUp(base, name, f, warmup, goodsCount, stock, out);
@@ -117,15 +117,15 @@ public final class DecideBenchmark {
     }
 
     private static Settings streamSettings(Namespace ns, Flags f) {
-        return ns.settings().and(Map.of("stream.threads", f.get("threads", "2"), "stream.commit.interval.ms", f.get("commit-ms", "100")));
+        return ns.settings().and(Map.of(StockStreamSettings.THREADS.name(), f.get("threads", "2"), StockStreamSettings.COMMIT_INTERVAL_MS.name(),
+                f.get("commit-ms", "100")));
     }
 
     static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out) throws Exception {
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar(out, "preload", n);
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"), new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(s.kafkaBootstrap(),
+                Map.of(ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024, ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"))) {
             for (int g = 0; g < goodsCount; g++) {
                 OpenSale open = new OpenSale(1001 + g, stock, now.minusSeconds(60), now.plus(Duration.ofHours(2)), 1, "bench-open-" + g, false);
                 p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open))).get();

@@ -4,7 +4,9 @@ import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.gateway.GatewayApp;
+import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.LoadGenerator;
@@ -96,7 +98,7 @@ public final class GatewayBenchmark {
     }
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("requests", "concurrency", "warmup", "rate", "generator", "settle-rounds"), Set.of("closed-only", "request-ids"));
+        Flags f = CliCommands.BENCH_GATEWAY.parse(args);
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
         int warmup = (int) f.getLong("warmup", 100_000);
@@ -111,8 +113,9 @@ public final class GatewayBenchmark {
         Namespace ns = Namespace.create(base, name);
         // the global and per-goods buckets (100k/s and 50k/s by default) would cap a closed loop of one goods on a fast
         // machine and turn the measurement into one of 429s; they are still checked on every request, only higher
-        Settings s = ns.settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret,
-                "gateway.limit.global.per.second", Long.toString(UNCAPPED), "gateway.limit.goods.per.second", Long.toString(UNCAPPED)));
+        Settings s = ns.settings().and(Map.of(GatewaySettings.PORT.name(), "0", GatewaySettings.AUTH_SECRET.name(), secret,
+                GatewaySettings.LIMIT_GLOBAL_PER_SECOND.name(), Long.toString(UNCAPPED), GatewaySettings.LIMIT_GOODS_PER_SECOND.name(),
+                Long.toString(UNCAPPED)));
         TopicProvisioner.ensure(s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
         out.printf("bench gateway: %,d requests from %d concurrent clients (after a %,d-request warm-up and up to %d rounds more until the "
                 + "JIT settles), auth on, acks=all, per-user rate limit on, %s, load generator in %s, namespace %s%n",

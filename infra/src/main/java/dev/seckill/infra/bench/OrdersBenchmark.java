@@ -4,14 +4,17 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.order.OrderWriterApp;
+import dev.seckill.order.OrderWriterSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -22,14 +25,11 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * {@code ./seckill bench orders}: a 100,000-unit sale's SUCCESS outcomes preloaded into {@code outcome.success}, then
@@ -39,7 +39,7 @@ public final class OrdersBenchmark {
     private OrdersBenchmark() {}
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 2, Set.of("orders", "batch", "raw-single", "warmup"), Set.of());
+        Flags f = CliCommands.BENCH_ORDERS.parse(args);
         int n = (int) f.getLong("orders", 100_000);
         int rawSingle = (int) f.getLong("raw-single", 5_000);
         int warmup = (int) f.getCount("warmup", 100_000);
@@ -47,7 +47,7 @@ public final class OrdersBenchmark {
         Namespace ns = Namespace.create(base, name);
         Settings s = writerSettings(ns, f);
         out.printf("bench orders: %,d SUCCESS outcomes of one 100k-unit sale, writer batch %s, namespace %s%n", n,
-                s.get("writer.batch.max", "3000 (default)"), name);
+                s.get(OrderWriterSettings.BATCH_MAX) + (s.isSet(OrderWriterSettings.BATCH_MAX) ? "" : " (default)"), name);
         preload(s, new Topics(s.topicPrefix()), n, out);
         if (warmup > 0) warmUp(base, name, f, warmup, out);
 
@@ -73,7 +73,7 @@ public final class OrdersBenchmark {
     }
 
     private static Settings writerSettings(Namespace ns, Flags f) {
-        return f.has("batch") ? ns.settings().and(Map.of("writer.batch.max", f.get("batch", ""))) : ns.settings();
+        return f.has("batch") ? ns.settings().and(Map.of(OrderWriterSettings.BATCH_MAX.name(), f.get("batch", ""))) : ns.settings();
     }
 
     /**
@@ -121,9 +121,8 @@ public final class OrdersBenchmark {
         TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar(out, "preload", n);
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"), new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(s.kafkaBootstrap(),
+                Map.of(ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024, ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"))) {
             p.send(new ProducerRecord<>(topics.ledger(), "1001",
                     Json.write(LedgerEntry.of("bench-open", 1001, LedgerType.OPENED, 100_000, null, null, null, 100_000, now)))).get();
             for (int i = 0; i < n; i++) {

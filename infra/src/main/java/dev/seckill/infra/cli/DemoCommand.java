@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code ./seckill demo}: the write-up's experiment end to end on the real stack — a sale of 1,000 units,
@@ -26,7 +25,7 @@ public final class DemoCommand {
     private DemoCommand() {}
 
     public static int run(Settings settings, LocalStack stack, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 1, Set.of("stock", "requests", "concurrency", "users", "goods", "seed", "warmup"), Set.of());
+        Flags f = CliCommands.DEMO.parse(args);
         long stock = f.getLong("stock", 1000);
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);

@@ -8,7 +8,8 @@ import java.util.Set;
 public final class Flags {
     private final Map<String, String> values = new HashMap<>();
 
-    public Flags(String[] args, int from, Set<String> known, Set<String> switches) {
+    /** Only through {@link CliCommand#parse(String[])}, so that every flag a command accepts is in its usage. */
+    Flags(String[] args, int from, Set<String> known, Set<String> switches) {
         for (int i = from; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--")) throw new UsageError("unexpected argument '" + a + "'");

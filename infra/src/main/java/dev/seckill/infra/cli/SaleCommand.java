@@ -8,19 +8,15 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** {@code ./seckill sale open|close}: ops commands through {@code <prefix>commands}, decided in the partition's order. */
 final class SaleCommand {
@@ -31,7 +27,7 @@ final class SaleCommand {
         Command command;
         switch (args[1]) {
             case "open" -> {
-                Flags f = new Flags(args, 2, Set.of("goods", "stock", "minutes", "limit", "start-in-seconds"), Set.of("force"));
+                Flags f = CliCommands.SALE_OPEN.parse(args);
                 if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
                 Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
                 command = new OpenSale(f.getLong("goods", 0), f.getLong("stock", 0), start,
@@ -39,7 +35,7 @@ final class SaleCommand {
                         "open-" + UUID.randomUUID(), f.has("force"));
             }
             case "close" -> {
-                Flags f = new Flags(args, 2, Set.of("goods"), Set.of());
+                Flags f = CliCommands.SALE_CLOSE.parse(args);
                 if (!f.has("goods")) throw new Flags.UsageError("sale close needs --goods");
                 command = new CloseSale(f.getLong("goods", 0), "close-" + UUID.randomUUID());
             }
@@ -48,9 +44,7 @@ final class SaleCommand {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
         Topics topics = new Topics(settings.topicPrefix());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                settings.kafkaBootstrap(), ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-                new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings.kafkaBootstrap())) {
             RecordMetadata meta = producer.send(new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
                     .get(30, TimeUnit.SECONDS);
             out.printf("sent %s to %s partition %d offset %d (opId %s); stock-stream decides it in that partition's order%n",

@@ -2,6 +2,7 @@ package dev.seckill.infra.cli;
 
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.order.db.Database;
@@ -9,32 +10,11 @@ import dev.seckill.reconcile.Reconciler;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
 
 /** The operator's and analyst's command line behind {@code ./seckill}. */
 public final class Seckill {
-    static final String USAGE = """
-            usage: ./seckill <command>
-              up                       start (or find) Kafka, Redis and MySQL; say what was done
-              down [--wipe]            stop what 'up' started; --wipe also deletes the local broker's topics
-              status                   each component, its address, UP or DOWN
-              demo [--stock N --requests N --concurrency N --users N --goods N --seed N --warmup N]
-                                       the write-up's flash sale end to end, with a report
-              sale open --goods N --stock N [--minutes N --limit N --force]
-              sale close --goods N
-              reconcile [--goods N] [--repair]
-                                       ledger vs Redis vs DB, one row per goods; a dry run unless --repair
-              bench decide [--commands N --goods N --threads N --commit-ms N --raw N]
-                                       stock-stream decisions/s next to raw Lua ops/s
-              bench orders [--orders N --batch N]
-                                       order-writer orders/s next to raw single-row and batched INSERT rows/s
-              bench gateway [--requests N --concurrency N --warmup N --rate R --closed-only --generator raw|jvm]
-                                       accepted/s and accept latency p50/p99/p99.9 with a real broker
-              run <service>            one service in the foreground: stock-stream | order-writer | gateway | reconciler
-              test                     the whole test suite (the launcher runs Maven)
-            configuration: SECKILL_KAFKA_BOOTSTRAP, SECKILL_REDIS_URL, SECKILL_REDIS_CLUSTER, SECKILL_DB_URL,
-                           SECKILL_DB_USER, SECKILL_DB_PASSWORD, SECKILL_TOPIC_PREFIX, SECKILL_REDIS_PREFIX""";
+    static final String USAGE = CliCommands.usage();
 
     private Seckill() {}
 
@@ -44,7 +24,7 @@ public final class Seckill {
 
     public static int run(String[] args, PrintStream out) {
         Settings settings = Settings.fromEnvironment();
-        Path home = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"));
+        Path home = Path.of(settings.get(ToolSettings.HOME));
         if (args.length == 0) {
             out.println(USAGE);
             return 2;
@@ -91,14 +71,11 @@ public final class Seckill {
     }
 
     private static int reconcile(Settings settings, String[] args, PrintStream out) throws Exception {
-        Flags f = new Flags(args, 1, Set.of("goods"), Set.of("repair"));
+        Flags f = CliCommands.RECONCILE.parse(args);
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
         try (UnifiedJedis redis = RedisConnections.open(settings); var db = Database.open(settings, "reconcile");
-             var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(java.util.Map.of(
-                     "bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),
-                     new org.apache.kafka.common.serialization.StringSerializer(),
-                     new org.apache.kafka.common.serialization.ByteArraySerializer());
+             var producer = ReliableProducers.create(settings.kafkaBootstrap());
              Reconciler reconciler = new Reconciler(settings, db, redis, producer,
                      new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), !f.has("repair"))) {
             List<Reconciler.Row> rows = reconciler.cycle(goods);

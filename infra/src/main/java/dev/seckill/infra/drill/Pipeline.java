@@ -5,23 +5,22 @@ import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.kafka.ReliableProducers;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
+import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.infra.cli.ToolSettings;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import redis.clients.jedis.UnifiedJedis;
 
 /** The whole pipeline of one namespace in this JVM: stock-stream, order-writer and the gateway, wired for a run. */
@@ -44,15 +43,15 @@ public final class Pipeline implements AutoCloseable {
      * its pay endpoint takes the simulated payment provider's credential, also of this run unless configured.
      */
     public Pipeline(Namespace ns) {
-        String secret = ns.settings().get("gateway.auth.secret", "");
+        String secret = ns.settings().get(GatewaySettings.AUTH_SECRET);
         if (secret.isEmpty()) {
             secret = java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
-            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of("gateway.auth.secret", secret)));
+            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.AUTH_SECRET.name(), secret)));
         }
-        String payments = ns.settings().get("gateway.payment.secret", "");
+        String payments = ns.settings().get(GatewaySettings.PAYMENT_SECRET);
         if (payments.isEmpty()) {
             payments = "pay-" + java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
-            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of("gateway.payment.secret", payments)));
+            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.PAYMENT_SECRET.name(), payments)));
         }
         this.paymentSecret = payments;
         this.jwt = new Jwt(secret, java.time.Clock.systemUTC());
@@ -62,14 +61,12 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public Pipeline start() {
-        TopicProvisioner.ensure(ns.settings().kafkaBootstrap(), topics, ns.settings().getInt("topic.partitions", 12));
+        TopicProvisioner.ensure(ns.settings().kafkaBootstrap(), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
         redis = RedisConnections.open(ns.settings());
         writer = new OrderWriterApp(ns.settings(), metrics).start();
         stream = new StockStreamApp(ns.settings(), metrics).start();
         gateway = new GatewayApp(ns.settings(), metrics).start();
-        commands = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ns.settings().kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-                new StringSerializer(), new ByteArraySerializer());
+        commands = ReliableProducers.create(ns.settings().kafkaBootstrap());
         stream.awaitRunning(Duration.ofSeconds(60));
         return this;
     }

@@ -1,6 +1,6 @@
 package dev.seckill.order.consume;
 
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.order.write.DeadLetter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,11 +27,11 @@ public final class DeadLetterWriter {
     private final long firstBackoffMs;
     private final MeterRegistry metrics;
 
-    public DeadLetterWriter(Producer<String, byte[]> producer, String dlqTopic, Settings settings, MeterRegistry metrics) {
+    public DeadLetterWriter(Producer<String, byte[]> producer, String dlqTopic, OrderWriterSettings config, MeterRegistry metrics) {
         this.producer = producer;
         this.dlqTopic = dlqTopic;
-        this.attempts = Math.max(1, settings.getInt("writer.dlq.attempts", 5));
-        this.firstBackoffMs = settings.getLong("writer.dlq.backoff.ms", 200);
+        this.attempts = Math.max(1, config.dlqAttempts());
+        this.firstBackoffMs = config.dlqBackoffMs();
         this.metrics = metrics;
     }
 

@@ -3,8 +3,8 @@ package dev.seckill.order.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.db.JdbcUrls;
+import dev.seckill.contracts.db.DbPools;
+import dev.seckill.order.OrderWriterSettings;
 import org.flywaydb.core.Flyway;
 
 /** The MySQL-compatible database: a HikariCP pool and the Flyway migrations that own the schema. */
@@ -13,16 +13,9 @@ public final class Database {
 
     /** Opens the pool (failing with one readable line when the server does not answer) and migrates the schema. */
     public static HikariDataSource open(Settings settings, String poolName) {
-        Unreachable.requireTcp("MySQL", Unreachable.jdbcHostPort(settings.dbUrl()), "start it or set SECKILL_DB_URL");
-        HikariConfig config = new HikariConfig();
-        config.setPoolName(poolName);
-        config.setJdbcUrl(JdbcUrls.withDriverDefaults(settings.dbUrl()));
-        config.setUsername(settings.dbUser());
-        config.setPassword(settings.dbPassword());
-        config.setMaximumPoolSize(settings.getInt("db.pool.size", 8));
+        HikariConfig config = DbPools.config(settings, poolName, settings.get(OrderWriterSettings.DB_POOL_SIZE));
         config.setMinimumIdle(1);
-        config.setConnectionTimeout(settings.getLong("db.connect.timeout.ms", 5000));
-        config.setInitializationFailTimeout(-1);
+        config.setConnectionTimeout(settings.get(OrderWriterSettings.DB_CONNECT_TIMEOUT_MS));
         config.setAutoCommit(true);
         HikariDataSource ds = new HikariDataSource(config);
         Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();

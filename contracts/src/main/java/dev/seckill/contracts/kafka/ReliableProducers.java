@@ -1,0 +1,38 @@
+package dev.seckill.contracts.kafka;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The one producer configuration of everything that writes the pipeline's topics outside a Streams transaction: acks=all
+ * and idempotent (a command, outcome or DLQ record is acknowledged only once every in-sync replica has it, and a retried
+ * send is not appended twice). What a caller adds (linger, timeouts, compression) is passed explicitly; acks and
+ * idempotence cannot be overridden.
+ */
+public final class ReliableProducers {
+    private ReliableProducers() {}
+
+    /** The configuration: bootstrap, acks=all, enable.idempotence=true, then {@code extra}. */
+    public static Map<String, Object> config(String bootstrap, Map<String, Object> extra) {
+        for (String fixed : new String[] {ProducerConfig.ACKS_CONFIG, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG}) {
+            if (extra.containsKey(fixed)) throw new IllegalArgumentException(fixed + " is not the caller's to set");
+        }
+        Map<String, Object> p = new HashMap<>(extra);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        return p;
+    }
+
+    /** A String-keyed, byte-valued producer (the services' codecs encode the values themselves). */
+    public static KafkaProducer<String, byte[]> create(String bootstrap) { return create(bootstrap, Map.of()); }
+
+    public static KafkaProducer<String, byte[]> create(String bootstrap, Map<String, Object> extra) {
+        return new KafkaProducer<>(config(bootstrap, extra), new StringSerializer(), new ByteArraySerializer());
+    }
+}

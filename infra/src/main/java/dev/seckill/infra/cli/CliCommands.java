@@ -1,0 +1,58 @@
+package dev.seckill.infra.cli;
+
+import static dev.seckill.infra.cli.CliCommand.Option.flag;
+import static dev.seckill.infra.cli.CliCommand.Option.required;
+import static dev.seckill.infra.cli.CliCommand.Option.value;
+
+import java.util.List;
+
+/** The commands of {@code ./seckill}, each declared once with its flags; the usage text is made from them. */
+public final class CliCommands {
+    private CliCommands() {}
+
+    public static final CliCommand UP = CliCommand.of("up", "start (or find) Kafka, Redis and MySQL; say what was done");
+    public static final CliCommand DOWN = CliCommand.of("down",
+            "stop what 'up' started; --wipe also deletes the local broker's topics", flag("wipe"));
+    public static final CliCommand STATUS = CliCommand.of("status", "each component, its address, UP or DOWN");
+    public static final CliCommand DEMO = CliCommand.of("demo", "the write-up's flash sale end to end, with a report",
+            value("stock", "N"), value("requests", "N"), value("concurrency", "N"), value("users", "N"), value("goods", "N"),
+            value("seed", "N"), value("warmup", "N"));
+    public static final CliCommand SALE_OPEN = CliCommand.of("sale open", "an open_sale command through <prefix>commands",
+            required("goods", "N"), required("stock", "N"), value("minutes", "N"), value("limit", "N"),
+            value("start-in-seconds", "N"), flag("force"));
+    public static final CliCommand SALE_CLOSE = CliCommand.of("sale close", "a close_sale command", required("goods", "N"));
+    public static final CliCommand RECONCILE = CliCommand.of("reconcile",
+            "ledger vs Redis vs DB, one row per goods; a dry run unless --repair", value("goods", "N"), flag("repair"));
+    public static final CliCommand BENCH_DECIDE = CliCommand.of("bench decide", "stock-stream decisions/s next to raw Lua ops/s",
+            value("commands", "N"), value("goods", "N"), value("stock", "N"), value("threads", "N"), value("commit-ms", "N"),
+            value("raw", "N"), value("warmup", "N"));
+    public static final CliCommand BENCH_ORDERS = CliCommand.of("bench orders",
+            "order-writer orders/s next to raw single-row and batched INSERT rows/s",
+            value("orders", "N"), value("batch", "N"), value("raw-single", "N"), value("warmup", "N"));
+    public static final CliCommand BENCH_GATEWAY = CliCommand.of("bench gateway",
+            "accepted/s and accept latency p50/p99/p99.9 with a real broker",
+            value("requests", "N"), value("concurrency", "N"), value("warmup", "N"), value("rate", "R"), flag("closed-only"),
+            flag("request-ids"), value("generator", "raw|jvm"), value("settle-rounds", "N"));
+    public static final CliCommand RUN = new CliCommand("run", "<service>", List.of(),
+            "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
+    public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
+
+    public static List<CliCommand> all() {
+        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
+    }
+
+    /** {@code ./seckill help}: every command with its flags, then every configuration variable. */
+    public static String usage() {
+        StringBuilder b = new StringBuilder("usage: ./seckill <command>");
+        for (CliCommand c : all()) {
+            String u = c.usage();
+            b.append("\n  ").append(u);
+            if (u.length() < 25) {
+                b.append(" ".repeat(25 - u.length())).append(c.summary());
+            } else {
+                b.append("\n").append(" ".repeat(27)).append(c.summary());
+            }
+        }
+        return b.append('\n').append(Configuration.usage()).toString();
+    }
+}

@@ -1,0 +1,75 @@
+package dev.seckill.infra.cli;
+
+import dev.seckill.contracts.config.Setting;
+import dev.seckill.contracts.config.SharedSettings;
+import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.order.OrderWriterSettings;
+import dev.seckill.reconcile.ReconcilerSettings;
+import dev.seckill.stock.StockStreamSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Every setting the code reads, by who reads it: the declarations of each module, and the few environment variables only
+ * the launcher or the test fixtures read. {@code ./seckill help} lists them from here and a test holds the README's
+ * configuration table to exactly these.
+ */
+public final class Configuration {
+    private Configuration() {}
+
+    /** The settings of one reader. */
+    public record Group(String name, List<Setting<?>> settings) {}
+
+    /** An environment variable read outside {@link dev.seckill.contracts.config.Settings} (no JVM property). */
+    public record EnvOnly(String env, String documentedDefault, String description) {}
+
+    public static List<Group> groups() {
+        return List.of(new Group("shared", SharedSettings.all()), new Group("ingress-gateway", GatewaySettings.all()),
+                new Group("stock-stream", StockStreamSettings.all()), new Group("order-writer", OrderWriterSettings.all()),
+                new Group("reconciler", ReconcilerSettings.all()), new Group("tools", ToolSettings.all()));
+    }
+
+    /** Read by the {@code seckill} launcher script or the test fixtures, not by the services. */
+    public static List<EnvOnly> envOnly() {
+        return List.of(
+                new EnvOnly("SECKILL_JAVA_OPTS", "G1, 512 MB-4 GB heap", "the launcher's JVM options, replacing its defaults"),
+                new EnvOnly("SECKILL_USE_DOCKER", "", "false: the tests' Kafka fixture never starts a broker in Docker"));
+    }
+
+    public static List<Setting<?>> all() {
+        List<Setting<?>> all = new ArrayList<>();
+        groups().forEach(g -> all.addAll(g.settings()));
+        return all;
+    }
+
+    /** The configuration part of the usage text: each reader's variables, wrapped. */
+    static String usage() {
+        StringBuilder b = new StringBuilder("configuration (environment, or JVM properties -Dseckill.x.y; defaults and "
+                + "meanings in README.md):");
+        for (Group g : groups()) {
+            line(b, g.name(), g.settings().stream().map(Setting::env).collect(Collectors.toList()));
+        }
+        line(b, "launcher, tests", envOnly().stream().map(EnvOnly::env).collect(Collectors.toList()));
+        return b.toString();
+    }
+
+    private static void line(StringBuilder b, String group, List<String> names) {
+        String indent = " ".repeat(20);
+        StringBuilder row = new StringBuilder("\n  " + group + " ".repeat(Math.max(1, 18 - group.length())));
+        int width = row.length() - 1;
+        for (int i = 0; i < names.size(); i++) {
+            String item = names.get(i) + (i < names.size() - 1 ? "," : "");
+            if (width + item.length() + 1 > 118 && width > indent.length()) {
+                row.append('\n').append(indent);
+                width = indent.length();
+            } else if (width > indent.length()) {
+                row.append(' ');
+                width++;
+            }
+            row.append(item);
+            width += item.length();
+        }
+        b.append(row);
+    }
+}

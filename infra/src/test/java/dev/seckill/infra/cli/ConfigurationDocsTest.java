@@ -1,0 +1,145 @@
+package dev.seckill.infra.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.contracts.config.Setting;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's configuration tables and commands table, and {@code ./seckill help}, list exactly the settings the code
+ * reads and the flags each command accepts: a setting or flag added without its line in the README fails here.
+ */
+class ConfigurationDocsTest {
+    /** Surefire runs in the module's directory. */
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern DECLARATION = Pattern.compile("Setting\\.(?:text|integer|number|flag)\\(\\s*\"([^\"]+)\"");
+    private static final Pattern GETENV = Pattern.compile("getenv\\(\"(SECKILL_[A-Z0-9_]+)\"\\)");
+    private static final Pattern SCRIPT_VAR = Pattern.compile("\\$\\{?(SECKILL_[A-Z0-9_]+)");
+
+    @Test void theReadmeConfigurationTablesListExactlyTheSettingsTheCodeReads() throws IOException {
+        Map<String, String> documented = readmeRows(section(readme(), "## Configuration"));
+        Map<String, String> expected = expectedRows();
+        assertThat(documented).as("README configuration rows").isNotEmpty();
+        assertThat(new TreeSet<>(documented.keySet())).as("README ## Configuration lists exactly these variables; expected "
+                + "tables:\n" + expectedTables()).isEqualTo(new TreeSet<>(expected.keySet()));
+        expected.forEach((env, def) -> assertThat(documented.get(env)).as("README default of " + env).isEqualTo(def));
+    }
+
+    @Test void everySettingIsDeclaredOnceAndEnumerated() throws IOException {
+        List<String> names = Configuration.all().stream().map(Setting::name).toList();
+        assertThat(names).as("no setting declared twice").doesNotHaveDuplicates();
+        Set<String> inSources = new TreeSet<>();
+        Set<String> envReads = new TreeSet<>();
+        for (Path file : mainSources()) {
+            String src = Files.readString(file);
+            collect(DECLARATION, src, inSources);
+            collect(GETENV, src, envReads);
+        }
+        collect(SCRIPT_VAR, Files.readString(ROOT.resolve("seckill")), envReads);
+        assertThat(inSources).as("settings declared in the sources").isNotEmpty();
+        assertThat(names).as("every Setting declared in src/main is in Configuration.groups()").containsAll(inSources);
+        assertThat(expectedRows().keySet()).as("every SECKILL_ variable read by getenv or the launcher is documented")
+                .containsAll(envReads);
+    }
+
+    @Test void helpListsEveryCommandWithItsFlagsAndEverySetting() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        assertThat(Seckill.run(new String[] {"help"}, new PrintStream(bytes, true, StandardCharsets.UTF_8))).isZero();
+        String help = bytes.toString(StandardCharsets.UTF_8);
+        for (CliCommand c : CliCommands.all()) {
+            assertThat(help).as("help shows " + c.words()).contains("  " + c.usage());
+            c.flagNames().forEach(f -> assertThat(c.usage()).contains("--" + f));
+        }
+        expectedRows().keySet().forEach(env -> assertThat(help).as("help lists " + env).containsPattern("\\b" + env + "\\b"));
+    }
+
+    @Test void theReadmeCommandsTableListsEachCommandsFlags() throws IOException {
+        List<String> segments = new ArrayList<>();
+        for (String line : section(readme(), "## Two commands").split("\n")) {
+            if (!line.startsWith("| `")) continue;
+            Matcher m = Pattern.compile("`([^`]+)`").matcher(line.split("(?<!\\\\)\\|")[1]);
+            while (m.find()) segments.add(m.group(1).replace("\\|", "|"));
+        }
+        for (CliCommand c : CliCommands.all()) {
+            List<String> rows = segments.stream().filter(s -> s.equals(c.words()) || s.startsWith(c.words() + " ")).toList();
+            assertThat(rows).as("README commands table has one row for '" + c.words() + "'; expected: `" + c.usage() + "`").hasSize(1);
+            Set<String> flags = new TreeSet<>();
+            collect(Pattern.compile("--([a-z][a-z-]*)"), rows.get(0), flags);
+            assertThat(flags).as("flags of '" + c.words() + "' in the README").isEqualTo(new TreeSet<>(c.flagNames()));
+        }
+    }
+
+    /** env → default as the README writes it (backticks dropped; "empty" for the empty text). */
+    private static Map<String, String> expectedRows() {
+        Map<String, String> rows = new LinkedHashMap<>();
+        Configuration.all().forEach(s -> rows.put(s.env(), shown(s.documentedDefault())));
+        Configuration.envOnly().forEach(e -> rows.put(e.env(), shown(e.documentedDefault())));
+        return rows;
+    }
+
+    private static String shown(String documentedDefault) { return documentedDefault.isEmpty() ? "empty" : documentedDefault; }
+
+    /** The tables the README should have, to copy when this test fails. */
+    private static String expectedTables() {
+        StringBuilder b = new StringBuilder();
+        for (Configuration.Group g : Configuration.groups()) {
+            b.append("\n").append(g.name()).append("\n\n| variable | default | what it sets |\n|---|---|---|\n");
+            g.settings().forEach(s -> b.append(row(s.env(), s.documentedDefault(), s.description())));
+        }
+        b.append("\nlauncher, tests\n\n| variable | default | what it sets |\n|---|---|---|\n");
+        Configuration.envOnly().forEach(e -> b.append(row(e.env(), e.documentedDefault(), e.description())));
+        return b.toString();
+    }
+
+    private static String row(String env, String def, String description) {
+        String shown = def.isEmpty() ? "empty" : def.matches("[A-Za-z0-9 ,.-]*\\s[A-Za-z0-9 ,.-]*") ? def : "`" + def + "`";
+        return "| `" + env + "` | " + shown + " | " + description.replace("|", "\\|") + " |\n";
+    }
+
+    private static Map<String, String> readmeRows(String section) {
+        Map<String, String> rows = new LinkedHashMap<>();
+        for (String line : section.split("\n")) {
+            if (!line.startsWith("| `SECKILL_")) continue;
+            String[] cells = line.split("(?<!\\\\)\\|");
+            rows.put(cells[1].trim().replace("`", ""), cells[2].trim().replace("`", ""));
+        }
+        return rows;
+    }
+
+    private static String readme() throws IOException { return Files.readString(ROOT.resolve("README.md")); }
+
+    private static String section(String markdown, String heading) {
+        int start = markdown.indexOf("\n" + heading + "\n");
+        assertThat(start).as("README has " + heading).isNotNegative();
+        int end = markdown.indexOf("\n## ", start + heading.length() + 1);
+        return markdown.substring(start, end < 0 ? markdown.length() : end);
+    }
+
+    private static List<Path> mainSources() throws IOException {
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            return files.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/")
+                    && !p.toString().contains("/target/")).collect(Collectors.toList());
+        }
+    }
+
+    private static void collect(Pattern p, String text, Set<String> into) {
+        Matcher m = p.matcher(text);
+        while (m.find()) into.add(m.group(1));
+    }
+}

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.infra.drill.Drain;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.OutcomeLog;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.drill.Drain;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.Pipeline;
 import dev.seckill.stack.KafkaFixture;

@@ -1,13 +1,13 @@
 package dev.seckill.gateway;
 
-import dev.seckill.contracts.GroupIds;
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.config.GroupIds;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.kafka.ReliableProducers;
-import dev.seckill.contracts.observability.ServiceMain;
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.observability.ServiceMain;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.JsonBodies;

@@ -1,7 +1,7 @@
 package dev.seckill.gateway;
 
-import dev.seckill.contracts.config.Setting;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.gateway.auth.Jwt;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.seckill.gateway;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;

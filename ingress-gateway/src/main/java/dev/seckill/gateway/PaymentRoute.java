@@ -4,7 +4,7 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandRules;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.payment.Payment;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Reply;

@@ -8,7 +8,7 @@ import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaBroker;
 import dev.seckill.stack.KafkaFixture;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -3,8 +3,8 @@ package dev.seckill.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import java.time.Duration;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.seckill.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.seckill.order;
 
-import dev.seckill.contracts.config.Setting;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.Settings;
 import java.time.Duration;
 import java.util.List;
 

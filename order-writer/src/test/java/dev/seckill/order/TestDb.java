@@ -1,7 +1,7 @@
 package dev.seckill.order;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.order.db.Database;
 import java.sql.Connection;
 import java.sql.DriverManager;

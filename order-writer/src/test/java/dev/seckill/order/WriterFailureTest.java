@@ -3,8 +3,8 @@ package dev.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.seckill.contracts.GroupIds;
-import dev.seckill.contracts.observability.MetricsServer;
+import dev.seckill.kit.config.GroupIds;
+import dev.seckill.kit.observability.MetricsServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;

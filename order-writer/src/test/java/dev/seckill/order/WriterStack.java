@@ -3,9 +3,9 @@ package dev.seckill.order;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

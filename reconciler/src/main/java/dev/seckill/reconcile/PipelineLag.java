@@ -1,8 +1,8 @@
 package dev.seckill.reconcile;
 
-import dev.seckill.contracts.GroupIds;
+import dev.seckill.kit.config.GroupIds;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

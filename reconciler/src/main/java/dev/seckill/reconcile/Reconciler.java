@@ -3,7 +3,8 @@ package dev.seckill.reconcile;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Restore;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.reconcile.ReconcileQueries.Holding;
@@ -74,7 +75,7 @@ public final class Reconciler implements AutoCloseable {
         this.fold = new DurableLedgerFold(settings.kafkaBootstrap(), topics.ledger(), db);
         this.admin = Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()));
         this.lag = new PipelineLag(admin, topics, settings);
-        this.lifetime = KeyLifetime.from(settings);
+        this.lifetime = SharedSettings.keyLifetime(settings);
         this.gauges = new DriftGauges(metrics);
         metrics.gauge("seckill_reconcile_ledger_lag", this, r -> r.fold.lag().values().stream().mapToLong(Long::longValue).sum());
     }

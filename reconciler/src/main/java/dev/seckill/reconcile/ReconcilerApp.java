@@ -1,12 +1,12 @@
 package dev.seckill.reconcile;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.observability.ServiceMain;
-import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.db.DbPools;
-import dev.seckill.contracts.kafka.ReliableProducers;
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.observability.ServiceMain;
+import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.db.DbPools;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.redis.RedisConnections;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.concurrent.Executors;

@@ -1,7 +1,7 @@
 package dev.seckill.reconcile;
 
-import dev.seckill.contracts.config.Setting;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.Settings;
 import java.util.List;
 
 /** The reconciler's settings, each declared once, and their values read once at start ({@link #from(Settings)}). */

@@ -1,11 +1,12 @@
 package dev.seckill.stock;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.TopicProvisioner;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.observability.ServiceMain;
-import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
+import dev.seckill.kit.observability.ServiceMain;
+import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.stock.decision.StockScripts;
@@ -46,7 +47,7 @@ public final class StockStreamApp implements AutoCloseable {
     public static Properties streamsConfig(Settings settings) {
         StockStreamSettings config = StockStreamSettings.from(settings);
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, dev.seckill.contracts.GroupIds.stockStream(settings));
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, dev.seckill.kit.config.GroupIds.stockStream(settings));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
@@ -71,7 +72,7 @@ public final class StockStreamApp implements AutoCloseable {
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         StockStreamSettings config = StockStreamSettings.from(settings);
         StockScripts scripts = new StockScripts(redis, new RedisKeys(settings.redisPrefix()), metrics,
-                config.redisAttempts(), Duration.ofMillis(50), KeyLifetime.from(settings));
+                config.redisAttempts(), Duration.ofMillis(50), SharedSettings.keyLifetime(settings));
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, config.batchSize(),
                 Duration.ofMillis(config.batchLingerMs()), config.shortCircuit());

@@ -1,7 +1,7 @@
 package dev.seckill.stock;
 
-import dev.seckill.contracts.config.Setting;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -3,14 +3,14 @@ package dev.seckill.stock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.seckill.contracts.GroupIds;
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.config.GroupIds;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommittedRecords;

@@ -2,9 +2,9 @@ package dev.seckill.stock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.RedisServer;

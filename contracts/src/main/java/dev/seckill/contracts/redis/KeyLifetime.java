@@ -1,7 +1,5 @@
 package dev.seckill.contracts.redis;
 
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.SharedSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,19 +13,15 @@ import java.time.Instant;
  */
 public record KeyLifetime(Duration grace, Clock clock) {
     /** The grace after a sale's end when {@code sale.key.grace.ms} is not set: one day. */
-    public static final Duration DEFAULT_GRACE = Duration.ofMillis(Long.parseLong(SharedSettings.SALE_KEY_GRACE_MS.documentedDefault()));
-    /** {@code SECKILL_SALE_KEY_GRACE_MS} ({@link SharedSettings#SALE_KEY_GRACE_MS}). */
-    public static final String GRACE_SETTING = SharedSettings.SALE_KEY_GRACE_MS.name();
+    public static final Duration DEFAULT_GRACE = Duration.ofDays(1);
+    /** The setting that changes the grace ({@code SECKILL_SALE_KEY_GRACE_MS}; declared in the service kit's SharedSettings). */
+    public static final String GRACE_SETTING = "sale.key.grace.ms";
 
     public KeyLifetime {
         if (grace.isNegative() || grace.isZero()) throw new IllegalArgumentException(GRACE_SETTING + " must be positive: " + grace);
     }
 
     public static KeyLifetime standard() { return new KeyLifetime(DEFAULT_GRACE, Clock.systemUTC()); }
-
-    public static KeyLifetime from(Settings settings) {
-        return new KeyLifetime(Duration.ofMillis(settings.get(SharedSettings.SALE_KEY_GRACE_MS)), Clock.systemUTC());
-    }
 
     /** When keys written now for a sale ending at {@code endAtMs} expire (epoch ms). */
     public long expireAt(long endAtMs) { return Math.max(endAtMs, clock.millis()) + grace.toMillis(); }

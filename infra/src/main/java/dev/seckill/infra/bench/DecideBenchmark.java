@@ -1,13 +1,13 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.kafka.ReliableProducers;
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;

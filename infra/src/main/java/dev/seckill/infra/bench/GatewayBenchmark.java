@@ -1,8 +1,8 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;

@@ -1,10 +1,10 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.kafka.ReliableProducers;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;

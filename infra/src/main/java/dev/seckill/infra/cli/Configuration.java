@@ -1,7 +1,7 @@
 package dev.seckill.infra.cli;
 
-import dev.seckill.contracts.config.Setting;
-import dev.seckill.contracts.config.SharedSettings;
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.reconcile.ReconcilerSettings;
@@ -21,7 +21,7 @@ public final class Configuration {
     /** The settings of one reader. */
     public record Group(String name, List<Setting<?>> settings) {}
 
-    /** An environment variable read outside {@link dev.seckill.contracts.config.Settings} (no JVM property). */
+    /** An environment variable read outside {@link dev.seckill.kit.config.Settings} (no JVM property). */
     public record EnvOnly(String env, String documentedDefault, String description) {}
 
     public static List<Group> groups() {

@@ -1,14 +1,14 @@
 package dev.seckill.infra.cli;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.kafka.ReliableProducers;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.ReliableProducers;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;

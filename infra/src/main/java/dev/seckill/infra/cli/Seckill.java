@@ -1,9 +1,9 @@
 package dev.seckill.infra.cli;
 
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
-import dev.seckill.contracts.kafka.ReliableProducers;
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;

@@ -1,6 +1,6 @@
 package dev.seckill.infra.cli;
 
-import dev.seckill.contracts.config.Setting;
+import dev.seckill.kit.config.Setting;
 import java.util.List;
 
 /** The settings of the tools in infra (the CLI, the demo and the drills), each declared once. */

@@ -1,9 +1,9 @@
 package dev.seckill.infra.drill;
 
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.redis.RedisConnections;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

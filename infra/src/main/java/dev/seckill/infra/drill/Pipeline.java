@@ -1,12 +1,12 @@
 package dev.seckill.infra.drill;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.TopicProvisioner;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.contracts.kafka.ReliableProducers;
-import dev.seckill.contracts.redis.RedisConnections;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;

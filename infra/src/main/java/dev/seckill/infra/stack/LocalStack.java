@@ -1,7 +1,7 @@
 package dev.seckill.infra.stack;
 
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
 import dev.seckill.stack.KafkaBroker;
 import dev.seckill.stack.MariaDbServer;
 import dev.seckill.stack.RedisServer;

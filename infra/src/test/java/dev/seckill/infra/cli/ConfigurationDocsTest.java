@@ -2,7 +2,7 @@ package dev.seckill.infra.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.contracts.config.Setting;
+import dev.seckill.kit.config.Setting;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

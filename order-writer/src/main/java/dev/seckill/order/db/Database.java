@@ -2,8 +2,8 @@ package dev.seckill.order.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.db.DbPools;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.db.DbPools;
 import dev.seckill.order.OrderWriterSettings;
 import org.flywaydb.core.Flyway;
 

@@ -8,7 +8,7 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
-import dev.seckill.contracts.config.Settings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,4 +1,4 @@
-package dev.seckill.contracts.kafka;
+package dev.seckill.kit.kafka;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.seckill.contracts.kafka;
+package dev.seckill.kit.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

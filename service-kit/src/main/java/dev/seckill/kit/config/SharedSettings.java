@@ -1,5 +1,7 @@
-package dev.seckill.contracts.config;
+package dev.seckill.kit.config;
 
+import dev.seckill.contracts.redis.KeyLifetime;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -24,7 +26,7 @@ public final class SharedSettings {
     public static final Setting<String> TOPIC_PREFIX = Setting.text(Settings.TOPIC_PREFIX, "seckill.",
             "prefix of every topic (and of the default consumer-group ids)");
     public static final Setting<String> REDIS_PREFIX = Setting.text(Settings.REDIS_PREFIX, "seckill:", "prefix of every Redis key");
-    public static final Setting<Long> SALE_KEY_GRACE_MS = Setting.number("sale.key.grace.ms", Duration.ofDays(1).toMillis(),
+    public static final Setting<Long> SALE_KEY_GRACE_MS = Setting.number(KeyLifetime.GRACE_SETTING, KeyLifetime.DEFAULT_GRACE.toMillis(),
             "a sale's Redis keys expire this long after the later of its end and their writing (stock-stream writes them "
                     + "so, the reconciler reports a goods past it ENDED)");
     public static final Setting<String> STREAM_APPLICATION_ID = Setting.text("stream.application.id",
@@ -38,4 +40,9 @@ public final class SharedSettings {
             "order-writer's consumer group (the reconciler reads its lag)");
 
     public static List<Setting<?>> all() { return Setting.declaredIn(SharedSettings.class); }
+
+    /** The sale keys' lifetime rule with the configured grace ({@link #SALE_KEY_GRACE_MS}), on the system clock. */
+    public static KeyLifetime keyLifetime(Settings settings) {
+        return new KeyLifetime(Duration.ofMillis(settings.get(SALE_KEY_GRACE_MS)), Clock.systemUTC());
+    }
 }

@@ -1,4 +1,4 @@
-package dev.seckill.contracts.db;
+package dev.seckill.kit.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.seckill.contracts.config;
+package dev.seckill.kit.config;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

@@ -1,8 +1,8 @@
-package dev.seckill.contracts.observability;
+package dev.seckill.kit.observability;
 
-import dev.seckill.contracts.config.Setting;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**

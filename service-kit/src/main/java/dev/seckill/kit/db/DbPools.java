@@ -1,8 +1,8 @@
-package dev.seckill.contracts.db;
+package dev.seckill.kit.db;
 
 import com.zaxxer.hikari.HikariConfig;
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
 
 /**
  * The part of a HikariCP pool every service with a database shares: the configured server (one readable line when it

@@ -1,7 +1,7 @@
-package dev.seckill.contracts.redis;
+package dev.seckill.kit.redis;
 
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.Set;

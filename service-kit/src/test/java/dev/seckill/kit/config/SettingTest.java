@@ -1,4 +1,4 @@
-package dev.seckill.contracts.config;
+package dev.seckill.kit.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

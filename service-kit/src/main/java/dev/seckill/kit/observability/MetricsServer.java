@@ -1,4 +1,4 @@
-package dev.seckill.contracts.observability;
+package dev.seckill.kit.observability;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

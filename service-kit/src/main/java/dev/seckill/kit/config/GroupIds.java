@@ -1,7 +1,7 @@
-package dev.seckill.contracts;
+package dev.seckill.kit.config;
 
-import dev.seckill.contracts.config.Settings;
-import dev.seckill.contracts.config.SharedSettings;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 
 /** Consumer-group ids of the services, derived from the topic prefix (so the reconciler can read their lag). */
 public final class GroupIds {

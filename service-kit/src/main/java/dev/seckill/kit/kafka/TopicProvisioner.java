@@ -1,5 +1,6 @@
-package dev.seckill.contracts;
+package dev.seckill.kit.kafka;
 
+import dev.seckill.contracts.Topics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

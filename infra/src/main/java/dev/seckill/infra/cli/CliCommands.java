@@ -19,10 +19,17 @@ public final class CliCommands {
             value("seed", "N"), value("warmup", "N"));
     public static final CliCommand SALE_OPEN = CliCommand.of("sale open", "an open_sale command through <prefix>commands",
             required("goods", "N"), required("stock", "N"), value("minutes", "N"), value("limit", "N"),
-            value("start-in-seconds", "N"), flag("force"));
-    public static final CliCommand SALE_CLOSE = CliCommand.of("sale close", "a close_sale command", required("goods", "N"));
+            value("start-in-seconds", "N"), flag("force"), value("namespace", "NAME"));
+    public static final CliCommand SALE_CLOSE = CliCommand.of("sale close", "a close_sale command", required("goods", "N"),
+            value("namespace", "NAME"));
     public static final CliCommand RECONCILE = CliCommand.of("reconcile",
-            "ledger vs Redis vs DB, one row per goods; a dry run unless --repair", value("goods", "N"), flag("repair"));
+            "ledger vs Redis vs DB, one row per goods; a dry run unless --repair", value("goods", "N"), flag("repair"),
+            value("namespace", "NAME"));
+    public static final CliCommand NAMESPACES = CliCommand.of("namespaces",
+            "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database");
+    public static final CliCommand CLEAN = CliCommand.of("clean",
+            "remove one namespace: its topics, consumer groups, Redis keys and database (never the live one)",
+            required("namespace", "NAME"));
     public static final CliCommand BENCH_DECIDE = CliCommand.of("bench decide", "stock-stream decisions/s next to raw Lua ops/s",
             value("commands", "N"), value("goods", "N"), value("stock", "N"), value("threads", "N"), value("commit-ms", "N"),
             value("raw", "N"), value("warmup", "N"));
@@ -38,7 +45,7 @@ public final class CliCommands {
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
-        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
+        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

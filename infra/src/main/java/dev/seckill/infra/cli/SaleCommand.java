@@ -25,9 +25,10 @@ final class SaleCommand {
     static int run(Settings settings, String[] args, PrintStream out) throws Exception {
         if (args.length < 2) throw new Flags.UsageError("sale needs 'open' or 'close'");
         Command command;
+        Flags f;
         switch (args[1]) {
             case "open" -> {
-                Flags f = CliCommands.SALE_OPEN.parse(args);
+                f = CliCommands.SALE_OPEN.parse(args);
                 if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
                 Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
                 command = new OpenSale(f.getLong("goods", 0), f.getLong("stock", 0), start,
@@ -35,13 +36,14 @@ final class SaleCommand {
                         "open-" + UUID.randomUUID(), f.has("force"));
             }
             case "close" -> {
-                Flags f = CliCommands.SALE_CLOSE.parse(args);
+                f = CliCommands.SALE_CLOSE.parse(args);
                 if (!f.has("goods")) throw new Flags.UsageError("sale close needs --goods");
                 command = new CloseSale(f.getLong("goods", 0), "close-" + UUID.randomUUID());
             }
             default -> throw new Flags.UsageError("unknown sale command '" + args[1] + "'");
         }
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
+        settings = NamespaceCommands.chosen(settings, f);
         Topics topics = new Topics(settings.topicPrefix());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings.kafkaBootstrap())) {

@@ -4,6 +4,7 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
@@ -22,8 +23,10 @@ public final class Seckill {
         System.exit(run(args, System.out));
     }
 
-    public static int run(String[] args, PrintStream out) {
-        Settings settings = Settings.fromEnvironment();
+    public static int run(String[] args, PrintStream out) { return run(Settings.fromEnvironment(), args, out); }
+
+    /** As {@link #run(String[], PrintStream)} with the settings given (tests point it at their own stack). */
+    static int run(Settings settings, String[] args, PrintStream out) {
         Path home = Path.of(settings.get(ToolSettings.HOME));
         if (args.length == 0) {
             out.println(USAGE);
@@ -54,6 +57,12 @@ public final class Seckill {
                 case "reconcile" -> {
                     return reconcile(settings, args, out);
                 }
+                case "namespaces" -> {
+                    return NamespaceCommands.list(settings, args, out);
+                }
+                case "clean" -> {
+                    return NamespaceCommands.clean(settings, args, out);
+                }
                 case "help", "--help", "-h" -> out.println(USAGE);
                 default -> {
                     System.err.println("seckill: unknown command '" + args[0] + "'\n" + USAGE);
@@ -61,7 +70,7 @@ public final class Seckill {
                 }
             }
             return 0;
-        } catch (Unreachable | Flags.UsageError e) {
+        } catch (Unreachable | Flags.UsageError | Namespaces.NoSuchNamespace e) {
             System.err.println("seckill: " + e.getMessage());
             return 2;
         } catch (Exception e) {
@@ -74,6 +83,7 @@ public final class Seckill {
         Flags f = CliCommands.RECONCILE.parse(args);
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
+        settings = NamespaceCommands.chosen(settings, f);
         try (UnifiedJedis redis = RedisConnections.open(settings); var db = Database.open(settings, "reconcile");
              var producer = ReliableProducers.create(settings.kafkaBootstrap());
              Reconciler reconciler = new Reconciler(settings, db, redis, producer,

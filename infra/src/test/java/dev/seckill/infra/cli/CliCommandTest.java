@@ -18,7 +18,7 @@ class CliCommandTest {
 
     @Test void theUsageShowsRequiredFlagsThenOptionalOnesAndSwitches() {
         assertThat(CliCommands.SALE_OPEN.usage())
-                .isEqualTo("sale open --goods N --stock N [--minutes N --limit N --start-in-seconds N --force]");
+                .isEqualTo("sale open --goods N --stock N [--minutes N --limit N --start-in-seconds N --force --namespace NAME]");
         assertThat(CliCommands.RUN.usage()).isEqualTo("run <service>");
         assertThat(CliCommands.BENCH_ORDERS.flagNames()).containsExactlyInAnyOrder("orders", "batch", "raw-single", "warmup");
     }

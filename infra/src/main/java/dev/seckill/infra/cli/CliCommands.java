@@ -25,6 +25,9 @@ public final class CliCommands {
     public static final CliCommand RECONCILE = CliCommand.of("reconcile",
             "ledger vs Redis vs DB, one row per goods; a dry run unless --repair", value("goods", "N"), flag("repair"),
             value("namespace", "NAME"));
+    public static final CliCommand REPORT = CliCommand.of("report",
+            "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts",
+            value("namespace", "NAME"), value("goods", "N"), value("html", "FILE"));
     public static final CliCommand NAMESPACES = CliCommand.of("namespaces",
             "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database");
     public static final CliCommand CLEAN = CliCommand.of("clean",
@@ -45,7 +48,7 @@ public final class CliCommands {
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
-        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
+        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

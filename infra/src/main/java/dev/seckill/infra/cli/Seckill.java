@@ -57,6 +57,9 @@ public final class Seckill {
                 case "reconcile" -> {
                     return reconcile(settings, args, out);
                 }
+                case "report" -> {
+                    return ReportCommand.run(settings, args, out);
+                }
                 case "namespaces" -> {
                     return NamespaceCommands.list(settings, args, out);
                 }

@@ -1,0 +1,49 @@
+package dev.seckill.infra.cli;
+
+import dev.seckill.infra.report.GoodsReport;
+import dev.seckill.infra.report.HtmlReport;
+import dev.seckill.infra.report.ReportSource;
+import dev.seckill.infra.report.TextReport;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code ./seckill report [--namespace N] [--goods N] [--html FILE]}: what each goods' sale came to, read from the
+ * outcome topics, the ledger and the database, as text and, with {@code --html}, as one self-contained page with charts.
+ */
+final class ReportCommand {
+    private ReportCommand() {}
+
+    static int run(Settings base, String[] args, PrintStream out) throws Exception {
+        Flags f = CliCommands.REPORT.parse(args);
+        Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
+        Settings settings = NamespaceCommands.chosen(base, f);
+        Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
+        ReportSource source = new ReportSource(settings);
+        // the topics' sizes are not known before they are read: a running count instead of a bar
+        List<GoodsReport> reports = source.read(goods, n -> {
+            out.printf("\rreading    %,d records of %s*", n, settings.topicPrefix());
+            out.flush();
+        });
+        out.println();
+        out.print(TextReport.render(reports));
+        if (source.unreadable() > 0) out.println(source.unreadable() + " records on the outcome or ledger topics did not parse");
+        if (f.has("html")) {
+            Path file = Path.of(f.get("html", "report.html"));
+            write(file, "seckill report — " + settings.topicPrefix() + "*", reports);
+            out.println("HTML report: " + file.toAbsolutePath());
+        }
+        return 0;
+    }
+
+    /** Writes the HTML report of {@code reports} to {@code file} (the demo calls this too). */
+    static void write(Path file, String title, List<GoodsReport> reports) throws java.io.IOException {
+        if (file.getParent() != null) Files.createDirectories(file.getParent());
+        Files.writeString(file, HtmlReport.render(title, reports), StandardCharsets.UTF_8);
+    }
+}

@@ -53,13 +53,22 @@ public final class HtmlReport {
         return SvgCharts.lines("decisions per second by outcome", "seconds", bucketMs / 1000.0, series);
     }
 
+    /** The stock left at the end of each time bucket (the last ledger entry at or before it), on a time axis. */
     static String stockOverTime(GoodsReport r) {
         List<GoodsReport.StockPoint> points = r.stockOverTime();
-        double[] ys = new double[points.size()];
-        for (int i = 0; i < ys.length; i++) ys[i] = points.get(i).stock();
-        double span = points.isEmpty() ? 0 : Duration.between(points.get(0).at(), points.get(points.size() - 1).at()).toMillis() / 1000.0;
-        return SvgCharts.lines("stock left, one point per ledger entry", "seconds", ys.length > 1 ? span / (ys.length - 1) : 1,
-                ys.length == 0 ? Map.of() : Map.of("stock", ys));
+        if (points.isEmpty()) return SvgCharts.lines("stock left over time", "seconds", 1, Map.of());
+        Instant first = points.get(0).at();
+        long spanMs = Duration.between(first, points.get(points.size() - 1).at()).toMillis();
+        long bucketMs = Math.max(100, spanMs / MAX_BUCKETS + 1);
+        int n = (int) (spanMs / bucketMs) + 1;
+        double[] ys = new double[n];
+        int p = 0;
+        for (int i = 0; i < n; i++) {
+            Instant end = first.plusMillis((i + 1) * bucketMs);
+            while (p + 1 < points.size() && points.get(p + 1).at().isBefore(end)) p++;
+            ys[i] = points.get(p).stock();
+        }
+        return SvgCharts.lines("stock left over time", "seconds", bucketMs / 1000.0, Map.of("stock", ys));
     }
 
     static String latencyHistogram(GoodsReport r) {

@@ -28,6 +28,13 @@ public final class CliCommands {
     public static final CliCommand REPORT = CliCommand.of("report",
             "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts",
             value("namespace", "NAME"), value("goods", "N"), value("html", "FILE"));
+    public static final CliCommand REPLAY = CliCommand.of("replay",
+            "copy a window of <prefix>commands into a drill namespace, decide it there, diff its outcomes with the recorded ones",
+            required("as", "DRILL"), value("from", "T"), value("to", "T"), value("speed", "1x|10x|max"), value("goods", "N,..."),
+            value("stock", "N"), value("limit", "N"), value("namespace", "NAME"));
+    public static final CliCommand REPLAY_LIST = CliCommand.of("replay list", "the drills on the stack");
+    public static final CliCommand REPLAY_CLEAN = CliCommand.of("replay clean",
+            "remove a drill: its topics, consumer groups, Redis keys and database", required("as", "DRILL"));
     public static final CliCommand NAMESPACES = CliCommand.of("namespaces",
             "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database");
     public static final CliCommand CLEAN = CliCommand.of("clean",
@@ -48,7 +55,7 @@ public final class CliCommands {
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
-        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
+        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

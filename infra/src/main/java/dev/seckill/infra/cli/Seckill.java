@@ -60,6 +60,9 @@ public final class Seckill {
                 case "report" -> {
                     return ReportCommand.run(settings, args, out);
                 }
+                case "replay" -> {
+                    return ReplayCommand.run(settings, args, out);
+                }
                 case "namespaces" -> {
                     return NamespaceCommands.list(settings, args, out);
                 }

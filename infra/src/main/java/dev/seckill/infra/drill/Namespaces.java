@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 
 /**
  * The namespaces a stack holds: the live one (the configured topic prefix, Redis prefix and database) and every run
@@ -76,7 +77,7 @@ public final class Namespaces {
         String prefix = ns.settings().topicPrefix();
         List<String> done = new ArrayList<>();
         done.add(ns.deleteTopics() + " topics " + prefix + "*");
-        done.add(deleteGroups(prefix) + " consumer groups " + prefix + "*");
+        done.add(deleteGroups(prefix));
         done.add(ns.deleteRedisKeys() + " Redis keys " + ns.settings().redisPrefix() + "*");
         boolean had = databases().contains(ns.database());
         ns.dropDatabase();
@@ -84,12 +85,29 @@ public final class Namespaces {
         return done;
     }
 
-    private int deleteGroups(String prefix) {
+    /**
+     * Deletes the consumer groups under {@code prefix}. A group that still has members (a service of the namespace is
+     * running, or stopped moments ago and its session has not expired) is kept and named in the line returned.
+     */
+    private String deleteGroups(String prefix) {
         try (Admin admin = admin()) {
             List<String> groups = admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS).stream()
                     .map(ConsumerGroupListing::groupId).filter(g -> g.startsWith(prefix)).toList();
-            if (!groups.isEmpty()) admin.deleteConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
-            return groups.size();
+            List<String> kept = new ArrayList<>();
+            var results = admin.deleteConsumerGroups(groups).deletedGroups();
+            for (String g : groups) {
+                try {
+                    results.get(g).get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (!(e.getCause() instanceof GroupNotEmptyException)) throw e;
+                    kept.add(g);
+                }
+            }
+            return (groups.size() - kept.size()) + " consumer groups " + prefix + "*"
+                    + (kept.isEmpty() ? "" : " (kept " + kept + ": still with members; clean again once its services have stopped)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while deleting the consumer groups " + prefix + "*", e);
         } catch (Exception e) {
             throw new IllegalStateException("could not delete the consumer groups " + prefix + "*: " + e.getMessage(), e);
         }

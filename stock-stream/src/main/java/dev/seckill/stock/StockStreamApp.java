@@ -3,6 +3,8 @@ package dev.seckill.stock;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.config.Settings;
+import dev.seckill.contracts.config.WarmupSettings;
+import dev.seckill.contracts.warmup.Readiness;
 import dev.seckill.contracts.observability.ServiceMain;
 import dev.seckill.contracts.config.Unreachable;
 import dev.seckill.contracts.redis.RedisConnections;
@@ -115,11 +117,33 @@ public final class StockStreamApp implements AutoCloseable {
         if (redis != null) redis.close();
     }
 
+    /**
+     * The service: {@code /health} on the metrics port says {@code starting} until the app is RUNNING, then
+     * {@code warming} while a {@link StreamWarmup} app decides its purchases on a namespace of its own, then UP.
+     */
     public static void main(String[] args) throws Exception {
+        Readiness readiness = new Readiness(Readiness.State.STARTING);
         ServiceMain.run("stock-stream", "stream.metrics.port", 9402, (settings, registry) -> {
             StockStreamApp app = new StockStreamApp(settings, registry).start();
             app.awaitRunning(Duration.ofMinutes(5));
+            int warmup = WarmupSettings.streamCommands(settings);
+            if (warmup == 0) {
+                readiness.up();
+                return app;
+            }
+            readiness.warming();
+            Thread warming = new Thread(() -> {
+                try {
+                    new StreamWarmup(settings).run(warmup);
+                } catch (Exception e) {
+                    LOG.warn("warm-up failed, ready anyway (only the first seconds are slower): {}", e.getMessage());
+                }
+                readiness.up();
+                System.out.println("stock-stream READY");
+            }, "stock-stream-warmup");
+            warming.setDaemon(true);
+            warming.start();
             return app;
-        });
+        }, readiness);
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.contracts.observability;
 
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.config.Unreachable;
+import dev.seckill.contracts.warmup.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
@@ -21,11 +22,22 @@ public final class ServiceMain {
      * @param metricsPort the setting naming its metrics port (null: the service serves /metrics itself)
      */
     public static void run(String name, String metricsPort, int defaultPort, Starter starter) throws Exception {
+        run(name, metricsPort, defaultPort, starter, null);
+    }
+
+    /**
+     * As above, with the metrics port (and its {@code /health}, from {@code readiness}) open before the service starts,
+     * so that a service warming itself answers {@code starting} / {@code warming} until it is ready.
+     */
+    public static void run(String name, String metricsPort, int defaultPort, Starter starter, Readiness readiness) throws Exception {
         Settings settings = Settings.fromEnvironment();
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         try {
+            MetricsServer early = readiness == null || metricsPort == null ? null
+                    : MetricsServer.start(registry, settings.getInt(metricsPort, defaultPort), readiness);
             AutoCloseable service = starter.start(settings, registry);
-            MetricsServer server = metricsPort == null ? null : MetricsServer.start(registry, settings.getInt(metricsPort, defaultPort));
+            MetricsServer server = early != null ? early
+                    : metricsPort == null ? null : MetricsServer.start(registry, settings.getInt(metricsPort, defaultPort));
             System.out.println(name + " RUNNING" + (server == null ? "" : "; metrics on http://127.0.0.1:" + server.port() + "/metrics"));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {

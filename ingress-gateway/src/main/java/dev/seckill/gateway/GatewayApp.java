@@ -146,14 +146,15 @@ public final class GatewayApp implements AutoCloseable {
         if (requests <= 0) return this;
         readiness.warming();
         Thread t = new Thread(() -> {
+            String done;
             try {
-                new GatewayWarmup(this, new GatewayWarmup.Shared(settings, vertx, producer, topics, redis, windowLookups, statusRedis, clock))
-                        .run(requests);
-            } catch (Exception | AssertionError e) {
-                LOG.warn("warm-up failed, ready anyway (only the first seconds are slower): {}", e.toString());
+                done = new GatewayWarmup(this, new GatewayWarmup.Shared(settings, vertx, producer, topics, redis, windowLookups, statusRedis,
+                        clock)).run(requests);
+            } catch (Exception e) {
+                done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
             }
             readiness.up();
-            System.out.println("ingress-gateway READY");
+            System.out.println("ingress-gateway READY: " + done);
         }, "gateway-warmup");
         t.setDaemon(true);
         t.start();

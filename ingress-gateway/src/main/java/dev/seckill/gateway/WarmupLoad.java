@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The warm-up door's traffic: {@code n} requests over {@code connections} keep-alive connections, each sending its
  * next when the last is answered, in the mix a sale brings — purchases with a gateway-made requestId, a quarter with
- * a client requestId (the claim in Redis), every 50th malformed (400), every 25th a GET of a claimed id. Buyers come
+ * a client requestId (the claim in Redis), every 50th malformed (400), every 25th its buyer's GET of a claimed id. Buyers come
  * back (5,000 of them), so their tokens meet the verified-token cache as in a sale.
  */
 final class WarmupLoad {
@@ -37,6 +37,8 @@ final class WarmupLoad {
     private final int connections;
     private final Map<Long, String> bearers = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> claimed = new ConcurrentLinkedQueue<>();
+    /** The last claimed id and its buyer, for the GETs. */
+    private volatile Map.Entry<String, Long> lastClaim;
     private final Map<Integer, Integer> byStatus = new ConcurrentHashMap<>();
     private final AtomicInteger next = new AtomicInteger();
 
@@ -75,24 +77,30 @@ final class WarmupLoad {
     }
 
     private Future<Integer> send(HttpClient client, int i) {
-        long buyer = 1 + i % BUYERS;
-        String bearer = bearers.computeIfAbsent(buyer, b -> "Bearer " + jwt.mint(b, Instant.now().plusSeconds(3600)));
-        if (i % 25 == 24 && !claimed.isEmpty()) {
-            return exchange(client, new RequestOptions().setMethod(HttpMethod.GET).setURI("/api/purchases/" + claimed.peek())
-                    .putHeader("Authorization", bearer), null);
+        Map.Entry<String, Long> last = lastClaim;
+        if (i % 25 == 24 && last != null) {
+            return exchange(client, new RequestOptions().setMethod(HttpMethod.GET).setURI("/api/purchases/" + last.getKey())
+                    .putHeader("Authorization", bearer(last.getValue())), null);
         }
+        long buyer = 1 + i % BUYERS;
+        String bearer = bearer(buyer);
         String body;
-        if (i % 50 == 49) {
+        if (i % 50 == 48) {
             body = "{\"goodsId\":\"x\",\"userId\":" + buyer + "}";
         } else if (i % 4 == 3) {
             String id = idPrefix + i;
             claimed.add(id);
+            lastClaim = Map.entry(id, buyer);
             body = "{\"goodsId\":" + (1 + i % GOODS) + ",\"userId\":" + buyer + ",\"quantity\":1,\"requestId\":\"" + id + "\"}";
         } else {
             body = "{\"goodsId\":" + (1 + i % GOODS) + ",\"userId\":" + buyer + ",\"quantity\":1}";
         }
         return exchange(client, new RequestOptions().setMethod(HttpMethod.POST).setURI("/api/purchases")
                 .putHeader("Content-Type", "application/json").putHeader("Authorization", bearer), Buffer.buffer(body));
+    }
+
+    private String bearer(long buyer) {
+        return bearers.computeIfAbsent(buyer, b -> "Bearer " + jwt.mint(b, Instant.now().plusSeconds(3600)));
     }
 
     private static Future<Integer> exchange(HttpClient client, RequestOptions options, Buffer body) {

@@ -126,23 +126,7 @@ public final class StockStreamApp implements AutoCloseable {
         ServiceMain.run("stock-stream", "stream.metrics.port", 9402, (settings, registry) -> {
             StockStreamApp app = new StockStreamApp(settings, registry).start();
             app.awaitRunning(Duration.ofMinutes(5));
-            int warmup = WarmupSettings.streamCommands(settings);
-            if (warmup == 0) {
-                readiness.up();
-                return app;
-            }
-            readiness.warming();
-            Thread warming = new Thread(() -> {
-                try {
-                    new StreamWarmup(settings).run(warmup);
-                } catch (Exception e) {
-                    LOG.warn("warm-up failed, ready anyway (only the first seconds are slower): {}", e.getMessage());
-                }
-                readiness.up();
-                System.out.println("stock-stream READY");
-            }, "stock-stream-warmup");
-            warming.setDaemon(true);
-            warming.start();
+            StreamWarmup.inBackground(settings, WarmupSettings.streamCommands(settings), readiness);
             return app;
         }, readiness);
     }

@@ -9,6 +9,8 @@ import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.contracts.observability.MetricsServer;
+import dev.seckill.contracts.warmup.JitSettle;
+import dev.seckill.contracts.warmup.Readiness;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,11 +58,35 @@ public final class StreamWarmup {
                 "stream.application.id", topicPrefix + "stock-stream"));
     }
 
+    /**
+     * Marks the service {@code warming} and warms it on a daemon thread, then UP (also when the warm-up failed: it only
+     * makes the first seconds faster); {@code n} 0: UP at once.
+     */
+    public static void inBackground(Settings real, int n, Readiness readiness) {
+        if (n <= 0) {
+            readiness.up();
+            return;
+        }
+        readiness.warming();
+        Thread t = new Thread(() -> {
+            String done;
+            try {
+                done = new StreamWarmup(real).run(n);
+            } catch (Exception e) {
+                done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
+            }
+            readiness.up();
+            System.out.println("stock-stream READY: " + done);
+        }, "stock-stream-warmup");
+        t.setDaemon(true);
+        t.start();
+    }
+
     /** The settings the warm-up app runs with (tests look for its traces). */
     public Settings settings() { return settings; }
 
-    /** Decides {@code n} purchases with a warm-up app, then deletes everything it created; returns the milliseconds it took. */
-    public long run(int n) throws Exception {
+    /** Decides {@code n} purchases with a warm-up app, deletes everything it created, lets the JIT settle; says what it did. */
+    public String run(int n) throws Exception {
         long t0 = System.nanoTime();
         Topics topics = new Topics(settings.topicPrefix());
         try {
@@ -72,9 +98,10 @@ public final class StreamWarmup {
         } finally {
             cleanUp();
         }
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        LOG.info("stock-stream warmed up: {} purchases decided on its own namespace in {} ms", n, ms);
-        return ms;
+        long decidedMs = (System.nanoTime() - t0) / 1_000_000;
+        JitSettle.await(Duration.ofSeconds(15));
+        return String.format("%,d warm-up purchases decided on namespace %s in %,d ms, JIT settled after %,d ms", n,
+                settings.topicPrefix(), decidedMs, (System.nanoTime() - t0) / 1_000_000);
     }
 
     /** Opens the warm-up sales and sends the purchases; returns how many records the commands topic received. */

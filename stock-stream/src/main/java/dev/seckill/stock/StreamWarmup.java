@@ -46,6 +46,8 @@ public final class StreamWarmup {
     /** Goods of the warm-up sale: several, so both stream threads get tasks. */
     static final int GOODS = 4;
     static final long FIRST_GOODS = 1;
+    /** Two partitions (one task per stream thread): creating and deleting 12 per topic took seconds on a busy broker. */
+    static final int PARTITIONS = 2;
 
     private final Settings settings;
     private final String run = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
@@ -90,7 +92,7 @@ public final class StreamWarmup {
         long t0 = System.nanoTime();
         Topics topics = new Topics(settings.topicPrefix());
         try {
-            TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+            TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, PARTITIONS);
             long end = preload(topics, n);
             try (StockStreamApp app = new StockStreamApp(settings, MetricsServer.newRegistry()).start()) {
                 awaitDecided(topics, end, Duration.ofMinutes(5));

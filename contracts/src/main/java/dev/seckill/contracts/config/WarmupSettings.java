@@ -12,7 +12,7 @@ public final class WarmupSettings {
 
     private WarmupSettings() {}
 
-    public static int gatewayRequests(Settings s) { return Math.max(0, s.getInt(GATEWAY_REQUESTS, 30_000)); }
+    public static int gatewayRequests(Settings s) { return Math.max(0, s.getInt(GATEWAY_REQUESTS, 20_000)); }
 
-    public static int streamCommands(Settings s) { return Math.max(0, s.getInt(STREAM_COMMANDS, 50_000)); }
+    public static int streamCommands(Settings s) { return Math.max(0, s.getInt(STREAM_COMMANDS, 20_000)); }
 }

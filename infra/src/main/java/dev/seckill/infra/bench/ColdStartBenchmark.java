@@ -61,7 +61,7 @@ public final class ColdStartBenchmark {
         int concurrency = (int) f.getLong("concurrency", 500);
         long stock = f.getLong("stock", 1000);
         int users = (int) f.getLong("users", Math.max(1, requests / 2));
-        int warmTraffic = (int) f.getLong("warm-traffic", 50_000);
+        int warmTraffic = (int) f.getCount("warm-traffic", 50_000);
         int gatewayWarmup = (int) f.getCount("gateway-warmup", WarmupSettings.gatewayRequests(base));
         int streamWarmup = (int) f.getCount("stream-warmup", WarmupSettings.streamCommands(base));
         Map<String, Variant> all = new LinkedHashMap<>();

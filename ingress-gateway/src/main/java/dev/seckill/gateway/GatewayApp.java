@@ -106,7 +106,8 @@ public final class GatewayApp implements AutoCloseable {
         maxWait = settings.getInt("gateway.max.wait.seconds", 10);
         // an id a gateway issued is PENDING until its outcome is indexed, for as long as the store keeps purchases
         issuedPendingMs = settings.getLong("gateway.status.ttl.ms", Duration.ofDays(2).toMillis());
-        Router router = door(new Door(topics, metrics, jwt, limiter, acceptedIds, windows, store, new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null))));
+        Router router = door(new Door(topics, metrics, jwt, limiter, acceptedIds, windows, store, new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
+                view));
         Responder responder = new Responder(metrics);
         router.post("/api/orders/:orderId/pay").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(1024))
                 .handler(new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
@@ -122,7 +123,7 @@ public final class GatewayApp implements AutoCloseable {
 
     /** What a purchase meets at one door: the real one, or the warm-up's ({@link GatewayWarmup}: its own topic, keys, token key, counters). */
     record Door(Topics topics, MeterRegistry metrics, Jwt jwt, RateLimiter limiter, RecentIds acceptedIds, SaleWindows windows,
-                PurchaseStatusStore store, GeneratedIds ids) {}
+                PurchaseStatusStore store, GeneratedIds ids, OutcomeView view) {}
 
     /** The purchase routes (POST and GET) of a door, over this gateway's producer, outcome view and waiters. */
     Router door(Door d) {
@@ -131,9 +132,9 @@ public final class GatewayApp implements AutoCloseable {
         KafkaSender sender = new KafkaSender(vertx, producer, d.metrics());
         router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(settings.getInt("gateway.body.limit", 4096)))
                 .handler(new PurchaseRoute(new PurchaseRoute.Parts(vertx, d.topics(), clock, d.metrics(), responder, d.jwt(), d.limiter(),
-                        d.acceptedIds(), d.windows(), view, sender, d.store(), waiters, d.ids(), () -> accepting, maxWait)))
+                        d.acceptedIds(), d.windows(), d.view(), sender, d.store(), waiters, d.ids(), () -> accepting, maxWait)))
                 .failureHandler(JsonBodies.tooLarge(responder));
-        router.get("/api/purchases/:requestId").handler(new StatusRoute(new StatusRoute.Parts(vertx, d.metrics(), responder, d.jwt(), view,
+        router.get("/api/purchases/:requestId").handler(new StatusRoute(new StatusRoute.Parts(vertx, d.metrics(), responder, d.jwt(), d.view(),
                 d.acceptedIds(), d.store(), waiters, d.ids(), issuedPendingMs, maxWait)));
         return router;
     }

@@ -1,5 +1,6 @@
 package dev.seckill.gateway;
 
+import dev.seckill.contracts.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.config.Settings;
 import dev.seckill.contracts.observability.MetricsServer;
@@ -15,6 +16,9 @@ import io.vertx.core.http.HttpServer;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +26,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +37,10 @@ import redis.clients.jedis.UnifiedJedis;
  * loopback port of its own and takes {@code n} purchases over HTTP — tokens, JSON, validation, rate limits, the
  * window lookup, the claim of a client requestId, the Kafka send and its ack, the GET. What it writes is its own:
  * <ul>
- *   <li>commands go to {@code <prefix>warmup-<run>.commands}, a topic nobody consumes, deleted afterwards; the real
- *       commands topic is only looked up (the producer's metadata and connection);</li>
- *   <li>Redis keys under {@code <redisPrefix>warmup:<run>:} (status claims, deleted by name afterwards, and expiring
+ *   <li>commands go to {@code <prefix>warmup-<run>.commands}, a topic nobody consumes, and made-up outcomes to the
+ *       warm-up's outcome topics, which its own outcome view and status indexer follow ({@link WarmupReadSide}); all
+ *       deleted afterwards; the real commands topic is only looked up (the producer's metadata and connection);</li>
+ *   <li>Redis keys under {@code <redisPrefix>warmup:<run>:} (status claims and indexed outcomes, deleted by name afterwards, and expiring
  *       in 10 minutes anyway): no client value can name one — goods keys are {@code <redisPrefix><kind>:{id}} with a
  *       numeric id, status keys {@code <redisPrefix>purchase:<requestId>};</li>
  *   <li>tokens signed with a key of this run only, and counters in a registry of their own (the real metrics do not
@@ -47,7 +51,9 @@ final class GatewayWarmup {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayWarmup.class);
     /** A warm-up that cannot finish in this time ends there: readiness must not hang on it. */
     private static final Duration LIMIT = Duration.ofMinutes(2);
-    private static final int CONNECTIONS = 64;
+    private static final int CONNECTIONS = 200;
+    /** The warm-up's topics are created and deleted on every start: two partitions each keep that quick. */
+    private static final int PARTITIONS = 2;
 
     /** What the warm-up shares with the real door. */
     record Shared(Settings settings, Vertx vertx, KafkaProducer<String, byte[]> producer, Topics topics, UnifiedJedis redis,
@@ -76,22 +82,28 @@ final class GatewayWarmup {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         Jwt jwt = new Jwt(HexFormat.of().formatHex(secret), shared.clock());
-        GatewayApp.Door door = new GatewayApp.Door(topics, MetricsServer.newRegistry(), jwt,
-                new RateLimiter(1e9, 1e9, 1e9, 1e9, 100_000), new RecentIds(100_000),
-                new SaleWindows(shared.redis(), keys, shared.windowLookups(), 1000, 10_000),
-                new PurchaseStatusStore(shared.statusRedis(), keys, Duration.ofMinutes(10)), new GeneratedIds(secret));
-        createTopic();
+        TopicProvisioner.ensure(shared.settings().kafkaBootstrap(), topics, PARTITIONS);
+        SaleWindows windows = new SaleWindows(shared.redis(), keys, shared.windowLookups(), 1000, 10_000);
+        PurchaseStatusStore store = new PurchaseStatusStore(shared.statusRedis(), keys, Duration.ofMinutes(10));
+        WarmupReadSide readSide = new WarmupReadSide(shared.settings().kafkaBootstrap(), topics, store, windows);
+        GatewayApp.Door door = new GatewayApp.Door(topics, MetricsServer.newRegistry(), jwt, new RateLimiter(1e9, 1e9, 1e9, 1e9, 100_000),
+                new RecentIds(100_000), windows, store, new GeneratedIds(secret), readSide.view());
         List<HttpServer> servers = List.of();
         WarmupLoad load = null;
         try {
             shared.producer().partitionsFor(shared.topics().commands()); // the real topic's metadata, nothing sent to it
+            readSide.feed(shared.producer(), "wo-" + run + "-", n / 2);
             servers = app.listen(app.door(door), 0);
             load = new WarmupLoad(shared.vertx(), servers.get(0).actualPort(), jwt, "wu-" + run + "-", CONNECTIONS);
             load.run(n, LIMIT);
         } finally {
             for (HttpServer s : servers) s.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-            if (load != null) deleteClaims(load.claimedIds());
-            deleteTopic();
+            readSide.close();
+            String last = drainStatusWrites(store);
+            if (last != null) deleteStatus(List.of(last));
+            if (load != null) deleteStatus(load.claimedIds());
+            deleteStatus(readSide.ids());
+            deleteTopics(readSide.group());
         }
         long loadMs = (System.nanoTime() - t0) / 1_000_000;
         JitSettle.await(Duration.ofSeconds(15));
@@ -99,25 +111,36 @@ final class GatewayWarmup {
                 (System.nanoTime() - t0) / 1_000_000);
     }
 
-    private void deleteClaims(List<String> ids) {
+    /**
+     * One more status write through the shared pipeline, waited for: the pipeline is first in, first out, so every
+     * warm-up write queued before it is in Redis and can be deleted. Returns its requestId (null if Redis did not answer).
+     */
+    private String drainStatusWrites(PurchaseStatusStore store) {
+        String id = "wo-" + run + "-last";
+        Instant now = Instant.now();
+        try {
+            store.decided(Outcome.of(id, 1, 1, 1, OutcomeKind.SOLD_OUT, null, 0, now, now, 0, 0)).get(10, TimeUnit.SECONDS);
+            return id;
+        } catch (Exception e) {
+            LOG.warn("warm-up status writes not confirmed ({}); they expire in 10 minutes", e.toString());
+            return null;
+        }
+    }
+
+    private void deleteStatus(List<String> ids) {
         for (int from = 0; from < ids.size(); from += 1000) {
             String[] page = ids.subList(from, Math.min(ids.size(), from + 1000)).stream().map(keys::purchaseStatus).toArray(String[]::new);
             shared.redis().unlink(page);
         }
     }
 
-    private void createTopic() throws Exception {
+    /** Deletes the warm-up's topics (all under its prefix) and its indexer's consumer group. */
+    private void deleteTopics(String group) {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topics.commands(), 12, (short) 1).configs(Map.of("retention.ms", "600000"))))
-                    .all().get(60, TimeUnit.SECONDS);
-        }
-    }
-
-    private void deleteTopic() {
-        try (Admin admin = admin()) {
-            admin.deleteTopics(List.of(topics.commands())).all().get(60, TimeUnit.SECONDS);
+            admin.deleteTopics(topics.all()).all().get(60, TimeUnit.SECONDS);
+            admin.deleteConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
-            LOG.warn("warm-up topic {} not deleted: {}", topics.commands(), e.getMessage());
+            LOG.warn("warm-up topics under {} or group {} not all deleted: {}", topics.prefix(), group, e.getMessage());
         }
     }
 

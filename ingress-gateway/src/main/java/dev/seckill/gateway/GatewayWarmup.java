@@ -72,10 +72,6 @@ final class GatewayWarmup {
         this.keys = new RedisKeys(shared.settings().redisPrefix() + "warmup:" + run + ":");
     }
 
-    Topics topics() { return topics; }
-
-    RedisKeys keys() { return keys; }
-
     /** Sends {@code n} purchases through the warm-up door, cleans up, waits for the JIT to settle; says what it did. */
     String run(int n) throws Exception {
         long t0 = System.nanoTime();

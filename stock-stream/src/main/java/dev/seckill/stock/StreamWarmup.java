@@ -84,9 +84,6 @@ public final class StreamWarmup {
         t.start();
     }
 
-    /** The settings the warm-up app runs with (tests look for its traces). */
-    public Settings settings() { return settings; }
-
     /** Decides {@code n} purchases with a warm-up app, deletes everything it created, lets the JIT settle; says what it did. */
     public String run(int n) throws Exception {
         long t0 = System.nanoTime();

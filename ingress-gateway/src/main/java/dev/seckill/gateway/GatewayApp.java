@@ -5,12 +5,14 @@ import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
-import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.JsonBodies;
+import dev.seckill.gateway.http.GatewayProducer;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
@@ -32,11 +34,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -65,6 +65,9 @@ public final class GatewayApp implements AutoCloseable {
     private RedisBatcher statusRedis;
     private StatusIndexer indexer;
     private Waiters waiters;
+    private int maxWait;
+    private long issuedPendingMs;
+    private final Readiness readiness = Readiness.noWarmup();
     private volatile boolean accepting;
 
     public GatewayApp(Settings settings, MeterRegistry metrics) {
@@ -78,9 +81,9 @@ public final class GatewayApp implements AutoCloseable {
     public GatewayApp start() {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
-        producer = producer();
+        producer = GatewayProducer.create(settings);
         new KafkaClientMetrics(producer).bindTo(metrics);
-        Jwt jwt = buyerIdentity();
+        Jwt jwt = GatewayKeys.buyerIdentity(settings, clock);
         PaymentRoute.credential(settings); // refuse to start on a bad payment credential, before anything listens
         RateLimiter limiter = new RateLimiter(config.limitGlobalPerSecond(),
                 config.limitGoodsPerSecond(), config.limitUserPerSecond(),
@@ -102,90 +105,88 @@ public final class GatewayApp implements AutoCloseable {
         waiters = new Waiters(vertx, view::outcome);
         view.onOutcome(waiters::decided);
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
-        Responder responder = new Responder(metrics);
-        KafkaSender sender = new KafkaSender(vertx, producer, metrics);
-        int maxWait = config.maxWaitSeconds();
-        GeneratedIds ids = new GeneratedIds(idSecret(jwt != null));
+        maxWait = config.maxWaitSeconds();
         // an id a gateway issued is PENDING until its outcome is indexed, for as long as the store keeps purchases
-        long issuedPendingMs = config.statusTtlMs();
-        Router router = Router.router(vertx);
-        router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(config.bodyLimit()))
-                .handler(new PurchaseRoute(new PurchaseRoute.Parts(vertx, topics, clock, metrics, responder, jwt, limiter, acceptedIds,
-                        windows, view, sender, store, waiters, ids, () -> accepting, maxWait)))
-                .failureHandler(JsonBodies.tooLarge(responder));
-        router.get("/api/purchases/:requestId").handler(new StatusRoute(new StatusRoute.Parts(vertx, metrics, responder, jwt, view,
-                acceptedIds, store, waiters, ids, issuedPendingMs, maxWait)));
+        issuedPendingMs = config.statusTtlMs();
+        Router router = door(new Door(topics, metrics, jwt, limiter, acceptedIds, windows, store, new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
+                view));
+        Responder responder = new Responder(metrics);
         router.post("/api/orders/:orderId/pay").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(1024))
-                .handler(new PaymentRoute(settings, topics, clock, responder, sender)).failureHandler(JsonBodies.tooLarge(responder));
+                .handler(new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
+                .failureHandler(JsonBodies.tooLarge(responder));
         router.get("/health").handler(this::health);
         if (metrics instanceof PrometheusMeterRegistry prom) {
             router.get("/metrics").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4").end(prom.scrape()));
         }
-        listen(router);
+        servers.addAll(listen(router, config.port()));
         accepting = true;
         return this;
     }
 
-    private KafkaProducer<String, byte[]> producer() {
-        int ackTimeoutMs = config.kafkaTimeoutMs();
-        // the acks=all, idempotent producer, with the gateway's own timeouts, batching and compression
-        Map<String, Object> p = Map.of(
-                ProducerConfig.LINGER_MS_CONFIG, config.lingerMs(),
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(ackTimeoutMs - 500, 500),
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, ackTimeoutMs,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, config.maxBlockMs(),
-                ProducerConfig.BUFFER_MEMORY_CONFIG, config.bufferBytes(),
-                // lz4: without compression the broker does more work per command, and the bench lost 10-25%
-                ProducerConfig.COMPRESSION_TYPE_CONFIG, config.compression());
-        return ReliableProducers.create(settings.kafkaBootstrap(), p);
+    /** What a purchase meets at one door: the real one, or the warm-up's ({@link GatewayWarmup}: its own topic, keys, token key, counters). */
+    record Door(Topics topics, MeterRegistry metrics, Jwt jwt, RateLimiter limiter, RecentIds acceptedIds, SaleWindows windows,
+                PurchaseStatusStore store, GeneratedIds ids, OutcomeView view) {}
+
+    /** The purchase routes (POST and GET) of a door, over this gateway's producer, outcome view and waiters. */
+    Router door(Door d) {
+        Router router = Router.router(vertx);
+        Responder responder = new Responder(d.metrics());
+        KafkaSender sender = new KafkaSender(vertx, producer, d.metrics());
+        router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(config.bodyLimit()))
+                .handler(new PurchaseRoute(new PurchaseRoute.Parts(vertx, d.topics(), clock, d.metrics(), responder, d.jwt(), d.limiter(),
+                        d.acceptedIds(), d.windows(), d.view(), sender, d.store(), waiters, d.ids(), () -> accepting, maxWait)))
+                .failureHandler(JsonBodies.tooLarge(responder));
+        router.get("/api/purchases/:requestId").handler(new StatusRoute(new StatusRoute.Parts(vertx, d.metrics(), responder, d.jwt(), d.view(),
+                d.acceptedIds(), d.store(), waiters, d.ids(), issuedPendingMs, maxWait)));
+        return router;
     }
 
     /**
-     * The key that signs the requestIds gateways issue, shared by every instance: SECKILL_GATEWAY_ID_SECRET, else one
-     * derived from the buyers' JWT secret; with auth off and neither set, one of this instance only (a GET through
-     * another instance then learns of such an id only once it is indexed).
+     * Warms the whole purchase path through a door of its own ({@link GatewayWarmup}) in the background, {@code /health}
+     * answering 503 {@code warming} until it is done; 0 requests: UP at once.
      */
-    private byte[] idSecret(boolean authOn) {
-        String configured = config.idSecret();
-        if (!configured.isEmpty()) return GeneratedIds.derivedKey(configured);
-        if (authOn) return GeneratedIds.derivedKey(config.authSecret());
-        byte[] own = new byte[32];
-        new java.security.SecureRandom().nextBytes(own);
-        return own;
+    public GatewayApp warmUpInBackground(int requests) {
+        if (requests <= 0) return this;
+        readiness.warming();
+        Thread t = new Thread(() -> {
+            String done;
+            try {
+                done = new GatewayWarmup(this, new GatewayWarmup.Shared(settings, vertx, producer, topics, redis, windowLookups, statusRedis,
+                        clock)).run(requests);
+            } catch (Exception e) {
+                done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
+            }
+            readiness.up();
+            System.out.println("ingress-gateway READY: " + done);
+        }, "gateway-warmup");
+        t.setDaemon(true);
+        t.start();
+        return this;
     }
 
-    /** The buyers' identity (HS256 JWT), or null when auth is off (a demo). */
-    private Jwt buyerIdentity() {
-        if (!config.authEnabled()) return null;
-        String secret = config.authSecret();
-        if (secret.length() < 32) {
-            throw new IllegalStateException("auth is on and needs an HMAC secret of at least 32 characters in "
-                    + "SECKILL_GATEWAY_AUTH_SECRET (or SECKILL_GATEWAY_AUTH_ENABLED=false for a demo)");
-        }
-        return new Jwt(secret, clock, new Jwt.Policy(config.authIssuer(), config.authAudience(),
-                Duration.ofSeconds(config.authMaxLifetimeSeconds())));
-    }
+    public Readiness readiness() { return readiness; }
 
-    private void listen(Router router) {
+    /** One server per event loop on {@code port} (0: a free one), all sharing it; Vert.x spreads connections across them. */
+    List<HttpServer> listen(Router router, int port) {
         String host = config.host();
-        int port = config.port();
         HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port == 0 ? freePort(host) : port)
                 .setTcpNoDelay(true).setIdleTimeout(60)
                 // HTTP/1.1 only: no h2c upgrade sniffing and no WebSocket extension handler on every connection's pipeline
                 .setHttp2ClearTextEnabled(false)
                 .setPerFrameWebSocketCompressionSupported(false).setPerMessageWebSocketCompressionSupported(false);
         int loops = config.eventLoops();
+        List<HttpServer> listening = new ArrayList<>();
         try {
-            // One server per event loop, all on the same port: Vert.x spreads connections across them.
             for (int i = 0; i < loops; i++) {
-                servers.add(vertx.createHttpServer(options).requestHandler(router).listen()
+                listening.add(vertx.createHttpServer(options).requestHandler(router).listen()
                         .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
             }
         } catch (Exception e) {
             throw new IllegalStateException("gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": "
                     + e.getMessage(), e);
         }
-        LOG.info("gateway listening on http://{}:{} ({} event loops) -> {}", options.getHost(), port(), loops, topics.commands());
+        LOG.info("gateway listening on http://{}:{} ({} event loops)", options.getHost(), listening.get(0).actualPort(), loops);
+        return listening;
     }
 
     /** Port 0 means "any free port"; every event loop's server must then share the one picked here. */
@@ -202,6 +203,7 @@ public final class GatewayApp implements AutoCloseable {
     /** The body of an accepted purchase (every 202). */
     static String pending(String requestId) { return Responder.pending(requestId); }
 
+    /** 200 UP when Kafka and Redis answer and the gateway is warm; 503 with {@code status} DOWN, or {@code warming} before that. */
     private void health(RoutingContext ctx) {
         boolean kafka = view.healthy(5000);
         vertx.executeBlocking(() -> {
@@ -212,9 +214,10 @@ public final class GatewayApp implements AutoCloseable {
             }
         }).onComplete(r -> {
             boolean redisUp = r.succeeded() && Boolean.TRUE.equals(r.result());
-            JsonObject body = new JsonObject().put("kafka", kafka ? "UP" : "DOWN").put("redis", redisUp ? "UP" : "DOWN")
-                    .put("status", kafka && redisUp ? "UP" : "DOWN");
-            ctx.response().setStatusCode(kafka && redisUp ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
+            boolean up = kafka && redisUp && readiness.ready();
+            String status = !(kafka && redisUp) ? "DOWN" : readiness.state().label;
+            JsonObject body = new JsonObject().put("kafka", kafka ? "UP" : "DOWN").put("redis", redisUp ? "UP" : "DOWN").put("status", status);
+            ctx.response().setStatusCode(up ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
         });
     }
 
@@ -242,6 +245,7 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run("ingress-gateway", null, (settings, registry) -> new GatewayApp(settings, registry).start());
+        ServiceMain.run("ingress-gateway", null, (settings, registry) ->
+                new GatewayApp(settings, registry).start().warmUpInBackground(WarmupSettings.gatewayRequests(settings)));
     }
 }

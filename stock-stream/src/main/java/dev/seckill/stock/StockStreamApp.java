@@ -4,6 +4,8 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
+import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.redis.RedisConnections;
@@ -112,11 +114,17 @@ public final class StockStreamApp implements AutoCloseable {
         if (redis != null) redis.close();
     }
 
+    /**
+     * The service: {@code /health} on the metrics port says {@code starting} until the app is RUNNING, then
+     * {@code warming} while a {@link StreamWarmup} app decides its purchases on a namespace of its own, then UP.
+     */
     public static void main(String[] args) throws Exception {
+        Readiness readiness = new Readiness(Readiness.State.STARTING);
         ServiceMain.run("stock-stream", StockStreamSettings.METRICS_PORT, (settings, registry) -> {
             StockStreamApp app = new StockStreamApp(settings, registry).start();
             app.awaitRunning(Duration.ofMinutes(5));
+            StreamWarmup.inBackground(settings, WarmupSettings.streamCommands(settings), readiness);
             return app;
-        });
+        }, readiness);
     }
 }

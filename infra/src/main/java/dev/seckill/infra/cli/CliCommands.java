@@ -50,12 +50,16 @@ public final class CliCommands {
             "accepted/s and accept latency p50/p99/p99.9 with a real broker",
             value("requests", "N"), value("concurrency", "N"), value("warmup", "N"), value("rate", "R"), flag("closed-only"),
             flag("request-ids"), value("generator", "raw|jvm"), value("settle-rounds", "N"));
+    public static final CliCommand BENCH_COLDSTART = CliCommand.of("bench coldstart",
+            "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",
+            value("requests", "N"), value("concurrency", "N"), value("stock", "N"), value("users", "N"), value("warm-traffic", "N"),
+            value("gateway-warmup", "N"), value("stream-warmup", "N"), value("variants", "cold,warm-up,warmed"));
     public static final CliCommand RUN = new CliCommand("run", "<service>", List.of(),
             "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
-        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, RUN, TEST);
+        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, BENCH_COLDSTART, RUN, TEST);
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

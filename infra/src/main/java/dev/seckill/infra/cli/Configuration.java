@@ -2,6 +2,7 @@ package dev.seckill.infra.cli;
 
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.SharedSettings;
+import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.reconcile.ReconcilerSettings;
@@ -27,7 +28,8 @@ public final class Configuration {
     public static List<Group> groups() {
         return List.of(new Group("shared", SharedSettings.all()), new Group("ingress-gateway", GatewaySettings.all()),
                 new Group("stock-stream", StockStreamSettings.all()), new Group("order-writer", OrderWriterSettings.all()),
-                new Group("reconciler", ReconcilerSettings.all()), new Group("tools", ToolSettings.all()));
+                new Group("reconciler", ReconcilerSettings.all()), new Group("warm-up", WarmupSettings.all()),
+                new Group("tools", ToolSettings.all()));
     }
 
     /** Read by the {@code seckill} launcher script or the test fixtures, not by the services. */

@@ -1,6 +1,7 @@
 package dev.seckill.kit.observability;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -8,7 +9,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
-/** Serves a Prometheus registry as text on {@code GET /metrics} (port 0 picks a free one). */
+/** Serves a Prometheus registry as text on {@code GET /metrics} (port 0 picks a free one), and {@code /health} when given a readiness. */
 public final class MetricsServer implements AutoCloseable {
     private final HttpServer server;
 
@@ -17,6 +18,14 @@ public final class MetricsServer implements AutoCloseable {
     public static PrometheusMeterRegistry newRegistry() { return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT); }
 
     public static MetricsServer start(PrometheusMeterRegistry registry, int port) throws IOException {
+        return start(registry, port, null);
+    }
+
+    /**
+     * As above, and with a readiness: {@code GET /health} answers 200 {@code {"status":"UP"}} when ready, else 503
+     * with the state ({@code starting}, {@code warming}).
+     */
+    public static MetricsServer start(PrometheusMeterRegistry registry, int port, Readiness readiness) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/metrics", exchange -> {
             byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
@@ -26,6 +35,17 @@ public final class MetricsServer implements AutoCloseable {
                 out.write(body);
             }
         });
+        if (readiness != null) {
+            server.createContext("/health", exchange -> {
+                Readiness.State state = readiness.state();
+                byte[] body = ("{\"status\":\"" + state.label + "\"}").getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(state == Readiness.State.UP ? 200 : 503, body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            });
+        }
         server.start();
         return new MetricsServer(server);
     }

@@ -3,6 +3,7 @@ package dev.seckill.kit.observability;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
@@ -22,11 +23,22 @@ public final class ServiceMain {
      * @param metricsPort the setting of its metrics port (null: the service serves /metrics itself)
      */
     public static void run(String name, Setting<Integer> metricsPort, Starter starter) throws Exception {
+        run(name, metricsPort, starter, null);
+    }
+
+    /**
+     * As above, with the metrics port (and its {@code /health}, from {@code readiness}) open before the service starts,
+     * so that a service warming itself answers {@code starting} / {@code warming} until it is ready.
+     */
+    public static void run(String name, Setting<Integer> metricsPort, Starter starter, Readiness readiness) throws Exception {
         Settings settings = Settings.fromEnvironment();
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         try {
+            MetricsServer early = readiness == null || metricsPort == null ? null
+                    : MetricsServer.start(registry, settings.get(metricsPort), readiness);
             AutoCloseable service = starter.start(settings, registry);
-            MetricsServer server = metricsPort == null ? null : MetricsServer.start(registry, settings.get(metricsPort));
+            MetricsServer server = early != null ? early
+                    : metricsPort == null ? null : MetricsServer.start(registry, settings.get(metricsPort));
             System.out.println(name + " RUNNING" + (server == null ? "" : "; metrics on http://127.0.0.1:" + server.port() + "/metrics"));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {

@@ -55,6 +55,7 @@ public final class PaymentTimeoutSweeper {
         this.grace = grace;
         this.payments = payments;
         this.metrics = metrics;
+        metrics.counter("seckill_orders_cancelled", "reason", "payment_timeout"); // at 0 until the first cancel
     }
 
     /** One pass: cancel what is overdue, then send every release not yet sent. Returns the number of releases sent. */

@@ -45,6 +45,7 @@ final class ScriptRunner {
         this.metrics = metrics;
         this.maxAttempts = maxAttempts;
         this.firstBackoff = firstBackoff;
+        metrics.counter("seckill_redis_errors"); // at 0 from the start, so a rate (and its alert) exists before the first error
         for (StockScript script : StockScript.values()) {
             latency.put(script, Timer.builder("seckill_redis_call").description("Redis Lua call latency")
                     .tag("script", script.metricName()).publishPercentileHistogram().register(metrics));

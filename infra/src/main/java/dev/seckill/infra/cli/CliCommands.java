@@ -35,6 +35,10 @@ public final class CliCommands {
     public static final CliCommand REPLAY_LIST = CliCommand.of("replay list", "the drills on the stack");
     public static final CliCommand REPLAY_CLEAN = CliCommand.of("replay clean",
             "remove a drill: its topics, consumer groups, Redis keys and database", required("as", "DRILL"));
+    public static final CliCommand LOAD = CliCommand.of("load",
+            "purchases at a fixed rate as an upstream service sends them, straight to Kafka or through the gateway",
+            value("via", "kafka|http"), value("requests", "N"), value("rate", "R"), value("goods", "G,..."), value("users", "U"),
+            value("repeat-ratio", "X"), value("in-flight", "N"), value("seed", "N"), value("url", "URL"), value("namespace", "NAME"));
     public static final CliCommand NAMESPACES = CliCommand.of("namespaces",
             "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database");
     public static final CliCommand CLEAN = CliCommand.of("clean",
@@ -59,7 +63,7 @@ public final class CliCommands {
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
-        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, BENCH_COLDSTART, RUN, TEST);
+        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, LOAD, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, BENCH_COLDSTART, RUN, TEST);
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

@@ -61,6 +61,9 @@ public final class Seckill {
                 case "report" -> {
                     return ReportCommand.run(settings, args, out);
                 }
+                case "load" -> {
+                    return LoadCommand.run(settings, args, out);
+                }
                 case "replay" -> {
                     return ReplayCommand.run(settings, args, out);
                 }

@@ -17,8 +17,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A single-node KRaft Kafka broker (combined broker+controller) running in its own JVM from the Kafka jars
- * that Maven resolved for this module. Data and log live under {@code dir}.
+ * A KRaft Kafka node (combined broker+controller) running in its own JVM from the Kafka jars that Maven resolved for
+ * this module: a single-node cluster by default, or one node of a {@link KafkaCluster}. Data and log live under
+ * {@code dir}.
  */
 public final class KafkaBroker implements AutoCloseable {
     private static final String CLASSPATH_RESOURCE = "kafka-broker.classpath";
@@ -26,12 +27,32 @@ public final class KafkaBroker implements AutoCloseable {
     private final Path dir;
     private final int port;
     private final int controllerPort;
+    private final int nodeId;
+    private final String voters;
+    private final String clusterId;
+    private final int replication;
     private Process process;
 
+    /** A single-node cluster: node 1, its own controller quorum, replication factor 1. */
     public KafkaBroker(Path dir, int port, int controllerPort) {
+        this(dir, port, controllerPort, 1, "1@127.0.0.1:" + controllerPort, Uuid.randomUuid().toString(), 1);
+    }
+
+    /**
+     * One node of a cluster.
+     *
+     * @param voters      the controller quorum, {@code id@host:port,...}, the same on every node
+     * @param clusterId   the cluster's id, the same on every node (formatted into the storage on first start)
+     * @param replication the replication factor of Kafka's internal topics (offsets, transactions), min ISR one less
+     */
+    public KafkaBroker(Path dir, int port, int controllerPort, int nodeId, String voters, String clusterId, int replication) {
         this.dir = dir.toAbsolutePath();
         this.port = port;
         this.controllerPort = controllerPort;
+        this.nodeId = nodeId;
+        this.voters = voters;
+        this.clusterId = clusterId;
+        this.replication = replication;
     }
 
     /** A broker on two free ports in a fresh temporary folder. */
@@ -51,6 +72,19 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Formats the storage on first use, starts the broker and waits until it answers metadata requests. */
     public KafkaBroker start() {
+        launch();
+        return awaitReady();
+    }
+
+    /** Waits until the node answers metadata requests (a node of a cluster does once a quorum of controllers runs). */
+    public KafkaBroker awaitReady() {
+        ServerProcess.awaitReady("Kafka broker at " + bootstrap(), () -> answersMetadata(bootstrap()), process,
+                Duration.ofSeconds(120), log());
+        return this;
+    }
+
+    /** Formats the storage on first use and starts the node's JVM, without waiting for it. */
+    public KafkaBroker launch() {
         try {
             Files.createDirectories(dir.resolve("data"));
             Path props = dir.resolve("server.properties");
@@ -60,7 +94,7 @@ public final class KafkaBroker implements AutoCloseable {
             String cp = brokerClasspath();
             if (!Files.exists(dir.resolve("data/meta.properties"))) {
                 ServerProcess.run(List.of(javaBin(), "-cp", cp, "-Dlog4j2.configurationFile=" + log4j,
-                        "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", props.toString()),
+                        "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", props.toString()),
                         Duration.ofMinutes(1));
             }
             // 2 GB at most: with 512 MB a broker that had served a day of tests and benchmarks (hundreds of partitions,
@@ -68,7 +102,7 @@ public final class KafkaBroker implements AutoCloseable {
             // (30-40 ms) were the gateway's p99. The G1 flags are those of Kafka's own kafka-run-class.sh
             // (KAFKA_JVM_PERFORMANCE_OPTS): without the 20 ms pause goal G1 grew the young generation until one young
             // pause took 77 ms on these two busy cores
-            List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms256m", "-Xmx2g", "-XX:+UseG1GC",
+            List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms256m", replication > 1 ? "-Xmx1g" : "-Xmx2g", "-XX:+UseG1GC",
                     "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
                     "-Dlog4j2.configurationFile=" + log4j, "-cp", cp, "kafka.Kafka", props.toString()));
             process = new ProcessBuilder(cmd)
@@ -77,8 +111,6 @@ public final class KafkaBroker implements AutoCloseable {
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
             Files.writeString(dir.resolve("kafka.pid"), Long.toString(process.pid()));
-            ServerProcess.awaitReady("Kafka broker at " + bootstrap(), () -> answersMetadata(bootstrap()), process,
-                    Duration.ofSeconds(90), log());
             return this;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -126,8 +158,8 @@ public final class KafkaBroker implements AutoCloseable {
         Properties p = new Properties();
         p.putAll(Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
-                Map.entry("node.id", "1"),
-                Map.entry("controller.quorum.voters", "1@127.0.0.1:" + controllerPort),
+                Map.entry("node.id", Integer.toString(nodeId)),
+                Map.entry("controller.quorum.voters", voters),
                 Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort),
                 Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port),
                 Map.entry("controller.listener.names", "CONTROLLER"),
@@ -136,13 +168,16 @@ public final class KafkaBroker implements AutoCloseable {
                 Map.entry("log.dirs", dir.resolve("data").toString()),
                 Map.entry("num.partitions", "12"),
                 Map.entry("auto.create.topics.enable", "false"),
-                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.replication.factor", Integer.toString(replication)),
                 Map.entry("offsets.topic.num.partitions", "8"),
-                Map.entry("transaction.state.log.replication.factor", "1"),
-                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.replication.factor", Integer.toString(replication)),
+                Map.entry("transaction.state.log.min.isr", Integer.toString(Math.max(1, replication - 1))),
                 Map.entry("transaction.state.log.num.partitions", "8"),
-                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("share.coordinator.state.topic.replication.factor", Integer.toString(replication)),
+                Map.entry("share.coordinator.state.topic.min.isr", Integer.toString(Math.max(1, replication - 1))),
+                // a cluster's topics: every partition on every node, a write acknowledged by two (acks=all)
+                Map.entry("default.replication.factor", Integer.toString(replication)),
+                Map.entry("min.insync.replicas", Integer.toString(Math.max(1, replication - 1))),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
                 Map.entry("log.retention.hours", "-1")));
         var out = new java.io.StringWriter();

@@ -10,7 +10,9 @@ import java.util.List;
 public final class CliCommands {
     private CliCommands() {}
 
-    public static final CliCommand UP = CliCommand.of("up", "start (or find) Kafka, Redis and MySQL; say what was done");
+    public static final CliCommand UP = CliCommand.of("up",
+            "start (or find) Kafka, Redis and MySQL; say what was done; --brokers 3: a 3-node KRaft cluster (RF 3, min ISR 2)",
+            value("brokers", "N"));
     public static final CliCommand DOWN = CliCommand.of("down",
             "stop what 'up' started; --wipe also deletes the local broker's topics", flag("wipe"));
     public static final CliCommand STATUS = CliCommand.of("status", "each component, its address, UP or DOWN");

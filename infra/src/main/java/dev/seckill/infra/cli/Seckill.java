@@ -34,7 +34,7 @@ public final class Seckill {
         }
         try {
             switch (args[0]) {
-                case "up" -> new LocalStack(settings, home, out).up();
+                case "up" -> new LocalStack(settings, home, out).up((int) CliCommands.UP.parse(args).getCount("brokers", 1));
                 case "down" -> new LocalStack(settings, home, out).down(java.util.Arrays.asList(args).contains("--wipe"));
                 case "status" -> {
                     return new LocalStack(settings, home, out).status() ? 0 : 1;

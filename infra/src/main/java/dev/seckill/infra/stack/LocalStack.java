@@ -3,6 +3,7 @@ package dev.seckill.infra.stack;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.stack.KafkaBroker;
+import dev.seckill.stack.KafkaCluster;
 import dev.seckill.stack.MariaDbServer;
 import dev.seckill.stack.RedisServer;
 import dev.seckill.stack.ServerProcess;
@@ -30,10 +31,38 @@ public final class LocalStack {
         this.out = out;
     }
 
-    public void up() {
+    public void up() { up(1); }
+
+    /** Redis, MySQL and Kafka: one broker (the quick start), or a KRaft cluster of {@code brokers} nodes on loopback. */
+    public void up(int brokers) {
         redis();
         mysql();
-        kafka();
+        if (brokers <= 1) {
+            kafka();
+        } else {
+            kafkaCluster(brokers);
+        }
+    }
+
+    /** The cluster {@code up --brokers N} starts: broker ports from the configured port + 100, two per node. */
+    KafkaCluster cluster(int brokers) {
+        HostPort hp = HostPort.parse(settings.kafkaBootstrap().split(",")[0]);
+        return KafkaCluster.at(home.resolve("kafka-cluster"), brokers, hp.port() + 100);
+    }
+
+    private void kafkaCluster(int brokers) {
+        KafkaCluster cluster = cluster(brokers);
+        if (KafkaBroker.answersMetadata(cluster.bootstrap())) {
+            out.println("kafka    " + cluster.bootstrap() + "  answers (using it)");
+        } else {
+            out.println("kafka    starting a " + brokers + "-node KRaft cluster (replication factor " + brokers + ", min.insync.replicas "
+                    + (brokers - 1) + "; logs: " + home.resolve("kafka-cluster/node-*/broker.log") + ")");
+            cluster.start();
+            for (int i = 1; i <= brokers; i++) {
+                out.println("kafka    node " + i + " " + cluster.node(i).bootstrap() + "  started (pid " + cluster.node(i).process().pid() + ")");
+            }
+        }
+        out.println("kafka    point the services and commands at it: export SECKILL_KAFKA_BOOTSTRAP=" + cluster.bootstrap());
     }
 
     private void kafka() {
@@ -82,6 +111,7 @@ public final class LocalStack {
      */
     public void down(boolean wipe) {
         stopPid("kafka", home.resolve("kafka/kafka.pid"));
+        for (int i = 1; i <= 9; i++) stopPid("kafka-" + i, home.resolve("kafka-cluster/node-" + i + "/kafka.pid"));
         if (wipe) wipeKafka();
         if (Files.exists(home.resolve("started-redis"))) {
             URI u = URI.create(settings.redisUrl());

@@ -18,14 +18,20 @@ public final class TopicProvisioner {
 
     private TopicProvisioner() {}
 
+    /**
+     * The broker's {@code default.replication.factor} (and its {@code min.insync.replicas}): 1 on the single local
+     * broker, 3 and 2 on a 3-node cluster ({@code ./seckill up --brokers 3}) and as a production cluster sets them.
+     */
+    private static final short BROKER_DEFAULT = -1;
+
     public static List<NewTopic> specs(Topics topics, int partitions) {
         List<NewTopic> specs = new ArrayList<>();
-        specs.add(new NewTopic(topics.commands(), partitions, (short) 1));
-        for (String t : topics.outcomes()) specs.add(new NewTopic(t, partitions, (short) 1));
-        specs.add(new NewTopic(topics.ledger(), partitions, (short) 1)
+        specs.add(new NewTopic(topics.commands(), partitions, BROKER_DEFAULT));
+        for (String t : topics.outcomes()) specs.add(new NewTopic(t, partitions, BROKER_DEFAULT));
+        specs.add(new NewTopic(topics.ledger(), partitions, BROKER_DEFAULT)
                 .configs(Map.of("retention.ms", "-1", "retention.bytes", "-1")));
-        specs.add(new NewTopic(topics.dlq(), partitions, (short) 1));
-        specs.add(new NewTopic(topics.payments(), partitions, (short) 1));
+        specs.add(new NewTopic(topics.dlq(), partitions, BROKER_DEFAULT));
+        specs.add(new NewTopic(topics.payments(), partitions, BROKER_DEFAULT));
         return specs;
     }
 

@@ -31,6 +31,10 @@ public final class Seckill {
                                        order-writer orders/s next to raw single-row and batched INSERT rows/s
               bench gateway [--requests N --concurrency N --warmup N --rate R --closed-only --generator raw|jvm]
                                        accepted/s and accept latency p50/p99/p99.9 with a real broker
+              bench answer [--commit-intervals 20,50,100 --rate R --seconds N --sequential N --requests N
+                            --concurrency N --warmup N --decide N]
+                                       time to answer (Prefer: wait) through the whole pipeline per commit interval,
+                                       next to accept latency and decisions/s
               run <service>            one service in the foreground: stock-stream | order-writer | gateway | reconciler
               test                     the whole test suite (the launcher runs Maven)
             configuration: SECKILL_KAFKA_BOOTSTRAP, SECKILL_REDIS_URL, SECKILL_REDIS_CLUSTER, SECKILL_DB_URL,
@@ -63,11 +67,12 @@ public final class Seckill {
                     return SaleCommand.run(settings, args, out);
                 }
                 case "bench" -> {
-                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide', 'orders' or 'gateway'");
+                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide', 'orders', 'gateway' or 'answer'");
                     return switch (args[1]) {
                         case "decide" -> dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
                         case "orders" -> dev.seckill.infra.bench.OrdersBenchmark.run(settings, args, out);
                         case "gateway" -> dev.seckill.infra.bench.GatewayBenchmark.run(settings, args, out);
+                        case "answer" -> dev.seckill.infra.bench.AnswerBenchmark.run(settings, args, out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }

@@ -92,7 +92,8 @@ public final class GatewayApp implements AutoCloseable {
                 settings.getInt("gateway.window.cache.goods", 100_000));
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
         view = new OutcomeView(settings.kafkaBootstrap(), topics, settings.getInt("gateway.outcome.cache", 500_000),
-                Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)), windows::invalidate);
+                Duration.ofMillis(settings.getLong("gateway.soldout.ttl.ms", 2000)),
+                Duration.ofMillis(settings.getLong("gateway.outcome.fetch.max.wait.ms", 500)), windows::invalidate);
         statusRedis = new RedisBatcher(redis, settings.getInt("gateway.status.queue", 100_000), "gateway-status-redis");
         PurchaseStatusStore store = new PurchaseStatusStore(statusRedis, keys,
                 Duration.ofMillis(settings.getLong("gateway.status.ttl.ms", Duration.ofDays(2).toMillis())));

@@ -52,6 +52,7 @@ final class AnswerPhases {
     /** One load; each phase has buyers of its own (10M apart), so no phase runs into the per-user rate limit. */
     private RawHttpLoad.Result load(String name, int requests, int connections, double rate, int wait) throws InterruptedException {
         long firstUser = 1 + (long) (phase++) * 10_000_000L;
+        if (requests == 0) connections = 1; // a phase left out (e.g. --seconds 0)
         ProgressBar bar = new ProgressBar(out, name, requests);
         LoadSpec spec = LoadSpec.closed(pipeline.gatewayPort(), GOODS, requests, connections, Math.max(1, requests), 100 + phase,
                         pipeline::bearer).buyers(firstUser, Math.max(1, requests)).atRate(rate).waiting(wait).quietJit(JIT_QUIET);

@@ -52,8 +52,9 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.getInt("stream.threads", 2));
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.getInt("stream.commit.interval.ms", 100));
         // how long the stream thread blocks in poll when no command arrives; punctuations (the batch linger) and the
-        // commit wait for it, so on a quiet stream it is added to a purchase's time to answer (Kafka's default 100)
-        p.put(StreamsConfig.POLL_MS_CONFIG, settings.getLong("stream.poll.ms", 100));
+        // commit wait for it, so on a quiet stream it was added to a purchase's time to answer (Kafka's default 100;
+        // 10 here: docs/decisions.md, "Time to answer")
+        p.put(StreamsConfig.POLL_MS_CONFIG, settings.getLong("stream.poll.ms", 10));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         try {
             p.put(StreamsConfig.STATE_DIR_CONFIG, settings.get("stream.state.dir",

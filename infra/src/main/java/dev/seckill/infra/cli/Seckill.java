@@ -19,8 +19,8 @@ public final class Seckill {
               up                       start (or find) Kafka, Redis and MySQL; say what was done
               down [--wipe]            stop what 'up' started; --wipe also deletes the local broker's topics
               status                   each component, its address, UP or DOWN
-              demo [--stock N --requests N --concurrency N --users N --goods N --seed N --warmup N]
-                                       the write-up's flash sale end to end, with a report
+              demo [--stock N --requests N --concurrency N --users N --goods N --seed N --warmup N --answer N]
+                                       the write-up's flash sale end to end, with a report and the time to answer
               sale open --goods N --stock N [--minutes N --limit N --force]
               sale close --goods N
               reconcile [--goods N] [--repair]
@@ -32,7 +32,7 @@ public final class Seckill {
               bench gateway [--requests N --concurrency N --warmup N --rate R --closed-only --generator raw|jvm]
                                        accepted/s and accept latency p50/p99/p99.9 with a real broker
               bench answer [--commit-intervals 20,50,100 --rate R --seconds N --sequential N --requests N
-                            --concurrency N --warmup N --decide N]
+                            --concurrency N --warmup N --decide N --poll-ms N]
                                        time to answer (Prefer: wait) through the whole pipeline per commit interval,
                                        next to accept latency and decisions/s
               run <service>            one service in the foreground: stock-stream | order-writer | gateway | reconciler

@@ -37,7 +37,7 @@ public final class AnswerBenchmark {
 
     public static int run(Settings base, String[] args, PrintStream out) throws Exception {
         Flags f = new Flags(args, 2, Set.of("commit-intervals", "rate", "seconds", "sequential", "requests", "concurrency", "warmup",
-                "decide", "poll-ms"), Set.of());
+                "decide", "poll-ms", "caught-up-ms"), Set.of());
         int[] intervals = Arrays.stream(f.get("commit-intervals", "20,50,100").split(",")).map(String::trim)
                 .mapToInt(Integer::parseInt).toArray();
         AnswerPhases.Shape shape = new AnswerPhases.Shape((int) f.getCount("sequential", 200), f.getLong("rate", 2000),
@@ -45,8 +45,8 @@ public final class AnswerBenchmark {
                 (int) f.getCount("warmup", 30_000));
         int decide = (int) f.getCount("decide", 300_000);
         // the stream's poll timeout: left to the configuration (SECKILL_STREAM_POLL_MS) unless given
-        Map<String, String> poll = f.has("poll-ms") ? Map.of("stream.poll.ms", Long.toString(f.getCount("poll-ms", 0))) : Map.of();
-        base = base.and(poll);
+        if (f.has("poll-ms")) base = base.and(Map.of("stream.poll.ms", Long.toString(f.getCount("poll-ms", 0))));
+        if (f.has("caught-up-ms")) base = base.and(Map.of("stream.caught.up.commit.ms", Long.toString(f.getCount("caught-up-ms", 0))));
         String name = "bench-ans-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf("bench answer: commit intervals %s ms; per interval: %,d-request warm-up, %d requests one at a time, an open loop "
                         + "at %,.0f/s for %d s, a closed loop of %,d requests from %d clients (each with Prefer: wait=%d and, before it, "
@@ -59,9 +59,10 @@ public final class AnswerBenchmark {
             rawPipelined = DecideBenchmark.rawLua(jedis, rawNs.settings().redisPrefix() + "raw-p:", 200_000, true);
         }
         rawNs.deleteRedisKeys();
-        out.printf("stream             poll.ms %s, batch linger %s ms; gateway linger %s ms, outcome fetch max wait %s ms%n",
-                base.get("stream.poll.ms", "(default)"), base.get("stream.batch.linger.ms", "(default)"),
-                base.get("gateway.linger.ms", "(default)"), base.get("gateway.outcome.fetch.max.wait.ms", "(default)"));
+        out.printf("stream             poll.ms %s, early commit when caught up %s ms, batch linger %s ms; gateway linger %s ms, "
+                        + "outcome fetch max wait %s ms%n", base.get("stream.poll.ms", "(default 10)"),
+                base.get("stream.caught.up.commit.ms", "(default 20)"), base.get("stream.batch.linger.ms", "(default 5)"),
+                base.get("gateway.linger.ms", "(default 2)"), base.get("gateway.outcome.fetch.max.wait.ms", "(default 500)"));
         out.printf("raw Lua pipelined  %,.0f ops/s (batches of 32; the reference of decisions/s)%n", rawPipelined);
         List<Row> rows = new ArrayList<>();
         for (int c : intervals) {

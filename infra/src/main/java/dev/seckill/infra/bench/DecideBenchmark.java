@@ -58,7 +58,7 @@ public final class DecideBenchmark {
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         out.printf("bench decide: %,d purchases over %d goods (stock %,d each), %s threads, commit %s ms, namespace %s%n",
-                n, goodsCount, stock, s.get("stream.threads"), s.get("stream.commit.interval.ms"), name);
+                n, goodsCount, stock, s.get("stream.threads"), s.get("stream.commit.interval.ms", "(default)"), name);
 
         preload(s, topics, n, goodsCount, stock, out);
         if (warmup > 0) warmUp(base, name, f, warmup, goodsCount, stock, out);
@@ -117,7 +117,9 @@ public final class DecideBenchmark {
     }
 
     private static Settings streamSettings(Namespace ns, Flags f) {
-        return ns.settings().and(Map.of("stream.threads", f.get("threads", "2"), "stream.commit.interval.ms", f.get("commit-ms", "100")));
+        // the commit interval is the app's default (StockStreamApp) unless --commit-ms says otherwise
+        Settings s = ns.settings().and(Map.of("stream.threads", f.get("threads", "2")));
+        return f.has("commit-ms") ? s.and(Map.of("stream.commit.interval.ms", f.get("commit-ms", ""))) : s;
     }
 
     static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out) throws Exception {

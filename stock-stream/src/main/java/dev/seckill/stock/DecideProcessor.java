@@ -51,13 +51,16 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private Counter dlq;
 
     DecideProcessor(BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
-        this(deciderFactory, metrics, batchSize, linger, Duration.ZERO);
+        this(deciderFactory, metrics, batchSize, linger, Duration.ZERO, Duration.ZERO);
     }
 
-    /** @param caughtUp a commit is requested at once when the newest decided command is at most this old ({@link EarlyCommit}) */
+    /**
+     * @param earlyEvery a commit is requested at once (at most this often) when the newest decided command is younger than
+     *                   {@code interval}, the commit interval ({@link EarlyCommit}); ZERO: never
+     */
     DecideProcessor(BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger,
-                    Duration caughtUp) {
-        this.earlyCommit = new EarlyCommit(caughtUp.toMillis());
+                    Duration earlyEvery, Duration interval) {
+        this.earlyCommit = new EarlyCommit(earlyEvery.toMillis(), interval.toMillis());
         this.deciderFactory = deciderFactory;
         this.metrics = metrics;
         this.batchSize = batchSize;

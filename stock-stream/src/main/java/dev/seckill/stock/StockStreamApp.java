@@ -83,7 +83,8 @@ public final class StockStreamApp implements AutoCloseable {
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, settings.getInt("stream.batch.size", 256),
                 Duration.ofMillis(settings.getLong("stream.batch.linger.ms", 5)), settings.getBoolean("stream.short.circuit", true),
-                Duration.ofMillis(settings.getLong("stream.caught.up.commit.ms", 20)));
+                Duration.ofMillis(settings.getLong("stream.caught.up.commit.ms", 20)),
+                Duration.ofMillis(settings.getLong("stream.commit.interval.ms", 100)));
         streams = new KafkaStreams(builder.build(), streamsConfig(settings));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",

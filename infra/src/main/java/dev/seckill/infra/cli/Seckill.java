@@ -32,7 +32,7 @@ public final class Seckill {
               bench gateway [--requests N --concurrency N --warmup N --rate R --closed-only --generator raw|jvm]
                                        accepted/s and accept latency p50/p99/p99.9 with a real broker
               bench answer [--commit-intervals 20,50,100 --rate R --seconds N --sequential N --requests N
-                            --concurrency N --warmup N --decide N --poll-ms N]
+                            --concurrency N --warmup N --decide N --poll-ms N --caught-up-ms N]
                                        time to answer (Prefer: wait) through the whole pipeline per commit interval,
                                        next to accept latency and decisions/s
               run <service>            one service in the foreground: stock-stream | order-writer | gateway | reconciler

@@ -79,8 +79,10 @@ public final class AnswerBenchmark {
             double decisions = decide > 0 ? decisions(base, name + "-d" + c, c, decide, out) : Double.NaN;
             rows.add(new Row(c, decisions, figures));
             AnswerPhases.print(out, shape, figures);
-            out.printf("  decisions        %,.0f/s steady over %,d preloaded purchases (×%.2f raw pipelined Lua)%n", decisions, decide,
-                    decisions / rawPipelined);
+            if (decide > 0) {
+                out.printf("  decisions        %,.0f/s steady over %,d preloaded purchases (×%.2f raw pipelined Lua)%n", decisions, decide,
+                        decisions / rawPipelined);
+            }
         }
         printTable(out, shape, rows, rawPipelined);
         return 0;

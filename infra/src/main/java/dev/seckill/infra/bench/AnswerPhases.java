@@ -67,6 +67,7 @@ final class AnswerPhases {
         out.printf("  open loop        %,.0f/s for %d s: time to answer %s%n", shape.rate(), shape.seconds(), f.open().percentiles());
         out.printf("                   %s; accept (same rate, own run) p50 %.1f ms p99 %.1f ms (answer/accept p99 ×%.1f)%n",
                 f.open().shares(), f.openAcceptP50(), f.openAcceptP99(), ratio(f.open().percentileMillis(99), f.openAcceptP99()));
+        if (shape.requests() == 0) return; // left out (--requests 0)
         out.printf("  closed loop      %,d requests, %d clients: %,.0f answers/s, time to answer %s%n", shape.requests(), shape.concurrency(),
                 f.closedAnsweredPerSecond(), f.closed().percentiles());
         out.printf("                   %s; accept (same shape, own run) p50 %.1f ms p99 %.1f ms%n", f.closed().shares(),

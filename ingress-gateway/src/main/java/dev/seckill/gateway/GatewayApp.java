@@ -96,7 +96,7 @@ public final class GatewayApp implements AutoCloseable {
                 config.windowCacheGoods());
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
         view = new OutcomeView(settings.kafkaBootstrap(), topics, config.outcomeCache(),
-                Duration.ofMillis(config.soldoutTtlMs()), windows::invalidate);
+                Duration.ofMillis(config.soldoutTtlMs()), Duration.ofMillis(config.outcomeFetchMaxWaitMs()), windows::invalidate);
         statusRedis = new RedisBatcher(redis, config.statusQueue(), "gateway-status-redis");
         PurchaseStatusStore store = new PurchaseStatusStore(statusRedis, keys,
                 Duration.ofMillis(config.statusTtlMs()));

@@ -12,7 +12,7 @@ public record GatewaySettings(String host, int port, int eventLoops, int bodyLim
                               long authMaxLifetimeSeconds, String paymentSecret, String idSecret,
                               long limitGlobalPerSecond, long limitGoodsPerSecond, long limitUserPerSecond, long limitUserBurst,
                               int limitTrackedKeys, int rememberedIds, int windowLookupQueue, long windowCacheMs,
-                              int windowCacheGoods, int outcomeCache, long soldoutTtlMs, int statusQueue, long statusTtlMs,
+                              int windowCacheGoods, int outcomeCache, long soldoutTtlMs, long outcomeFetchMaxWaitMs, int statusQueue, long statusTtlMs,
                               int kafkaTimeoutMs, int lingerMs, int maxBlockMs, long bufferBytes, String compression) {
 
     public static final Setting<String> HOST = Setting.text("gateway.host", "127.0.0.1", "the address the HTTP server listens on");
@@ -60,6 +60,8 @@ public record GatewaySettings(String host, int port, int eventLoops, int bodyLim
             "outcomes kept in memory for GET and waiting requests");
     public static final Setting<Long> SOLDOUT_TTL_MS = Setting.number("gateway.soldout.ttl.ms", 2000,
             "how long a sold-out goods is answered 200 SOLD_OUT at the door");
+    public static final Setting<Long> OUTCOME_FETCH_MAX_WAIT_MS = Setting.number("gateway.outcome.fetch.max.wait.ms", 500,
+            "the outcome view's consumer fetch.max.wait.ms: how long a fetch waits for outcomes (wakes Prefer: wait)");
     public static final Setting<Integer> STATUS_QUEUE = Setting.integer("gateway.status.queue", 100_000,
             "Redis calls of the status store waiting for their pipeline");
     public static final Setting<Long> STATUS_TTL_MS = Setting.number("gateway.status.ttl.ms", Duration.ofDays(2).toMillis(),
@@ -82,7 +84,7 @@ public record GatewaySettings(String host, int port, int eventLoops, int bodyLim
                 s.get(AUTH_MAX_LIFETIME_SECONDS), s.get(PAYMENT_SECRET), s.get(ID_SECRET),
                 s.get(LIMIT_GLOBAL_PER_SECOND), s.get(LIMIT_GOODS_PER_SECOND), s.get(LIMIT_USER_PER_SECOND), s.get(LIMIT_USER_BURST),
                 s.get(LIMIT_TRACKED_KEYS), s.get(REMEMBERED_IDS), s.get(WINDOW_LOOKUP_QUEUE), s.get(WINDOW_CACHE_MS),
-                s.get(WINDOW_CACHE_GOODS), s.get(OUTCOME_CACHE), s.get(SOLDOUT_TTL_MS), s.get(STATUS_QUEUE), s.get(STATUS_TTL_MS),
+                s.get(WINDOW_CACHE_GOODS), s.get(OUTCOME_CACHE), s.get(SOLDOUT_TTL_MS), s.get(OUTCOME_FETCH_MAX_WAIT_MS), s.get(STATUS_QUEUE), s.get(STATUS_TTL_MS),
                 s.get(KAFKA_TIMEOUT_MS), s.get(LINGER_MS), s.get(MAX_BLOCK_MS), s.get(BUFFER_BYTES), s.get(COMPRESSION));
     }
 

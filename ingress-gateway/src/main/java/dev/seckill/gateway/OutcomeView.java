@@ -47,7 +47,9 @@ final class OutcomeView implements AutoCloseable {
 
     private volatile java.util.function.Consumer<Outcome> onOutcome = o -> { };
 
-    OutcomeView(String bootstrap, Topics topics, int capacity, Duration soldOutTtl, java.util.function.LongConsumer saleChanged) {
+    /** @param fetchMaxWait how long the broker may hold a fetch that finds nothing new (Kafka's default 500 ms) */
+    OutcomeView(String bootstrap, Topics topics, int capacity, Duration soldOutTtl, Duration fetchMaxWait,
+                java.util.function.LongConsumer saleChanged) {
         this.topics = topics;
         this.saleChanged = saleChanged;
         this.soldOutTtlMs = soldOutTtl.toMillis();
@@ -55,7 +57,8 @@ final class OutcomeView implements AutoCloseable {
             @Override protected boolean removeEldestEntry(Map.Entry<String, Outcome> eldest) { return size() > capacity; }
         });
         consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchMaxWait.toMillis()),
                 new StringDeserializer(), new ByteArrayDeserializer());
         List<String> followed = new ArrayList<>(topics.outcomes());
         followed.add(topics.ledger());

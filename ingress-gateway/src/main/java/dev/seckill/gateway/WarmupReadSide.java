@@ -31,7 +31,7 @@ final class WarmupReadSide implements AutoCloseable {
 
     WarmupReadSide(String bootstrap, Topics topics, PurchaseStatusStore store, SaleWindows windows) {
         this.topics = topics;
-        this.view = new OutcomeView(bootstrap, topics, 100_000, Duration.ofMinutes(5), windows::invalidate);
+        this.view = new OutcomeView(bootstrap, topics, 100_000, Duration.ofMinutes(5), Duration.ofMillis(500), windows::invalidate);
         this.group = topics.prefix() + "gateway-status";
         this.indexer = new StatusIndexer(bootstrap, group, topics, store);
     }

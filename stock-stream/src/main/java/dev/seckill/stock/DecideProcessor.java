@@ -41,6 +41,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private final MeterRegistry metrics;
     private final int batchSize;
     private final Duration linger;
+    private final EarlyCommit earlyCommit;
     private final List<Pending> buffer = new ArrayList<>();
     private FixedKeyProcessorContext<String, DecidedRecord> context;
     private InternalProcessorContext<String, DecidedRecord> internal;
@@ -50,6 +51,16 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private Counter dlq;
 
     DecideProcessor(BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
+        this(deciderFactory, metrics, batchSize, linger, Duration.ZERO, Duration.ZERO);
+    }
+
+    /**
+     * @param earlyEvery a commit is requested at once (at most this often) when the newest decided command is younger than
+     *                   {@code interval}, the commit interval ({@link EarlyCommit}); ZERO: never
+     */
+    DecideProcessor(BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger,
+                    Duration earlyEvery, Duration interval) {
+        this.earlyCommit = new EarlyCommit(earlyEvery.toMillis(), interval.toMillis());
         this.deciderFactory = deciderFactory;
         this.metrics = metrics;
         this.batchSize = batchSize;
@@ -96,8 +107,8 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();
             DecisionBuffer hook = context.getStateStore(DecisionBuffer.NAME);
-            hook.beforeCommit(this::drain);
-            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain());
+            hook.beforeCommit(() -> drain(false));
+            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain(true));
         }
     }
 
@@ -112,11 +123,14 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             return;
         }
         buffer.add(p);
-        if (buffer.size() >= batchSize) drain();
+        if (buffer.size() >= batchSize) drain(true);
     }
 
-    /** Decides everything buffered (one pipelined round trip) and forwards it in input order. */
-    private void drain() {
+    /**
+     * Decides everything buffered (one pipelined round trip) and forwards it in input order; {@code mayCommit}: then asks
+     * for the commit at once when the stream is caught up (not from the drain that a commit itself runs).
+     */
+    private void drain(boolean mayCommit) {
         if (buffer.isEmpty()) return;
         List<Pending> batch = new ArrayList<>(buffer);
         buffer.clear();
@@ -134,6 +148,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             internal.setRecordContext(previousContext);
         }
         metrics.summary("seckill_decision_batch_size").record(batch.size());
+        if (mayCommit && earlyCommit.due(batch.get(batch.size() - 1).input().timestamp(), System.currentTimeMillis())) context.commit();
     }
 
     private void forward(Pending p, Decision decision) {

@@ -54,6 +54,10 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
+        // how long the stream thread blocks in poll when no command arrives; punctuations (the batch linger) and the
+        // commit wait for it, so on a quiet stream it was added to a purchase's time to answer (Kafka's default 100;
+        // 10 here: docs/decisions.md, "Time to answer")
+        p.put(StreamsConfig.POLL_MS_CONFIG, config.pollMs());
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.get(StockStreamSettings.STATE_DIR));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
@@ -77,7 +81,8 @@ public final class StockStreamApp implements AutoCloseable {
                 config.redisAttempts(), Duration.ofMillis(50), SharedSettings.keyLifetime(settings));
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, config.batchSize(),
-                Duration.ofMillis(config.batchLingerMs()), config.shortCircuit());
+                Duration.ofMillis(config.batchLingerMs()), config.shortCircuit(), Duration.ofMillis(config.caughtUpCommitMs()),
+                Duration.ofMillis(config.commitIntervalMs()));
         streams = new KafkaStreams(builder.build(), streamsConfig(settings));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",

@@ -13,7 +13,7 @@ import java.util.List;
  */
 public record StockStreamSettings(int threads, int commitIntervalMs, int sessionTimeoutMs,
                                   int transactionTimeoutMs, int maxPollRecords, int redisAttempts, int batchSize,
-                                  long batchLingerMs, boolean shortCircuit) {
+                                  long batchLingerMs, boolean shortCircuit, long pollMs, long caughtUpCommitMs) {
 
     public static final Setting<Integer> THREADS = Setting.integer("stream.threads", 2, "Kafka Streams threads");
     public static final Setting<Integer> COMMIT_INTERVAL_MS = Setting.integer("stream.commit.interval.ms", 100,
@@ -34,6 +34,10 @@ public record StockStreamSettings(int threads, int commitIntervalMs, int session
             "how long a partial batch waits for more commands");
     public static final Setting<Boolean> SHORT_CIRCUIT = Setting.flag("stream.short.circuit", true,
             "sold-out goods answered in memory");
+    public static final Setting<Long> POLL_MS = Setting.number("stream.poll.ms", 10,
+            "how long a stream thread blocks in poll when no command arrives (the batch linger and the commit wait for it)");
+    public static final Setting<Long> CAUGHT_UP_COMMIT_MS = Setting.number("stream.caught.up.commit.ms", 20,
+            "a task that just decided a command younger than the commit interval commits at once, at most this often (0: off)");
     public static final Setting<Integer> METRICS_PORT = Setting.integer("stream.metrics.port", 9402,
             "the port of /metrics when run as a service");
 
@@ -43,7 +47,7 @@ public record StockStreamSettings(int threads, int commitIntervalMs, int session
     public static StockStreamSettings from(Settings s) {
         return new StockStreamSettings(s.get(THREADS), s.get(COMMIT_INTERVAL_MS), s.get(SESSION_TIMEOUT_MS),
                 s.get(TRANSACTION_TIMEOUT_MS), s.get(MAX_POLL_RECORDS), s.get(REDIS_ATTEMPTS), s.get(BATCH_SIZE),
-                s.get(BATCH_LINGER_MS), s.get(SHORT_CIRCUIT));
+                s.get(BATCH_LINGER_MS), s.get(SHORT_CIRCUIT), s.get(POLL_MS), s.get(CAUGHT_UP_COMMIT_MS));
     }
 
     private static String newTempDir() {

@@ -57,6 +57,15 @@ public final class StockTopology {
      */
     public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
                              MeterRegistry metrics, int batchSize, Duration linger, boolean shortCircuit) {
+        build(builder, topics, scripts, clock, metrics, batchSize, linger, shortCircuit, Duration.ZERO, Duration.ZERO);
+    }
+
+    /**
+     * @param earlyEvery a task asks for its commit at once (at most this often; ZERO: never) when it has just decided a
+     *                   command younger than {@code interval}, the commit interval ({@link EarlyCommit})
+     */
+    public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock, MeterRegistry metrics,
+                             int batchSize, Duration linger, boolean shortCircuit, Duration earlyEvery, Duration interval) {
         builder.addStateStore(DecisionBuffer.builder());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
@@ -66,7 +75,7 @@ public final class StockTopology {
         KStream<String, DecidedRecord> decided = builder
                 .stream(topics.commands(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
                 .processValues(() -> new DecideProcessor((folds, log) -> new Decider(scripts.get(), clock, folds,
-                                shortCircuit ? log : null, hits::increment), metrics, batchSize, linger),
+                                shortCircuit ? log : null, hits::increment), metrics, batchSize, linger, earlyEvery, interval),
                         Named.as("decide"), FOLD_STORE, HOLDINGS_STORE, SHORT_CIRCUIT_STORE, DecisionBuffer.NAME);
 
         decided.filter((k, d) -> d.decision().toDlq(), Named.as("poison"))

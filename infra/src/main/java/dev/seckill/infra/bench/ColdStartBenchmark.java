@@ -125,16 +125,15 @@ public final class ColdStartBenchmark {
             if (v.trafficFirst() > 0) {
                 openSale(s, topics, redis, WARM_TRAFFIC_GOODS, stock);
                 ProgressBar bar = new ProgressBar(out, "traffic", v.trafficFirst());
-                RawHttpLoad.run(gatewayPort, WARM_TRAFFIC_GOODS, v.trafficFirst(), concurrency, 20_000_001, users, 7, bearer, bar::update, 0,
-                        Duration.ZERO, null);
+                RawHttpLoad.run(LoadSpec.closed(gatewayPort, WARM_TRAFFIC_GOODS, v.trafficFirst(), concurrency, users, 7, bearer)
+                        .buyers(20_000_001, users), bar::update);
                 bar.finish(v.trafficFirst());
             }
             openSale(s, topics, redis, SALE_GOODS, stock);
             ProgressBar bar = new ProgressBar(out, "sale", requests);
             SaleLatency.Progress progress = new SaleLatency.Progress(bar::update);
             // no JIT quiet before the clock: the point is what the JIT has not done yet
-            RawHttpLoad.Result r = RawHttpLoad.run(gatewayPort, SALE_GOODS, requests, concurrency, 1, users, 3, bearer, progress, 0,
-                    Duration.ZERO, null);
+            RawHttpLoad.Result r = RawHttpLoad.run(LoadSpec.closed(gatewayPort, SALE_GOODS, requests, concurrency, users, 3, bearer), progress);
             bar.finish(requests);
             String warmups = (gateway.readyLine() + " | " + stream.readyLine()).replaceAll("^ \\| $", "");
             return new Outcome(v, gatewayReady, streamReady, warmups, SaleLatency.of(r, progress, concurrency));

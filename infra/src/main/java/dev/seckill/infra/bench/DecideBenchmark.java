@@ -117,8 +117,9 @@ public final class DecideBenchmark {
     }
 
     private static Settings streamSettings(Namespace ns, Flags f) {
-        return ns.settings().and(Map.of(StockStreamSettings.THREADS.name(), f.get("threads", "2"), StockStreamSettings.COMMIT_INTERVAL_MS.name(),
-                f.get("commit-ms", "100")));
+        // the commit interval is the app's default (StockStreamApp) unless --commit-ms says otherwise
+        Settings s = ns.settings().and(Map.of(StockStreamSettings.THREADS.name(), f.get("threads", "2")));
+        return f.has("commit-ms") ? s.and(Map.of(StockStreamSettings.COMMIT_INTERVAL_MS.name(), f.get("commit-ms", ""))) : s;
     }
 
     static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out) throws Exception {

@@ -81,8 +81,9 @@ public final class GatewayBenchmark {
         ServerLatencyWindow inGateway = ServerLatencyWindow.open(gatewayMetrics);
         Summary summary;
         if (generator.equals("raw")) {
-            RawHttpLoad.Result r = RawHttpLoad.run(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.firstUser(), p.users(),
-                    p.seed(), bearer, bar::update, p.rate(), JIT_QUIET, requestIds ? "bench-" + p.seed() + "-" : null);
+            LoadSpec spec = new LoadSpec(gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.firstUser(), p.users(),
+                    p.seed(), bearer, p.rate(), JIT_QUIET, requestIds ? "bench-" + p.seed() + "-" : null, 0);
+            RawHttpLoad.Result r = RawHttpLoad.run(spec, bar::update);
             summary = new Summary(r.accepted(), r.byStatus(), r.errors(), r.elapsedNanos(), r.percentileMillis(50, p.settle()),
                     r.percentileMillis(99, p.settle()), r.percentileMillis(99.9, p.settle()),
                     inGateway.percentileMillis(0.5), inGateway.percentileMillis(0.99), r.jitMillis());

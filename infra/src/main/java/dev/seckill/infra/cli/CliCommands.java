@@ -18,7 +18,7 @@ public final class CliCommands {
     public static final CliCommand STATUS = CliCommand.of("status", "each component, its address, UP or DOWN");
     public static final CliCommand DEMO = CliCommand.of("demo", "the write-up's flash sale end to end, with a report",
             value("stock", "N"), value("requests", "N"), value("concurrency", "N"), value("users", "N"), value("goods", "N"),
-            value("seed", "N"), value("warmup", "N"));
+            value("seed", "N"), value("warmup", "N"), value("answer", "N"));
     public static final CliCommand SALE_OPEN = CliCommand.of("sale open", "an open_sale command through <prefix>commands",
             required("goods", "N"), required("stock", "N"), value("minutes", "N"), value("limit", "N"),
             value("start-in-seconds", "N"), flag("force"), value("namespace", "NAME"));
@@ -60,12 +60,17 @@ public final class CliCommands {
             "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",
             value("requests", "N"), value("concurrency", "N"), value("stock", "N"), value("users", "N"), value("warm-traffic", "N"),
             value("gateway-warmup", "N"), value("stream-warmup", "N"), value("variants", "cold,warm-up,warmed"));
+    public static final CliCommand BENCH_ANSWER = CliCommand.of("bench answer",
+            "time to answer (Prefer: wait) through the whole pipeline per commit interval, next to accept latency and decisions/s",
+            value("commit-intervals", "20,50,100"), value("rate", "R"), value("seconds", "N"), value("sequential", "N"),
+            value("requests", "N"), value("concurrency", "N"), value("warmup", "N"), value("decide", "N"), value("poll-ms", "N"),
+            value("caught-up-ms", "N"));
     public static final CliCommand RUN = new CliCommand("run", "<service>", List.of(),
             "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
-        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, LOAD, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, BENCH_COLDSTART, RUN, TEST);
+        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, LOAD, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, BENCH_COLDSTART, BENCH_ANSWER, RUN, TEST);
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

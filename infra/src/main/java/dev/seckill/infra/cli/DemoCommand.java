@@ -3,6 +3,9 @@ package dev.seckill.infra.cli;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.bench.LoadSpec;
+import dev.seckill.infra.bench.RawHttpLoad;
+import dev.seckill.infra.drill.AnswerTimes;
 import dev.seckill.infra.drill.Drain;
 import dev.seckill.infra.drill.LoadGenerator;
 import dev.seckill.infra.drill.Namespace;
@@ -33,6 +36,7 @@ public final class DemoCommand {
         long goods = f.getLong("goods", 1001);
         long seed = f.getLong("seed", 7);
         int warmup = f.has("warmup") && f.get("warmup", "").equals("0") ? 0 : (int) f.getLong("warmup", 10_000);
+        int answer = (int) f.getCount("answer", requests);
         stack.up();
 
         String name = "demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
@@ -65,6 +69,7 @@ public final class DemoCommand {
                 double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
                 SaleAudit audit = SaleAudit.of(p, goods, load.acceptedIds(), log.snapshot());
                 print(out, load, audit, log.snapshot(), drained, drainSeconds);
+                if (answer > 0) timeToAnswer(out, p, goods + 2, stock, answer, concurrency, users, seed, load);
                 return audit.ok() && drained ? 0 : 1;
             }
         }
@@ -100,6 +105,30 @@ public final class DemoCommand {
             a.violations.forEach(v -> out.println("  - " + v));
         }
     }
+
+    /**
+     * Time to answer, the buyer's view: the same shape again on a second sale of the same stock, every request with
+     * {@code Prefer: wait}, so a buyer holds its outcome in the answer; measured from when it sent the request. Printed
+     * next to the accept latency of the run above (time to 202).
+     */
+    static void timeToAnswer(PrintStream out, Pipeline p, long goods, long stock, int requests, int concurrency, int users, long seed,
+                             LoadGenerator.Result accept) throws InterruptedException {
+        p.openSale(goods, stock, Duration.ofHours(1), 1);
+        ProgressBar bar = new ProgressBar(out, "answers", requests);
+        LoadSpec spec = LoadSpec.closed(p.gatewayPort(), goods, requests, concurrency, users, seed + 2, p::bearer)
+                .buyers(100_000_000L, users).waiting(WAIT_SECONDS);
+        RawHttpLoad.Result r = RawHttpLoad.run(spec, bar::update);
+        bar.finish(requests);
+        AnswerTimes t = r.answerTimes(0);
+        out.printf("time to answer         %s   (request sent -> outcome held: Prefer: wait=%d, %,d requests, %d clients,%n",
+                t.percentiles(), WAIT_SECONDS, requests, concurrency);
+        out.printf("                       a second sale of %,d units on goods %d; raw HTTP client; HTTP status %s)%n", stock, goods,
+                r.byStatus());
+        out.printf("                       %s; answer/accept p50 ×%.1f, p99 ×%.1f%n", t.shares(),
+                t.percentileMillis(50) / accept.percentileMillis(50), t.percentileMillis(99) / accept.percentileMillis(99));
+    }
+
+    private static final int WAIT_SECONDS = 10;
 
     static long pct(long[] sorted, double p) {
         if (sorted.length == 0) return 0;

@@ -46,12 +46,13 @@ public final class Seckill {
                     return SaleCommand.run(settings, args, out);
                 }
                 case "bench" -> {
-                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide', 'orders', 'gateway' or 'coldstart'");
+                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide', 'orders', 'gateway', 'coldstart' or 'answer'");
                     return switch (args[1]) {
                         case "decide" -> dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
                         case "orders" -> dev.seckill.infra.bench.OrdersBenchmark.run(settings, args, out);
                         case "gateway" -> dev.seckill.infra.bench.GatewayBenchmark.run(settings, args, out);
                         case "coldstart" -> dev.seckill.infra.bench.ColdStartBenchmark.run(settings, args, out);
+                        case "answer" -> dev.seckill.infra.bench.AnswerBenchmark.run(settings, args, out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }

@@ -21,6 +21,7 @@ class RawHttpLoadTest {
     HttpServer server;
     final AtomicInteger received = new AtomicInteger();
     final Set<String> tokens = ConcurrentHashMap.newKeySet();
+    final Set<String> prefers = ConcurrentHashMap.newKeySet();
 
     @BeforeEach void startServer() throws Exception {
         vertx = Vertx.vertx();
@@ -28,8 +29,12 @@ class RawHttpLoadTest {
             int n = received.incrementAndGet();
             String auth = req.getHeader("Authorization");
             if (auth != null) tokens.add(auth);
+            String prefer = req.getHeader("Prefer");
+            if (prefer != null) prefers.add(prefer);
             boolean ok = body.toJsonObject().getLong("goodsId") == 1001 && body.toJsonObject().getLong("userId") > 0;
-            vertx.setTimer(20, t -> req.response().setStatusCode(ok ? (n % 10 == 0 ? 429 : 202) : 400)
+            // with Prefer: wait, the outcome (200) comes later, and one in five is still PENDING (202) at the deadline
+            int status = !ok ? 400 : prefer == null ? (n % 10 == 0 ? 429 : 202) : (n % 5 == 0 ? 202 : 200);
+            vertx.setTimer(prefer == null ? 20 : 60, t -> req.response().setStatusCode(status)
                     .putHeader("Content-Type", "application/json").end("{\"requestId\":\"r-" + n + "\",\"status\":\"PENDING\"}"));
         })).listen(0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
@@ -57,5 +62,16 @@ class RawHttpLoadTest {
         // 4 connections x (1 request / 20 ms) = at most ~200 answers/s, but 1,000/s are due: a queue builds
         RawHttpLoad.Result queued = RawHttpLoad.run(server.actualPort(), 1001, 300, 4, 100, 1, null, n -> { }, 1000);
         assertThat(queued.percentileMillis(99, 0)).isGreaterThan(500.0);
+    }
+
+    @Test void withAWaitPreference_theLatencyIsTheTimeToTheOutcome_andAPendingAnswerNeverKnew() throws Exception {
+        LoadSpec spec = LoadSpec.closed(server.actualPort(), 1001, 200, 10, 100, 1, null).waiting(7);
+        RawHttpLoad.Result r = RawHttpLoad.run(spec, n -> { });
+        assertThat(prefers).containsExactly("wait=7");
+        assertThat(r.byStatus()).containsEntry(200, 160L).containsEntry(202, 40L);
+        assertThat(r.answerTimes(0).answered()).isEqualTo(160);
+        assertThat(r.answerTimes(0).percentileMillis(50)).isGreaterThanOrEqualTo(60.0);
+        assertThat(r.answerTimes(0).percentileMillis(99)).isInfinite();
+        assertThat(r.answerTimes(0).shareWithin(1000)).isEqualTo(0.8);
     }
 }

@@ -9,6 +9,8 @@ import dev.seckill.infra.drill.AnswerTimes;
 import dev.seckill.infra.drill.Drain;
 import dev.seckill.infra.drill.LoadGenerator;
 import dev.seckill.infra.drill.Namespace;
+import dev.seckill.infra.report.ReportSource;
+import java.nio.file.Path;
 import dev.seckill.infra.drill.OutcomeLog;
 import dev.seckill.infra.drill.Pipeline;
 import dev.seckill.infra.drill.SaleAudit;
@@ -70,9 +72,25 @@ public final class DemoCommand {
                 SaleAudit audit = SaleAudit.of(p, goods, load.acceptedIds(), log.snapshot());
                 print(out, load, audit, log.snapshot(), drained, drainSeconds);
                 if (answer > 0) timeToAnswer(out, p, goods + 2, stock, answer, concurrency, users, seed, load);
+                htmlReport(out, ns, settings, goods);
                 return audit.ok() && drained ? 0 : 1;
             }
         }
+    }
+
+    /** The sale's report as one HTML page with charts, next to the text report, and how to look at or remove the run. */
+    private static void htmlReport(PrintStream out, Namespace ns, Settings settings, long goods) {
+        Path file = Path.of(settings.get(ToolSettings.HOME), "reports", ns.name() + ".html").toAbsolutePath();
+        try {
+            ReportCommand.write(file, "seckill demo " + ns.name() + " — goods " + goods,
+                    new ReportSource(ns.settings()).read(goods, n -> { }));
+            out.println("HTML report   " + file);
+        } catch (Exception e) {
+            out.println("HTML report   not written: " + e.getMessage());
+        }
+        out.println("look again    ./seckill report --namespace " + ns.name() + " [--html FILE]; ./seckill reconcile --namespace " + ns.name());
+        out.println("replay it     ./seckill replay --namespace " + ns.name() + " --as rehearsal");
+        out.println("remove it     ./seckill clean --namespace " + ns.name());
     }
 
     static void print(PrintStream out, LoadGenerator.Result load, SaleAudit a, List<Outcome> outcomes, boolean drained,

@@ -57,7 +57,7 @@ final class ReplayCommand {
         }, n -> {
             if (n % 1000 == 0) out.printf("\rdeciding   %,d purchases", n);
         });
-        out.printf("%ncopied %,d commands (%,d purchases) in %.1f s: %,.0f decisions/s%n", r.copied(), r.purchases(),
+        out.printf("%ncopied %,d commands (%,d purchases), all decided %.1f s after the drill's pipeline was up: %,.0f decisions/s%n", r.copied(), r.purchases(),
                 r.took().toMillis() / 1000.0, r.decisionsPerSecond());
         out.printf("identical %,d   differing %,d%s%n", r.identical(), r.differences().size(),
                 r.shifted() > 0 ? "   same outcome, other stock after " + r.shifted() : "");

@@ -9,7 +9,9 @@ public final class JsonSerde<T> implements Serde<T> {
     private final Class<T> type;
     private final java.util.function.Function<T, byte[]> encoder;
 
-    public JsonSerde(Class<T> type) { this(type, Json::write); }
+    public JsonSerde(Class<T> type) {
+        this(type, Json::write);
+    }
 
     /** @param encoder writes a value exactly as {@link Json#write} would, faster (a hand-written hot path) */
     public JsonSerde(Class<T> type, java.util.function.Function<T, byte[]> encoder) {
@@ -17,7 +19,13 @@ public final class JsonSerde<T> implements Serde<T> {
         this.encoder = encoder;
     }
 
-    @Override public Serializer<T> serializer() { return (topic, value) -> value == null ? null : encoder.apply(value); }
+    @Override
+    public Serializer<T> serializer() {
+        return (topic, value) -> value == null ? null : encoder.apply(value);
+    }
 
-    @Override public Deserializer<T> deserializer() { return (topic, bytes) -> bytes == null ? null : Json.read(bytes, type); }
+    @Override
+    public Deserializer<T> deserializer() {
+        return (topic, bytes) -> bytes == null ? null : Json.read(bytes, type);
+    }
 }

@@ -7,14 +7,37 @@ import java.util.List;
 public record Topics(String prefix) {
     public static final String DEFAULT_PREFIX = "seckill.";
 
-    public String commands() { return prefix + "commands"; }
-    public String success() { return prefix + "outcome.success"; }
-    public String soldOut() { return prefix + "outcome.sold-out"; }
-    public String duplicate() { return prefix + "outcome.duplicate"; }
-    public String rejected() { return prefix + "outcome.rejected"; }
-    public String ledger() { return prefix + "ledger"; }
-    public String dlq() { return prefix + "dlq"; }
-    public String payments() { return prefix + "payments"; }
+    public String commands() {
+        return prefix + "commands";
+    }
+
+    public String success() {
+        return prefix + "outcome.success";
+    }
+
+    public String soldOut() {
+        return prefix + "outcome.sold-out";
+    }
+
+    public String duplicate() {
+        return prefix + "outcome.duplicate";
+    }
+
+    public String rejected() {
+        return prefix + "outcome.rejected";
+    }
+
+    public String ledger() {
+        return prefix + "ledger";
+    }
+
+    public String dlq() {
+        return prefix + "dlq";
+    }
+
+    public String payments() {
+        return prefix + "payments";
+    }
 
     public String outcome(OutcomeKind kind) {
         return switch (kind) {
@@ -25,7 +48,9 @@ public record Topics(String prefix) {
         };
     }
 
-    public List<String> outcomes() { return List.of(success(), soldOut(), duplicate(), rejected()); }
+    public List<String> outcomes() {
+        return List.of(success(), soldOut(), duplicate(), rejected());
+    }
 
     public List<String> all() {
         return List.of(commands(), success(), soldOut(), duplicate(), rejected(), ledger(), dlq(), payments());

@@ -8,7 +8,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
 class TraceHeadersTest {
-    @Test void newTraceIdsAreW3cShapedAndDistinct() {
+    @Test
+    void newTraceIdsAreW3cShapedAndDistinct() {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < 100_000; i++) {
             String id = TraceHeaders.newTraceId();
@@ -18,7 +19,8 @@ class TraceHeadersTest {
         assertThat(seen).hasSize(100_000);
     }
 
-    @Test void everyHexDigitPositionIsUsed() {
+    @Test
+    void everyHexDigitPositionIsUsed() {
         // a formatting slip (a dropped nibble, a fixed prefix) would leave some position constant
         String first = TraceHeaders.newTraceId();
         boolean[] varied = new boolean[32];
@@ -26,10 +28,12 @@ class TraceHeadersTest {
             String id = TraceHeaders.newTraceId();
             for (int c = 0; c < 32; c++) varied[c] |= id.charAt(c) != first.charAt(c);
         }
-        for (int c = 0; c < 32; c++) assertThat(varied[c]).as("position %d varies", c).isTrue();
+        for (int c = 0; c < 32; c++)
+            assertThat(varied[c]).as("position %d varies", c).isTrue();
     }
 
-    @Test void aRecordCarriesOneTraceId() {
+    @Test
+    void aRecordCarriesOneTraceId() {
         RecordHeaders headers = new RecordHeaders();
         TraceHeaders.put(headers, "first");
         TraceHeaders.put(headers, "second");

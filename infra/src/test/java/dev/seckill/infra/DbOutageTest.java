@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.infra.drill.Drain;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.OutcomeLog;
 import dev.seckill.infra.drill.Pipeline;
 import dev.seckill.infra.drill.SaleAudit;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.MariaDbServer;
 import java.time.Duration;
@@ -28,17 +28,26 @@ import org.junit.jupiter.api.Test;
  */
 class DbOutageTest {
 
-    @Test void aTwentySecondDatabaseOutageLosesAndDuplicatesNothing() throws Exception {
+    @Test
+    void aTwentySecondDatabaseOutageLosesAndDuplicatesNothing() throws Exception {
         try (MariaDbServer db = MariaDbServer.onFreePort().start()) {
-            Settings settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0",
-                    "topic.partitions", "4"));
-            Namespace ns = Namespace.create(settings, "dbdown-" + UUID.randomUUID().toString().substring(0, 8));
-            ns = new Namespace(ns.name(), ns.settings().and(Map.of(Settings.DB_URL,
-                    db.jdbcUrl(ns.database()) + "?createDatabaseIfNotExist=true", "db.connect.timeout.ms", "2000")));
+            Settings settings = Settings.with(Map.of(
+                    Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "4"));
+            Namespace ns = Namespace.create(
+                    settings, "dbdown-" + UUID.randomUUID().toString().substring(0, 8));
+            ns = new Namespace(
+                    ns.name(),
+                    ns.settings()
+                            .and(Map.of(
+                                    Settings.DB_URL,
+                                    db.jdbcUrl(ns.database()) + "?createDatabaseIfNotExist=true",
+                                    "db.connect.timeout.ms",
+                                    "2000")));
             long goods = 9001;
             Set<String> sent = new HashSet<>();
             Random random = new Random(9);
-            try (Pipeline p = new Pipeline(ns).start(); OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), p.topics())) {
+            try (Pipeline p = new Pipeline(ns).start();
+                    OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), p.topics())) {
                 p.openSale(goods, 120, Duration.ofHours(1), 1);
                 for (int i = 0; i < 80; i++) sent.add(buy(p, goods, random, "before-" + i));
                 db.stop();
@@ -48,17 +57,23 @@ class DbOutageTest {
                 for (int i = 0; Instant.now().isBefore(until); i++) {
                     Instant next = Instant.now().plusMillis(100);
                     sent.add(buy(p, goods, random, "during-" + i));
-                    await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).until(() -> !Instant.now().isBefore(next));
+                    await().pollDelay(Duration.ZERO)
+                            .pollInterval(Duration.ofMillis(10))
+                            .until(() -> !Instant.now().isBefore(next));
                 }
                 db.start();
                 for (int i = 0; i < 40; i++) sent.add(buy(p, goods, random, "after-" + i));
 
-                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(120), n -> { })).isTrue();
+                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(120), n -> {}))
+                        .isTrue();
                 SaleAudit audit = SaleAudit.of(p, goods, sent, log.snapshot());
                 assertThat(audit.violations).isEmpty();
-                assertThat(audit.ordersInDb).isEqualTo(audit.outcomesByKind.get(dev.seckill.contracts.outcome.OutcomeKind.SUCCESS));
+                assertThat(audit.ordersInDb)
+                        .isEqualTo(audit.outcomesByKind.get(dev.seckill.contracts.outcome.OutcomeKind.SUCCESS));
                 assertThat(audit.ordersInDb).as("demand exceeded stock").isEqualTo(120);
-                assertThat(p.metrics().counter("seckill_writer_db_retries").count()).as("the writer really met the outage").isPositive();
+                assertThat(p.metrics().counter("seckill_writer_db_retries").count())
+                        .as("the writer really met the outage")
+                        .isPositive();
             }
         }
     }

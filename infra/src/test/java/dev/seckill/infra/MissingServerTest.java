@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /** A missing server gives one readable line naming the component and its address, and exit code 2. */
 class MissingServerTest {
-    @AfterEach void clear() {
+    @AfterEach
+    void clear() {
         System.clearProperty("seckill.kafka.bootstrap");
         System.clearProperty("seckill.redis.url");
         System.clearProperty("seckill.db.url");
@@ -32,33 +33,42 @@ class MissingServerTest {
         return new String[] {Integer.toString(code), err.toString(StandardCharsets.UTF_8)};
     }
 
-    @Test void kafkaMissing() {
+    @Test
+    void kafkaMissing() {
         int port = ServerProcess.freePort();
         System.setProperty("seckill.kafka.bootstrap", "127.0.0.1:" + port);
         String[] r = run("reconcile");
         assertThat(r[0]).isEqualTo("2");
-        assertThat(r[1].strip()).isEqualTo("seckill: Kafka is not reachable at 127.0.0.1:" + port + " (run ./seckill up)");
+        assertThat(r[1].strip())
+                .isEqualTo("seckill: Kafka is not reachable at 127.0.0.1:" + port + " (run ./seckill up)");
     }
 
-    @Test void redisMissing() {
+    @Test
+    void redisMissing() {
         int port = ServerProcess.freePort();
         System.setProperty("seckill.kafka.bootstrap", dev.seckill.stack.KafkaFixture.bootstrap());
         System.setProperty("seckill.redis.url", "redis://127.0.0.1:" + port);
         String[] r = run("reconcile");
         assertThat(r[0]).isEqualTo("2");
-        assertThat(r[1].strip()).isEqualTo("seckill: Redis is not reachable at 127.0.0.1:" + port + " (start it or set SECKILL_REDIS_URL)");
+        assertThat(r[1].strip())
+                .isEqualTo("seckill: Redis is not reachable at 127.0.0.1:" + port
+                        + " (start it or set SECKILL_REDIS_URL)");
     }
 
-    @Test void mysqlMissing() {
+    @Test
+    void mysqlMissing() {
         int port = ServerProcess.freePort();
         System.setProperty("seckill.kafka.bootstrap", dev.seckill.stack.KafkaFixture.bootstrap());
         System.setProperty("seckill.db.url", "jdbc:mysql://127.0.0.1:" + port + "/seckill");
         String[] r = run("reconcile");
         assertThat(r[0]).isEqualTo("2");
-        assertThat(r[1].strip()).isEqualTo("seckill: MySQL is not reachable at 127.0.0.1:" + port + " (start it or set SECKILL_DB_URL)");
+        assertThat(r[1].strip())
+                .isEqualTo(
+                        "seckill: MySQL is not reachable at 127.0.0.1:" + port + " (start it or set SECKILL_DB_URL)");
     }
 
-    @Test void aBadFlagIsOneLineToo() {
+    @Test
+    void aBadFlagIsOneLineToo() {
         String[] r = run("demo", "--stock", "lots");
         assertThat(r[0]).isEqualTo("2");
         assertThat(r[1].strip()).isEqualTo("seckill: --stock must be a number, got 'lots'");

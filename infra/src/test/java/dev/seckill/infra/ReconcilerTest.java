@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.drill.Drain;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.OutcomeLog;
 import dev.seckill.infra.drill.Pipeline;
 import dev.seckill.infra.drill.SaleAudit;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.reconcile.Reconciler;
 import dev.seckill.reconcile.ReconcilerApp;
 import dev.seckill.stack.KafkaFixture;
@@ -37,11 +37,13 @@ class ReconcilerTest {
     final Random random = new Random(66);
 
     static Settings base() {
-        return Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "4"));
+        return Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "4"));
     }
 
     static String one(Pipeline p, String sql, Object... args) throws Exception {
-        try (Connection c = p.db().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = p.db().getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
@@ -64,14 +66,21 @@ class ReconcilerTest {
     }
 
     static KafkaProducer<String, byte[]> producer() {
-        return new KafkaProducer<>(Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
-                new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
-    @Test void aCleanSaleReportsNoDriftAndRepairsNothingAcrossTwentyCycles() throws Exception {
+    @Test
+    void aCleanSaleReportsNoDriftAndRepairsNothingAcrossTwentyCycles() throws Exception {
         long goods = 6101;
-        try (Pipeline p = new Pipeline(Namespace.create(base(), "rec-clean-" + UUID.randomUUID().toString().substring(0, 6))).start();
-             var producer = producer(); Reconciler r = reconciler(p, producer, false)) {
+        try (Pipeline p = new Pipeline(Namespace.create(
+                                base(),
+                                "rec-clean-" + UUID.randomUUID().toString().substring(0, 6)))
+                        .start();
+                var producer = producer();
+                Reconciler r = reconciler(p, producer, false)) {
             p.openSale(goods, 40, Duration.ofHours(1), 1);
             int cycles = 0;
             Set<String> verdicts = new HashSet<>();
@@ -79,80 +88,131 @@ class ReconcilerTest {
                 wave(p, goods, "clean" + w, 15, 120);
                 for (int k = 0; k < 2; k++, cycles++) {
                     List<Reconciler.Row> rows = r.cycle(goods);
-                    assertThat(rows).allSatisfy(row -> assertThat(row.repairs()).as(row.toString()).isEmpty());
+                    assertThat(rows)
+                            .allSatisfy(row ->
+                                    assertThat(row.repairs()).as(row.toString()).isEmpty());
                     rows.forEach(row -> verdicts.add(row.verdict()));
                 }
             }
             assertThat(cycles).isGreaterThanOrEqualTo(20);
             assertThat(verdicts).isSubsetOf("OK", "IN_FLIGHT");
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(r.cycle(goods))
+                            .singleElement()
+                            .extracting(Reconciler.Row::verdict)
+                            .isEqualTo("OK"));
             assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit")).isEqualTo("0");
-            String folded = one(p, "SELECT CONCAT(opened, '/', deducted, '/', released) FROM reconcile_fold WHERE goods_id = ?", goods);
+            String folded = one(
+                    p,
+                    "SELECT CONCAT(opened, '/', deducted, '/', released) FROM reconcile_fold WHERE goods_id = ?",
+                    goods);
             // a restarted reconciler goes on from its stored offsets: re-reading the ledger would double the fold
             try (Reconciler restarted = reconciler(p, producer, false)) {
-                assertThat(restarted.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK");
+                assertThat(restarted.cycle(goods))
+                        .singleElement()
+                        .extracting(Reconciler.Row::verdict)
+                        .isEqualTo("OK");
             }
-            assertThat(one(p, "SELECT CONCAT(opened, '/', deducted, '/', released) FROM reconcile_fold WHERE goods_id = ?", goods))
+            assertThat(one(
+                            p,
+                            "SELECT CONCAT(opened, '/', deducted, '/', released) FROM reconcile_fold WHERE goods_id = ?",
+                            goods))
                     .isEqualTo(folded);
         }
     }
 
-    @Test void aDeletedOrderIsRecreated_aStrayOrderFlagged_andTamperedRedisStockCorrected() throws Exception {
+    @Test
+    void aDeletedOrderIsRecreated_aStrayOrderFlagged_andTamperedRedisStockCorrected() throws Exception {
         long goods = 6102;
-        try (Pipeline p = new Pipeline(Namespace.create(base(), "rec-fix-" + UUID.randomUUID().toString().substring(0, 6))).start();
-             OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
-             var producer = producer(); Reconciler r = reconciler(p, producer, false)) {
+        try (Pipeline p = new Pipeline(Namespace.create(
+                                base(),
+                                "rec-fix-" + UUID.randomUUID().toString().substring(0, 6)))
+                        .start();
+                OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                var producer = producer();
+                Reconciler r = reconciler(p, producer, false)) {
             p.openSale(goods, 10, Duration.ofHours(1), 1);
             Set<String> ids = wave(p, goods, "fix", 30, 25);
-            assertThat(Drain.await(p, log, goods, ids, Duration.ofSeconds(60), n -> { })).isTrue();
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
+            assertThat(Drain.await(p, log, goods, ids, Duration.ofSeconds(60), n -> {}))
+                    .isTrue();
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(r.cycle(goods))
+                            .singleElement()
+                            .extracting(Reconciler.Row::verdict)
+                            .isEqualTo("OK"));
 
-            String victim = one(p, "SELECT request_id FROM purchase_order WHERE goods_id = ? ORDER BY order_id LIMIT 1", goods);
+            String victim =
+                    one(p, "SELECT request_id FROM purchase_order WHERE goods_id = ? ORDER BY order_id LIMIT 1", goods);
             try (Connection c = p.db().getConnection()) {
                 c.createStatement().executeUpdate("DELETE FROM purchase_order WHERE request_id = '" + victim + "'");
-                c.createStatement().executeUpdate("INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, status, live_user_id) "
-                        + "VALUES ('stray-1', " + goods + ", 9999, 1, 'CREATED', 9999)");
+                c.createStatement()
+                        .executeUpdate(
+                                "INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, status, live_user_id) "
+                                        + "VALUES ('stray-1', " + goods + ", 9999, 1, 'CREATED', 9999)");
             }
             p.redis().set(p.keys().stock(goods), "999");
 
             List<Reconciler.Row> rows = r.cycle(goods);
-            assertThat(rows.get(0).repairs()).anyMatch(x -> x.startsWith("missing_order"))
-                    .anyMatch(x -> x.startsWith("stray_order")).anyMatch(x -> x.startsWith("redis_drift"));
-            assertThat(one(p, "SELECT COUNT(*) FROM purchase_order WHERE request_id = ?", victim)).as("re-created").isEqualTo("1");
-            assertThat(one(p, "SELECT COUNT(*) FROM purchase_order WHERE request_id = 'stray-1'")).as("flagged, never deleted").isEqualTo("1");
-            await().atMost(Duration.ofSeconds(30)).until(() -> "0".equals(p.redis().get(p.keys().stock(goods))));
-            assertThat(one(p, "SELECT GROUP_CONCAT(DISTINCT kind ORDER BY kind) FROM reconcile_audit WHERE goods_id = ?", goods))
+            assertThat(rows.get(0).repairs())
+                    .anyMatch(x -> x.startsWith("missing_order"))
+                    .anyMatch(x -> x.startsWith("stray_order"))
+                    .anyMatch(x -> x.startsWith("redis_drift"));
+            assertThat(one(p, "SELECT COUNT(*) FROM purchase_order WHERE request_id = ?", victim))
+                    .as("re-created")
+                    .isEqualTo("1");
+            assertThat(one(p, "SELECT COUNT(*) FROM purchase_order WHERE request_id = 'stray-1'"))
+                    .as("flagged, never deleted")
+                    .isEqualTo("1");
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "0".equals(p.redis().get(p.keys().stock(goods))));
+            assertThat(one(
+                            p,
+                            "SELECT GROUP_CONCAT(DISTINCT kind ORDER BY kind) FROM reconcile_audit WHERE goods_id = ?",
+                            goods))
                     .isEqualTo("missing_order,redis_drift,stray_order");
             String report = Reconciler.render(r.cycle(goods));
             assertThat(report).contains(Long.toString(goods));
-            assertThat(r.cycle(goods).get(0).repairs()).as("a flagged stray is not flagged again").isEmpty();
+            assertThat(r.cycle(goods).get(0).repairs())
+                    .as("a flagged stray is not flagged again")
+                    .isEmpty();
         }
     }
 
-    @Test void redisWipedMidSale_isDetectedAndRestored_andTheSaleEndsCorrect() throws Exception {
+    @Test
+    void redisWipedMidSale_isDetectedAndRestored_andTheSaleEndsCorrect() throws Exception {
         long goods = 6103;
         try (RedisServer own = RedisServer.onFreePort().start()) {
-            Namespace ns = Namespace.create(base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),
+            Namespace ns = Namespace.create(
+                    base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),
                     "rec-wipe-" + UUID.randomUUID().toString().substring(0, 6));
-            try (Pipeline p = new Pipeline(ns).start(); OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
-                 ReconcilerApp reconciler = new ReconcilerApp(p.namespace().settings(), new SimpleMeterRegistry()).start()) {
+            try (Pipeline p = new Pipeline(ns).start();
+                    OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                    ReconcilerApp reconciler =
+                            new ReconcilerApp(p.namespace().settings(), new SimpleMeterRegistry()).start()) {
                 p.openSale(goods, 60, Duration.ofHours(1), 1);
                 Set<String> sent = new HashSet<>(wave(p, goods, "before", 40, 200));
-                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(60), n -> { })).isTrue();
+                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(60), n -> {}))
+                        .isTrue();
 
                 p.redis().flushAll(); // "Redis crashed or the keys expired"
-                await().atMost(Duration.ofSeconds(60)).until(() -> "1".equals(one(p,
-                        "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ? AND kind = 'redis_drift'", goods)));
-                await().atMost(Duration.ofSeconds(30)).until(() -> p.redis().get(p.keys().stock(goods)) != null);
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> "1"
+                                .equals(one(
+                                        p,
+                                        "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ? AND kind = 'redis_drift'",
+                                        goods)));
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> p.redis().get(p.keys().stock(goods)) != null);
 
                 sent.addAll(wave(p, goods, "after", 200, 200));
-                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(90), n -> { })).isTrue();
+                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(90), n -> {}))
+                        .isTrue();
                 SaleAudit audit = SaleAudit.of(p, goods, sent, log.snapshot());
                 assertThat(audit.violations).isEmpty();
                 assertThat(audit.oversold).isZero();
-                assertThat(audit.outcomesByKind.get(OutcomeKind.SUCCESS)).as("the sale went on to sell out after the restore").isEqualTo(60);
+                assertThat(audit.outcomesByKind.get(OutcomeKind.SUCCESS))
+                        .as("the sale went on to sell out after the restore")
+                        .isEqualTo(60);
             }
         }
     }
@@ -163,57 +223,105 @@ class ReconcilerTest {
      * and repairs nothing, cycle after cycle (before: a restore every cycle, each a RESTORED ledger entry and an audit
      * row). The goods then opens again without force, and every source agrees about the new sale.
      */
-    @Test void aShortSaleLivesThroughItsExpiry_isEndedNotDrift_andItsGoodsOpensAgainWithoutForce() throws Exception {
+    @Test
+    void aShortSaleLivesThroughItsExpiry_isEndedNotDrift_andItsGoodsOpensAgainWithoutForce() throws Exception {
         long goods = 6104;
-        Namespace ns = Namespace.create(base().and(Map.of(dev.seckill.contracts.redis.KeyLifetime.GRACE_SETTING, "8000",
-                "writer.payment.timeout.ms", "1000", "writer.sweep.interval.ms", "200")), "rec-end-" + UUID.randomUUID().toString().substring(0, 6));
-        try (Pipeline p = new Pipeline(ns).start(); OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
-             var producer = producer(); Reconciler r = reconciler(p, producer, false)) {
+        Namespace ns = Namespace.create(
+                base().and(Map.of(
+                        dev.seckill.contracts.redis.KeyLifetime.GRACE_SETTING,
+                        "8000",
+                        "writer.payment.timeout.ms",
+                        "1000",
+                        "writer.sweep.interval.ms",
+                        "200")),
+                "rec-end-" + UUID.randomUUID().toString().substring(0, 6));
+        try (Pipeline p = new Pipeline(ns).start();
+                OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                var producer = producer();
+                Reconciler r = reconciler(p, producer, false)) {
             p.openSale(goods, 5, Duration.ofSeconds(3), 1);
             Set<String> ids = wave(p, goods, "short", 12, 8);
             // one buyer pays the moment the order exists (the payment counts by its own time, within the 1 s timeout)
-            await().atMost(Duration.ofSeconds(30)).until(() -> one(p, "SELECT order_id FROM purchase_order WHERE goods_id = ? "
-                    + "ORDER BY order_id LIMIT 1", goods) != null);
-            String paidOrder = one(p, "SELECT order_id FROM purchase_order WHERE goods_id = ? ORDER BY order_id LIMIT 1", goods);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> one(
+                                    p,
+                                    "SELECT order_id FROM purchase_order WHERE goods_id = ? "
+                                            + "ORDER BY order_id LIMIT 1",
+                                    goods)
+                            != null);
+            String paidOrder =
+                    one(p, "SELECT order_id FROM purchase_order WHERE goods_id = ? ORDER BY order_id LIMIT 1", goods);
             long paidUser = Long.parseLong(one(p, "SELECT user_id FROM purchase_order WHERE order_id = ?", paidOrder));
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(p.topics().payments(), paidOrder,
-                    dev.seckill.contracts.Json.write(dev.seckill.contracts.payment.Payment.of("pay-" + paidOrder,
-                            Long.parseLong(paidOrder), Instant.now())))).get();
-            assertThat(Drain.await(p, log, goods, ids, Duration.ofSeconds(60), n -> { })).isTrue();
-            // nobody else pays: every other order is cancelled by the payment timeout and its unit released while the keys live
-            await().atMost(Duration.ofSeconds(60)).until(() ->
-                    "1".equals(one(p, "SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods))
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            p.topics().payments(),
+                            paidOrder,
+                            dev.seckill.contracts.Json.write(dev.seckill.contracts.payment.Payment.of(
+                                    "pay-" + paidOrder, Long.parseLong(paidOrder), Instant.now()))))
+                    .get();
+            assertThat(Drain.await(p, log, goods, ids, Duration.ofSeconds(60), n -> {}))
+                    .isTrue();
+            // nobody else pays: every other order is cancelled by the payment timeout and its unit released while the
+            // keys live
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> "1"
+                                    .equals(one(
+                                            p,
+                                            "SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL",
+                                            goods))
                             && "4".equals(p.redis().get(p.keys().stock(goods))));
-            assertThat(one(p, "SELECT status FROM purchase_order WHERE order_id = ?", paidOrder)).isEqualTo("PAID");
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
+            assertThat(one(p, "SELECT status FROM purchase_order WHERE order_id = ?", paidOrder))
+                    .isEqualTo("PAID");
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(r.cycle(goods))
+                            .singleElement()
+                            .extracting(Reconciler.Row::verdict)
+                            .isEqualTo("OK"));
 
-            await().atMost(Duration.ofSeconds(60)).until(() -> p.keys().goodsKeys(goods).stream().noneMatch(k -> p.redis().exists(k)));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> p.keys().goodsKeys(goods).stream()
+                            .noneMatch(k -> p.redis().exists(k)));
             for (int cycle = 0; cycle < 3; cycle++) {
                 Reconciler.Row row = r.cycle(goods).get(0);
                 assertThat(row.verdict()).as(row.toString()).isEqualTo("ENDED");
                 assertThat(row.repairs()).as("an ended sale is not restored").isEmpty();
             }
-            assertThat(r.goodsWithGauges()).as("an ended sale's drift gauges are removed").doesNotContain(goods);
-            assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods)).isEqualTo("0");
-            assertThat(p.keys().goodsKeys(goods).stream().noneMatch(k -> p.redis().exists(k))).as("nothing re-created").isTrue();
+            assertThat(r.goodsWithGauges())
+                    .as("an ended sale's drift gauges are removed")
+                    .doesNotContain(goods);
+            assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods))
+                    .isEqualTo("0");
+            assertThat(p.keys().goodsKeys(goods).stream()
+                            .noneMatch(k -> p.redis().exists(k)))
+                    .as("nothing re-created")
+                    .isTrue();
 
             Instant now = Instant.now();
-            p.send(new dev.seckill.contracts.command.OpenSale(goods, 4, now.minusSeconds(1), now.plusSeconds(3600), 1, "reopen-" + goods, false));
-            await().atMost(Duration.ofSeconds(30)).until(() -> "4".equals(p.redis().get(p.keys().stock(goods))));
+            p.send(new dev.seckill.contracts.command.OpenSale(
+                    goods, 4, now.minusSeconds(1), now.plusSeconds(3600), 1, "reopen-" + goods, false));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "4".equals(p.redis().get(p.keys().stock(goods))));
             Set<String> again = wave(p, goods, "again", 6, 8);
             // the buyer who paid in the last sale buys in this one: the paid order no longer makes them a live buyer
             p.send(new Purchase("again-paid", goods, paidUser, 1, Instant.now()));
             again.add("again-paid");
-            assertThat(Drain.await(p, log, goods, again, Duration.ofSeconds(60), n -> { })).isTrue();
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(r.cycle(goods)).singleElement().extracting(Reconciler.Row::verdict).isEqualTo("OK"));
-            assertThat(one(p, "SELECT status FROM purchase_order WHERE order_id = ?", paidOrder)).as("still paid").isEqualTo("PAID");
+            assertThat(Drain.await(p, log, goods, again, Duration.ofSeconds(60), n -> {}))
+                    .isTrue();
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(r.cycle(goods))
+                            .singleElement()
+                            .extracting(Reconciler.Row::verdict)
+                            .isEqualTo("OK"));
+            assertThat(one(p, "SELECT status FROM purchase_order WHERE order_id = ?", paidOrder))
+                    .as("still paid")
+                    .isEqualTo("PAID");
             assertThat(one(p, "SELECT COUNT(*) FROM purchase_order WHERE request_id = 'again-paid'"))
-                    .as("a SUCCESS or not, the paid buyer's new purchase was decided and is consistent").isIn("0", "1");
-            assertThat(one(p, "SELECT stock FROM sale WHERE goods_id = ?", goods)).as("the DB counts the new sale from the ledger")
+                    .as("a SUCCESS or not, the paid buyer's new purchase was decided and is consistent")
+                    .isIn("0", "1");
+            assertThat(one(p, "SELECT stock FROM sale WHERE goods_id = ?", goods))
+                    .as("the DB counts the new sale from the ledger")
                     .isEqualTo(p.redis().get(p.keys().stock(goods)));
-            assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods)).isEqualTo("0");
+            assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods))
+                    .isEqualTo("0");
         }
     }
 }

@@ -6,14 +6,14 @@ import static org.awaitility.Awaitility.await;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.observability.MetricsServer;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.observability.MetricsServer;
+import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.StockStreamApp;
 import dev.seckill.stock.StreamWarmup;
@@ -51,21 +51,27 @@ import redis.clients.jedis.params.ScanParams;
 class WarmupBeforeReadyTest {
     static final HttpClient http = HttpClient.newHttpClient();
 
-    @Test void servicesWarmThemselvesWithoutTouchingTheSale_thenAPurchaseSucceeds() throws Exception {
+    @Test
+    void servicesWarmThemselvesWithoutTouchingTheSale_thenAPurchaseSucceeds() throws Exception {
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
-        Namespace ns = Namespace.create(Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap())),
+        Namespace ns = Namespace.create(
+                Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap())),
                 "warm-" + UUID.randomUUID().toString().substring(0, 8));
-        Settings s = ns.settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret, "stream.threads", "1"));
+        Settings s =
+                ns.settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret, "stream.threads", "1"));
         Topics topics = new Topics(s.topicPrefix());
         Readiness streamReadiness = new Readiness(Readiness.State.STARTING);
         var registry = MetricsServer.newRegistry();
         try (StockStreamApp stream = new StockStreamApp(s, registry).start();
-             MetricsServer streamHealth = MetricsServer.start(registry, 0, streamReadiness);
-             UnifiedJedis redis = RedisConnections.open(s)) {
-            assertThat(get(streamHealth.port(), "/health").statusCode()).as("not ready before it runs").isEqualTo(503);
+                MetricsServer streamHealth = MetricsServer.start(registry, 0, streamReadiness);
+                UnifiedJedis redis = RedisConnections.open(s)) {
+            assertThat(get(streamHealth.port(), "/health").statusCode())
+                    .as("not ready before it runs")
+                    .isEqualTo(503);
             stream.awaitRunning(Duration.ofSeconds(60));
             StreamWarmup.inBackground(s, 3_000, streamReadiness);
-            try (GatewayApp gateway = new GatewayApp(s, MetricsServer.newRegistry()).start().warmUpInBackground(5_000)) {
+            try (GatewayApp gateway =
+                    new GatewayApp(s, MetricsServer.newRegistry()).start().warmUpInBackground(5_000)) {
                 HttpResponse<String> warming = get(gateway.port(), "/health");
                 assertThat(warming.statusCode()).isEqualTo(503);
                 assertThat(warming.body()).contains("\"status\":\"warming\"");
@@ -73,24 +79,49 @@ class WarmupBeforeReadyTest {
                 assertThat(streamWarming.statusCode()).isEqualTo(503);
                 assertThat(streamWarming.body()).contains("warming");
 
-                await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                    assertThat(get(gateway.port(), "/health").body()).contains("\"status\":\"UP\"");
-                    assertThat(get(streamHealth.port(), "/health").statusCode()).isEqualTo(200);
-                });
+                await().atMost(Duration.ofMinutes(4))
+                        .pollInterval(Duration.ofMillis(200))
+                        .untilAsserted(() -> {
+                            assertThat(get(gateway.port(), "/health").body()).contains("\"status\":\"UP\"");
+                            assertThat(get(streamHealth.port(), "/health").statusCode())
+                                    .isEqualTo(200);
+                        });
                 assertThat(get(gateway.port(), "/health").statusCode()).isEqualTo(200);
 
-                assertThat(keysUnder(redis, s.redisPrefix())).as("the warm-up left no Redis key in the namespace").isEmpty();
-                assertThat(records(s, topics.all())).as("no record on any real topic (commands, outcomes, ledger, ...)").isZero();
-                assertThat(topicsUnder(s, s.topicPrefix() + "warmup-")).as("the warm-ups deleted their topics").isEmpty();
+                assertThat(keysUnder(redis, s.redisPrefix()))
+                        .as("the warm-up left no Redis key in the namespace")
+                        .isEmpty();
+                assertThat(records(s, topics.all()))
+                        .as("no record on any real topic (commands, outcomes, ledger, ...)")
+                        .isZero();
+                assertThat(topicsUnder(s, s.topicPrefix() + "warmup-"))
+                        .as("the warm-ups deleted their topics")
+                        .isEmpty();
 
                 long goods = 7001;
                 Instant now = Instant.now();
-                send(s, topics, new OpenSale(goods, 10, now.minusSeconds(1), now.plus(Duration.ofMinutes(10)), 1, "open-" + goods, false));
-                await().atMost(Duration.ofSeconds(60)).until(() -> redis.get(new RedisKeys(s.redisPrefix()).stock(goods)) != null);
-                HttpResponse<String> bought = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases"))
-                        .header("Content-Type", "application/json").header("Prefer", "wait=10")
-                        .header("Authorization", "Bearer " + new Jwt(secret, Clock.systemUTC()).mint(42, now.plusSeconds(600)))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goods + ",\"quantity\":1}")).build(),
+                send(
+                        s,
+                        topics,
+                        new OpenSale(
+                                goods,
+                                10,
+                                now.minusSeconds(1),
+                                now.plus(Duration.ofMinutes(10)),
+                                1,
+                                "open-" + goods,
+                                false));
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> redis.get(new RedisKeys(s.redisPrefix()).stock(goods)) != null);
+                HttpResponse<String> bought = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases"))
+                                .header("Content-Type", "application/json")
+                                .header("Prefer", "wait=10")
+                                .header(
+                                        "Authorization",
+                                        "Bearer " + new Jwt(secret, Clock.systemUTC()).mint(42, now.plusSeconds(600)))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goods + ",\"quantity\":1}"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(bought.statusCode()).isEqualTo(200);
                 assertThat(bought.body()).contains("\"status\":\"SUCCESS\"");
@@ -102,7 +133,10 @@ class WarmupBeforeReadyTest {
     }
 
     static HttpResponse<String> get(int port, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     static List<String> keysUnder(UnifiedJedis redis, String prefix) {
@@ -119,22 +153,32 @@ class WarmupBeforeReadyTest {
     static long records(Settings s, List<String> topics) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap()))) {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).forEach((name, d) ->
-                    d.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
-            return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values().stream().mapToLong(i -> i.offset()).sum();
+            admin.describeTopics(topics)
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .forEach((name, d) -> d.partitions()
+                            .forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+            return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values().stream()
+                    .mapToLong(i -> i.offset())
+                    .sum();
         }
     }
 
     static List<String> topicsUnder(Settings s, String prefix) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap()))) {
-            return admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().filter(t -> t.startsWith(prefix)).toList();
+            return admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                    .filter(t -> t.startsWith(prefix))
+                    .toList();
         }
     }
 
     static void send(Settings s, Topics topics, OpenSale open) throws Exception {
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open))).get(30, TimeUnit.SECONDS);
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(), ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 }

@@ -1,18 +1,10 @@
 package dev.seckill.gateway;
 
-import dev.seckill.kit.config.GroupIds;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
-import dev.seckill.kit.config.WarmupSettings;
-import dev.seckill.kit.warmup.Readiness;
-import dev.seckill.kit.observability.ServiceMain;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
-import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.GatewayProducer;
+import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
@@ -21,6 +13,14 @@ import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.RedisBatcher;
 import dev.seckill.gateway.status.StatusIndexer;
 import dev.seckill.gateway.status.Waiters;
+import dev.seckill.kit.config.GroupIds;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.observability.ServiceMain;
+import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -85,21 +85,28 @@ public final class GatewayApp implements AutoCloseable {
         new KafkaClientMetrics(producer).bindTo(metrics);
         Jwt jwt = GatewayKeys.buyerIdentity(settings, clock);
         PaymentRoute.credential(settings); // refuse to start on a bad payment credential, before anything listens
-        RateLimiter limiter = new RateLimiter(config.limitGlobalPerSecond(),
-                config.limitGoodsPerSecond(), config.limitUserPerSecond(),
-                config.limitUserBurst(), config.limitTrackedKeys());
+        RateLimiter limiter = new RateLimiter(
+                config.limitGlobalPerSecond(),
+                config.limitGoodsPerSecond(),
+                config.limitUserPerSecond(),
+                config.limitUserBurst(),
+                config.limitTrackedKeys());
         metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
         redis = RedisConnections.open(settings);
         RedisKeys keys = new RedisKeys(settings.redisPrefix());
         windowLookups = SaleWindows.lookups(2, config.windowLookupQueue());
-        SaleWindows windows = new SaleWindows(redis, keys, windowLookups, config.windowCacheMs(),
-                config.windowCacheGoods());
+        SaleWindows windows =
+                new SaleWindows(redis, keys, windowLookups, config.windowCacheMs(), config.windowCacheGoods());
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
-        view = new OutcomeView(settings.kafkaBootstrap(), topics, config.outcomeCache(),
-                Duration.ofMillis(config.soldoutTtlMs()), Duration.ofMillis(config.outcomeFetchMaxWaitMs()), windows::invalidate);
+        view = new OutcomeView(
+                settings.kafkaBootstrap(),
+                topics,
+                config.outcomeCache(),
+                Duration.ofMillis(config.soldoutTtlMs()),
+                Duration.ofMillis(config.outcomeFetchMaxWaitMs()),
+                windows::invalidate);
         statusRedis = new RedisBatcher(redis, config.statusQueue(), "gateway-status-redis");
-        PurchaseStatusStore store = new PurchaseStatusStore(statusRedis, keys,
-                Duration.ofMillis(config.statusTtlMs()));
+        PurchaseStatusStore store = new PurchaseStatusStore(statusRedis, keys, Duration.ofMillis(config.statusTtlMs()));
         indexer = new StatusIndexer(settings.kafkaBootstrap(), GroupIds.gatewayStatus(settings), topics, store);
         vertx = Vertx.vertx();
         waiters = new Waiters(vertx, view::outcome);
@@ -108,15 +115,29 @@ public final class GatewayApp implements AutoCloseable {
         maxWait = config.maxWaitSeconds();
         // an id a gateway issued is PENDING until its outcome is indexed, for as long as the store keeps purchases
         issuedPendingMs = config.statusTtlMs();
-        Router router = door(new Door(topics, metrics, jwt, limiter, acceptedIds, windows, store, new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
+        Router router = door(new Door(
+                topics,
+                metrics,
+                jwt,
+                limiter,
+                acceptedIds,
+                windows,
+                store,
+                new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
                 view));
         Responder responder = new Responder(metrics);
-        router.post("/api/orders/:orderId/pay").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(1024))
-                .handler(new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
+        router.post("/api/orders/:orderId/pay")
+                .handler(JsonBodies.jsonOnly(responder))
+                .handler(JsonBodies.bounded(1024))
+                .handler(
+                        new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
                 .failureHandler(JsonBodies.tooLarge(responder));
         router.get("/health").handler(this::health);
         if (metrics instanceof PrometheusMeterRegistry prom) {
-            router.get("/metrics").handler(ctx -> ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4").end(prom.scrape()));
+            router.get("/metrics")
+                    .handler(ctx -> ctx.response()
+                            .putHeader("Content-Type", "text/plain; version=0.0.4")
+                            .end(prom.scrape()));
         }
         servers.addAll(listen(router, config.port()));
         accepting = true;
@@ -124,20 +145,56 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     /** What a purchase meets at one door: the real one, or the warm-up's ({@link GatewayWarmup}: its own topic, keys, token key, counters). */
-    record Door(Topics topics, MeterRegistry metrics, Jwt jwt, RateLimiter limiter, RecentIds acceptedIds, SaleWindows windows,
-                PurchaseStatusStore store, GeneratedIds ids, OutcomeView view) {}
+    record Door(
+            Topics topics,
+            MeterRegistry metrics,
+            Jwt jwt,
+            RateLimiter limiter,
+            RecentIds acceptedIds,
+            SaleWindows windows,
+            PurchaseStatusStore store,
+            GeneratedIds ids,
+            OutcomeView view) {}
 
     /** The purchase routes (POST and GET) of a door, over this gateway's producer, outcome view and waiters. */
     Router door(Door d) {
         Router router = Router.router(vertx);
         Responder responder = new Responder(d.metrics());
         KafkaSender sender = new KafkaSender(vertx, producer, d.metrics());
-        router.post("/api/purchases").handler(JsonBodies.jsonOnly(responder)).handler(JsonBodies.bounded(config.bodyLimit()))
-                .handler(new PurchaseRoute(new PurchaseRoute.Parts(vertx, d.topics(), clock, d.metrics(), responder, d.jwt(), d.limiter(),
-                        d.acceptedIds(), d.windows(), d.view(), sender, d.store(), waiters, d.ids(), () -> accepting, maxWait)))
+        router.post("/api/purchases")
+                .handler(JsonBodies.jsonOnly(responder))
+                .handler(JsonBodies.bounded(config.bodyLimit()))
+                .handler(new PurchaseRoute(new PurchaseRoute.Parts(
+                        vertx,
+                        d.topics(),
+                        clock,
+                        d.metrics(),
+                        responder,
+                        d.jwt(),
+                        d.limiter(),
+                        d.acceptedIds(),
+                        d.windows(),
+                        d.view(),
+                        sender,
+                        d.store(),
+                        waiters,
+                        d.ids(),
+                        () -> accepting,
+                        maxWait)))
                 .failureHandler(JsonBodies.tooLarge(responder));
-        router.get("/api/purchases/:requestId").handler(new StatusRoute(new StatusRoute.Parts(vertx, d.metrics(), responder, d.jwt(), d.view(),
-                d.acceptedIds(), d.store(), waiters, d.ids(), issuedPendingMs, maxWait)));
+        router.get("/api/purchases/:requestId")
+                .handler(new StatusRoute(new StatusRoute.Parts(
+                        vertx,
+                        d.metrics(),
+                        responder,
+                        d.jwt(),
+                        d.view(),
+                        d.acceptedIds(),
+                        d.store(),
+                        waiters,
+                        d.ids(),
+                        issuedPendingMs,
+                        maxWait)));
         return router;
     }
 
@@ -148,44 +205,72 @@ public final class GatewayApp implements AutoCloseable {
     public GatewayApp warmUpInBackground(int requests) {
         if (requests <= 0) return this;
         readiness.warming();
-        Thread t = new Thread(() -> {
-            String done;
-            try {
-                done = new GatewayWarmup(this, new GatewayWarmup.Shared(settings, vertx, producer, topics, redis, windowLookups, statusRedis,
-                        clock)).run(requests);
-            } catch (Exception e) {
-                done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
-            }
-            readiness.up();
-            System.out.println("ingress-gateway READY: " + done);
-        }, "gateway-warmup");
+        Thread t = new Thread(
+                () -> {
+                    String done;
+                    try {
+                        done = new GatewayWarmup(
+                                        this,
+                                        new GatewayWarmup.Shared(
+                                                settings,
+                                                vertx,
+                                                producer,
+                                                topics,
+                                                redis,
+                                                windowLookups,
+                                                statusRedis,
+                                                clock))
+                                .run(requests);
+                    } catch (Exception e) {
+                        done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
+                    }
+                    readiness.up();
+                    System.out.println("ingress-gateway READY: " + done);
+                },
+                "gateway-warmup");
         t.setDaemon(true);
         t.start();
         return this;
     }
 
-    public Readiness readiness() { return readiness; }
+    public Readiness readiness() {
+        return readiness;
+    }
 
     /** One server per event loop on {@code port} (0: a free one), all sharing it; Vert.x spreads connections across them. */
     List<HttpServer> listen(Router router, int port) {
         String host = config.host();
-        HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port == 0 ? freePort(host) : port)
-                .setTcpNoDelay(true).setIdleTimeout(60)
-                // HTTP/1.1 only: no h2c upgrade sniffing and no WebSocket extension handler on every connection's pipeline
+        HttpServerOptions options = new HttpServerOptions()
+                .setHost(host)
+                .setPort(port == 0 ? freePort(host) : port)
+                .setTcpNoDelay(true)
+                .setIdleTimeout(60)
+                // HTTP/1.1 only: no h2c upgrade sniffing and no WebSocket extension handler on every connection's
+                // pipeline
                 .setHttp2ClearTextEnabled(false)
-                .setPerFrameWebSocketCompressionSupported(false).setPerMessageWebSocketCompressionSupported(false);
+                .setPerFrameWebSocketCompressionSupported(false)
+                .setPerMessageWebSocketCompressionSupported(false);
         int loops = config.eventLoops();
         List<HttpServer> listening = new ArrayList<>();
         try {
             for (int i = 0; i < loops; i++) {
-                listening.add(vertx.createHttpServer(options).requestHandler(router).listen()
-                        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
+                listening.add(vertx.createHttpServer(options)
+                        .requestHandler(router)
+                        .listen()
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS));
             }
         } catch (Exception e) {
-            throw new IllegalStateException("gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": " + e.getMessage(),
+                    e);
         }
-        LOG.info("gateway listening on http://{}:{} ({} event loops)", options.getHost(), listening.get(0).actualPort(), loops);
+        LOG.info(
+                "gateway listening on http://{}:{} ({} event loops)",
+                options.getHost(),
+                listening.get(0).actualPort(),
+                loops);
         return listening;
     }
 
@@ -198,36 +283,51 @@ public final class GatewayApp implements AutoCloseable {
         }
     }
 
-    public int port() { return servers.get(0).actualPort(); }
+    public int port() {
+        return servers.get(0).actualPort();
+    }
 
     /** The body of an accepted purchase (every 202). */
-    static String pending(String requestId) { return Responder.pending(requestId); }
+    static String pending(String requestId) {
+        return Responder.pending(requestId);
+    }
 
     /** 200 UP when Kafka and Redis answer and the gateway is warm; 503 with {@code status} DOWN, or {@code warming} before that. */
     private void health(RoutingContext ctx) {
         boolean kafka = view.healthy(5000);
         vertx.executeBlocking(() -> {
-            try {
-                return "PONG".equalsIgnoreCase(redis.ping());
-            } catch (RuntimeException e) {
-                return false;
-            }
-        }).onComplete(r -> {
-            boolean redisUp = r.succeeded() && Boolean.TRUE.equals(r.result());
-            boolean up = kafka && redisUp && readiness.ready();
-            String status = !(kafka && redisUp) ? "DOWN" : readiness.state().label;
-            JsonObject body = new JsonObject().put("kafka", kafka ? "UP" : "DOWN").put("redis", redisUp ? "UP" : "DOWN").put("status", status);
-            ctx.response().setStatusCode(up ? 200 : 503).putHeader("Content-Type", "application/json").end(body.encode());
-        });
+                    try {
+                        return "PONG".equalsIgnoreCase(redis.ping());
+                    } catch (RuntimeException e) {
+                        return false;
+                    }
+                })
+                .onComplete(r -> {
+                    boolean redisUp = r.succeeded() && Boolean.TRUE.equals(r.result());
+                    boolean up = kafka && redisUp && readiness.ready();
+                    String status = !(kafka && redisUp) ? "DOWN" : readiness.state().label;
+                    JsonObject body = new JsonObject()
+                            .put("kafka", kafka ? "UP" : "DOWN")
+                            .put("redis", redisUp ? "UP" : "DOWN")
+                            .put("status", status);
+                    ctx.response()
+                            .setStatusCode(up ? 200 : 503)
+                            .putHeader("Content-Type", "application/json")
+                            .end(body.encode());
+                });
     }
 
     /** Graceful: stop accepting, answer every waiter (202 PENDING), let in-flight sends finish (flush), then close. */
-    @Override public void close() {
+    @Override
+    public void close() {
         accepting = false;
         if (waiters != null) waiters.expireAll();
         for (HttpServer server : servers) {
             try {
-                server.shutdown(10, TimeUnit.SECONDS).toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+                server.shutdown(10, TimeUnit.SECONDS)
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(15, TimeUnit.SECONDS);
             } catch (Exception e) {
                 LOG.warn("HTTP server shutdown: {}", e.getMessage());
             }
@@ -245,7 +345,11 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run("ingress-gateway", null, (settings, registry) ->
-                new GatewayApp(settings, registry).start().warmUpInBackground(WarmupSettings.gatewayRequests(settings)));
+        ServiceMain.run(
+                "ingress-gateway",
+                null,
+                (settings, registry) -> new GatewayApp(settings, registry)
+                        .start()
+                        .warmUpInBackground(WarmupSettings.gatewayRequests(settings)));
     }
 }

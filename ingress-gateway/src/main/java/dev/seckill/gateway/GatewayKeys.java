@@ -1,8 +1,8 @@
 package dev.seckill.gateway;
 
-import dev.seckill.kit.config.Settings;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.status.GeneratedIds;
+import dev.seckill.kit.config.Settings;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -32,7 +32,12 @@ final class GatewayKeys {
             throw new IllegalStateException("auth is on and needs an HMAC secret of at least 32 characters in "
                     + "SECKILL_GATEWAY_AUTH_SECRET (or SECKILL_GATEWAY_AUTH_ENABLED=false for a demo)");
         }
-        return new Jwt(secret, clock, new Jwt.Policy(settings.get(GatewaySettings.AUTH_ISSUER), settings.get(GatewaySettings.AUTH_AUDIENCE),
-                Duration.ofSeconds(settings.get(GatewaySettings.AUTH_MAX_LIFETIME_SECONDS))));
+        return new Jwt(
+                secret,
+                clock,
+                new Jwt.Policy(
+                        settings.get(GatewaySettings.AUTH_ISSUER),
+                        settings.get(GatewaySettings.AUTH_AUDIENCE),
+                        Duration.ofSeconds(settings.get(GatewaySettings.AUTH_MAX_LIFETIME_SECONDS))));
     }
 }

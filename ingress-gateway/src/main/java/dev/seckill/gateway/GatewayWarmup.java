@@ -1,24 +1,24 @@
 package dev.seckill.gateway;
 
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.observability.MetricsServer;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.kit.warmup.JitSettle;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.RedisBatcher;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.observability.MetricsServer;
+import dev.seckill.kit.warmup.JitSettle;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -51,13 +51,21 @@ final class GatewayWarmup {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayWarmup.class);
     /** A warm-up that cannot finish in this time ends there: readiness must not hang on it. */
     private static final Duration LIMIT = Duration.ofMinutes(2);
+
     private static final int CONNECTIONS = 200;
     /** The warm-up's topics are created and deleted on every start: two partitions each keep that quick. */
     private static final int PARTITIONS = 2;
 
     /** What the warm-up shares with the real door. */
-    record Shared(Settings settings, Vertx vertx, KafkaProducer<String, byte[]> producer, Topics topics, UnifiedJedis redis,
-                  ExecutorService windowLookups, RedisBatcher statusRedis, Clock clock) {}
+    record Shared(
+            Settings settings,
+            Vertx vertx,
+            KafkaProducer<String, byte[]> producer,
+            Topics topics,
+            UnifiedJedis redis,
+            ExecutorService windowLookups,
+            RedisBatcher statusRedis,
+            Clock clock) {}
 
     private final GatewayApp app;
     private final Shared shared;
@@ -82,18 +90,28 @@ final class GatewayWarmup {
         SaleWindows windows = new SaleWindows(shared.redis(), keys, shared.windowLookups(), 1000, 10_000);
         PurchaseStatusStore store = new PurchaseStatusStore(shared.statusRedis(), keys, Duration.ofMinutes(10));
         WarmupReadSide readSide = new WarmupReadSide(shared.settings().kafkaBootstrap(), topics, store, windows);
-        GatewayApp.Door door = new GatewayApp.Door(topics, MetricsServer.newRegistry(), jwt, new RateLimiter(1e9, 1e9, 1e9, 1e9, 100_000),
-                new RecentIds(100_000), windows, store, new GeneratedIds(secret), readSide.view());
+        GatewayApp.Door door = new GatewayApp.Door(
+                topics,
+                MetricsServer.newRegistry(),
+                jwt,
+                new RateLimiter(1e9, 1e9, 1e9, 1e9, 100_000),
+                new RecentIds(100_000),
+                windows,
+                store,
+                new GeneratedIds(secret),
+                readSide.view());
         List<HttpServer> servers = List.of();
         WarmupLoad load = null;
         try {
-            shared.producer().partitionsFor(shared.topics().commands()); // the real topic's metadata, nothing sent to it
+            shared.producer()
+                    .partitionsFor(shared.topics().commands()); // the real topic's metadata, nothing sent to it
             readSide.feed(shared.producer(), "wo-" + run + "-", n / 2);
             servers = app.listen(app.door(door), 0);
             load = new WarmupLoad(shared.vertx(), servers.get(0).actualPort(), jwt, "wu-" + run + "-", CONNECTIONS);
             load.run(n, LIMIT);
         } finally {
-            for (HttpServer s : servers) s.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            for (HttpServer s : servers)
+                s.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             readSide.close();
             String last = drainStatusWrites(store);
             if (last != null) deleteStatus(List.of(last));
@@ -103,8 +121,9 @@ final class GatewayWarmup {
         }
         long loadMs = (System.nanoTime() - t0) / 1_000_000;
         JitSettle.await(Duration.ofSeconds(15));
-        return String.format("%,d warm-up requests in %,d ms (answers %s), JIT settled after %,d ms", n, loadMs, load.byStatus(),
-                (System.nanoTime() - t0) / 1_000_000);
+        return String.format(
+                "%,d warm-up requests in %,d ms (answers %s), JIT settled after %,d ms",
+                n, loadMs, load.byStatus(), (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
@@ -115,7 +134,8 @@ final class GatewayWarmup {
         String id = "wo-" + run + "-last";
         Instant now = Instant.now();
         try {
-            store.decided(Outcome.of(id, 1, 1, 1, OutcomeKind.SOLD_OUT, null, 0, now, now, 0, 0)).get(10, TimeUnit.SECONDS);
+            store.decided(Outcome.of(id, 1, 1, 1, OutcomeKind.SOLD_OUT, null, 0, now, now, 0, 0))
+                    .get(10, TimeUnit.SECONDS);
             return id;
         } catch (Exception e) {
             LOG.warn("warm-up status writes not confirmed ({}); they expire in 10 minutes", e.toString());
@@ -125,7 +145,9 @@ final class GatewayWarmup {
 
     private void deleteStatus(List<String> ids) {
         for (int from = 0; from < ids.size(); from += 1000) {
-            String[] page = ids.subList(from, Math.min(ids.size(), from + 1000)).stream().map(keys::purchaseStatus).toArray(String[]::new);
+            String[] page = ids.subList(from, Math.min(ids.size(), from + 1000)).stream()
+                    .map(keys::purchaseStatus)
+                    .toArray(String[]::new);
             shared.redis().unlink(page);
         }
     }
@@ -140,5 +162,8 @@ final class GatewayWarmup {
         }
     }
 
-    private Admin admin() { return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, shared.settings().kafkaBootstrap())); }
+    private Admin admin() {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, shared.settings().kafkaBootstrap()));
+    }
 }

@@ -1,12 +1,12 @@
 package dev.seckill.gateway;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,21 +45,37 @@ final class OutcomeView implements AutoCloseable {
 
     private final java.util.function.LongConsumer saleChanged;
 
-    private volatile java.util.function.Consumer<Outcome> onOutcome = o -> { };
+    private volatile java.util.function.Consumer<Outcome> onOutcome = o -> {};
 
     /** @param fetchMaxWait how long the broker may hold a fetch that finds nothing new (Kafka's default 500 ms) */
-    OutcomeView(String bootstrap, Topics topics, int capacity, Duration soldOutTtl, Duration fetchMaxWait,
-                java.util.function.LongConsumer saleChanged) {
+    OutcomeView(
+            String bootstrap,
+            Topics topics,
+            int capacity,
+            Duration soldOutTtl,
+            Duration fetchMaxWait,
+            java.util.function.LongConsumer saleChanged) {
         this.topics = topics;
         this.saleChanged = saleChanged;
         this.soldOutTtlMs = soldOutTtl.toMillis();
         this.outcomes = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
-            @Override protected boolean removeEldestEntry(Map.Entry<String, Outcome> eldest) { return size() > capacity; }
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Outcome> eldest) {
+                return size() > capacity;
+            }
         });
-        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) fetchMaxWait.toMillis()),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                        (int) fetchMaxWait.toMillis()),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         List<String> followed = new ArrayList<>(topics.outcomes());
         followed.add(topics.ledger());
         TopicProvisioner.assignAll(consumer, followed, true);
@@ -76,7 +92,12 @@ final class OutcomeView implements AutoCloseable {
                         if (r.topic().equals(topics.ledger())) onLedger(Json.read(r.value(), LedgerEntry.class));
                         else onOutcome(Json.read(r.value(), Outcome.class));
                     } catch (RuntimeException e) {
-                        LOG.warn("ignoring unreadable record {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+                        LOG.warn(
+                                "ignoring unreadable record {}-{}@{}: {}",
+                                r.topic(),
+                                r.partition(),
+                                r.offset(),
+                                e.getMessage());
                     }
                 }
                 lastPollOk.set(System.currentTimeMillis());
@@ -89,12 +110,15 @@ final class OutcomeView implements AutoCloseable {
     }
 
     /** Called with every outcome after it is in the view (the waiters of {@code Prefer: wait}). */
-    void onOutcome(java.util.function.Consumer<Outcome> listener) { this.onOutcome = listener; }
+    void onOutcome(java.util.function.Consumer<Outcome> listener) {
+        this.onOutcome = listener;
+    }
 
     private void onOutcome(Outcome o) {
         outcomes.put(o.requestId(), o);
         onOutcome.accept(o);
-        if (o.outcome() == OutcomeKind.SOLD_OUT) soldOutUntil.put(o.goodsId(), System.currentTimeMillis() + soldOutTtlMs);
+        if (o.outcome() == OutcomeKind.SOLD_OUT)
+            soldOutUntil.put(o.goodsId(), System.currentTimeMillis() + soldOutTtlMs);
         else if (o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() > 0) soldOutUntil.remove(o.goodsId());
     }
 
@@ -107,7 +131,9 @@ final class OutcomeView implements AutoCloseable {
         }
     }
 
-    Outcome outcome(String requestId) { return outcomes.get(requestId); }
+    Outcome outcome(String requestId) {
+        return outcomes.get(requestId);
+    }
 
     boolean knownSoldOut(long goodsId) {
         Long until = soldOutUntil.get(goodsId);
@@ -115,9 +141,12 @@ final class OutcomeView implements AutoCloseable {
     }
 
     /** True when the view polled the broker successfully within the last {@code maxAgeMs}. */
-    boolean healthy(long maxAgeMs) { return System.currentTimeMillis() - lastPollOk.get() < maxAgeMs; }
+    boolean healthy(long maxAgeMs) {
+        return System.currentTimeMillis() - lastPollOk.get() < maxAgeMs;
+    }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         running.set(false);
         consumer.wakeup();
     }

@@ -4,12 +4,12 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandRules;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.payment.Payment;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
+import dev.seckill.kit.config.Settings;
 import io.vertx.core.Handler;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -53,7 +53,8 @@ final class PaymentRoute implements Handler<RoutingContext> {
             throw new IllegalStateException(GatewaySettings.PAYMENT_SECRET.env() + " must be at least 32 characters");
         }
         if (secret.equals(settings.get(GatewaySettings.AUTH_SECRET))) {
-            throw new IllegalStateException(GatewaySettings.PAYMENT_SECRET.env() + " must differ from " + GatewaySettings.AUTH_SECRET.env());
+            throw new IllegalStateException(
+                    GatewaySettings.PAYMENT_SECRET.env() + " must differ from " + GatewaySettings.AUTH_SECRET.env());
         }
         return sha256(secret);
     }
@@ -66,7 +67,8 @@ final class PaymentRoute implements Handler<RoutingContext> {
         }
     }
 
-    @Override public void handle(RoutingContext ctx) {
+    @Override
+    public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
         String traceId = RequestHeaders.traceId(ctx);
         ctx.response().putHeader("X-Trace-Id", traceId);
@@ -78,32 +80,61 @@ final class PaymentRoute implements Handler<RoutingContext> {
         long orderId = Long.parseLong(ctx.pathParam("orderId"));
         String paymentId = paymentId(ctx.body().asString());
         if (paymentId == null) {
-            responder.reply(ctx, Reply.invalid("paymentId must be 1-64 characters of [A-Za-z0-9._:-] in a JSON body", "paymentId"), start);
+            responder.reply(
+                    ctx,
+                    Reply.invalid("paymentId must be 1-64 characters of [A-Za-z0-9._:-] in a JSON body", "paymentId"),
+                    start);
             return;
         }
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.payments(), Long.toString(orderId),
-                Json.write(Payment.of(paymentId, orderId, clock.instant())));
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(
+                topics.payments(), Long.toString(orderId), Json.write(Payment.of(paymentId, orderId, clock.instant())));
         TraceHeaders.put(record.headers(), traceId);
-        sender.send(record, () -> responder.reply(ctx, Reply.of(202, new JsonObject().put("paymentId", paymentId).put("orderId", orderId)
-                        .put("status", "PENDING"), "payment_accepted"), start),
-                error -> responder.reply(ctx, Reply.of(503, new JsonObject().put("error", "Kafka did not acknowledge the payment in time"),
-                        "kafka_unavailable"), start));
+        sender.send(
+                record,
+                () -> responder.reply(
+                        ctx,
+                        Reply.of(
+                                202,
+                                new JsonObject()
+                                        .put("paymentId", paymentId)
+                                        .put("orderId", orderId)
+                                        .put("status", "PENDING"),
+                                "payment_accepted"),
+                        start),
+                error -> responder.reply(
+                        ctx,
+                        Reply.of(
+                                503,
+                                new JsonObject().put("error", "Kafka did not acknowledge the payment in time"),
+                                "kafka_unavailable"),
+                        start));
     }
 
     /** Who may not pay, and why: the endpoint off, no credential, not the provider's, or no usable orderId. */
     private Reply refusal(RoutingContext ctx) {
         if (credential == null) {
-            return Reply.of(404, new JsonObject().put("error", "payments are not accepted on this gateway: they come from the "
-                    + "payment provider, and this endpoint is off unless SECKILL_GATEWAY_PAYMENT_SECRET is set"), "payments_off");
+            return Reply.of(
+                    404,
+                    new JsonObject()
+                            .put(
+                                    "error",
+                                    "payments are not accepted on this gateway: they come from the "
+                                            + "payment provider, and this endpoint is off unless SECKILL_GATEWAY_PAYMENT_SECRET is set"),
+                    "payments_off");
         }
         String presented = RequestHeaders.bearer(ctx);
         if (presented == null || presented.isEmpty()) {
-            return Reply.of(401, new JsonObject().put("error", "missing the payment provider's credential"), "unauthenticated")
+            return Reply.of(
+                            401,
+                            new JsonObject().put("error", "missing the payment provider's credential"),
+                            "unauthenticated")
                     .withHeader("WWW-Authenticate", "Bearer realm=\"payments\"");
         }
-        // digests of equal length, compared in constant time: the comparison says nothing about the secret's prefix or length
+        // digests of equal length, compared in constant time: the comparison says nothing about the secret's prefix or
+        // length
         if (!MessageDigest.isEqual(sha256(presented), credential)) {
-            return Reply.of(403, new JsonObject().put("error", "only the payment provider may report payments"), "forbidden");
+            return Reply.of(
+                    403, new JsonObject().put("error", "only the payment provider may report payments"), "forbidden");
         }
         try {
             if (Long.parseLong(ctx.pathParam("orderId")) > 0) return null;

@@ -19,7 +19,9 @@ record PurchaseRequest(String requestId, long goodsId, long userId, int quantity
 
     /** The body names another buyer than the verified token: 403. */
     static final class Forbidden extends Exception {
-        Forbidden(String message) { super(message); }
+        Forbidden(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -63,13 +65,16 @@ record PurchaseRequest(String requestId, long goodsId, long userId, int quantity
             if (required) throw new Invalid(field, field + " is required");
             return 0;
         }
-        if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || v instanceof Double && Double.isInfinite((Double) v)) {
+        if (!(v instanceof Number n)
+                || n.doubleValue() != Math.rint(n.doubleValue())
+                || v instanceof Double && Double.isInfinite((Double) v)) {
             throw new Invalid(field, field + " must be a positive integer");
         }
         if (n instanceof Double || n instanceof Float) {
             if (n.doubleValue() > Long.MAX_VALUE) throw new Invalid(field, field + " is out of range");
         }
-        if (v instanceof java.math.BigInteger || v instanceof java.math.BigDecimal) throw new Invalid(field, field + " is out of range");
+        if (v instanceof java.math.BigInteger || v instanceof java.math.BigDecimal)
+            throw new Invalid(field, field + " is out of range");
         long l = n.longValue();
         if (l <= 0) throw new Invalid(field, field + " must be a positive integer");
         return l;

@@ -11,8 +11,8 @@ import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
-import dev.seckill.gateway.status.PurchaseStatus;
 import dev.seckill.gateway.status.GeneratedIds;
+import dev.seckill.gateway.status.PurchaseStatus;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,21 +49,42 @@ final class PurchaseRoute implements Handler<RoutingContext> {
     }
 
     /** What the route needs from the gateway, wired once by {@link GatewayApp}. */
-    record Parts(Vertx vertx, Topics topics, Clock clock, MeterRegistry metrics, Responder responder, Jwt jwt, RateLimiter limiter,
-                 RecentIds acceptedIds, SaleWindows windows, OutcomeView view, KafkaSender sender, PurchaseStatusStore store,
-                 Waiters waiters, GeneratedIds ids, BooleanSupplier accepting, int maxWaitSeconds) {}
+    record Parts(
+            Vertx vertx,
+            Topics topics,
+            Clock clock,
+            MeterRegistry metrics,
+            Responder responder,
+            Jwt jwt,
+            RateLimiter limiter,
+            RecentIds acceptedIds,
+            SaleWindows windows,
+            OutcomeView view,
+            KafkaSender sender,
+            PurchaseStatusStore store,
+            Waiters waiters,
+            GeneratedIds ids,
+            BooleanSupplier accepting,
+            int maxWaitSeconds) {}
 
     private final Parts parts;
-    private final List<DoorCheck> checks = List.of(this::rateLimit, this::requestIdOwner, this::saleWindow, this::soldOut);
+    private final List<DoorCheck> checks =
+            List.of(this::rateLimit, this::requestIdOwner, this::saleWindow, this::soldOut);
 
-    PurchaseRoute(Parts parts) { this.parts = parts; }
+    PurchaseRoute(Parts parts) {
+        this.parts = parts;
+    }
 
-    @Override public void handle(RoutingContext ctx) {
+    @Override
+    public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
         String traceId = RequestHeaders.traceId(ctx);
         ctx.response().putHeader("X-Trace-Id", traceId);
         if (!parts.accepting().getAsBoolean()) {
-            answer(ctx, Reply.of(503, new JsonObject().put("error", "gateway is shutting down"), "shutting_down"), start);
+            answer(
+                    ctx,
+                    Reply.of(503, new JsonObject().put("error", "gateway is shutting down"), "shutting_down"),
+                    start);
             return;
         }
         Long buyer = null;
@@ -71,8 +92,11 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             try {
                 buyer = parts.jwt().verify(RequestHeaders.bearer(ctx));
             } catch (Jwt.Refused e) {
-                answer(ctx, Reply.of(401, new JsonObject().put("error", e.getMessage()), "unauthenticated")
-                        .withHeader("WWW-Authenticate", "Bearer"), start);
+                answer(
+                        ctx,
+                        Reply.of(401, new JsonObject().put("error", e.getMessage()), "unauthenticated")
+                                .withHeader("WWW-Authenticate", "Bearer"),
+                        start);
                 return;
             }
         }
@@ -83,10 +107,14 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             answer(ctx, Reply.invalid(e.getMessage(), e.field), start);
             return;
         } catch (PurchaseRequest.Forbidden e) {
-            answer(ctx, Reply.of(403, new JsonObject().put("error", e.getMessage()).put("field", "userId"), "forbidden"), start);
+            answer(
+                    ctx,
+                    Reply.of(403, new JsonObject().put("error", e.getMessage()).put("field", "userId"), "forbidden"),
+                    start);
             return;
         }
-        Attempt a = new Attempt(ctx, start, traceId, req, RequestHeaders.preferredWaitSeconds(ctx, parts.maxWaitSeconds()));
+        Attempt a =
+                new Attempt(ctx, start, traceId, req, RequestHeaders.preferredWaitSeconds(ctx, parts.maxWaitSeconds()));
         for (DoorCheck check : checks) {
             Reply stop = check.check(a);
             if (stop != null) {
@@ -99,11 +127,18 @@ final class PurchaseRoute implements Handler<RoutingContext> {
     }
 
     private Reply rateLimit(Attempt a) {
-        RateLimiter.Limited limited = parts.limiter().check(a.request().goodsId(), a.request().userId());
+        RateLimiter.Limited limited =
+                parts.limiter().check(a.request().goodsId(), a.request().userId());
         if (limited == null) return null;
-        parts.metrics().counter("seckill_gateway_rate_limited", "scope", limited.scope()).increment();
-        return Reply.of(429, new JsonObject().put("error", "rate limited (" + limited.scope() + ")")
-                .put("retryAfterSeconds", limited.retryAfterSeconds()), "rate_limited")
+        parts.metrics()
+                .counter("seckill_gateway_rate_limited", "scope", limited.scope())
+                .increment();
+        return Reply.of(
+                        429,
+                        new JsonObject()
+                                .put("error", "rate limited (" + limited.scope() + ")")
+                                .put("retryAfterSeconds", limited.retryAfterSeconds()),
+                        "rate_limited")
                 .withHeader("Retry-After", Long.toString(limited.retryAfterSeconds()));
     }
 
@@ -121,23 +156,46 @@ final class PurchaseRoute implements Handler<RoutingContext> {
     }
 
     private Reply saleWindow(Attempt a) {
-        String outside = parts.windows().reject(a.request().goodsId(), parts.clock().millis());
+        String outside =
+                parts.windows().reject(a.request().goodsId(), parts.clock().millis());
         if (outside == null) return null;
-        parts.metrics().counter("seckill_gateway_short_circuits", "kind", outside).increment();
-        return Reply.of(200, new JsonObject().put("status", "REJECTED").put("reason", outside).put("goodsId", a.request().goodsId()),
+        parts.metrics()
+                .counter("seckill_gateway_short_circuits", "kind", outside)
+                .increment();
+        return Reply.of(
+                200,
+                new JsonObject()
+                        .put("status", "REJECTED")
+                        .put("reason", outside)
+                        .put("goodsId", a.request().goodsId()),
                 "rejected_" + outside);
     }
 
     private Reply soldOut(Attempt a) {
         if (!parts.view().knownSoldOut(a.request().goodsId())) return null;
-        parts.metrics().counter("seckill_gateway_short_circuits", "kind", "sold_out").increment();
-        return Reply.of(200, new JsonObject().put("status", "SOLD_OUT").put("goodsId", a.request().goodsId()), "sold_out");
+        parts.metrics()
+                .counter("seckill_gateway_short_circuits", "kind", "sold_out")
+                .increment();
+        return Reply.of(
+                200,
+                new JsonObject()
+                        .put("status", "SOLD_OUT")
+                        .put("goodsId", a.request().goodsId()),
+                "sold_out");
     }
 
     private static Reply conflict(String requestId) {
         // the stream would take it for a retry of the other buyer's purchase: this buyer would get 202 and no outcome
-        return Reply.of(409, new JsonObject().put("error", "requestId " + requestId + " is already used by another purchase; "
-                + "choose a new requestId").put("field", "requestId").put("requestId", requestId), "request_id_conflict");
+        return Reply.of(
+                409,
+                new JsonObject()
+                        .put(
+                                "error",
+                                "requestId " + requestId + " is already used by another purchase; "
+                                        + "choose a new requestId")
+                        .put("field", "requestId")
+                        .put("requestId", requestId),
+                "request_id_conflict");
     }
 
     /**
@@ -148,17 +206,34 @@ final class PurchaseRoute implements Handler<RoutingContext> {
     private void claimThenSend(Attempt a) {
         PurchaseRequest r = a.request();
         Context context = parts.vertx().getOrCreateContext();
-        parts.store().claim(new PurchaseStatus.Pending(r.requestId(), r.goodsId(), r.userId(), r.quantity(), parts.clock().instant()))
+        parts.store()
+                .claim(new PurchaseStatus.Pending(
+                        r.requestId(),
+                        r.goodsId(),
+                        r.userId(),
+                        r.quantity(),
+                        parts.clock().instant()))
                 .whenComplete((claimed, error) -> context.runOnContext(v -> {
-                    if (error != null) parts.metrics().counter("seckill_gateway_status_store_errors").increment();
+                    if (error != null)
+                        parts.metrics()
+                                .counter("seckill_gateway_status_store_errors")
+                                .increment();
                     PurchaseStatusStore.Claim claim = claimed == null ? null : claimed.claim();
                     if (claim == PurchaseStatusStore.Claim.OTHER_BUYER) {
                         answer(a.ctx(), conflict(r.requestId()), a.start());
-                    } else if (claim == PurchaseStatusStore.Claim.SAME_BUYER && a.waitSeconds() > 0
+                    } else if (claim == PurchaseStatusStore.Claim.SAME_BUYER
+                            && a.waitSeconds() > 0
                             && claimed.previous() instanceof PurchaseStatus.Decided d) {
-                        // the owner's retry of a decided purchase: its outcome now (a re-send would emit nothing to wait for)
-                        answer(a.ctx(), new Reply(200, outcomeBody(d.outcome()), "decided",
-                                java.util.Map.of("Preference-Applied", "wait=" + a.waitSeconds())), a.start());
+                        // the owner's retry of a decided purchase: its outcome now (a re-send would emit nothing to
+                        // wait for)
+                        answer(
+                                a.ctx(),
+                                new Reply(
+                                        200,
+                                        outcomeBody(d.outcome()),
+                                        "decided",
+                                        java.util.Map.of("Preference-Applied", "wait=" + a.waitSeconds())),
+                                a.start());
                     } else {
                         send(a, r.requestId());
                     }
@@ -167,33 +242,61 @@ final class PurchaseRoute implements Handler<RoutingContext> {
 
     private void send(Attempt a, String requestId) {
         PurchaseRequest r = a.request();
-        Purchase command = new Purchase(requestId, r.goodsId(), r.userId(), r.quantity(), parts.clock().instant());
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(parts.topics().commands(), command.key(), CommandCodec.encode(command));
+        Purchase command = new Purchase(
+                requestId, r.goodsId(), r.userId(), r.quantity(), parts.clock().instant());
+        ProducerRecord<String, byte[]> record =
+                new ProducerRecord<>(parts.topics().commands(), command.key(), CommandCodec.encode(command));
         TraceHeaders.put(record.headers(), a.traceId());
         // nothing is written for the status on this path: the index takes the purchase from the commands topic, and a
         // GET in between knows the id as one a gateway issued (GeneratedIds) or claimed (claimThenSend)
-        parts.sender().send(record, () -> {
-            if (r.requestId() != null) parts.acceptedIds().add(requestId, r.userId());
-            if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted");
-            else answer(a.ctx(), new Reply(202, Responder.pending(requestId), "accepted", java.util.Map.of()), a.start());
-        }, error -> {
-            logWithTrace(a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
-            answer(a.ctx(), unavailable(requestId, error), a.start());
-        });
+        parts.sender()
+                .send(
+                        record,
+                        () -> {
+                            if (r.requestId() != null) parts.acceptedIds().add(requestId, r.userId());
+                            if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted");
+                            else
+                                answer(
+                                        a.ctx(),
+                                        new Reply(202, Responder.pending(requestId), "accepted", java.util.Map.of()),
+                                        a.start());
+                        },
+                        error -> {
+                            logWithTrace(a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
+                            answer(a.ctx(), unavailable(requestId, error), a.start());
+                        });
     }
 
     /** Holds the reply until the outcome is known (200 with it) or the preferred wait is over (202 PENDING). */
     private void awaitOutcome(Attempt a, String requestId, String kind) {
         String applied = "wait=" + a.waitSeconds();
-        parts.waiters().await(requestId, a.waitSeconds() * 1000L,
-                o -> answer(a.ctx(), new Reply(200, outcomeBody(o), "decided", java.util.Map.of("Preference-Applied", applied)), a.start()),
-                () -> answer(a.ctx(), new Reply(202, Responder.pending(requestId), kind, java.util.Map.of("Preference-Applied", applied)),
-                        a.start()));
+        parts.waiters()
+                .await(
+                        requestId,
+                        a.waitSeconds() * 1000L,
+                        o -> answer(
+                                a.ctx(),
+                                new Reply(
+                                        200,
+                                        outcomeBody(o),
+                                        "decided",
+                                        java.util.Map.of("Preference-Applied", applied)),
+                                a.start()),
+                        () -> answer(
+                                a.ctx(),
+                                new Reply(
+                                        202,
+                                        Responder.pending(requestId),
+                                        kind,
+                                        java.util.Map.of("Preference-Applied", applied)),
+                                a.start()));
     }
 
     /** The outcome as {@code GET} shows it to its owner: every field of the outcome, and {@code status}. */
     static String outcomeBody(Outcome o) {
-        return new JsonObject(PurchaseStatus.encode(o)).put("status", o.outcome().name()).encode();
+        return new JsonObject(PurchaseStatus.encode(o))
+                .put("status", o.outcome().name())
+                .encode();
     }
 
     /**
@@ -203,14 +306,26 @@ final class PurchaseRoute implements Handler<RoutingContext> {
      */
     private static Reply unavailable(String requestId, Throwable cause) {
         String error = cause instanceof RuntimeException && !(cause instanceof org.apache.kafka.common.KafkaException)
-                ? "Kafka cannot take the command now" : "Kafka did not acknowledge the command in time";
-        return Reply.of(503, new JsonObject().put("error", error).put("reason", cause.getClass().getSimpleName()).put("requestId", requestId)
-                .put("status", "UNKNOWN").put("retryAfterSeconds", RETRY_AFTER_SECONDS)
-                .put("hint", "the command may still have been accepted: retry with this requestId, or look it up"), "kafka_unavailable")
+                ? "Kafka cannot take the command now"
+                : "Kafka did not acknowledge the command in time";
+        return Reply.of(
+                        503,
+                        new JsonObject()
+                                .put("error", error)
+                                .put("reason", cause.getClass().getSimpleName())
+                                .put("requestId", requestId)
+                                .put("status", "UNKNOWN")
+                                .put("retryAfterSeconds", RETRY_AFTER_SECONDS)
+                                .put(
+                                        "hint",
+                                        "the command may still have been accepted: retry with this requestId, or look it up"),
+                        "kafka_unavailable")
                 .withHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
     }
 
-    private void answer(RoutingContext ctx, Reply reply, long start) { parts.responder().reply(ctx, reply, start); }
+    private void answer(RoutingContext ctx, Reply reply, long start) {
+        parts.responder().reply(ctx, reply, start);
+    }
 
     private static void logWithTrace(String traceId, String format, Object... args) {
         MDC.put("traceId", traceId);

@@ -47,10 +47,14 @@ final class RecentIds {
     }
 
     /** How many times a generation has turned over (for tests: an id is forgotten only after two). */
-    long turnovers() { return turnovers; }
+    long turnovers() {
+        return turnovers;
+    }
 
     /** How many ids are held now (both generations). */
-    int size() { return current.size() + previous.size(); }
+    int size() {
+        return current.size() + previous.size();
+    }
 
     private synchronized void turnOver(ConcurrentHashMap<String, Long> full) {
         if (current != full) return; // another thread turned it over already

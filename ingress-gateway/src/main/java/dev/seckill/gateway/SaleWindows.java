@@ -49,11 +49,18 @@ final class SaleWindows {
 
     /** The lookup threads: {@code threads} daemons and a queue of at most {@code queue} lookups; beyond it, none is made. */
     static ThreadPoolExecutor lookups(int threads, int queue) {
-        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queue), r -> {
-            Thread t = new Thread(r, "gateway-sale-windows");
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        return new ThreadPoolExecutor(
+                threads,
+                threads,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(queue),
+                r -> {
+                    Thread t = new Thread(r, "gateway-sale-windows");
+                    t.setDaemon(true);
+                    return t;
+                },
+                new ThreadPoolExecutor.AbortPolicy());
     }
 
     /** "not_started" or "ended" when the goods' known window rules the request out; null when it may go on. */
@@ -73,10 +80,14 @@ final class SaleWindows {
     }
 
     /** Windows held now (for the gauge and tests). */
-    int cachedGoods() { return windows.size(); }
+    int cachedGoods() {
+        return windows.size();
+    }
 
     /** Lookups queued or running now (for tests). */
-    int pendingLookups() { return refreshing.size(); }
+    int pendingLookups() {
+        return refreshing.size();
+    }
 
     private void refresh(long goodsId) {
         if (refreshing.putIfAbsent(goodsId, Boolean.TRUE) != null) return;
@@ -90,7 +101,8 @@ final class SaleWindows {
                     long now = System.currentTimeMillis();
                     if (windows.containsKey(goodsId) || roomFor(now)) {
                         windows.put(goodsId, new Window(start, end, "closed".equals(f.get(2)), now));
-                        // a sale opened or closed while we read: what we read may be the old window (rare; looked up again)
+                        // a sale opened or closed while we read: what we read may be the old window (rare; looked up
+                        // again)
                         if (invalidations.get() != seen) windows.remove(goodsId);
                     }
                 } catch (RuntimeException e) {

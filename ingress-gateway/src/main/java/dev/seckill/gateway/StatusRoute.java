@@ -25,18 +25,35 @@ import java.util.Map;
  * {@code Prefer: wait=N} a pending purchase's answer is held until its outcome is known or N seconds pass.
  */
 final class StatusRoute implements Handler<RoutingContext> {
-    record Parts(Vertx vertx, MeterRegistry metrics, Responder responder, Jwt jwt, OutcomeView view, RecentIds acceptedIds,
-                 PurchaseStatusStore store, Waiters waiters, GeneratedIds ids, long issuedPendingMs, int maxWaitSeconds) {}
+    record Parts(
+            Vertx vertx,
+            MeterRegistry metrics,
+            Responder responder,
+            Jwt jwt,
+            OutcomeView view,
+            RecentIds acceptedIds,
+            PurchaseStatusStore store,
+            Waiters waiters,
+            GeneratedIds ids,
+            long issuedPendingMs,
+            int maxWaitSeconds) {}
 
     private final Parts parts;
 
-    StatusRoute(Parts parts) { this.parts = parts; }
+    StatusRoute(Parts parts) {
+        this.parts = parts;
+    }
 
-    @Override public void handle(RoutingContext ctx) {
+    @Override
+    public void handle(RoutingContext ctx) {
         long start = System.nanoTime();
         String requestId = ctx.pathParam("requestId");
         if (!CommandRules.validRequestId(requestId)) {
-            parts.responder().reply(ctx, Reply.invalid("requestId must be 1-64 characters of [A-Za-z0-9._:-]", "requestId"), start);
+            parts.responder()
+                    .reply(
+                            ctx,
+                            Reply.invalid("requestId must be 1-64 characters of [A-Za-z0-9._:-]", "requestId"),
+                            start);
             return;
         }
         Long caller = null;
@@ -44,8 +61,12 @@ final class StatusRoute implements Handler<RoutingContext> {
             try {
                 caller = parts.jwt().verify(RequestHeaders.bearer(ctx));
             } catch (Jwt.Refused e) {
-                parts.responder().reply(ctx, Reply.of(401, new JsonObject().put("error", e.getMessage()), "status_unauthenticated")
-                        .withHeader("WWW-Authenticate", "Bearer"), start);
+                parts.responder()
+                        .reply(
+                                ctx,
+                                Reply.of(401, new JsonObject().put("error", e.getMessage()), "status_unauthenticated")
+                                        .withHeader("WWW-Authenticate", "Bearer"),
+                                start);
                 return;
             }
         }
@@ -57,29 +78,47 @@ final class StatusRoute implements Handler<RoutingContext> {
             return;
         }
         Context context = parts.vertx().getOrCreateContext();
-        parts.store().lookup(requestId).whenComplete((status, error) -> context.runOnContext(v -> {
-            PurchaseStatus known = status;
-            if (error != null) {
-                parts.metrics().counter("seckill_gateway_status_store_errors").increment();
-                known = new PurchaseStatus.Unknown();
-            }
-            Long acceptedHere = parts.acceptedIds().owner(requestId); // e.g. accepted while Redis did not answer
-            if (known instanceof PurchaseStatus.Unknown && acceptedHere != null) {
-                known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, java.time.Instant.EPOCH);
-            }
-            long issuedAt = known instanceof PurchaseStatus.Unknown ? parts.ids().issuedAt(requestId) : -1;
-            if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs()) known = new PurchaseStatus.Issued(issuedAt);
-            Reply reply = answer(requestId, known, who);
-            if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued) && reply.status() == 200 && wait > 0) {
-                String applied = "wait=" + wait;
-                parts.waiters().await(requestId, wait * 1000L,
-                        o -> parts.responder().reply(ctx, answer(requestId, new PurchaseStatus.Decided(o), who)
-                                .withHeader("Preference-Applied", applied), start),
-                        () -> parts.responder().reply(ctx, reply.withHeader("Preference-Applied", applied), start));
-                return;
-            }
-            parts.responder().reply(ctx, reply, start);
-        }));
+        parts.store()
+                .lookup(requestId)
+                .whenComplete((status, error) -> context.runOnContext(v -> {
+                    PurchaseStatus known = status;
+                    if (error != null) {
+                        parts.metrics()
+                                .counter("seckill_gateway_status_store_errors")
+                                .increment();
+                        known = new PurchaseStatus.Unknown();
+                    }
+                    Long acceptedHere =
+                            parts.acceptedIds().owner(requestId); // e.g. accepted while Redis did not answer
+                    if (known instanceof PurchaseStatus.Unknown && acceptedHere != null) {
+                        known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, java.time.Instant.EPOCH);
+                    }
+                    long issuedAt = known instanceof PurchaseStatus.Unknown
+                            ? parts.ids().issuedAt(requestId)
+                            : -1;
+                    if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs())
+                        known = new PurchaseStatus.Issued(issuedAt);
+                    Reply reply = answer(requestId, known, who);
+                    if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued)
+                            && reply.status() == 200
+                            && wait > 0) {
+                        String applied = "wait=" + wait;
+                        parts.waiters()
+                                .await(
+                                        requestId,
+                                        wait * 1000L,
+                                        o -> parts.responder()
+                                                .reply(
+                                                        ctx,
+                                                        answer(requestId, new PurchaseStatus.Decided(o), who)
+                                                                .withHeader("Preference-Applied", applied),
+                                                        start),
+                                        () -> parts.responder()
+                                                .reply(ctx, reply.withHeader("Preference-Applied", applied), start));
+                        return;
+                    }
+                    parts.responder().reply(ctx, reply, start);
+                }));
     }
 
     /** The answer to {@code caller} (null: no token) about a purchase, by what the store knows of it. */
@@ -91,8 +130,14 @@ final class StatusRoute implements Handler<RoutingContext> {
         Long owner = status.owner();
         if (owner == null || (caller != null && owner.longValue() != caller)) {
             // never accepted, or another buyer's: the same 404, nothing of whose it is or what it was
-            return Reply.of(404, new JsonObject().put("requestId", requestId).put("error", "no purchase with this requestId"
-                    + (caller != null ? " for this buyer" : "")), "status_not_found");
+            return Reply.of(
+                    404,
+                    new JsonObject()
+                            .put("requestId", requestId)
+                            .put(
+                                    "error",
+                                    "no purchase with this requestId" + (caller != null ? " for this buyer" : "")),
+                    "status_not_found");
         }
         if (status instanceof PurchaseStatus.Pending) {
             return new Reply(200, Responder.pending(requestId), "status_pending", Map.of());
@@ -100,7 +145,9 @@ final class StatusRoute implements Handler<RoutingContext> {
         Outcome o = ((PurchaseStatus.Decided) status).outcome();
         if (parts.jwt() != null && caller == null) {
             // no token: the outcome only, never whose it is, what or how many (the buyer's own token gets it all)
-            JsonObject body = new JsonObject().put("requestId", requestId).put("status", o.outcome().name());
+            JsonObject body = new JsonObject()
+                    .put("requestId", requestId)
+                    .put("status", o.outcome().name());
             if (o.reason() != null) body.put("reason", o.reason());
             return Reply.of(200, body, "status_decided");
         }

@@ -6,7 +6,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -39,6 +38,7 @@ final class WarmupLoad {
     private final ConcurrentLinkedQueue<String> claimed = new ConcurrentLinkedQueue<>();
     /** The last claimed id and its buyer, for the GETs. */
     private volatile Map.Entry<String, Long> lastClaim;
+
     private final Map<Integer, Integer> byStatus = new ConcurrentHashMap<>();
     private final AtomicInteger next = new AtomicInteger();
 
@@ -52,8 +52,12 @@ final class WarmupLoad {
 
     /** Sends the requests; returns when all are answered or {@code limit} has passed. */
     void run(int n, Duration limit) throws InterruptedException {
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
-                .setKeepAlive(true), new PoolOptions().setHttp1MaxSize(connections));
+        HttpClient client = vertx.createHttpClient(
+                new HttpClientOptions()
+                        .setDefaultHost("127.0.0.1")
+                        .setDefaultPort(port)
+                        .setKeepAlive(true),
+                new PoolOptions().setHttp1MaxSize(connections));
         CountDownLatch lanes = new CountDownLatch(connections);
         try {
             for (int c = 0; c < connections; c++) lane(client, n, lanes);
@@ -79,8 +83,13 @@ final class WarmupLoad {
     private Future<Integer> send(HttpClient client, int i) {
         Map.Entry<String, Long> last = lastClaim;
         if (i % 25 == 24 && last != null) {
-            return exchange(client, new RequestOptions().setMethod(HttpMethod.GET).setURI("/api/purchases/" + last.getKey())
-                    .putHeader("Authorization", bearer(last.getValue())), null);
+            return exchange(
+                    client,
+                    new RequestOptions()
+                            .setMethod(HttpMethod.GET)
+                            .setURI("/api/purchases/" + last.getKey())
+                            .putHeader("Authorization", bearer(last.getValue())),
+                    null);
         }
         long buyer = 1 + i % BUYERS;
         String bearer = bearer(buyer);
@@ -91,16 +100,24 @@ final class WarmupLoad {
             String id = idPrefix + i;
             claimed.add(id);
             lastClaim = Map.entry(id, buyer);
-            body = "{\"goodsId\":" + (1 + i % GOODS) + ",\"userId\":" + buyer + ",\"quantity\":1,\"requestId\":\"" + id + "\"}";
+            body = "{\"goodsId\":" + (1 + i % GOODS) + ",\"userId\":" + buyer + ",\"quantity\":1,\"requestId\":\"" + id
+                    + "\"}";
         } else {
             body = "{\"goodsId\":" + (1 + i % GOODS) + ",\"userId\":" + buyer + ",\"quantity\":1}";
         }
-        return exchange(client, new RequestOptions().setMethod(HttpMethod.POST).setURI("/api/purchases")
-                .putHeader("Content-Type", "application/json").putHeader("Authorization", bearer), Buffer.buffer(body));
+        return exchange(
+                client,
+                new RequestOptions()
+                        .setMethod(HttpMethod.POST)
+                        .setURI("/api/purchases")
+                        .putHeader("Content-Type", "application/json")
+                        .putHeader("Authorization", bearer),
+                Buffer.buffer(body));
     }
 
     private String bearer(long buyer) {
-        return bearers.computeIfAbsent(buyer, b -> "Bearer " + jwt.mint(b, Instant.now().plusSeconds(3600)));
+        return bearers.computeIfAbsent(
+                buyer, b -> "Bearer " + jwt.mint(b, Instant.now().plusSeconds(3600)));
     }
 
     private static Future<Integer> exchange(HttpClient client, RequestOptions options, Buffer body) {
@@ -110,7 +127,11 @@ final class WarmupLoad {
     }
 
     /** The client requestIds sent (their status claims are the warm-up's only Redis writes). */
-    List<String> claimedIds() { return List.copyOf(claimed); }
+    List<String> claimedIds() {
+        return List.copyOf(claimed);
+    }
 
-    Map<Integer, Integer> byStatus() { return Map.copyOf(byStatus); }
+    Map<Integer, Integer> byStatus() {
+        return Map.copyOf(byStatus);
+    }
 }

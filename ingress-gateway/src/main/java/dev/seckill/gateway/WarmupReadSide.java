@@ -31,15 +31,20 @@ final class WarmupReadSide implements AutoCloseable {
 
     WarmupReadSide(String bootstrap, Topics topics, PurchaseStatusStore store, SaleWindows windows) {
         this.topics = topics;
-        this.view = new OutcomeView(bootstrap, topics, 100_000, Duration.ofMinutes(5), Duration.ofMillis(500), windows::invalidate);
+        this.view = new OutcomeView(
+                bootstrap, topics, 100_000, Duration.ofMinutes(5), Duration.ofMillis(500), windows::invalidate);
         this.group = topics.prefix() + "gateway-status";
         this.indexer = new StatusIndexer(bootstrap, group, topics, store);
     }
 
-    OutcomeView view() { return view; }
+    OutcomeView view() {
+        return view;
+    }
 
     /** The consumer group of the warm-up's indexer (deleted with the warm-up's topics). */
-    String group() { return group; }
+    String group() {
+        return group;
+    }
 
     /** Writes {@code n} made-up outcomes of the sold-out goods to the warm-up's outcome topics (not waiting for acks). */
     void feed(KafkaProducer<String, byte[]> producer, String idPrefix, int n) {
@@ -55,9 +60,12 @@ final class WarmupReadSide implements AutoCloseable {
     }
 
     /** The requestIds of the made-up outcomes (their status entries are in the warm-up's keys). */
-    List<String> ids() { return List.copyOf(ids); }
+    List<String> ids() {
+        return List.copyOf(ids);
+    }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         indexer.close();
         view.close();
     }

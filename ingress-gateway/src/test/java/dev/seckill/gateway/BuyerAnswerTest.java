@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -41,27 +41,45 @@ import redis.clients.jedis.params.ScanParams;
  * (the gateway module does not run the stream; infra's tests run the whole pipeline).
  */
 class BuyerAnswerTest {
-    static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     static Settings settings;
     static Topics topics;
     static GatewayApp gateway;
     static PrometheusMeterRegistry metrics;
     static KafkaProducer<String, byte[]> outcomes;
 
-    @BeforeAll static void start() {
+    @BeforeAll
+    static void start() {
         String ns = "ba-" + UUID.randomUUID().toString().substring(0, 8);
-        settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, ns + ".",
-                Settings.REDIS_PREFIX, ns + ":", "gateway.port", "0", "gateway.auth.enabled", "false",
-                "gateway.limit.user.per.second", "100000", "gateway.limit.user.burst", "100000",
-                "gateway.id.secret", "ids-of-" + ns + "-shared-by-every-instance"));
+        settings = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                ns + ".",
+                Settings.REDIS_PREFIX,
+                ns + ":",
+                "gateway.port",
+                "0",
+                "gateway.auth.enabled",
+                "false",
+                "gateway.limit.user.per.second",
+                "100000",
+                "gateway.limit.user.burst",
+                "100000",
+                "gateway.id.secret",
+                "ids-of-" + ns + "-shared-by-every-instance"));
         topics = new Topics(ns + ".");
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         gateway = new GatewayApp(settings, metrics).start();
-        outcomes = new KafkaProducer<>(Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
-                new StringSerializer(), new ByteArraySerializer());
+        outcomes = new KafkaProducer<>(
+                Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
-    @AfterAll static void stop() throws Exception {
+    @AfterAll
+    static void stop() throws Exception {
         gateway.close();
         outcomes.close();
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", KafkaFixture.bootstrap()))) {
@@ -70,7 +88,9 @@ class BuyerAnswerTest {
         try (RedisClient redis = RedisClient.create(URI.create("redis://127.0.0.1:6379"))) {
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
-                var page = redis.scan(cursor, new ScanParams().match(settings.redisPrefix() + "*").count(1000));
+                var page = redis.scan(
+                        cursor,
+                        new ScanParams().match(settings.redisPrefix() + "*").count(1000));
                 page.getResult().forEach(redis::del);
                 cursor = page.getCursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
@@ -78,7 +98,8 @@ class BuyerAnswerTest {
     }
 
     static HttpRequest.Builder request(GatewayApp g, String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + g.port() + path)).timeout(Duration.ofSeconds(60));
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + g.port() + path))
+                .timeout(Duration.ofSeconds(60));
     }
 
     /**
@@ -86,8 +107,10 @@ class BuyerAnswerTest {
      * test writes never short-circuits another test's purchases at the door.
      */
     static CompletableFuture<HttpResponse<String>> buy(GatewayApp g, String requestId, long user, int waitSeconds) {
-        HttpRequest.Builder b = request(g, "/api/purchases").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goodsOf(user) + ",\"userId\":" + user + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"));
+        HttpRequest.Builder b = request(g, "/api/purchases")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goodsOf(user) + ",\"userId\":" + user
+                        + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"));
         if (waitSeconds > 0) b.header("Prefer", "wait=" + waitSeconds);
         return http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -98,25 +121,35 @@ class BuyerAnswerTest {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    static long goodsOf(long user) { return user / 1000 * 1000 + 1; }
+    static long goodsOf(long user) {
+        return user / 1000 * 1000 + 1;
+    }
 
     /** Writes an outcome as stock-stream does: to the topic of its kind, keyed by goods. */
     static void decide(String requestId, long user, OutcomeKind kind, String reason) throws Exception {
         Outcome o = Outcome.of(requestId, goodsOf(user), user, 1, kind, reason, 7, Instant.now(), Instant.now(), 0, 0);
-        outcomes.send(new ProducerRecord<>(topics.outcome(kind), Long.toString(goodsOf(user)), OutcomeJson.encode(o))).get();
+        outcomes.send(new ProducerRecord<>(topics.outcome(kind), Long.toString(goodsOf(user)), OutcomeJson.encode(o)))
+                .get();
     }
 
-    static String field(HttpResponse<String> r, String name) { return new JsonObject(r.body()).getString(name); }
+    static String field(HttpResponse<String> r, String name) {
+        return new JsonObject(r.body()).getString(name);
+    }
 
     /** Waits until the gateway holds this many waiters: the requests are in, their replies held. */
     static void awaitWaiters(int n) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> metrics.get("seckill_gateway_waiters").gauge().value() >= n);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> metrics.get("seckill_gateway_waiters").gauge().value() >= n);
     }
 
-    @Test void preferWaitAnswersEachKindOfOutcome_andTheDeadlineGives202Pending() throws Exception {
+    @Test
+    void preferWaitAnswersEachKindOfOutcome_andTheDeadlineGives202Pending() throws Exception {
         record Case(String id, long user, OutcomeKind kind, String reason) {}
-        List<Case> cases = List.of(new Case("pw-s", 2011, OutcomeKind.SUCCESS, null), new Case("pw-o", 2012, OutcomeKind.SOLD_OUT, null),
-                new Case("pw-d", 2013, OutcomeKind.DUPLICATE, null), new Case("pw-r", 2014, OutcomeKind.REJECTED, "over_limit"));
+        List<Case> cases = List.of(
+                new Case("pw-s", 2011, OutcomeKind.SUCCESS, null),
+                new Case("pw-o", 2012, OutcomeKind.SOLD_OUT, null),
+                new Case("pw-d", 2013, OutcomeKind.DUPLICATE, null),
+                new Case("pw-r", 2014, OutcomeKind.REJECTED, "over_limit"));
         List<CompletableFuture<HttpResponse<String>>> replies = new ArrayList<>();
         for (Case c : cases) replies.add(buy(gateway, c.id(), c.user(), 10));
         awaitWaiters(cases.size());
@@ -136,37 +169,58 @@ class BuyerAnswerTest {
         assertThat(field(late, "status")).isEqualTo("PENDING");
         assertThat(late.headers().firstValue("Preference-Applied")).hasValue("wait=1");
         assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(Duration.ofMillis(1000));
-        assertThat(buy(gateway, "pw-plain", 6016, 0).get().statusCode()).as("without the header nothing changes").isEqualTo(202);
+        assertThat(buy(gateway, "pw-plain", 6016, 0).get().statusCode())
+                .as("without the header nothing changes")
+                .isEqualTo(202);
     }
 
-    @Test void getTellsTheTruth_404Unknown_pendingPending_decidedThroughAnotherInstanceAndAfterARestart() throws Exception {
+    @Test
+    void getTellsTheTruth_404Unknown_pendingPending_decidedThroughAnotherInstanceAndAfterARestart() throws Exception {
         assertThat(status(gateway, "never-sent").statusCode()).isEqualTo(404);
         assertThat(buy(gateway, "truth-1", 3021, 0).get().statusCode()).isEqualTo(202);
         HttpResponse<String> pending = status(gateway, "truth-1");
         assertThat(pending.statusCode()).isEqualTo(200);
         assertThat(field(pending, "status")).isEqualTo("PENDING");
 
-        try (GatewayApp second = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
-            assertThat(field(status(second, "truth-1"), "status")).as("accepted through the first instance").isEqualTo("PENDING");
-            CompletableFuture<HttpResponse<String>> longPoll = http.sendAsync(request(second, "/api/purchases/truth-1")
-                    .header("Prefer", "wait=10").GET().build(), HttpResponse.BodyHandlers.ofString());
-            await().atMost(Duration.ofSeconds(30)).until(() -> metrics.get("seckill_gateway_waiters").gauge().value() >= 0
-                    && second.port() > 0 && !longPoll.isDone());
+        try (GatewayApp second =
+                new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+            assertThat(field(status(second, "truth-1"), "status"))
+                    .as("accepted through the first instance")
+                    .isEqualTo("PENDING");
+            CompletableFuture<HttpResponse<String>> longPoll = http.sendAsync(
+                    request(second, "/api/purchases/truth-1")
+                            .header("Prefer", "wait=10")
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> metrics.get("seckill_gateway_waiters").gauge().value() >= 0
+                            && second.port() > 0
+                            && !longPoll.isDone());
             decide("truth-1", 3021, OutcomeKind.SUCCESS, null);
-            assertThat(field(longPoll.get(), "status")).as("the long poll through the second instance").isEqualTo("SUCCESS");
-            assertThat(longPoll.get().headers().firstValue("Preference-Applied")).hasValue("wait=10");
-            assertThat(status(second, "truth-1", "Prefer", "wait=5").statusCode()).isEqualTo(200);
+            assertThat(field(longPoll.get(), "status"))
+                    .as("the long poll through the second instance")
+                    .isEqualTo("SUCCESS");
+            assertThat(longPoll.get().headers().firstValue("Preference-Applied"))
+                    .hasValue("wait=10");
+            assertThat(status(second, "truth-1", "Prefer", "wait=5").statusCode())
+                    .isEqualTo(200);
             long before = System.nanoTime();
             HttpResponse<String> retried = buy(second, "truth-1", 3021, 10).get();
-            assertThat(retried.statusCode()).as("the owner's retry of a decided purchase, waiting").isEqualTo(200);
+            assertThat(retried.statusCode())
+                    .as("the owner's retry of a decided purchase, waiting")
+                    .isEqualTo(200);
             assertThat(field(retried, "status")).isEqualTo("SUCCESS");
-            assertThat(Duration.ofNanos(System.nanoTime() - before)).as("answered at once, not at the deadline").isLessThan(Duration.ofSeconds(5));
+            assertThat(Duration.ofNanos(System.nanoTime() - before))
+                    .as("answered at once, not at the deadline")
+                    .isLessThan(Duration.ofSeconds(5));
             // another buyer's requestId is refused across instances before anything reaches Kafka
             assertThat(buy(second, "truth-1", 3099, 0).get().statusCode()).isEqualTo(409);
         }
         // a gateway started after the outcome was decided (its view starts at the end of the topics) still knows it
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            try (GatewayApp restarted = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+            try (GatewayApp restarted =
+                    new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
                 HttpResponse<String> decided = status(restarted, "truth-1");
                 assertThat(decided.statusCode()).isEqualTo(200);
                 assertThat(field(decided, "status")).isEqualTo("SUCCESS");
@@ -175,18 +229,32 @@ class BuyerAnswerTest {
         });
     }
 
-    @Test void twoThousandWaitersAllGetTheirAnswer_andTheGatewaysThreadsDoNotGrowWithThem() throws Exception {
+    @Test
+    void twoThousandWaitersAllGetTheirAnswer_andTheGatewaysThreadsDoNotGrowWithThem() throws Exception {
         buy(gateway, "warm-0", 9030, 0).get(); // every event loop and client thread the gateway will use exists now
         long threadsBefore = gatewayThreads();
         int n = 2000;
         List<CompletableFuture<HttpResponse<String>>> replies = new ArrayList<>();
         for (int i = 0; i < n; i++) replies.add(buy(gateway, "many-" + i, 10_000 + i, 30));
         awaitWaiters(n);
-        assertThat(gatewayThreads()).as("waiters are timers and map entries, not threads").isLessThanOrEqualTo(threadsBefore + 2);
+        assertThat(gatewayThreads())
+                .as("waiters are timers and map entries, not threads")
+                .isLessThanOrEqualTo(threadsBefore + 2);
         for (int i = 0; i < n; i++) {
-            Outcome o = Outcome.of("many-" + i, goodsOf(10_000 + i), 10_000 + i, 1, i % 2 == 0 ? OutcomeKind.SUCCESS : OutcomeKind.SOLD_OUT, null, 0,
-                    Instant.now(), Instant.now(), 0, i);
-            outcomes.send(new ProducerRecord<>(topics.outcome(o.outcome()), Long.toString(o.goodsId()), OutcomeJson.encode(o)));
+            Outcome o = Outcome.of(
+                    "many-" + i,
+                    goodsOf(10_000 + i),
+                    10_000 + i,
+                    1,
+                    i % 2 == 0 ? OutcomeKind.SUCCESS : OutcomeKind.SOLD_OUT,
+                    null,
+                    0,
+                    Instant.now(),
+                    Instant.now(),
+                    0,
+                    i);
+            outcomes.send(new ProducerRecord<>(
+                    topics.outcome(o.outcome()), Long.toString(o.goodsId()), OutcomeJson.encode(o)));
         }
         outcomes.flush();
         for (int i = 0; i < n; i++) {
@@ -196,7 +264,8 @@ class BuyerAnswerTest {
         }
     }
 
-    @Test void aGatewayShuttingDownAnswersItsWaitersBeforeItCloses() throws Exception {
+    @Test
+    void aGatewayShuttingDownAnswersItsWaitersBeforeItCloses() throws Exception {
         GatewayApp leaving = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
         CompletableFuture<HttpResponse<String>> waiting = buy(leaving, "leaving-1", 5041, 30);
         await().atMost(Duration.ofSeconds(30)).until(() -> field(status(leaving, "leaving-1"), "status") != null);
@@ -208,23 +277,34 @@ class BuyerAnswerTest {
 
     /** Threads the gateway runs: Vert.x's, Kafka clients' and the gateway's own (the test's HTTP client excluded). */
     static long gatewayThreads() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
-                .filter(n -> n.startsWith("vert.x-") || n.startsWith("kafka-") || n.startsWith("gateway-")).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .filter(n -> n.startsWith("vert.x-") || n.startsWith("kafka-") || n.startsWith("gateway-"))
+                .count();
     }
 
-    @Test void anIdTheGatewayMadeIsPendingThroughAnotherInstanceAtOnce_aForgedOneIs404() throws Exception {
-        HttpResponse<String> accepted = http.send(request(gateway, "/api/purchases").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":7001,\"userId\":7001,\"quantity\":1}")).build(),
+    @Test
+    void anIdTheGatewayMadeIsPendingThroughAnotherInstanceAtOnce_aForgedOneIs404() throws Exception {
+        HttpResponse<String> accepted = http.send(
+                request(gateway, "/api/purchases")
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":7001,\"userId\":7001,\"quantity\":1}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(accepted.statusCode()).isEqualTo(202);
         String id = field(accepted, "requestId");
         assertThat(id).matches("g-[0-9a-f]{43}");
-        try (GatewayApp second = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+        try (GatewayApp second =
+                new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
             HttpResponse<String> pending = status(second, id);
-            assertThat(pending.statusCode()).as("issued by a gateway: pending through any instance, nothing written for it").isEqualTo(200);
+            assertThat(pending.statusCode())
+                    .as("issued by a gateway: pending through any instance, nothing written for it")
+                    .isEqualTo(200);
             assertThat(field(pending, "status")).isEqualTo("PENDING");
             String forged = id.substring(0, 30) + (id.charAt(30) == 'a' ? 'b' : 'a') + id.substring(31);
-            assertThat(status(second, forged).statusCode()).as("a forged id was never accepted").isEqualTo(404);
+            assertThat(status(second, forged).statusCode())
+                    .as("a forged id was never accepted")
+                    .isEqualTo(404);
             decide(id, 7001, OutcomeKind.SUCCESS, null);
             await().atMost(Duration.ofSeconds(30)).until(() -> "SUCCESS".equals(field(status(second, id), "status")));
         }

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -36,89 +36,153 @@ class GatewayDoorTest {
     static String redisPrefix;
     static final AtomicLong users = new AtomicLong(1000);
 
-    @BeforeAll static void start() {
+    @BeforeAll
+    static void start() {
         prefix = "door-" + UUID.randomUUID().toString().substring(0, 8) + ".";
         redisPrefix = "door-" + UUID.randomUUID().toString().substring(0, 8) + ":";
-        Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
-                Settings.REDIS_PREFIX, redisPrefix, "gateway.port", "0", "gateway.auth.enabled", "true",
-                "gateway.auth.secret", SECRET, "gateway.limit.user.per.second", "1", "gateway.limit.user.burst", "2",
-                "gateway.payment.secret", PAYMENT_SECRET));
+        Settings s = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                Settings.REDIS_PREFIX,
+                redisPrefix,
+                "gateway.port",
+                "0",
+                "gateway.auth.enabled",
+                "true",
+                "gateway.auth.secret",
+                SECRET,
+                "gateway.limit.user.per.second",
+                "1",
+                "gateway.limit.user.burst",
+                "2",
+                "gateway.payment.secret",
+                PAYMENT_SECRET));
         gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
         jwt = new Jwt(SECRET, Clock.systemUTC());
     }
 
-    @AfterAll static void stop() { gateway.close(); }
-
-    static HttpResponse<String> post(String body, String token) throws Exception {
-        return token == null ? GatewayTest.post(gateway.port(), body) : GatewayTest.post(gateway.port(), body, "Authorization", "Bearer " + token);
+    @AfterAll
+    static void stop() {
+        gateway.close();
     }
 
-    static String valid(long user) { return jwt.mint(user, Instant.now().plusSeconds(300)); }
+    static HttpResponse<String> post(String body, String token) throws Exception {
+        return token == null
+                ? GatewayTest.post(gateway.port(), body)
+                : GatewayTest.post(gateway.port(), body, "Authorization", "Bearer " + token);
+    }
 
-    @Test void noTokenIs401() throws Exception {
+    static String valid(long user) {
+        return jwt.mint(user, Instant.now().plusSeconds(300));
+    }
+
+    @Test
+    void noTokenIs401() throws Exception {
         HttpResponse<String> r = post("{\"goodsId\":1,\"userId\":5}", null);
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.body()).contains("missing bearer token");
         assertThat(r.headers().firstValue("WWW-Authenticate")).contains("Bearer");
     }
 
-    @Test void aForgedTokenIs401() throws Exception {
-        String forged = new Jwt("another-secret-that-is-long-enough-123456", Clock.systemUTC()).mint(5, Instant.now().plusSeconds(300));
+    @Test
+    void aForgedTokenIs401() throws Exception {
+        String forged = new Jwt("another-secret-that-is-long-enough-123456", Clock.systemUTC())
+                .mint(5, Instant.now().plusSeconds(300));
         assertThat(post("{\"goodsId\":1,\"userId\":5}", forged).body()).contains("bad token signature");
         String tampered = valid(5);
         String[] parts = tampered.split("\\.");
-        String otherClaims = Base64.getUrlEncoder().withoutPadding().encodeToString(
-                ("{\"sub\":\"6\",\"exp\":" + Instant.now().plusSeconds(300).getEpochSecond() + "}").getBytes(StandardCharsets.UTF_8));
-        assertThat(post("{\"goodsId\":1}", parts[0] + "." + otherClaims + "." + parts[2]).statusCode()).isEqualTo(401);
-        String none = Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8));
+        String otherClaims = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(("{\"sub\":\"6\",\"exp\":"
+                                + Instant.now().plusSeconds(300).getEpochSecond() + "}")
+                        .getBytes(StandardCharsets.UTF_8));
+        assertThat(post("{\"goodsId\":1}", parts[0] + "." + otherClaims + "." + parts[2])
+                        .statusCode())
+                .isEqualTo(401);
+        String none = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8));
         HttpResponse<String> algNone = post("{\"goodsId\":1}", none + "." + parts[1] + ".");
         assertThat(algNone.statusCode()).isEqualTo(401);
         assertThat(algNone.body()).contains("unsupported token algorithm");
         assertThat(post("{\"goodsId\":1}", "not-a-jwt").statusCode()).isEqualTo(401);
     }
 
-    @Test void anExpiredTokenIs401() throws Exception {
-        HttpResponse<String> r = post("{\"goodsId\":1,\"userId\":5}", jwt.mint(5, Instant.now().minusSeconds(1)));
+    @Test
+    void anExpiredTokenIs401() throws Exception {
+        HttpResponse<String> r =
+                post("{\"goodsId\":1,\"userId\":5}", jwt.mint(5, Instant.now().minusSeconds(1)));
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.body()).contains("token expired");
     }
 
-    @Test void aBodyUserIdOtherThanTheTokensIs403() throws Exception {
+    @Test
+    void aBodyUserIdOtherThanTheTokensIs403() throws Exception {
         HttpResponse<String> r = post("{\"goodsId\":1,\"userId\":6}", valid(5));
         assertThat(r.statusCode()).isEqualTo(403);
         assertThat(r.body()).contains("\"field\":\"userId\"");
     }
 
-    @Test void theBuyerComesFromTheToken() throws Exception {
+    @Test
+    void theBuyerComesFromTheToken() throws Exception {
         long user = users.incrementAndGet();
         HttpResponse<String> r = post("{\"goodsId\":77,\"requestId\":\"door-sub-1\"}", valid(user));
         assertThat(r.statusCode()).isEqualTo(202);
         var sent = GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "commands").stream()
-                .map(c -> CommandCodec.decode(c.value())).filter(p -> p instanceof ParsedCommand.Valid)
-                .map(p -> (Purchase) ((ParsedCommand.Valid) p).command()).filter(p -> p.requestId().equals("door-sub-1")).toList();
+                .map(c -> CommandCodec.decode(c.value()))
+                .filter(p -> p instanceof ParsedCommand.Valid)
+                .map(p -> (Purchase) ((ParsedCommand.Valid) p).command())
+                .filter(p -> p.requestId().equals("door-sub-1"))
+                .toList();
         assertThat(sent).singleElement().extracting(Purchase::userId).isEqualTo(user);
     }
 
-    @Test void aBuyerOverTheirLimitGets429WithRetryAfter() throws Exception {
+    @Test
+    void aBuyerOverTheirLimitGets429WithRetryAfter() throws Exception {
         long user = users.incrementAndGet();
         String token = valid(user);
         assertThat(post("{\"goodsId\":78}", token).statusCode()).isEqualTo(202);
         assertThat(post("{\"goodsId\":78}", token).statusCode()).isEqualTo(202);
         HttpResponse<String> third = post("{\"goodsId\":78}", token);
         assertThat(third.statusCode()).isEqualTo(429);
-        assertThat(third.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+        assertThat(third.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
         assertThat(third.body()).contains("rate limited (user)");
-        assertThat(post("{\"goodsId\":78}", valid(users.incrementAndGet())).statusCode()).as("another buyer is not limited").isEqualTo(202);
+        assertThat(post("{\"goodsId\":78}", valid(users.incrementAndGet())).statusCode())
+                .as("another buyer is not limited")
+                .isEqualTo(202);
     }
 
-    @Test void requestsOutsideAKnownWindowAreRejectedAtTheDoor() throws Exception {
+    @Test
+    void requestsOutsideAKnownWindowAreRejectedAtTheDoor() throws Exception {
         RedisKeys keys = new RedisKeys(redisPrefix);
         long now = System.currentTimeMillis();
-        try (RedisClient redis = RedisClient.create(java.net.URI.create(System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379")))) {
-            redis.hset(keys.sale(501), Map.of("startAt", Long.toString(now + 3_600_000), "endAt", Long.toString(now + 7_200_000),
-                    "perUserLimit", "1", "status", "open"));
-            redis.hset(keys.sale(502), Map.of("startAt", Long.toString(now - 7_200_000), "endAt", Long.toString(now - 3_600_000),
-                    "perUserLimit", "1", "status", "open"));
+        try (RedisClient redis = RedisClient.create(
+                java.net.URI.create(System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379")))) {
+            redis.hset(
+                    keys.sale(501),
+                    Map.of(
+                            "startAt",
+                            Long.toString(now + 3_600_000),
+                            "endAt",
+                            Long.toString(now + 7_200_000),
+                            "perUserLimit",
+                            "1",
+                            "status",
+                            "open"));
+            redis.hset(
+                    keys.sale(502),
+                    Map.of(
+                            "startAt",
+                            Long.toString(now - 7_200_000),
+                            "endAt",
+                            Long.toString(now - 3_600_000),
+                            "perUserLimit",
+                            "1",
+                            "status",
+                            "open"));
             redis.expire(keys.sale(501), 60);
             redis.expire(keys.sale(502), 60);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
@@ -126,52 +190,72 @@ class GatewayDoorTest {
                 assertThat(r.statusCode()).isEqualTo(200);
                 assertThat(r.body()).contains("\"status\":\"REJECTED\"", "\"reason\":\"not_started\"");
             });
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                    assertThat(post("{\"goodsId\":502}", valid(users.incrementAndGet())).body()).contains("\"reason\":\"ended\""));
-            assertThat(post("{\"goodsId\":503}", valid(users.incrementAndGet())).statusCode()).as("no sale known: the stream decides").isEqualTo(202);
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(post("{\"goodsId\":502}", valid(users.incrementAndGet()))
+                                    .body())
+                            .contains("\"reason\":\"ended\""));
+            assertThat(post("{\"goodsId\":503}", valid(users.incrementAndGet())).statusCode())
+                    .as("no sale known: the stream decides")
+                    .isEqualTo(202);
         }
     }
 
     static HttpResponse<String> pay(int port, long orderId, String body, String authorization) throws Exception {
         java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
                         java.net.URI.create("http://127.0.0.1:" + port + "/api/orders/" + orderId + "/pay"))
-                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
         if (authorization != null) b.header("Authorization", authorization);
         return GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static java.util.List<String> paymentsIn() {
         return GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "payments").stream()
-                .map(r -> r.key() + "=" + new String(r.value(), StandardCharsets.UTF_8)).toList();
+                .map(r -> r.key() + "=" + new String(r.value(), StandardCharsets.UTF_8))
+                .toList();
     }
 
-    @Test void aBuyersTokenCannotReportAPayment_onlyThePaymentProvidersCredentialCan() throws Exception {
+    @Test
+    void aBuyersTokenCannotReportAPayment_onlyThePaymentProvidersCredentialCan() throws Exception {
         long buyer = users.incrementAndGet();
-        HttpResponse<String> byBuyer = pay(gateway.port(), 9101, "{\"paymentId\":\"buyer-pays-9101\"}", "Bearer " + valid(buyer));
+        HttpResponse<String> byBuyer =
+                pay(gateway.port(), 9101, "{\"paymentId\":\"buyer-pays-9101\"}", "Bearer " + valid(buyer));
         assertThat(byBuyer.statusCode()).isEqualTo(403);
         assertThat(byBuyer.body()).contains("only the payment provider may report payments");
         HttpResponse<String> none = pay(gateway.port(), 9102, "{\"paymentId\":\"nobody-pays-9102\"}", null);
         assertThat(none.statusCode()).isEqualTo(401);
-        assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
-        HttpResponse<String> almost = pay(gateway.port(), 9103, "{\"paymentId\":\"almost-9103\"}",
+        assertThat(none.headers().firstValue("WWW-Authenticate"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+        HttpResponse<String> almost = pay(
+                gateway.port(),
+                9103,
+                "{\"paymentId\":\"almost-9103\"}",
                 "Bearer " + PAYMENT_SECRET.substring(0, PAYMENT_SECRET.length() - 1) + "X");
         assertThat(almost.statusCode()).isEqualTo(403);
 
-        HttpResponse<String> provider = pay(gateway.port(), 9104, "{\"paymentId\":\"provider-9104\"}", "Bearer " + PAYMENT_SECRET);
+        HttpResponse<String> provider =
+                pay(gateway.port(), 9104, "{\"paymentId\":\"provider-9104\"}", "Bearer " + PAYMENT_SECRET);
         assertThat(provider.statusCode()).isEqualTo(202);
         assertThat(provider.body()).contains("\"paymentId\":\"provider-9104\"", "\"orderId\":9104");
         java.util.List<String> payments = paymentsIn();
         assertThat(payments).anyMatch(p -> p.startsWith("9104=") && p.contains("provider-9104"));
-        assertThat(payments).as("refused calls never reach the payments topic")
-                .noneMatch(p -> p.contains("buyer-pays-9101") || p.contains("nobody-pays-9102") || p.contains("almost-9103"));
+        assertThat(payments)
+                .as("refused calls never reach the payments topic")
+                .noneMatch(p ->
+                        p.contains("buyer-pays-9101") || p.contains("nobody-pays-9102") || p.contains("almost-9103"));
     }
 
-    @Test void thePaymentCredentialMustBeLongAndNotTheBuyersSecret() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaymentRoute.credential(Settings.with(Map.of(
-                "gateway.payment.secret", "too-short")))).hasMessageContaining("at least 32 characters");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaymentRoute.credential(Settings.with(Map.of(
-                "gateway.payment.secret", SECRET, "gateway.auth.secret", SECRET)))).hasMessageContaining("must differ");
-        assertThat(PaymentRoute.credential(Settings.with(Map.of()))).as("none configured: the endpoint is off").isNull();
+    @Test
+    void thePaymentCredentialMustBeLongAndNotTheBuyersSecret() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> PaymentRoute.credential(Settings.with(Map.of("gateway.payment.secret", "too-short"))))
+                .hasMessageContaining("at least 32 characters");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaymentRoute.credential(
+                        Settings.with(Map.of("gateway.payment.secret", SECRET, "gateway.auth.secret", SECRET))))
+                .hasMessageContaining("must differ");
+        assertThat(PaymentRoute.credential(Settings.with(Map.of())))
+                .as("none configured: the endpoint is off")
+                .isNull();
     }
 
     static HttpResponse<String> status(String requestId, String token) throws Exception {
@@ -183,25 +267,44 @@ class GatewayDoorTest {
 
     /** An outcome as stock-stream writes it, on the real outcome topic the gateway follows. */
     static void decided(String requestId, long goodsId, long userId) throws Exception {
-        dev.seckill.contracts.outcome.Outcome o = dev.seckill.contracts.outcome.Outcome.of(requestId, goodsId, userId, 1,
-                dev.seckill.contracts.outcome.OutcomeKind.SUCCESS, null, 4, Instant.now(), Instant.now(), 0, 0);
-        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(Map.of(
-                org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()),
-                new org.apache.kafka.common.serialization.StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(new dev.seckill.contracts.Topics(prefix).success(),
-                    Long.toString(goodsId), dev.seckill.contracts.Json.write(o))).get();
+        dev.seckill.contracts.outcome.Outcome o = dev.seckill.contracts.outcome.Outcome.of(
+                requestId,
+                goodsId,
+                userId,
+                1,
+                dev.seckill.contracts.outcome.OutcomeKind.SUCCESS,
+                null,
+                4,
+                Instant.now(),
+                Instant.now(),
+                0,
+                0);
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
+                Map.of(
+                        org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        KafkaFixture.bootstrap()),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            new dev.seckill.contracts.Topics(prefix).success(),
+                            Long.toString(goodsId),
+                            dev.seckill.contracts.Json.write(o)))
+                    .get();
         }
     }
 
-    @Test void aPurchasesOutcomeIsTheOwnersOnly_anotherBuyerGets404_withoutATokenNoUserIdIsShown() throws Exception {
+    @Test
+    void aPurchasesOutcomeIsTheOwnersOnly_anotherBuyerGets404_withoutATokenNoUserIdIsShown() throws Exception {
         long owner = users.incrementAndGet();
         long other = users.incrementAndGet();
         String id = "door-status-" + UUID.randomUUID().toString().substring(0, 8);
         decided(id, 9201, owner);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(status(id, valid(owner)).body()).contains("\"status\":\"SUCCESS\""));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(status(id, valid(owner)).body()).contains("\"status\":\"SUCCESS\""));
         HttpResponse<String> mine = status(id, valid(owner));
         assertThat(mine.statusCode()).isEqualTo(200);
-        assertThat(new io.vertx.core.json.JsonObject(mine.body()).getLong("userId")).isEqualTo(owner);
+        assertThat(new io.vertx.core.json.JsonObject(mine.body()).getLong("userId"))
+                .isEqualTo(owner);
 
         HttpResponse<String> theirs = status(id, valid(other));
         assertThat(theirs.statusCode()).isEqualTo(404);
@@ -213,26 +316,39 @@ class GatewayDoorTest {
         assertThat(redacted.getString("status")).isEqualTo("SUCCESS");
         assertThat(redacted.fieldNames()).doesNotContain("userId", "goodsId", "quantity", "stockAfter");
 
-        assertThat(status(id, "not-a-jwt").statusCode()).as("a bad token is refused, not treated as none").isEqualTo(401);
+        assertThat(status(id, "not-a-jwt").statusCode())
+                .as("a bad token is refused, not treated as none")
+                .isEqualTo(401);
     }
 
-    @Test void anotherBuyerReusingAnAcceptedRequestIdIs409_theOwnersRetryStill202() throws Exception {
+    @Test
+    void anotherBuyerReusingAnAcceptedRequestIdIs409_theOwnersRetryStill202() throws Exception {
         long owner = users.incrementAndGet();
         long other = users.incrementAndGet();
         String id = "door-reuse-" + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner)).statusCode()).isEqualTo(202);
+        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner))
+                        .statusCode())
+                .isEqualTo(202);
         HttpResponse<String> reused = post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(other));
         assertThat(reused.statusCode()).isEqualTo(409);
         io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject(reused.body());
         assertThat(body.getString("requestId")).isEqualTo(id);
         assertThat(body.getString("field")).isEqualTo("requestId");
         assertThat(body.encode()).doesNotContain(Long.toString(owner));
-        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner)).statusCode()).as("the owner's retry").isEqualTo(202);
-        assertThat(status(id, valid(other)).statusCode()).as("nor can the other buyer read it while pending").isEqualTo(404);
+        assertThat(post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(owner))
+                        .statusCode())
+                .as("the owner's retry")
+                .isEqualTo(202);
+        assertThat(status(id, valid(other)).statusCode())
+                .as("nor can the other buyer read it while pending")
+                .isEqualTo(404);
 
         var sent = GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "commands").stream()
-                .map(c -> CommandCodec.decode(c.value())).filter(p -> p instanceof ParsedCommand.Valid)
-                .map(p -> (Purchase) ((ParsedCommand.Valid) p).command()).filter(p -> p.requestId().equals(id)).toList();
+                .map(c -> CommandCodec.decode(c.value()))
+                .filter(p -> p instanceof ParsedCommand.Valid)
+                .map(p -> (Purchase) ((ParsedCommand.Valid) p).command())
+                .filter(p -> p.requestId().equals(id))
+                .toList();
         assertThat(sent).singleElement().extracting(Purchase::userId).isEqualTo(owner);
     }
 }

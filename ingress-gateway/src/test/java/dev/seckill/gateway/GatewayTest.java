@@ -40,19 +40,33 @@ class GatewayTest {
     static Settings settings;
     static final HttpClient http = HttpClient.newHttpClient();
 
-    @BeforeAll static void start() {
+    @BeforeAll
+    static void start() {
         String prefix = "gw-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
-                "gateway.port", "0", "gateway.auth.enabled", "false", "gateway.limit.user.per.second", "1000"));
+        settings = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                "gateway.port",
+                "0",
+                "gateway.auth.enabled",
+                "false",
+                "gateway.limit.user.per.second",
+                "1000"));
         topics = new Topics(prefix);
         gateway = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
     }
 
-    @AfterAll static void stop() { gateway.close(); }
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
 
     static HttpResponse<String> post(int port, String body, String... headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/purchases"))
-                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
@@ -60,26 +74,40 @@ class GatewayTest {
 
     static List<ConsumerRecord<String, byte[]>> commandsIn(String bootstrap, String topic) {
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "read-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<String, byte[]>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "read-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.currentTimeMillis() + 5000;
-            while (System.currentTimeMillis() < deadline) consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            while (System.currentTimeMillis() < deadline)
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
         }
         return out;
     }
 
-    @Test void a202MeansTheCommandIsInTheTopic_keyedByGoods_withTheTraceId() throws Exception {
-        HttpResponse<String> r = post(gateway.port(), "{\"goodsId\":1001,\"userId\":42,\"quantity\":1,\"requestId\":\"gw-r1\"}",
-                "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    @Test
+    void a202MeansTheCommandIsInTheTopic_keyedByGoods_withTheTraceId() throws Exception {
+        HttpResponse<String> r = post(
+                gateway.port(),
+                "{\"goodsId\":1001,\"userId\":42,\"quantity\":1,\"requestId\":\"gw-r1\"}",
+                "traceparent",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
         assertThat(r.statusCode()).isEqualTo(202);
         assertThat(r.body()).contains("\"requestId\":\"gw-r1\"", "\"status\":\"PENDING\"");
-        HttpResponse<String> retry = post(gateway.port(), "{\"goodsId\":1001,\"userId\":42,\"quantity\":1,\"requestId\":\"gw-r1\"}");
+        HttpResponse<String> retry =
+                post(gateway.port(), "{\"goodsId\":1001,\"userId\":42,\"quantity\":1,\"requestId\":\"gw-r1\"}");
         assertThat(retry.statusCode()).isEqualTo(202);
 
         List<ConsumerRecord<String, byte[]>> records = commandsIn(settings.kafkaBootstrap(), topics.commands()).stream()
-                .filter(c -> new String(c.value()).contains("gw-r1")).toList();
+                .filter(c -> new String(c.value()).contains("gw-r1"))
+                .toList();
         assertThat(records).as("a retry at the door is not a second command").hasSize(1);
         assertThat(records.get(0).key()).isEqualTo("1001");
         assertThat(TraceHeaders.get(records.get(0).headers())).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
@@ -91,24 +119,27 @@ class GatewayTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "empty body                 | ''                                                             | body",
-            "not JSON                   | {goodsId:1                                                     | body",
-            "JSON array                 | [1,2]                                                          | body",
-            "missing goodsId            | {\"userId\":1}                                                 | goodsId",
-            "negative goodsId           | {\"goodsId\":-5,\"userId\":1}                                  | goodsId",
-            "zero goodsId               | {\"goodsId\":0,\"userId\":1}                                   | goodsId",
-            "string goodsId             | {\"goodsId\":\"abc\",\"userId\":1}                             | goodsId",
-            "fractional goodsId         | {\"goodsId\":1.5,\"userId\":1}                                 | goodsId",
-            "huge goodsId               | {\"goodsId\":123456789012345678901234567890,\"userId\":1}      | goodsId",
-            "missing userId             | {\"goodsId\":1}                                                | userId",
-            "negative userId            | {\"goodsId\":1,\"userId\":-1}                                  | userId",
-            "quantity zero              | {\"goodsId\":1,\"userId\":1,\"quantity\":0}                    | quantity",
-            "quantity too big           | {\"goodsId\":1,\"userId\":1,\"quantity\":101}                  | quantity",
-            "quantity as text           | {\"goodsId\":1,\"userId\":1,\"quantity\":\"2\"}                | quantity",
-            "requestId with spaces      | {\"goodsId\":1,\"userId\":1,\"requestId\":\"a b\"}             | requestId",
-            "requestId too long         | {\"goodsId\":1,\"userId\":1,\"requestId\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"} | requestId",
-            "requestId not a string     | {\"goodsId\":1,\"userId\":1,\"requestId\":17}                  | requestId"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "empty body                 | ''                                                             | body",
+                "not JSON                   | {goodsId:1                                                     | body",
+                "JSON array                 | [1,2]                                                          | body",
+                "missing goodsId            | {\"userId\":1}                                                 | goodsId",
+                "negative goodsId           | {\"goodsId\":-5,\"userId\":1}                                  | goodsId",
+                "zero goodsId               | {\"goodsId\":0,\"userId\":1}                                   | goodsId",
+                "string goodsId             | {\"goodsId\":\"abc\",\"userId\":1}                             | goodsId",
+                "fractional goodsId         | {\"goodsId\":1.5,\"userId\":1}                                 | goodsId",
+                "huge goodsId               | {\"goodsId\":123456789012345678901234567890,\"userId\":1}      | goodsId",
+                "missing userId             | {\"goodsId\":1}                                                | userId",
+                "negative userId            | {\"goodsId\":1,\"userId\":-1}                                  | userId",
+                "quantity zero              | {\"goodsId\":1,\"userId\":1,\"quantity\":0}                    | quantity",
+                "quantity too big           | {\"goodsId\":1,\"userId\":1,\"quantity\":101}                  | quantity",
+                "quantity as text           | {\"goodsId\":1,\"userId\":1,\"quantity\":\"2\"}                | quantity",
+                "requestId with spaces      | {\"goodsId\":1,\"userId\":1,\"requestId\":\"a b\"}             | requestId",
+                "requestId too long         | {\"goodsId\":1,\"userId\":1,\"requestId\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"} | requestId",
+                "requestId not a string     | {\"goodsId\":1,\"userId\":1,\"requestId\":17}                  | requestId"
+            })
     void badInputIs400NamingTheField_andNeverReachesKafka(String name, String body, String field) throws Exception {
         HttpResponse<String> r = post(gateway.port(), body);
         assertThat(r.statusCode()).isEqualTo(400);
@@ -116,17 +147,22 @@ class GatewayTest {
         assertThat(r.body()).contains(field.equals("body") ? "body" : field);
     }
 
-    @Test void anOversizedBodyIs400() throws Exception {
-        HttpResponse<String> r = post(gateway.port(), "{\"goodsId\":1,\"userId\":1,\"pad\":\"" + "x".repeat(10_000) + "\"}");
+    @Test
+    void anOversizedBodyIs400() throws Exception {
+        HttpResponse<String> r =
+                post(gateway.port(), "{\"goodsId\":1,\"userId\":1,\"pad\":\"" + "x".repeat(10_000) + "\"}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("\"field\":\"body\"");
     }
 
-    @Test void withoutAPaymentCredentialThePayEndpointIsOff_evenWithAuthOff() throws Exception {
-        HttpResponse<String> r = GatewayDoorTest.pay(gateway.port(), 77, "{\"paymentId\":\"p-77\"}", "Bearer anything-at-all");
+    @Test
+    void withoutAPaymentCredentialThePayEndpointIsOff_evenWithAuthOff() throws Exception {
+        HttpResponse<String> r =
+                GatewayDoorTest.pay(gateway.port(), 77, "{\"paymentId\":\"p-77\"}", "Bearer anything-at-all");
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.body()).contains("SECKILL_GATEWAY_PAYMENT_SECRET");
-        assertThat(commandsIn(settings.kafkaBootstrap(), topics.payments())).noneMatch(c -> new String(c.value()).contains("p-77"));
+        assertThat(commandsIn(settings.kafkaBootstrap(), topics.payments()))
+                .noneMatch(c -> new String(c.value()).contains("p-77"));
     }
 
     static long filesUnder(java.nio.file.Path dir) throws java.io.IOException {
@@ -136,8 +172,10 @@ class GatewayTest {
         }
     }
 
-    @Test void aMultipartUploadIsRefusedWith415_andLeavesNoFile() throws Exception {
-        // Vert.x's default upload directory, relative to the working directory: where the default BodyHandler wrote uploads
+    @Test
+    void aMultipartUploadIsRefusedWith415_andLeavesNoFile() throws Exception {
+        // Vert.x's default upload directory, relative to the working directory: where the default BodyHandler wrote
+        // uploads
         java.nio.file.Path uploads = java.nio.file.Path.of("file-uploads").toAbsolutePath();
         long before = filesUnder(uploads);
         String boundary = "----seckill" + UUID.randomUUID().toString().replace("-", "");
@@ -145,57 +183,95 @@ class GatewayTest {
                 + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n"
                 + "Content-Type: application/octet-stream\r\n\r\n" + "x".repeat(2000) + "\r\n--" + boundary + "--\r\n";
         for (String path : List.of("/api/purchases", "/api/orders/1/pay")) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
-                    .header("Content-Type", "multipart/form-data; boundary=" + boundary).timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.ofString(multipart)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                            .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                            .timeout(Duration.ofSeconds(30))
+                            .POST(HttpRequest.BodyPublishers.ofString(multipart))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as(path).isEqualTo(415);
             assertThat(r.body()).as(path).contains("must be JSON", "\"field\":\"body\"");
         }
-        HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases"))
-                .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("goodsId=1&userId=1"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> form = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString("goodsId=1&userId=1"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(form.statusCode()).isEqualTo(415);
-        assertThat(filesUnder(uploads)).as("no upload was written to " + uploads).isEqualTo(before);
-        assertThat(post(gateway.port(), "{\"goodsId\":1,\"userId\":1}").statusCode()).as("JSON still goes through").isEqualTo(202);
+        assertThat(filesUnder(uploads))
+                .as("no upload was written to " + uploads)
+                .isEqualTo(before);
+        assertThat(post(gateway.port(), "{\"goodsId\":1,\"userId\":1}").statusCode())
+                .as("JSON still goes through")
+                .isEqualTo(202);
     }
 
-    @Test void rejectedInputNeverReachedKafka() throws Exception {
+    @Test
+    void rejectedInputNeverReachedKafka() throws Exception {
         String marker = "marker-" + UUID.randomUUID().toString().substring(0, 6);
         post(gateway.port(), "{\"goodsId\":1,\"userId\":-1,\"requestId\":\"" + marker + "\"}");
         assertThat(commandsIn(settings.kafkaBootstrap(), topics.commands()))
                 .noneMatch(c -> new String(c.value()).contains(marker));
     }
 
-    @Test void metricsAndHealthAnswer() throws Exception {
+    @Test
+    void metricsAndHealthAnswer() throws Exception {
         post(gateway.port(), "{\"goodsId\":1}");
-        HttpResponse<String> m = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/metrics")).build(),
+        HttpResponse<String> m = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/metrics"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(m.body()).contains("seckill_gateway_requests_total", "seckill_gateway_accept_latency_seconds_bucket");
+        assertThat(m.body())
+                .contains("seckill_gateway_requests_total", "seckill_gateway_accept_latency_seconds_bucket");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            HttpResponse<String> h = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/health")).build(),
+            HttpResponse<String> h = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/health"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(h.statusCode()).isEqualTo(200);
             assertThat(h.body()).contains("\"kafka\":\"UP\"");
         });
     }
 
-    @Test void withTheBrokerStopped_requestsGet503InTime_carryingTheirRequestIdAndRetryAfter_nothingIsAcknowledged_thenFlowAgain() throws Exception {
+    @Test
+    void
+            withTheBrokerStopped_requestsGet503InTime_carryingTheirRequestIdAndRetryAfter_nothingIsAcknowledged_thenFlowAgain()
+                    throws Exception {
         KafkaBroker broker = KafkaBroker.onFreePorts().start();
         String prefix = "gwdown-" + UUID.randomUUID().toString().substring(0, 6) + ".";
-        Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, broker.bootstrap(), Settings.TOPIC_PREFIX, prefix,
-                "gateway.port", "0", "gateway.kafka.timeout.ms", "2000", "gateway.auth.enabled", "false"));
+        Settings s = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                broker.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                "gateway.port",
+                "0",
+                "gateway.kafka.timeout.ms",
+                "2000",
+                "gateway.auth.enabled",
+                "false"));
         GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
         try {
-            assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":1,\"requestId\":\"before\"}").statusCode()).isEqualTo(202);
+            assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":1,\"requestId\":\"before\"}")
+                            .statusCode())
+                    .isEqualTo(202);
             broker.stop();
             long t0 = System.nanoTime();
             HttpResponse<String> down = post(own.port(), "{\"goodsId\":7,\"userId\":2,\"requestId\":\"during\"}");
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertThat(down.statusCode()).isEqualTo(503);
-            assertThat(ms).as("answered within the configured timeout plus slack").isLessThan(5000);
-            assertThat(new io.vertx.core.json.JsonObject(down.body()).getString("requestId")).as("the client's requestId").isEqualTo("during");
-            assertThat(down.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
-            // no requestId from the client: the 503 names the one the gateway made, since a timed-out send may have been appended
+            assertThat(ms)
+                    .as("answered within the configured timeout plus slack")
+                    .isLessThan(5000);
+            assertThat(new io.vertx.core.json.JsonObject(down.body()).getString("requestId"))
+                    .as("the client's requestId")
+                    .isEqualTo("during");
+            assertThat(down.headers().firstValue("Retry-After"))
+                    .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+            // no requestId from the client: the 503 names the one the gateway made, since a timed-out send may have
+            // been appended
             HttpResponse<String> generated = post(own.port(), "{\"goodsId\":7,\"userId\":4}");
             assertThat(generated.statusCode()).isEqualTo(503);
             assertThat(generated.headers().firstValue("Retry-After")).isPresent();
@@ -203,13 +279,23 @@ class GatewayTest {
             assertThat(gatewayId).as(generated.body()).isNotNull();
             assertThat(gatewayId).as("an id the gateway issued and signed").matches("g-[0-9a-f]{43}");
             broker.start();
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":3,\"requestId\":\"after\"}").statusCode()).isEqualTo(202));
-            HttpResponse<String> retried = post(own.port(), "{\"goodsId\":7,\"userId\":4,\"requestId\":\"" + gatewayId + "\"}");
-            assertThat(retried.statusCode()).as("the buyer retries with the id the 503 gave").isEqualTo(202);
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(
+                            () -> assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":3,\"requestId\":\"after\"}")
+                                            .statusCode())
+                                    .isEqualTo(202));
+            HttpResponse<String> retried =
+                    post(own.port(), "{\"goodsId\":7,\"userId\":4,\"requestId\":\"" + gatewayId + "\"}");
+            assertThat(retried.statusCode())
+                    .as("the buyer retries with the id the 503 gave")
+                    .isEqualTo(202);
             assertThat(retried.body()).contains(gatewayId);
-            List<String> values = commandsIn(broker.bootstrap(), prefix + "commands").stream().map(c -> new String(c.value())).toList();
-            assertThat(values).anyMatch(v -> v.contains("\"before\"")).anyMatch(v -> v.contains("\"after\""))
+            List<String> values = commandsIn(broker.bootstrap(), prefix + "commands").stream()
+                    .map(c -> new String(c.value()))
+                    .toList();
+            assertThat(values)
+                    .anyMatch(v -> v.contains("\"before\""))
+                    .anyMatch(v -> v.contains("\"after\""))
                     .anyMatch(v -> v.contains(gatewayId));
             assertThat(values).noneMatch(v -> v.contains("\"during\""));
         } finally {
@@ -218,25 +304,41 @@ class GatewayTest {
         }
     }
 
-    @Test void gracefulShutdownLosesNothingItAcknowledged() throws Exception {
+    @Test
+    void gracefulShutdownLosesNothingItAcknowledged() throws Exception {
         String prefix = "gwstop-" + UUID.randomUUID().toString().substring(0, 6) + ".";
-        Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
-                "gateway.port", "0", "gateway.auth.enabled", "false", "gateway.limit.user.per.second", "1000"));
+        Settings s = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                "gateway.port",
+                "0",
+                "gateway.auth.enabled",
+                "false",
+                "gateway.limit.user.per.second",
+                "1000"));
         GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
         int port = own.port();
         java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(8);
         java.util.List<java.util.concurrent.Future<HttpResponse<String>>> calls = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
-            String body = "{\"goodsId\":" + (1 + i % 7) + ",\"userId\":" + (i + 1) + ",\"requestId\":\"stop-" + i + "\"}";
+            String body =
+                    "{\"goodsId\":" + (1 + i % 7) + ",\"userId\":" + (i + 1) + ",\"requestId\":\"stop-" + i + "\"}";
             calls.add(clients.submit(() -> post(port, body)));
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> calls.stream().filter(java.util.concurrent.Future::isDone).count() >= 50);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> calls.stream()
+                                .filter(java.util.concurrent.Future::isDone)
+                                .count()
+                        >= 50);
         own.close(); // mid-flight: stop accepting, flush the producer, exit
         List<String> acknowledged = new ArrayList<>();
         for (var call : calls) {
             try {
                 HttpResponse<String> r = call.get();
-                if (r.statusCode() == 202) acknowledged.add(r.body().replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1"));
+                if (r.statusCode() == 202)
+                    acknowledged.add(r.body().replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1"));
             } catch (java.util.concurrent.ExecutionException e) {
                 // refused connection after the stop: never acknowledged
             }
@@ -244,8 +346,8 @@ class GatewayTest {
         clients.shutdown();
         assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(50);
         java.util.Set<String> inLog = new java.util.HashSet<>();
-        commandsIn(KafkaFixture.bootstrap(), prefix + "commands").forEach(c ->
-                inLog.add(new String(c.value()).replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1")));
+        commandsIn(KafkaFixture.bootstrap(), prefix + "commands")
+                .forEach(c -> inLog.add(new String(c.value()).replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1")));
         assertThat(inLog).containsAll(acknowledged);
     }
 }

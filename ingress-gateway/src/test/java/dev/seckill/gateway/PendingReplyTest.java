@@ -10,14 +10,24 @@ import org.junit.jupiter.api.Test;
 
 /** The 202 body is written by hand; it must be the JSON a JsonObject would have written, for every requestId. */
 class PendingReplyTest {
-    @Test void givenAnyAcceptableRequestId_thenThePendingBodyIsTheSameJsonAsAJsonObjectWrites() {
-        List<String> ids = List.of(UUID.randomUUID().toString(), "a", "A.b_c:d-9", "x".repeat(64), "0123456789._:-",
+    @Test
+    void givenAnyAcceptableRequestId_thenThePendingBodyIsTheSameJsonAsAJsonObjectWrites() {
+        List<String> ids = List.of(
+                UUID.randomUUID().toString(),
+                "a",
+                "A.b_c:d-9",
+                "x".repeat(64),
+                "0123456789._:-",
                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
         for (String id : ids) {
             assertThat(CommandRules.validRequestId(id)).as(id).isTrue();
             JsonObject parsed = new JsonObject(GatewayApp.pending(id));
             assertThat(parsed).isEqualTo(new JsonObject().put("requestId", id).put("status", "PENDING"));
-            assertThat(GatewayApp.pending(id)).isEqualTo(new JsonObject().put("requestId", id).put("status", "PENDING").encode());
+            assertThat(GatewayApp.pending(id))
+                    .isEqualTo(new JsonObject()
+                            .put("requestId", id)
+                            .put("status", "PENDING")
+                            .encode());
         }
     }
 }

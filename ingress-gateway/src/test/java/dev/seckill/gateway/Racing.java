@@ -17,16 +17,18 @@ public final class Racing {
         List<Thread> all = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int me = t;
-            Thread th = new Thread(() -> {
-                try {
-                    go.await();
-                    body.accept(me);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (Throwable e) {
-                    failed.compareAndSet(null, e);
-                }
-            }, "racer-" + t);
+            Thread th = new Thread(
+                    () -> {
+                        try {
+                            go.await();
+                            body.accept(me);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        } catch (Throwable e) {
+                            failed.compareAndSet(null, e);
+                        }
+                    },
+                    "racer-" + t);
             th.start();
             all.add(th);
         }

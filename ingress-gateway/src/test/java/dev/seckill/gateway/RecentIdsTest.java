@@ -9,26 +9,32 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 class RecentIdsTest {
-    @Test void givenAnAcceptedId_thenARetryIsRecognisedAndAnotherIdIsNot() {
+    @Test
+    void givenAnAcceptedId_thenARetryIsRecognisedAndAnotherIdIsNot() {
         RecentIds ids = new RecentIds(100);
         ids.add("r-1", 1);
         assertThat(ids.contains("r-1")).isTrue();
         assertThat(ids.contains("r-2")).isFalse();
     }
 
-    @Test void givenMoreIdsThanTheCapacity_thenTheMostRecentHalfIsKeptAndTheSizeStaysBounded() {
+    @Test
+    void givenMoreIdsThanTheCapacity_thenTheMostRecentHalfIsKeptAndTheSizeStaysBounded() {
         RecentIds ids = new RecentIds(1_000);
         for (int i = 0; i < 10_000; i++) {
             ids.add("id-" + i, 1);
             assertThat(ids.size()).isLessThanOrEqualTo(1_000);
         }
-        for (int i = 10_000 - 500; i < 10_000; i++) assertThat(ids.contains("id-" + i)).as("id-%d", i).isTrue();
+        for (int i = 10_000 - 500; i < 10_000; i++)
+            assertThat(ids.contains("id-" + i)).as("id-%d", i).isTrue();
         assertThat(ids.contains("id-0")).as("the oldest are forgotten").isFalse();
         assertThat(ids.contains("id-8000")).isFalse();
     }
 
-    @Test void aCapacityBelowTwoIsRefused() {
-        assertThatThrownBy(() -> new RecentIds(1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("capacity");
+    @Test
+    void aCapacityBelowTwoIsRefused() {
+        assertThatThrownBy(() -> new RecentIds(1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("capacity");
     }
 
     /**
@@ -37,7 +43,8 @@ class RecentIdsTest {
      * the test counts turnovers instead of assuming it was not). A turnover that let readers see neither the full
      * generation nor the new one, or an add lost in a turnover, shows up as a miss.
      */
-    @RepeatedTest(10) void givenRacingThreads_thenAnIdIsKnownUntilTwoTurnoversAndTheBoundHolds() throws Exception {
+    @RepeatedTest(10)
+    void givenRacingThreads_thenAnIdIsKnownUntilTwoTurnoversAndTheBoundHolds() throws Exception {
         int capacity = 200; // a turnover every 100 adds: many chances to catch a reader in one
         int threads = 4;
         RecentIds ids = new RecentIds(capacity);
@@ -55,7 +62,9 @@ class RecentIdsTest {
             }
         });
         assertThat(missed.get()).as("an id unknown before two turnovers").isNull();
-        assertThat(ids.turnovers()).as("generations turned over during the race").isGreaterThan(1_000);
+        assertThat(ids.turnovers())
+                .as("generations turned over during the race")
+                .isGreaterThan(1_000);
         assertThat(largest.get()).isLessThanOrEqualTo(capacity + threads);
     }
 
@@ -64,7 +73,8 @@ class RecentIdsTest {
      * current generation before keeping the full one as previous would show here (with the two writes of a turnover
      * swapped and a yield between them, this test fails).
      */
-    @Test void givenAReaderDuringATurnover_thenTheIdOfTheFullGenerationIsNeverMissing() throws Exception {
+    @Test
+    void givenAReaderDuringATurnover_thenTheIdOfTheFullGenerationIsNeverMissing() throws Exception {
         int generation = 50;
         for (int cycle = 0; cycle < 2_000; cycle++) {
             RecentIds ids = new RecentIds(2 * generation);
@@ -75,11 +85,14 @@ class RecentIdsTest {
                 while (reading.get()) if (!ids.contains("sentinel")) missedIt.set(true);
             });
             reader.start();
-            for (int i = 1; i < generation; i++) ids.add("w-" + i, 1); // the sentinel's generation fills and turns over once
+            for (int i = 1; i < generation; i++)
+                ids.add("w-" + i, 1); // the sentinel's generation fills and turns over once
             reading.set(false);
             reader.join();
             assertThat(ids.turnovers()).isEqualTo(1);
-            assertThat(missedIt.get()).as("cycle %d: the sentinel was missing during the turnover", cycle).isFalse();
+            assertThat(missedIt.get())
+                    .as("cycle %d: the sentinel was missing during the turnover", cycle)
+                    .isFalse();
         }
     }
 }

@@ -3,9 +3,9 @@ package dev.seckill.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.redis.RedisConnections;
-import dev.seckill.contracts.redis.RedisKeys;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -19,7 +19,8 @@ class SaleWindowsTest {
     static final int QUEUE = 100;
     static final int THREADS = 2;
 
-    @Test void aMillionDistinctGoodsIdsKeepTheCacheAndTheLookupQueueBounded_andKnownWindowsStillAnswer() throws Exception {
+    @Test
+    void aMillionDistinctGoodsIdsKeepTheCacheAndTheLookupQueueBounded_andKnownWindowsStillAnswer() throws Exception {
         String prefix = "windows-" + UUID.randomUUID().toString().substring(0, 8) + ":";
         RedisKeys keys = new RedisKeys(prefix);
         Settings settings = Settings.with(Map.of(Settings.REDIS_PREFIX, prefix));
@@ -28,18 +29,37 @@ class SaleWindowsTest {
             long now = System.currentTimeMillis();
             long ended = 5_000_000_001L;
             long later = 5_000_000_002L;
-            redis.hset(keys.sale(ended), Map.of("startAt", Long.toString(now - 7_200_000), "endAt", Long.toString(now - 3_600_000), "status", "open"));
-            redis.hset(keys.sale(later), Map.of("startAt", Long.toString(now + 3_600_000), "endAt", Long.toString(now + 7_200_000), "status", "open"));
+            redis.hset(
+                    keys.sale(ended),
+                    Map.of(
+                            "startAt",
+                            Long.toString(now - 7_200_000),
+                            "endAt",
+                            Long.toString(now - 3_600_000),
+                            "status",
+                            "open"));
+            redis.hset(
+                    keys.sale(later),
+                    Map.of(
+                            "startAt",
+                            Long.toString(now + 3_600_000),
+                            "endAt",
+                            Long.toString(now + 7_200_000),
+                            "status",
+                            "open"));
             redis.expire(keys.sale(ended), 120);
             redis.expire(keys.sale(later), 120);
             SaleWindows windows = new SaleWindows(redis, keys, pool, 1000, MAX_GOODS);
-            await().atMost(Duration.ofSeconds(10)).until(() -> "ended".equals(windows.reject(ended, System.currentTimeMillis())));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> "ended".equals(windows.reject(ended, System.currentTimeMillis())));
 
             int maxCached = 0;
             int maxPending = 0;
             int maxQueued = 0;
             for (long g = 1; g <= 1_000_000; g++) {
-                assertThat(windows.reject(g, System.currentTimeMillis())).as("no sale: passes through").isNull();
+                assertThat(windows.reject(g, System.currentTimeMillis()))
+                        .as("no sale: passes through")
+                        .isNull();
                 if (g % 1000 == 0) {
                     maxCached = Math.max(maxCached, windows.cachedGoods());
                     maxPending = Math.max(maxPending, windows.pendingLookups());
@@ -50,39 +70,57 @@ class SaleWindowsTest {
             maxCached = Math.max(maxCached, windows.cachedGoods());
             assertThat(maxCached).as("windows held").isLessThanOrEqualTo(MAX_GOODS + THREADS);
             assertThat(maxQueued).as("lookups queued").isLessThanOrEqualTo(QUEUE);
-            assertThat(maxPending).as("lookups pending (queued + running + callers racing)").isLessThanOrEqualTo(QUEUE + THREADS + 1);
+            assertThat(maxPending)
+                    .as("lookups pending (queued + running + callers racing)")
+                    .isLessThanOrEqualTo(QUEUE + THREADS + 1);
             assertThat(windows.pendingLookups()).isZero();
 
             // after the flood the door still judges real sales exactly
-            await().atMost(Duration.ofSeconds(10)).until(() -> "ended".equals(windows.reject(ended, System.currentTimeMillis())));
-            await().atMost(Duration.ofSeconds(10)).until(() -> "not_started".equals(windows.reject(later, System.currentTimeMillis())));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> "ended".equals(windows.reject(ended, System.currentTimeMillis())));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> "not_started".equals(windows.reject(later, System.currentTimeMillis())));
         } finally {
             pool.shutdownNow();
         }
     }
 
-    @Test void aCacheFullOfLiveWindowsPassesNewGoodsThrough_untilTheirWindowsGoStale() throws Exception {
+    @Test
+    void aCacheFullOfLiveWindowsPassesNewGoodsThrough_untilTheirWindowsGoStale() throws Exception {
         String prefix = "windows-" + UUID.randomUUID().toString().substring(0, 8) + ":";
         RedisKeys keys = new RedisKeys(prefix);
         ThreadPoolExecutor pool = SaleWindows.lookups(1, 10);
         try (UnifiedJedis redis = RedisConnections.open(Settings.with(Map.of(Settings.REDIS_PREFIX, prefix)))) {
             long now = System.currentTimeMillis();
             for (long g = 1; g <= 3; g++) {
-                redis.hset(keys.sale(g), Map.of("startAt", Long.toString(now + 3_600_000), "endAt", Long.toString(now + 7_200_000), "status", "open"));
+                redis.hset(
+                        keys.sale(g),
+                        Map.of(
+                                "startAt",
+                                Long.toString(now + 3_600_000),
+                                "endAt",
+                                Long.toString(now + 7_200_000),
+                                "status",
+                                "open"));
                 redis.expire(keys.sale(g), 120);
             }
-            // windows are fresh for 5 s: long enough that goods 1 and 2 are still fresh when goods 3 is looked up on a busy machine
+            // windows are fresh for 5 s: long enough that goods 1 and 2 are still fresh when goods 3 is looked up on a
+            // busy machine
             SaleWindows windows = new SaleWindows(redis, keys, pool, 5000, 2);
             for (long g = 1; g <= 2; g++) {
                 long goods = g;
-                await().atMost(Duration.ofSeconds(10)).until(() -> "not_started".equals(windows.reject(goods, System.currentTimeMillis())));
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> "not_started".equals(windows.reject(goods, System.currentTimeMillis())));
             }
             windows.reject(3, System.currentTimeMillis());
             await().atMost(Duration.ofSeconds(10)).until(() -> windows.pendingLookups() == 0);
             assertThat(windows.cachedGoods()).isEqualTo(2);
-            assertThat(windows.reject(3, System.currentTimeMillis())).as("no room: passes through, the stream decides").isNull();
+            assertThat(windows.reject(3, System.currentTimeMillis()))
+                    .as("no room: passes through, the stream decides")
+                    .isNull();
             // goods 1 and 2 are not asked for again: once stale they make room for goods 3
-            await().atMost(Duration.ofSeconds(30)).until(() -> "not_started".equals(windows.reject(3, System.currentTimeMillis())));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "not_started".equals(windows.reject(3, System.currentTimeMillis())));
             assertThat(windows.cachedGoods()).isLessThanOrEqualTo(2);
         } finally {
             pool.shutdownNow();

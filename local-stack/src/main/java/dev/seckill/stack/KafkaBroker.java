@@ -35,7 +35,14 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** A single-node cluster: node 1, its own controller quorum, replication factor 1. */
     public KafkaBroker(Path dir, int port, int controllerPort) {
-        this(dir, port, controllerPort, 1, "1@127.0.0.1:" + controllerPort, Uuid.randomUuid().toString(), 1);
+        this(
+                dir,
+                port,
+                controllerPort,
+                1,
+                "1@127.0.0.1:" + controllerPort,
+                Uuid.randomUuid().toString(),
+                1);
     }
 
     /**
@@ -45,7 +52,8 @@ public final class KafkaBroker implements AutoCloseable {
      * @param clusterId   the cluster's id, the same on every node (formatted into the storage on first start)
      * @param replication the replication factor of Kafka's internal topics (offsets, transactions), min ISR one less
      */
-    public KafkaBroker(Path dir, int port, int controllerPort, int nodeId, String voters, String clusterId, int replication) {
+    public KafkaBroker(
+            Path dir, int port, int controllerPort, int nodeId, String voters, String clusterId, int replication) {
         this.dir = dir.toAbsolutePath();
         this.port = port;
         this.controllerPort = controllerPort;
@@ -58,17 +66,32 @@ public final class KafkaBroker implements AutoCloseable {
     /** A broker on two free ports in a fresh temporary folder. */
     public static KafkaBroker onFreePorts() {
         try {
-            return new KafkaBroker(Files.createTempDirectory("seckill-kafka-"), ServerProcess.freePort(), ServerProcess.freePort());
+            return new KafkaBroker(
+                    Files.createTempDirectory("seckill-kafka-"), ServerProcess.freePort(), ServerProcess.freePort());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    public String bootstrap() { return "127.0.0.1:" + port; }
-    public int port() { return port; }
-    public Path dir() { return dir; }
-    public Path log() { return dir.resolve("broker.log"); }
-    public Process process() { return process; }
+    public String bootstrap() {
+        return "127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Path log() {
+        return dir.resolve("broker.log");
+    }
+
+    public Process process() {
+        return process;
+    }
 
     /** Formats the storage on first use, starts the broker and waits until it answers metadata requests. */
     public KafkaBroker start() {
@@ -78,8 +101,12 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Waits until the node answers metadata requests (a node of a cluster does once a quorum of controllers runs). */
     public KafkaBroker awaitReady() {
-        ServerProcess.awaitReady("Kafka broker at " + bootstrap(), () -> answersMetadata(bootstrap()), process,
-                Duration.ofSeconds(120), log());
+        ServerProcess.awaitReady(
+                "Kafka broker at " + bootstrap(),
+                () -> answersMetadata(bootstrap()),
+                process,
+                Duration.ofSeconds(120),
+                log());
         return this;
     }
 
@@ -93,8 +120,18 @@ public final class KafkaBroker implements AutoCloseable {
             Files.writeString(log4j, LOG4J2);
             String cp = brokerClasspath();
             if (!Files.exists(dir.resolve("data/meta.properties"))) {
-                ServerProcess.run(List.of(javaBin(), "-cp", cp, "-Dlog4j2.configurationFile=" + log4j,
-                        "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", props.toString()),
+                ServerProcess.run(
+                        List.of(
+                                javaBin(),
+                                "-cp",
+                                cp,
+                                "-Dlog4j2.configurationFile=" + log4j,
+                                "kafka.tools.StorageTool",
+                                "format",
+                                "-t",
+                                clusterId,
+                                "-c",
+                                props.toString()),
                         Duration.ofMinutes(1));
             }
             // 2 GB at most: with 512 MB a broker that had served a day of tests and benchmarks (hundreds of partitions,
@@ -102,9 +139,19 @@ public final class KafkaBroker implements AutoCloseable {
             // (30-40 ms) were the gateway's p99. The G1 flags are those of Kafka's own kafka-run-class.sh
             // (KAFKA_JVM_PERFORMANCE_OPTS): without the 20 ms pause goal G1 grew the young generation until one young
             // pause took 77 ms on these two busy cores
-            List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xms256m", replication > 1 ? "-Xmx1g" : "-Xmx2g", "-XX:+UseG1GC",
-                    "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
-                    "-Dlog4j2.configurationFile=" + log4j, "-cp", cp, "kafka.Kafka", props.toString()));
+            List<String> cmd = new ArrayList<>(List.of(
+                    javaBin(),
+                    "-Xms256m",
+                    replication > 1 ? "-Xmx1g" : "-Xmx2g",
+                    "-XX:+UseG1GC",
+                    "-XX:MaxGCPauseMillis=20",
+                    "-XX:InitiatingHeapOccupancyPercent=35",
+                    "-XX:+ExplicitGCInvokesConcurrent",
+                    "-Dlog4j2.configurationFile=" + log4j,
+                    "-cp",
+                    cp,
+                    "kafka.Kafka",
+                    props.toString()));
             process = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
@@ -121,8 +168,13 @@ public final class KafkaBroker implements AutoCloseable {
     public static boolean answersMetadata(String bootstrap) {
         String[] hp = bootstrap.split(",")[0].split(":");
         if (!ServerProcess.answers(hp[0], Integer.parseInt(hp[1]))) return false;
-        Map<String, Object> conf = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
+        Map<String, Object> conf = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                3000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                3000);
         try (Admin admin = Admin.create(conf)) {
             return !admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty();
         } catch (Exception e) {
@@ -135,7 +187,8 @@ public final class KafkaBroker implements AutoCloseable {
         if (process == null) return;
         process.destroy();
         try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            if (!process.waitFor(30, TimeUnit.SECONDS))
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -152,7 +205,10 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    @Override public void close() { stop(); }
+    @Override
+    public void close() {
+        stop();
+    }
 
     private String serverProperties() {
         Properties p = new Properties();
@@ -191,14 +247,18 @@ public final class KafkaBroker implements AutoCloseable {
 
     static String brokerClasspath() {
         try (InputStream in = KafkaBroker.class.getResourceAsStream(CLASSPATH_RESOURCE)) {
-            if (in == null) throw new IllegalStateException("missing " + CLASSPATH_RESOURCE + ": build local-stack with Maven first");
+            if (in == null)
+                throw new IllegalStateException(
+                        "missing " + CLASSPATH_RESOURCE + ": build local-stack with Maven first");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static String javaBin() { return Path.of(System.getProperty("java.home"), "bin", "java").toString(); }
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
 
     private static final String LOG4J2 = """
             status = warn

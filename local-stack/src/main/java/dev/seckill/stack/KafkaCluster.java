@@ -17,7 +17,9 @@ import org.apache.kafka.common.Uuid;
 public final class KafkaCluster implements AutoCloseable {
     private final List<KafkaBroker> nodes;
 
-    private KafkaCluster(List<KafkaBroker> nodes) { this.nodes = nodes; }
+    private KafkaCluster(List<KafkaBroker> nodes) {
+        this.nodes = nodes;
+    }
 
     /** {@code n} nodes on fixed ports: broker {@code basePort + 2i}, controller {@code basePort + 2i + 1}, data under {@code dir/node-i}. */
     public static KafkaCluster at(Path dir, int n, int basePort) {
@@ -40,19 +42,28 @@ public final class KafkaCluster implements AutoCloseable {
 
     private static KafkaCluster of(Path dir, List<int[]> ports) {
         String voters = java.util.stream.IntStream.range(0, ports.size())
-                .mapToObj(i -> (i + 1) + "@127.0.0.1:" + ports.get(i)[1]).collect(Collectors.joining(","));
+                .mapToObj(i -> (i + 1) + "@127.0.0.1:" + ports.get(i)[1])
+                .collect(Collectors.joining(","));
         Path idFile = dir.resolve("cluster.id");
         String clusterId;
         try {
             Files.createDirectories(dir);
-            if (!Files.exists(idFile)) Files.writeString(idFile, Uuid.randomUuid().toString());
+            if (!Files.exists(idFile))
+                Files.writeString(idFile, Uuid.randomUuid().toString());
             clusterId = Files.readString(idFile).strip();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         List<KafkaBroker> nodes = new ArrayList<>();
         for (int i = 0; i < ports.size(); i++) {
-            nodes.add(new KafkaBroker(dir.resolve("node-" + (i + 1)), ports.get(i)[0], ports.get(i)[1], i + 1, voters, clusterId, ports.size()));
+            nodes.add(new KafkaBroker(
+                    dir.resolve("node-" + (i + 1)),
+                    ports.get(i)[0],
+                    ports.get(i)[1],
+                    i + 1,
+                    voters,
+                    clusterId,
+                    ports.size()));
         }
         return new KafkaCluster(nodes);
     }
@@ -65,12 +76,21 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     /** Every node's address, comma-separated, as a client's bootstrap.servers. */
-    public String bootstrap() { return nodes.stream().map(KafkaBroker::bootstrap).collect(Collectors.joining(",")); }
+    public String bootstrap() {
+        return nodes.stream().map(KafkaBroker::bootstrap).collect(Collectors.joining(","));
+    }
 
     /** Node {@code id} (1-based, as Kafka numbers them). */
-    public KafkaBroker node(int id) { return nodes.get(id - 1); }
+    public KafkaBroker node(int id) {
+        return nodes.get(id - 1);
+    }
 
-    public int size() { return nodes.size(); }
+    public int size() {
+        return nodes.size();
+    }
 
-    @Override public void close() { nodes.forEach(KafkaBroker::stop); }
+    @Override
+    public void close() {
+        nodes.forEach(KafkaBroker::stop);
+    }
 }

@@ -27,10 +27,17 @@ public final class MariaDbServer implements AutoCloseable {
         }
     }
 
-    public int port() { return port; }
-    public Path dir() { return dir; }
+    public int port() {
+        return port;
+    }
 
-    public String jdbcUrl(String database) { return "jdbc:mysql://127.0.0.1:" + port + "/" + database; }
+    public Path dir() {
+        return dir;
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:mysql://127.0.0.1:" + port + "/" + database;
+    }
 
     public MariaDbServer start() {
         Path daemon = ServerProcess.requireBinary("mariadbd", "mariadb-server");
@@ -39,38 +46,66 @@ public final class MariaDbServer implements AutoCloseable {
             if (!Files.exists(data.resolve("mysql"))) {
                 Files.createDirectories(data);
                 Path install = ServerProcess.requireBinary("mariadb-install-db", "mariadb-server");
-                ServerProcess.run(List.of(install.toString(), "--no-defaults", "--datadir=" + data, "--user=root",
-                        "--auth-root-authentication-method=normal", "--skip-test-db"), Duration.ofMinutes(2));
+                ServerProcess.run(
+                        List.of(
+                                install.toString(),
+                                "--no-defaults",
+                                "--datadir=" + data,
+                                "--user=root",
+                                "--auth-root-authentication-method=normal",
+                                "--skip-test-db"),
+                        Duration.ofMinutes(2));
             }
             Path log = dir.resolve("error.log");
-            process = new ProcessBuilder(daemon.toString(), "--no-defaults", "--datadir=" + data,
-                    "--socket=" + dir.resolve("mysqld.sock"), "--port=" + port, "--bind-address=127.0.0.1", "--user=root",
-                    "--pid-file=" + dir.resolve("mariadbd.pid"), "--log-error=" + log, "--skip-name-resolve",
-                    "--innodb-buffer-pool-size=128M", "--innodb-flush-log-at-trx-commit=2", "--max-connections=500")
+            process = new ProcessBuilder(
+                            daemon.toString(),
+                            "--no-defaults",
+                            "--datadir=" + data,
+                            "--socket=" + dir.resolve("mysqld.sock"),
+                            "--port=" + port,
+                            "--bind-address=127.0.0.1",
+                            "--user=root",
+                            "--pid-file=" + dir.resolve("mariadbd.pid"),
+                            "--log-error=" + log,
+                            "--skip-name-resolve",
+                            "--innodb-buffer-pool-size=128M",
+                            "--innodb-flush-log-at-trx-commit=2",
+                            "--max-connections=500")
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                            dir.resolve("stdout.log").toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
-            ServerProcess.awaitReady("mariadbd on 127.0.0.1:" + port, () -> ServerProcess.answers("127.0.0.1", port), process,
-                    Duration.ofSeconds(60), log);
+            ServerProcess.awaitReady(
+                    "mariadbd on 127.0.0.1:" + port,
+                    () -> ServerProcess.answers("127.0.0.1", port),
+                    process,
+                    Duration.ofSeconds(60),
+                    log);
             return this;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    public boolean isRunning() { return process != null && process.isAlive(); }
+    public boolean isRunning() {
+        return process != null && process.isAlive();
+    }
 
     /** SIGTERM, waiting for a clean shutdown. */
     public void stop() {
         if (process == null) return;
         process.destroy();
         try {
-            if (!process.waitFor(60, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            if (!process.waitFor(60, TimeUnit.SECONDS))
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    @Override public void close() { stop(); }
+    @Override
+    public void close() {
+        stop();
+    }
 }

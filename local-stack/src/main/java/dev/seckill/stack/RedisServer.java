@@ -31,8 +31,13 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    public int port() { return port; }
-    public String url() { return "redis://127.0.0.1:" + port; }
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
 
     public RedisServer start() {
         Path bin = ServerProcess.requireBinary("redis-server", "redis-server");
@@ -41,14 +46,32 @@ public final class RedisServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<String> cmd = new ArrayList<>(List.of(bin.toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--daemonize", "yes", "--dir", dir.toString(),
-                "--pidfile", dir.resolve("redis-" + port + ".pid").toString(),
-                "--logfile", dir.resolve("redis-" + port + ".log").toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                bin.toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "yes",
+                "--dir",
+                dir.toString(),
+                "--pidfile",
+                dir.resolve("redis-" + port + ".pid").toString(),
+                "--logfile",
+                dir.resolve("redis-" + port + ".log").toString()));
         cmd.addAll(extraArgs);
         ServerProcess.run(cmd, Duration.ofSeconds(20));
-        ServerProcess.awaitReady("redis-server on 127.0.0.1:" + port, this::pongs, null,
-                Duration.ofSeconds(20), dir.resolve("redis-" + port + ".log"));
+        ServerProcess.awaitReady(
+                "redis-server on 127.0.0.1:" + port,
+                this::pongs,
+                null,
+                Duration.ofSeconds(20),
+                dir.resolve("redis-" + port + ".log"));
         return this;
     }
 
@@ -75,14 +98,23 @@ public final class RedisServer implements AutoCloseable {
         Path cli = ServerProcess.which("redis-cli");
         try {
             if (cli != null) {
-                ServerProcess.run(List.of(cli.toString(), "-p", Integer.toString(port), "shutdown", "nosave"), Duration.ofSeconds(10));
+                ServerProcess.run(
+                        List.of(cli.toString(), "-p", Integer.toString(port), "shutdown", "nosave"),
+                        Duration.ofSeconds(10));
             }
         } catch (IllegalStateException e) {
             // redis-cli reports the closed connection of a successful shutdown as an error on some versions
         }
-        ServerProcess.awaitReady("redis-server on " + port + " to stop", () -> !ServerProcess.answers("127.0.0.1", port), null,
-                Duration.ofSeconds(10), null);
+        ServerProcess.awaitReady(
+                "redis-server on " + port + " to stop",
+                () -> !ServerProcess.answers("127.0.0.1", port),
+                null,
+                Duration.ofSeconds(10),
+                null);
     }
 
-    @Override public void close() { stop(); }
+    @Override
+    public void close() {
+        stop();
+    }
 }

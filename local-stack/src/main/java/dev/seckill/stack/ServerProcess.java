@@ -95,7 +95,9 @@ public final class ServerProcess {
         }
         System.out.println("installing " + pkg + " (apt-get install -y " + pkg + ") because " + binary + " is missing");
         run(List.of("apt-get", "update", "-qq"), Duration.ofMinutes(5));
-        run(List.of("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", pkg), Duration.ofMinutes(10));
+        run(
+                List.of("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", pkg),
+                Duration.ofMinutes(10));
         p = which(binary);
         if (p == null) throw new IllegalStateException("installed " + pkg + " but " + binary + " is still missing");
         return p;
@@ -115,7 +117,8 @@ public final class ServerProcess {
         if (log == null || !Files.exists(log)) return "";
         try {
             List<String> lines = Files.readAllLines(log);
-            return "; last log lines of " + log + ":\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+            return "; last log lines of " + log + ":\n  "
+                    + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
         } catch (IOException e) {
             return "";
         }

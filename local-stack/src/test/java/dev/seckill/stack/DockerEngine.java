@@ -4,5 +4,7 @@ package dev.seckill.stack;
 public final class DockerEngine {
     private DockerEngine() {}
 
-    public static boolean available() { return DockerKafka.engineAvailable(); }
+    public static boolean available() {
+        return DockerKafka.engineAvailable();
+    }
 }

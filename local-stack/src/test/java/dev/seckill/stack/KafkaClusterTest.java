@@ -21,31 +21,64 @@ import org.junit.jupiter.api.Test;
  * the node restarted from its data rejoins the ISR.
  */
 class KafkaClusterTest {
-    @Test void aThreeNodeClusterKeepsTakingAcksAllWritesWhenTheLeaderIsKilled_andTheNodeRejoins() throws Exception {
+    @Test
+    void aThreeNodeClusterKeepsTakingAcksAllWritesWhenTheLeaderIsKilled_andTheNodeRejoins() throws Exception {
         try (KafkaCluster cluster = KafkaCluster.onFreePorts(3).start();
-             Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrap()));
-             KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap(),
-                     ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                     ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000), new StringSerializer(), new StringSerializer())) {
-            assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(3);
+                Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrap()));
+                KafkaProducer<String, String> producer = new KafkaProducer<>(
+                        Map.of(
+                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                cluster.bootstrap(),
+                                ProducerConfig.ACKS_CONFIG,
+                                "all",
+                                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                                true,
+                                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                                60_000),
+                        new StringSerializer(),
+                        new StringSerializer())) {
+            assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+                    .hasSize(3);
             admin.createTopics(List.of(new NewTopic("t", 1, (short) -1))).all().get(30, TimeUnit.SECONDS);
-            TopicDescription t = admin.describeTopics(List.of("t")).allTopicNames().get(30, TimeUnit.SECONDS).get("t");
-            assertThat(t.partitions().get(0).replicas()).as("replication factor 3 by default").hasSize(3);
+            TopicDescription t = admin.describeTopics(List.of("t"))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get("t");
+            assertThat(t.partitions().get(0).replicas())
+                    .as("replication factor 3 by default")
+                    .hasSize(3);
             String minIsr = admin.describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
-                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "t"))).all().get(30, TimeUnit.SECONDS)
-                    .values().iterator().next().get("min.insync.replicas").value();
+                            org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "t")))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .values()
+                    .iterator()
+                    .next()
+                    .get("min.insync.replicas")
+                    .value();
             assertThat(minIsr).isEqualTo("2");
             producer.send(new ProducerRecord<>("t", "k", "before")).get(30, TimeUnit.SECONDS);
 
             int leader = t.partitions().get(0).leader().id();
             cluster.node(leader).kill();
             long t0 = System.nanoTime();
-            producer.send(new ProducerRecord<>("t", "k", "after the leader died")).get(60, TimeUnit.SECONDS);
-            System.out.printf("acks=all write after the leader's SIGKILL took %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+            producer.send(new ProducerRecord<>("t", "k", "after the leader died"))
+                    .get(60, TimeUnit.SECONDS);
+            System.out.printf(
+                    "acks=all write after the leader's SIGKILL took %d ms%n", (System.nanoTime() - t0) / 1_000_000);
 
             cluster.node(leader).launch().awaitReady();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).until(() -> admin.describeTopics(List.of("t")).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get("t").partitions().get(0).isr().size() == 3);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(90))
+                    .until(() -> admin.describeTopics(List.of("t"))
+                                    .allTopicNames()
+                                    .get(30, TimeUnit.SECONDS)
+                                    .get("t")
+                                    .partitions()
+                                    .get(0)
+                                    .isr()
+                                    .size()
+                            == 3);
         }
     }
 }

@@ -1,12 +1,12 @@
 package dev.seckill.order;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.seckill.kit.config.GroupIds;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
+import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.order.consume.ConsumerLoop;
 import dev.seckill.order.consume.DeadLetterWriter;
@@ -64,8 +64,12 @@ public final class OrderWriterApp implements AutoCloseable {
     private volatile Running running;
 
     /** The started parts, immutable; each closes what it owns. */
-    private record Running(HikariDataSource db, KafkaProducer<String, byte[]> producer, Admin admin,
-                           ScheduledExecutorService sweeps, ConsumerLoop loop) {}
+    private record Running(
+            HikariDataSource db,
+            KafkaProducer<String, byte[]> producer,
+            Admin admin,
+            ScheduledExecutorService sweeps,
+            ConsumerLoop loop) {}
 
     /** The service as a process: a fatal end of its consumer loop exits the JVM with status 1. */
     public OrderWriterApp(Settings settings, MeterRegistry metrics) {
@@ -103,8 +107,13 @@ public final class OrderWriterApp implements AutoCloseable {
         TopicHandlers handlers = new TopicHandlers(topics, paymentTimeout, metrics);
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
         ScheduledExecutorService sweeps = scheduleSweeps(db, producer, admin, paymentTimeout);
-        ConsumerLoop loop = new ConsumerLoop(consumer, handlers, new BatchWriter(db, handlers, metrics),
-                new DeadLetterWriter(producer, topics.dlq(), config, metrics), metrics, () -> onLoopFailed(sweeps));
+        ConsumerLoop loop = new ConsumerLoop(
+                consumer,
+                handlers,
+                new BatchWriter(db, handlers, metrics),
+                new DeadLetterWriter(producer, topics.dlq(), config, metrics),
+                metrics,
+                () -> onLoopFailed(sweeps));
         running = new Running(db, producer, admin, sweeps, loop);
         loop.start();
         LOG.info("order-writer started: {} + {} -> {}", topics.success(), topics.ledger(), settings.dbUrl());
@@ -133,27 +142,36 @@ public final class OrderWriterApp implements AutoCloseable {
 
     /** The producer of the DLQ, of the sweeper's release commands and of the forwarded pay commands. */
     private KafkaProducer<String, byte[]> newProducer() {
-        // a send that cannot even find its topic fails after max.block.ms (default 60 s) and is retried by the DeadLetterWriter
-        return ReliableProducers.create(settings.kafkaBootstrap(), Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, config.dlqTimeoutMs()));
+        // a send that cannot even find its topic fails after max.block.ms (default 60 s) and is retried by the
+        // DeadLetterWriter
+        return ReliableProducers.create(
+                settings.kafkaBootstrap(), Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, config.dlqTimeoutMs()));
     }
 
-    private ScheduledExecutorService scheduleSweeps(HikariDataSource db, KafkaProducer<String, byte[]> producer, Admin admin,
-                                                    Duration paymentTimeout) {
+    private ScheduledExecutorService scheduleSweeps(
+            HikariDataSource db, KafkaProducer<String, byte[]> producer, Admin admin, Duration paymentTimeout) {
         long sweepEvery = config.sweepIntervalMs();
-        PaymentsProgress progress = new PaymentsProgress(admin, GroupIds.orderWriter(settings), topics.payments(), System::currentTimeMillis);
-        PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(db, producer, topics, paymentTimeout,
-                Duration.ofMillis(config.paymentGraceMs()), progress, metrics);
+        PaymentsProgress progress = new PaymentsProgress(
+                admin, GroupIds.orderWriter(settings), topics.payments(), System::currentTimeMillis);
+        PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(
+                db, producer, topics, paymentTimeout, Duration.ofMillis(config.paymentGraceMs()), progress, metrics);
         PaymentForwarder forwarder = new PaymentForwarder(db, producer, topics, metrics);
-        ScheduledExecutorService sweeps = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "payment-timeout-sweeper"));
-        sweeps.scheduleWithFixedDelay(() -> {
-            try {
-                forwarder.forward(); // payments taken since the last pass go to the stream (their orders are PAYING)
-                sweeper.sweep();
-            } catch (Exception e) {
-                metrics.counter("seckill_sweeper_errors").increment();
-                LOG.warn("payment-timeout sweep failed (next one in {} ms): {}", sweepEvery, e.getMessage());
-            }
-        }, sweepEvery, sweepEvery, TimeUnit.MILLISECONDS);
+        ScheduledExecutorService sweeps =
+                Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "payment-timeout-sweeper"));
+        sweeps.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        forwarder.forward(); // payments taken since the last pass go to the stream (their orders are
+                        // PAYING)
+                        sweeper.sweep();
+                    } catch (Exception e) {
+                        metrics.counter("seckill_sweeper_errors").increment();
+                        LOG.warn("payment-timeout sweep failed (next one in {} ms): {}", sweepEvery, e.getMessage());
+                    }
+                },
+                sweepEvery,
+                sweepEvery,
+                TimeUnit.MILLISECONDS);
         return sweeps;
     }
 
@@ -162,7 +180,8 @@ public final class OrderWriterApp implements AutoCloseable {
         return r == null ? null : r.db();
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         Running r = running;
         if (r == null) return;
         r.sweeps().shutdownNow();
@@ -181,8 +200,10 @@ public final class OrderWriterApp implements AutoCloseable {
         // the writer serves /metrics itself, next to /health (null: ServiceMain starts no metrics server of its own)
         ServiceMain.run("order-writer", null, (settings, registry) -> {
             OrderWriterApp app = new OrderWriterApp(settings, registry).start();
-            StatusServer status = StatusServer.start(registry, app::health, settings.get(OrderWriterSettings.METRICS_PORT));
-            System.out.println("order-writer: metrics on http://127.0.0.1:" + status.port() + "/metrics, health on /health");
+            StatusServer status =
+                    StatusServer.start(registry, app::health, settings.get(OrderWriterSettings.METRICS_PORT));
+            System.out.println(
+                    "order-writer: metrics on http://127.0.0.1:" + status.port() + "/metrics, health on /health");
             return () -> {
                 app.close();
                 status.close();

@@ -17,15 +17,21 @@ import java.util.function.Supplier;
 public final class StatusServer implements AutoCloseable {
     private final HttpServer server;
 
-    private StatusServer(HttpServer server) { this.server = server; }
+    private StatusServer(HttpServer server) {
+        this.server = server;
+    }
 
     /** Port 0 picks a free one. */
-    public static StatusServer start(PrometheusMeterRegistry registry, Supplier<OrderWriterApp.Health> health, int port) throws IOException {
+    public static StatusServer start(PrometheusMeterRegistry registry, Supplier<OrderWriterApp.Health> health, int port)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
-        server.createContext("/metrics", exchange -> reply(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+        server.createContext(
+                "/metrics",
+                exchange -> reply(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
         server.createContext("/health", exchange -> {
             OrderWriterApp.Health h = health.get();
-            String body = "{\"status\":\"" + (h.up() ? "UP" : "DOWN") + "\",\"detail\":\"" + h.detail().replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+            String body = "{\"status\":\"" + (h.up() ? "UP" : "DOWN") + "\",\"detail\":\""
+                    + h.detail().replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
             reply(exchange, h.up() ? 200 : 503, "application/json", body);
         });
         server.start();
@@ -41,7 +47,12 @@ public final class StatusServer implements AutoCloseable {
         }
     }
 
-    public int port() { return server.getAddress().getPort(); }
+    public int port() {
+        return server.getAddress().getPort();
+    }
 
-    @Override public void close() { server.stop(0); }
+    @Override
+    public void close() {
+        server.stop(0);
+    }
 }

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.order.db.Database;
 import dev.seckill.order.store.Orders;
 import dev.seckill.order.store.StockLedger;
@@ -31,7 +31,8 @@ import org.testcontainers.mysql.MySQLContainer;
 class MySql8SchemaTest {
 
     static Outcome success(String rid, long goods, long user, long stockAfter) {
-        return Outcome.of(rid, goods, user, 1, OutcomeKind.SUCCESS, null, stockAfter, Instant.now(), Instant.now(), 0, 0);
+        return Outcome.of(
+                rid, goods, user, 1, OutcomeKind.SUCCESS, null, stockAfter, Instant.now(), Instant.now(), 0, 0);
     }
 
     static long query(Connection c, String sql) throws SQLException {
@@ -41,28 +42,44 @@ class MySql8SchemaTest {
         }
     }
 
-    @Test void migrationsAndTheWritersStatementsWorkOnMySql8() throws Exception {
+    @Test
+    void migrationsAndTheWritersStatementsWorkOnMySql8() throws Exception {
         assumeTrue(DockerEngine.available(), "no Docker engine here: the MySQL 8 run is skipped");
         try (MySQLContainer mysql = new MySQLContainer("mysql:8.0")) {
             mysql.start();
-            Settings s = Settings.with(Map.of(Settings.DB_URL, mysql.getJdbcUrl(), Settings.DB_USER, mysql.getUsername(),
-                    Settings.DB_PASSWORD, mysql.getPassword()));
-            try (HikariDataSource db = Database.open(s, "mysql8-test"); Connection c = db.getConnection()) {
+            Settings s = Settings.with(Map.of(
+                    Settings.DB_URL,
+                    mysql.getJdbcUrl(),
+                    Settings.DB_USER,
+                    mysql.getUsername(),
+                    Settings.DB_PASSWORD,
+                    mysql.getPassword()));
+            try (HikariDataSource db = Database.open(s, "mysql8-test");
+                    Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
-                StockLedger.applyLedger(c, LedgerEntry.of("open-1", 1001, LedgerType.OPENED, 10, null, null, null, 10, Instant.now()), null);
-                List<TracedOutcome> batch = List.of(new TracedOutcome(success("a", 1001, 1, 9), "t-a"),
+                StockLedger.applyLedger(
+                        c,
+                        LedgerEntry.of("open-1", 1001, LedgerType.OPENED, 10, null, null, null, 10, Instant.now()),
+                        null);
+                List<TracedOutcome> batch = List.of(
+                        new TracedOutcome(success("a", 1001, 1, 9), "t-a"),
                         new TracedOutcome(success("b", 1001, 2, 8), null));
                 assertThat(Orders.recordSuccesses(c, batch)).isEqualTo(2);
                 c.commit();
                 // redelivery through the per-record path: nothing new
-                assertThat(Orders.recordSuccess(c, success("a", 1001, 1, 9), "t-a")).isFalse();
+                assertThat(Orders.recordSuccess(c, success("a", 1001, 1, 9), "t-a"))
+                        .isFalse();
                 c.commit();
                 assertThat(query(c, "SELECT COUNT(*) FROM purchase_order")).isEqualTo(2);
-                assertThat(query(c, "SELECT stock FROM sale WHERE goods_id = 1001")).isEqualTo(8);
+                assertThat(query(c, "SELECT stock FROM sale WHERE goods_id = 1001"))
+                        .isEqualTo(8);
                 assertThat(query(c, "SELECT COUNT(*) FROM stock_ledger")).isEqualTo(3);
                 // one live order per (goods, user): the unique key holds on MySQL too
-                assertThatThrownBy(() -> Orders.recordSuccesses(c, List.of(new TracedOutcome(success("a2", 1001, 1, 7), null))))
-                        .isInstanceOf(SQLException.class).satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("23"));
+                assertThatThrownBy(() ->
+                                Orders.recordSuccesses(c, List.of(new TracedOutcome(success("a2", 1001, 1, 7), null))))
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e ->
+                                assertThat(((SQLException) e).getSQLState()).startsWith("23"));
                 c.rollback();
             }
         }

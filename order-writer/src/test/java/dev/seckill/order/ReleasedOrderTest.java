@@ -27,34 +27,51 @@ class ReleasedOrderTest {
     final AtomicInteger exits = new AtomicInteger();
     final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
 
-    @AfterEach void cleanUp() throws Exception { stack.close(); }
+    @AfterEach
+    void cleanUp() throws Exception {
+        stack.close();
+    }
 
     OrderWriterApp start() {
         // a long payment timeout: nothing here is the sweeper's doing
-        return new OrderWriterApp(stack.settings.and(Map.of("writer.payment.timeout.ms", "600000")), metrics, s -> exits.incrementAndGet()).start();
+        return new OrderWriterApp(
+                        stack.settings.and(Map.of("writer.payment.timeout.ms", "600000")),
+                        metrics,
+                        s -> exits.incrementAndGet())
+                .start();
     }
 
     void success(String requestId, long goods, long user) throws Exception {
-        stack.send(stack.topics.success(), Long.toString(goods),
-                Outcome.of(requestId, goods, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 0));
+        stack.send(
+                stack.topics.success(),
+                Long.toString(goods),
+                Outcome.of(
+                        requestId, goods, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 0));
     }
 
     long orderOf(String requestId) throws Exception {
-        await().atMost(Duration.ofSeconds(60)).until(() -> stack.text("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId) != null);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> stack.text("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId) != null);
         return stack.one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId);
     }
 
     /** The RELEASED entry stock-stream emits for {@code release{opId, goodsId, userId, orderId, requestId?}}. */
     void released(String opId, long goods, long user, Long orderId, String requestId) throws Exception {
-        stack.send(stack.topics.ledger(), Long.toString(goods),
+        stack.send(
+                stack.topics.ledger(),
+                Long.toString(goods),
                 LedgerEntry.of(opId, goods, LedgerType.RELEASED, 1, user, requestId, orderId, 1, Instant.now()));
     }
 
-    String status(long orderId) throws Exception { return stack.text("SELECT status FROM purchase_order WHERE order_id = ?", orderId); }
+    String status(long orderId) throws Exception {
+        return stack.text("SELECT status FROM purchase_order WHERE order_id = ?", orderId);
+    }
 
     /** The entry stock-stream emits for the {@code pay} command the writer forwarded: PAID or PAYMENT_REFUSED. */
     void decidedByTheStream(LedgerType type, long goods, long user, long orderId, String requestId) throws Exception {
-        stack.send(stack.topics.ledger(), Long.toString(goods),
+        stack.send(
+                stack.topics.ledger(),
+                Long.toString(goods),
                 LedgerEntry.of("pay-order-" + orderId, goods, type, 0, user, requestId, orderId, 0, Instant.now()));
     }
 
@@ -62,20 +79,32 @@ class ReleasedOrderTest {
         return stack.text("SELECT " + column + " FROM payment WHERE payment_id = ?", paymentId);
     }
 
-    @Test void aPaymentOnTimeMakesTheOrderPaying_andGoesToTheStreamAsAPayCommand_whosePaidEntryMakesItPaid() throws Exception {
+    @Test
+    void aPaymentOnTimeMakesTheOrderPaying_andGoesToTheStreamAsAPayCommand_whosePaidEntryMakesItPaid()
+            throws Exception {
         try (OrderWriterApp app = start()) {
             success("buy-pay", 6004, 10);
             long orderId = orderOf("buy-pay");
             stack.send(stack.topics.payments(), Long.toString(orderId), Payment.of("psp-1", orderId, Instant.now()));
             await().atMost(Duration.ofSeconds(30)).until(() -> payment("psp-1", "forwarded_at") != null);
-            assertThat(status(orderId)).as("not PAID before the stream marked the purchase paid").isEqualTo("PAYING");
+            assertThat(status(orderId))
+                    .as("not PAID before the stream marked the purchase paid")
+                    .isEqualTo("PAYING");
             assertThat(payment("psp-1", "status")).isEqualTo("PENDING");
-            assertThat(stack.commands()).anySatisfy(c -> assertThat(c).contains("\"type\":\"pay\"").contains("\"goodsId\":6004")
-                    .contains("\"userId\":10").contains("\"requestId\":\"buy-pay\"").contains("\"orderId\":" + orderId)
-                    .contains("\"paymentId\":\"psp-1\"").contains("\"opId\":\"pay-order-" + orderId + "\""));
+            assertThat(stack.commands())
+                    .anySatisfy(c -> assertThat(c)
+                            .contains("\"type\":\"pay\"")
+                            .contains("\"goodsId\":6004")
+                            .contains("\"userId\":10")
+                            .contains("\"requestId\":\"buy-pay\"")
+                            .contains("\"orderId\":" + orderId)
+                            .contains("\"paymentId\":\"psp-1\"")
+                            .contains("\"opId\":\"pay-order-" + orderId + "\""));
             stack.send(stack.topics.payments(), Long.toString(orderId), Payment.of("psp-2", orderId, Instant.now()));
             await().atMost(Duration.ofSeconds(30)).until(() -> "REFUSED".equals(payment("psp-2", "status")));
-            assertThat(payment("psp-2", "reason")).as("a second payment of an order being paid").contains("being paid by psp-1");
+            assertThat(payment("psp-2", "reason"))
+                    .as("a second payment of an order being paid")
+                    .contains("being paid by psp-1");
 
             decidedByTheStream(LedgerType.PAID, 6004, 10, orderId, "buy-pay");
             await().atMost(Duration.ofSeconds(30)).until(() -> "PAID".equals(status(orderId)));
@@ -85,7 +114,8 @@ class ReleasedOrderTest {
         assertThat(exits).hasValue(0);
     }
 
-    @Test void aReleaseThatReachedTheStreamBeforeThePayment_cancelsTheOrderBeingPaid_andRefusesThePayment() throws Exception {
+    @Test
+    void aReleaseThatReachedTheStreamBeforeThePayment_cancelsTheOrderBeingPaid_andRefusesThePayment() throws Exception {
         try (OrderWriterApp app = start()) {
             success("buy-race", 6005, 11);
             long orderId = orderOf("buy-race");
@@ -94,13 +124,19 @@ class ReleasedOrderTest {
             released("ops-cancel-race", 6005, 11, orderId, "buy-race"); // the stream released it before the pay arrived
             decidedByTheStream(LedgerType.PAYMENT_REFUSED, 6005, 11, orderId, "buy-race"); // so it refused the pay
             await().atMost(Duration.ofSeconds(30)).until(() -> "REFUSED".equals(payment("psp-race", "status")));
-            assertThat(status(orderId)).as("invariant 7: a released order is never paid").isEqualTo("CANCELLED");
-            assertThat(payment("psp-race", "reason")).contains("released by ops-cancel-race").contains("refund");
-            assertThat(stack.text("SELECT live_user_id FROM purchase_order WHERE order_id = ?", orderId)).isNull();
+            assertThat(status(orderId))
+                    .as("invariant 7: a released order is never paid")
+                    .isEqualTo("CANCELLED");
+            assertThat(payment("psp-race", "reason"))
+                    .contains("released by ops-cancel-race")
+                    .contains("refund");
+            assertThat(stack.text("SELECT live_user_id FROM purchase_order WHERE order_id = ?", orderId))
+                    .isNull();
         }
     }
 
-    @Test void aPaymentRefusedByTheStreamWithoutARelease_theSalesKeysHadExpired_cancelsTheOrder() throws Exception {
+    @Test
+    void aPaymentRefusedByTheStreamWithoutARelease_theSalesKeysHadExpired_cancelsTheOrder() throws Exception {
         try (OrderWriterApp app = start()) {
             success("buy-expired", 6006, 12);
             long orderId = orderOf("buy-expired");
@@ -110,39 +146,67 @@ class ReleasedOrderTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> "REFUSED".equals(payment("psp-exp", "status")));
             assertThat(status(orderId)).isEqualTo("CANCELLED");
             assertThat(stack.text("SELECT release_sent_at FROM purchase_order WHERE order_id = ?", orderId))
-                    .as("nothing for the sweeper to release: the stream holds no unit of it").isNotNull();
+                    .as("nothing for the sweeper to release: the stream holds no unit of it")
+                    .isNotNull();
         }
     }
 
-    @Test void anOperatorsReleaseCancelsTheOrder_aLaterPaymentIsRefused_andTheBuyersNextPurchaseBecomesAnOrder() throws Exception {
+    @Test
+    void anOperatorsReleaseCancelsTheOrder_aLaterPaymentIsRefused_andTheBuyersNextPurchaseBecomesAnOrder()
+            throws Exception {
         try (OrderWriterApp app = start()) {
             success("buy-1", 6001, 7);
             long orderId = orderOf("buy-1");
-            released("ops-cancel-1", 6001, 7, orderId, null); // an operator's release naming the order, not the requestId
+            released(
+                    "ops-cancel-1",
+                    6001,
+                    7,
+                    orderId,
+                    null); // an operator's release naming the order, not the requestId
             await().atMost(Duration.ofSeconds(30)).until(() -> "CANCELLED".equals(status(orderId)));
-            assertThat(stack.text("SELECT live_user_id FROM purchase_order WHERE order_id = ?", orderId)).isNull();
-            assertThat(stack.text("SELECT cancel_reason FROM purchase_order WHERE order_id = ?", orderId)).contains("ops-cancel-1");
+            assertThat(stack.text("SELECT live_user_id FROM purchase_order WHERE order_id = ?", orderId))
+                    .isNull();
+            assertThat(stack.text("SELECT cancel_reason FROM purchase_order WHERE order_id = ?", orderId))
+                    .contains("ops-cancel-1");
             assertThat(stack.text("SELECT release_sent_at FROM purchase_order WHERE order_id = ?", orderId))
-                    .as("the release happened: the sweeper has none to send").isNotNull();
+                    .as("the release happened: the sweeper has none to send")
+                    .isNotNull();
 
-            stack.send(stack.topics.payments(), Long.toString(orderId), Payment.of("pay-after-release", orderId, Instant.now()));
-            await().atMost(Duration.ofSeconds(30)).until(() -> stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'") != null
-                    && !"PENDING".equals(stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'")));
-            assertThat(stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'")).isEqualTo("REFUSED");
-            assertThat(stack.text("SELECT reason FROM payment WHERE payment_id = 'pay-after-release'")).contains("cancelled").contains("ops-cancel-1");
-            assertThat(status(orderId)).as("invariant 7: a released order is never paid").isEqualTo("CANCELLED");
+            stack.send(
+                    stack.topics.payments(),
+                    Long.toString(orderId),
+                    Payment.of("pay-after-release", orderId, Instant.now()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'") != null
+                            && !"PENDING"
+                                    .equals(stack.text(
+                                            "SELECT status FROM payment WHERE payment_id = 'pay-after-release'")));
+            assertThat(stack.text("SELECT status FROM payment WHERE payment_id = 'pay-after-release'"))
+                    .isEqualTo("REFUSED");
+            assertThat(stack.text("SELECT reason FROM payment WHERE payment_id = 'pay-after-release'"))
+                    .contains("cancelled")
+                    .contains("ops-cancel-1");
+            assertThat(status(orderId))
+                    .as("invariant 7: a released order is never paid")
+                    .isEqualTo("CANCELLED");
 
             success("buy-2", 6001, 7); // the buyer, free in Redis, buys again
             long again = orderOf("buy-2");
             assertThat(status(again)).isEqualTo("CREATED");
-            assertThat(stack.one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = 6001 AND live_user_id = 7")).isEqualTo(1);
-            assertThat(stack.one("SELECT stock FROM sale WHERE goods_id = 6001")).as("-1 -1 +1").isEqualTo(-1);
-            assertThat(metrics.counter("seckill_dlq_records", "source", "order-writer").count()).isZero();
+            assertThat(stack.one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = 6001 AND live_user_id = 7"))
+                    .isEqualTo(1);
+            assertThat(stack.one("SELECT stock FROM sale WHERE goods_id = 6001"))
+                    .as("-1 -1 +1")
+                    .isEqualTo(-1);
+            assertThat(metrics.counter("seckill_dlq_records", "source", "order-writer")
+                            .count())
+                    .isZero();
         }
         assertThat(exits).hasValue(0);
     }
 
-    @Test void aReleaseNamingTheRequestIdEndsThatOrder_evenWhenItArrivesBeforeTheOrderIsWritten() throws Exception {
+    @Test
+    void aReleaseNamingTheRequestIdEndsThatOrder_evenWhenItArrivesBeforeTheOrderIsWritten() throws Exception {
         try (OrderWriterApp app = start()) {
             released("repair-early", 6002, 8, null, "buy-early"); // read from the ledger before the SUCCESS outcome
             await().atMost(Duration.ofSeconds(30)).until(() -> stack.one("SELECT COUNT(*) FROM early_release") == 1);
@@ -152,11 +216,14 @@ class ReleasedOrderTest {
             assertThat(stack.one("SELECT COUNT(*) FROM early_release")).isZero();
             success("buy-early-2", 6002, 8);
             assertThat(status(orderOf("buy-early-2"))).isEqualTo("CREATED");
-            assertThat(metrics.counter("seckill_dlq_records", "source", "order-writer").count()).isZero();
+            assertThat(metrics.counter("seckill_dlq_records", "source", "order-writer")
+                            .count())
+                    .isZero();
         }
     }
 
-    @Test void aReleaseOfAPaidOrderIsRecorded_theOrderStaysPaid() throws Exception {
+    @Test
+    void aReleaseOfAPaidOrderIsRecorded_theOrderStaysPaid() throws Exception {
         try (OrderWriterApp app = start()) {
             success("buy-paid", 6003, 9);
             long orderId = orderOf("buy-paid");
@@ -167,11 +234,20 @@ class ReleasedOrderTest {
             // the stream refuses to release a purchase it marked paid; a RELEASED entry for one anyway (marks lost with
             // Redis, or an order paid before payments went through the stream) is still made visible
             released("ops-cancel-paid", 6003, 9, orderId, null);
-            await().atMost(Duration.ofSeconds(30)).until(() -> metrics.counter("seckill_writer_paid_order_released").count() == 1);
-            assertThat(status(orderId)).as("a paid order is not silently cancelled").isEqualTo("PAID");
-            assertThat(stack.text("SELECT kind FROM order_anomaly WHERE order_id = ?", orderId)).isEqualTo("paid_order_released");
-            assertThat(stack.text("SELECT op_id FROM order_anomaly WHERE order_id = ?", orderId)).isEqualTo("ops-cancel-paid");
-            assertThat(stack.one("SELECT stock FROM sale WHERE goods_id = 6003")).as("the stock moved as it did in Redis").isZero();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> metrics.counter("seckill_writer_paid_order_released")
+                                    .count()
+                            == 1);
+            assertThat(status(orderId))
+                    .as("a paid order is not silently cancelled")
+                    .isEqualTo("PAID");
+            assertThat(stack.text("SELECT kind FROM order_anomaly WHERE order_id = ?", orderId))
+                    .isEqualTo("paid_order_released");
+            assertThat(stack.text("SELECT op_id FROM order_anomaly WHERE order_id = ?", orderId))
+                    .isEqualTo("ops-cancel-paid");
+            assertThat(stack.one("SELECT stock FROM sale WHERE goods_id = 6003"))
+                    .as("the stock moved as it did in Redis")
+                    .isZero();
         }
     }
 }

@@ -18,11 +18,13 @@ final class TestDb implements AutoCloseable {
     final HikariDataSource db;
 
     TestDb() {
-        db = Database.open(Settings.with(Map.of(Settings.DB_URL, SERVER + "/" + name + "?createDatabaseIfNotExist=true")), name);
+        db = Database.open(
+                Settings.with(Map.of(Settings.DB_URL, SERVER + "/" + name + "?createDatabaseIfNotExist=true")), name);
     }
 
     long one(String sql, Object... args) throws SQLException {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) throw new SQLException("no row: " + sql);
@@ -32,7 +34,8 @@ final class TestDb implements AutoCloseable {
     }
 
     String text(String sql, Object... args) throws SQLException {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
@@ -40,7 +43,8 @@ final class TestDb implements AutoCloseable {
         }
     }
 
-    @Override public void close() throws SQLException {
+    @Override
+    public void close() throws SQLException {
         db.close();
         try (Connection c = DriverManager.getConnection(SERVER + "/?sslMode=DISABLED", "root", "")) {
             c.createStatement().execute("DROP DATABASE IF EXISTS " + name);

@@ -29,44 +29,70 @@ import org.junit.jupiter.api.Test;
 class WriterFailureTest {
     final WriterStack stack = new WriterStack(3);
 
-    @AfterEach void cleanUp() throws Exception { stack.close(); }
+    @AfterEach
+    void cleanUp() throws Exception {
+        stack.close();
+    }
 
-    @Test void whenTheDlqCannotBeWritten_theSendIsRetried_thenHealthIsDownAndTheProcessExitsNonZero() throws Exception {
+    @Test
+    void whenTheDlqCannotBeWritten_theSendIsRetried_thenHealthIsDownAndTheProcessExitsNonZero() throws Exception {
         // the DLQ exists but takes no record (every batch is larger than 1 byte): each send fails at once
-        stack.admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, stack.topics.dlq()),
-                List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "1"), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
-        RecordMetadata poison = stack.send(stack.topics.success(), "1001", "{\"outcome\":".getBytes(StandardCharsets.UTF_8));
+        stack.admin
+                .incrementalAlterConfigs(Map.of(
+                        new ConfigResource(ConfigResource.Type.TOPIC, stack.topics.dlq()),
+                        List.of(new AlterConfigOp(
+                                new ConfigEntry("max.message.bytes", "1"), AlterConfigOp.OpType.SET))))
+                .all()
+                .get(30, TimeUnit.SECONDS);
+        RecordMetadata poison =
+                stack.send(stack.topics.success(), "1001", "{\"outcome\":".getBytes(StandardCharsets.UTF_8));
 
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         PrometheusMeterRegistry metrics = MetricsServer.newRegistry();
-        try (OrderWriterApp app = new OrderWriterApp(stack.settings.and(Map.of("writer.dlq.attempts", "3", "writer.dlq.backoff.ms", "50")),
-                metrics, exit::complete).start();
-             StatusServer status = StatusServer.start(metrics, app::health, 0)) {
+        try (OrderWriterApp app = new OrderWriterApp(
+                                stack.settings.and(Map.of("writer.dlq.attempts", "3", "writer.dlq.backoff.ms", "50")),
+                                metrics,
+                                exit::complete)
+                        .start();
+                StatusServer status = StatusServer.start(metrics, app::health, 0)) {
             assertThat(exit.get(120, TimeUnit.SECONDS)).as("exit status").isNotZero();
-            assertThat(metrics.counter("seckill_writer_dlq_send_failures").count()).as("bounded retries").isEqualTo(3);
+            assertThat(metrics.counter("seckill_writer_dlq_send_failures").count())
+                    .as("bounded retries")
+                    .isEqualTo(3);
             assertThat(metrics.counter("seckill_writer_fatal").count()).isEqualTo(1);
             assertThat(app.health().up()).isFalse();
             assertThat(app.health().detail()).contains("DLQ");
-            HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + status.port() + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> health = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + status.port() + "/health"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(503);
             assertThat(health.body()).contains("\"status\":\"DOWN\"");
             assertThat(metrics.scrape()).contains("seckill_writer_up 0.0");
         }
         // the poison's batch was never committed: whoever consumes next gets it again
-        Map<TopicPartition, OffsetAndMetadata> committed = stack.admin.listConsumerGroupOffsets(GroupIds.orderWriter(stack.settings))
-                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetAndMetadata> committed = stack.admin
+                .listConsumerGroupOffsets(GroupIds.orderWriter(stack.settings))
+                .partitionsToOffsetAndMetadata()
+                .get(30, TimeUnit.SECONDS);
         OffsetAndMetadata at = committed.get(new TopicPartition(poison.topic(), poison.partition()));
-        assertThat(at == null || at.offset() <= poison.offset()).as("committed %s, poison at %d", at, poison.offset()).isTrue();
+        assertThat(at == null || at.offset() <= poison.offset())
+                .as("committed %s, poison at %d", at, poison.offset())
+                .isTrue();
     }
 
-    @Test void aHealthyWriterIsUp() throws Exception {
+    @Test
+    void aHealthyWriterIsUp() throws Exception {
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         PrometheusMeterRegistry metrics = MetricsServer.newRegistry();
         try (OrderWriterApp app = new OrderWriterApp(stack.settings, metrics, exit::complete).start();
-             StatusServer status = StatusServer.start(metrics, app::health, 0)) {
-            HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + status.port() + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+                StatusServer status = StatusServer.start(metrics, app::health, 0)) {
+            HttpResponse<String> health = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + status.port() + "/health"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).contains("\"status\":\"UP\"");
             await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> !exit.isDone());

@@ -3,9 +3,9 @@ package dev.seckill.order;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -44,27 +44,37 @@ final class WriterStack implements AutoCloseable {
     final KafkaProducer<String, byte[]> producer;
 
     WriterStack(int partitions) {
-        settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, name + ".",
-                Settings.DB_URL, TestDb.SERVER + "/" + database + "?createDatabaseIfNotExist=true"));
+        settings = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                name + ".",
+                Settings.DB_URL,
+                TestDb.SERVER + "/" + database + "?createDatabaseIfNotExist=true"));
         topics = new Topics(settings.topicPrefix());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, partitions);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
-        producer = new KafkaProducer<>(Map.of("bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),
-                new StringSerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     RecordMetadata send(String topic, String key, Object value) throws Exception {
-        return producer.send(new ProducerRecord<>(topic, key, value instanceof byte[] b ? b : Json.write(value))).get(30, TimeUnit.SECONDS);
+        return producer.send(new ProducerRecord<>(topic, key, value instanceof byte[] b ? b : Json.write(value)))
+                .get(30, TimeUnit.SECONDS);
     }
 
     /** A record with an explicit timestamp (CreateTime): the time the event happened, whenever it is consumed. */
     RecordMetadata send(String topic, String key, Object value, long timestampMs) throws Exception {
-        return producer.send(new ProducerRecord<>(topic, null, timestampMs, key, Json.write(value))).get(30, TimeUnit.SECONDS);
+        return producer.send(new ProducerRecord<>(topic, null, timestampMs, key, Json.write(value)))
+                .get(30, TimeUnit.SECONDS);
     }
 
     String text(String sql, Object... args) throws Exception {
-        try (Connection c = DriverManager.getConnection(TestDb.SERVER + "/" + database + "?sslMode=DISABLED", "root", "");
-             PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c =
+                        DriverManager.getConnection(TestDb.SERVER + "/" + database + "?sslMode=DISABLED", "root", "");
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
@@ -81,22 +91,29 @@ final class WriterStack implements AutoCloseable {
     /** Every record on the commands topic so far, as text (what the sweeper and the payment forwarder sent). */
     List<String> commands() {
         List<String> out = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
-                ConsumerConfig.GROUP_ID_CONFIG, name + "-commands-" + System.nanoTime(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<String, byte[]>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        settings.kafkaBootstrap(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        name + "-commands-" + System.nanoTime(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             TopicProvisioner.assignAll(consumer, List.of(topics.commands()), false);
             var ends = consumer.endOffsets(consumer.assignment());
             await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(100)).forEach(r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
+                consumer.poll(Duration.ofMillis(100))
+                        .forEach(r -> out.add(new String(r.value(), StandardCharsets.UTF_8)));
                 return ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
             });
         }
         return out;
     }
 
-    @Override public void close() throws Exception {
+    @Override
+    public void close() throws Exception {
         producer.close();
         try {
             admin.deleteTopics(topics.all()).all().get(30, TimeUnit.SECONDS);

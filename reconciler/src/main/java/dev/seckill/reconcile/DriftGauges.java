@@ -17,20 +17,30 @@ final class DriftGauges {
     private final MeterRegistry metrics;
     private final Map<String, AtomicLong> byGoodsAndSource = new ConcurrentHashMap<>();
 
-    DriftGauges(MeterRegistry metrics) { this.metrics = metrics; }
+    DriftGauges(MeterRegistry metrics) {
+        this.metrics = metrics;
+    }
 
     void set(long goods, String source, long value) {
-        byGoodsAndSource.computeIfAbsent(goods + "/" + source, k -> {
-            AtomicLong holder = new AtomicLong();
-            metrics.gauge("seckill_reconcile_drift", Tags.of("goods", Long.toString(goods), "source", source), holder, AtomicLong::get);
-            return holder;
-        }).set(value);
+        byGoodsAndSource
+                .computeIfAbsent(goods + "/" + source, k -> {
+                    AtomicLong holder = new AtomicLong();
+                    metrics.gauge(
+                            "seckill_reconcile_drift",
+                            Tags.of("goods", Long.toString(goods), "source", source),
+                            holder,
+                            AtomicLong::get);
+                    return holder;
+                })
+                .set(value);
     }
 
     void retire(long goods) {
         for (String source : List.of("redis", "db")) {
             if (byGoodsAndSource.remove(goods + "/" + source) == null) continue;
-            metrics.find("seckill_reconcile_drift").tags("goods", Long.toString(goods), "source", source).meters()
+            metrics.find("seckill_reconcile_drift")
+                    .tags("goods", Long.toString(goods), "source", source)
+                    .meters()
                     .forEach(metrics::remove);
         }
     }

@@ -32,11 +32,21 @@ final class DurableLedgerFold implements AutoCloseable {
     DurableLedgerFold(String bootstrap, String ledgerTopic, DataSource db) throws SQLException {
         this.db = db;
         this.topic = ledgerTopic;
-        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        5000),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         this.partitions = consumer.partitionsFor(ledgerTopic, Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(ledgerTopic, p.partition())).toList();
+                .map(p -> new TopicPartition(ledgerTopic, p.partition()))
+                .toList();
         consumer.assign(partitions);
         Map<Integer, Long> stored = storedOffsets();
         for (TopicPartition tp : partitions) {
@@ -46,7 +56,9 @@ final class DurableLedgerFold implements AutoCloseable {
         }
     }
 
-    int partitionCount() { return partitions.size(); }
+    int partitionCount() {
+        return partitions.size();
+    }
 
     /** Folds every committed ledger entry up to the end offsets of now; returns how many were folded. */
     int catchUp() throws SQLException {
@@ -107,18 +119,20 @@ final class DurableLedgerFold implements AutoCloseable {
             }
             case RELEASED -> {
                 released = e.quantity();
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM reconcile_holding WHERE goods_id = ? AND user_id = ?")) {
+                try (PreparedStatement ps =
+                        c.prepareStatement("DELETE FROM reconcile_holding WHERE goods_id = ? AND user_id = ?")) {
                     ps.setLong(1, e.goodsId());
                     ps.setLong(2, e.userId());
                     ps.executeUpdate();
                 }
             }
-            default -> { }
+            default -> {}
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO reconcile_fold (goods_id, opened, deducted, released, "
-                + "keys_expire_at_ms) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE opened = opened + VALUES(opened), "
-                + "deducted = deducted + VALUES(deducted), released = released + VALUES(released), "
-                + "keys_expire_at_ms = COALESCE(VALUES(keys_expire_at_ms), keys_expire_at_ms)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO reconcile_fold (goods_id, opened, deducted, released, "
+                        + "keys_expire_at_ms) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE opened = opened + VALUES(opened), "
+                        + "deducted = deducted + VALUES(deducted), released = released + VALUES(released), "
+                        + "keys_expire_at_ms = COALESCE(VALUES(keys_expire_at_ms), keys_expire_at_ms)")) {
             ps.setLong(1, e.goodsId());
             ps.setLong(2, opened);
             ps.setLong(3, deducted);
@@ -131,7 +145,8 @@ final class DurableLedgerFold implements AutoCloseable {
     }
 
     private void saveOffset(Connection c, int partition, long next) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("REPLACE INTO reconcile_offset (topic, part, next_offset) VALUES (?, ?, ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("REPLACE INTO reconcile_offset (topic, part, next_offset) VALUES (?, ?, ?)")) {
             ps.setString(1, topic);
             ps.setInt(2, partition);
             ps.setLong(3, next);
@@ -142,7 +157,8 @@ final class DurableLedgerFold implements AutoCloseable {
     private Map<Integer, Long> storedOffsets() throws SQLException {
         Map<Integer, Long> out = new HashMap<>();
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT part, next_offset FROM reconcile_offset WHERE topic = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT part, next_offset FROM reconcile_offset WHERE topic = ?")) {
             ps.setString(1, topic);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) out.put(rs.getInt(1), rs.getLong(2));
@@ -151,5 +167,8 @@ final class DurableLedgerFold implements AutoCloseable {
         return out;
     }
 
-    @Override public void close() { consumer.close(); }
+    @Override
+    public void close() {
+        consumer.close();
+    }
 }

@@ -1,7 +1,7 @@
 package dev.seckill.reconcile;
 
-import dev.seckill.kit.config.GroupIds;
 import dev.seckill.contracts.Topics;
+import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,7 +41,8 @@ final class PipelineLag {
          * arrived in between (so nothing was decided while the sources were being read).
          */
         boolean settledUntil(Snapshot later, int partition) {
-            return !busy.contains(partition) && !later.busy.contains(partition)
+            return !busy.contains(partition)
+                    && !later.busy.contains(partition)
                     && java.util.Objects.equals(commandEnds.get(partition), later.commandEnds.get(partition));
         }
     }
@@ -54,14 +55,23 @@ final class PipelineLag {
         return new Snapshot(busy, commandEnds);
     }
 
-    private void collect(Set<Integer> busy, String group, List<String> topicNames, Map<Integer, Long> endsOut) throws Exception {
+    private void collect(Set<Integer> busy, String group, List<String> topicNames, Map<Integer, Long> endsOut)
+            throws Exception {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        admin.describeTopics(topicNames).allTopicNames().get(10, TimeUnit.SECONDS).forEach((name, d) ->
-                d.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
-        var ends = admin.listOffsets(latest, new org.apache.kafka.clients.admin.ListOffsetsOptions(
-                org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS);
+        admin.describeTopics(topicNames)
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .forEach((name, d) -> d.partitions()
+                        .forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+        var ends = admin.listOffsets(
+                        latest,
+                        new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                                org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                .all()
+                .get(10, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
         for (var e : ends.entrySet()) {
             long end = e.getValue().offset();
             endsOut.put(e.getKey().partition(), end);
@@ -72,6 +82,7 @@ final class PipelineLag {
 
     /** The partition a goods' records go to (Kafka's default partitioner for a String key). */
     static int partitionOf(long goodsId, int partitions) {
-        return Utils.toPositive(Utils.murmur2(Long.toString(goodsId).getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+        return Utils.toPositive(Utils.murmur2(Long.toString(goodsId).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                % partitions;
     }
 }

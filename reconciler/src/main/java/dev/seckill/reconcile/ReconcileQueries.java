@@ -19,7 +19,9 @@ final class ReconcileQueries {
     /** The ledger fold of one goods: units opened, deducted and released, and when its sale's keys expire. */
     record LedgerFold(long opened, long deducted, long released, long keysExpireAtMs) {
         /** The units left by the ledger: opened − deducted + released. */
-        long stock() { return opened - deducted + released; }
+        long stock() {
+            return opened - deducted + released;
+        }
     }
 
     /** A live buyer by the ledger: the purchase that holds and how many units. */
@@ -31,7 +33,7 @@ final class ReconcileQueries {
     static List<Long> goods(Connection c) throws SQLException {
         List<Long> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT goods_id FROM reconcile_fold ORDER BY goods_id");
-             ResultSet rs = ps.executeQuery()) {
+                ResultSet rs = ps.executeQuery()) {
             while (rs.next()) out.add(rs.getLong(1));
         }
         return out;
@@ -51,7 +53,8 @@ final class ReconcileQueries {
     /** userId → holding, by the ledger. */
     static Map<Long, Holding> holdings(Connection c, long goods) throws SQLException {
         Map<Long, Holding> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT user_id, request_id, quantity FROM reconcile_holding WHERE goods_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT user_id, request_id, quantity FROM reconcile_holding WHERE goods_id = ?")) {
             ps.setLong(1, goods);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) out.put(rs.getLong(1), new Holding(rs.getString(2), rs.getLong(3)));
@@ -74,15 +77,23 @@ final class ReconcileQueries {
     }
 
     static DbSide dbSide(Connection c, long goods) throws SQLException {
-        return new DbSide(single(c, "SELECT stock FROM sale WHERE goods_id = ?", goods),
-                single(c, "SELECT COALESCE(SUM(quantity), 0) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods),
-                single(c, "SELECT SUM(CASE type WHEN 'DEDUCTED' THEN -quantity WHEN 'CLOSED' THEN 0 WHEN 'RESTORED' THEN 0 "
-                        + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?", goods));
+        return new DbSide(
+                single(c, "SELECT stock FROM sale WHERE goods_id = ?", goods),
+                single(
+                        c,
+                        "SELECT COALESCE(SUM(quantity), 0) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL",
+                        goods),
+                single(
+                        c,
+                        "SELECT SUM(CASE type WHEN 'DEDUCTED' THEN -quantity WHEN 'CLOSED' THEN 0 WHEN 'RESTORED' THEN 0 "
+                                + "ELSE quantity END) FROM stock_ledger WHERE goods_id = ?",
+                        goods));
     }
 
     /** Releases of PAID orders order-writer met and recorded instead of applying (invariant 7). */
     static long paidReleased(Connection c, long goods) throws SQLException {
-        Long n = single(c, "SELECT COUNT(*) FROM order_anomaly WHERE goods_id = ? AND kind = 'paid_order_released'", goods);
+        Long n = single(
+                c, "SELECT COUNT(*) FROM order_anomaly WHERE goods_id = ? AND kind = 'paid_order_released'", goods);
         return n == null ? 0 : n;
     }
 
@@ -97,8 +108,9 @@ final class ReconcileQueries {
 
     /** The order a SUCCESS should have made (idempotent by request_id). */
     static void writeOrder(Connection c, long goods, long user, String requestId, long quantity) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO purchase_order (request_id, goods_id, user_id, quantity, "
-                + "status, live_user_id, trace_id) VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler')")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT IGNORE INTO purchase_order (request_id, goods_id, user_id, quantity, "
+                        + "status, live_user_id, trace_id) VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler')")) {
             ps.setString(1, requestId);
             ps.setLong(2, goods);
             ps.setLong(3, user);
@@ -109,7 +121,8 @@ final class ReconcileQueries {
     }
 
     static void audit(Connection c, long goods, String kind, String action, String detail) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO reconcile_audit (goods_id, kind, action, detail) VALUES (?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO reconcile_audit (goods_id, kind, action, detail) VALUES (?, ?, ?, ?)")) {
             ps.setLong(1, goods);
             ps.setString(2, kind);
             ps.setString(3, action);
@@ -119,7 +132,8 @@ final class ReconcileQueries {
     }
 
     static boolean audited(Connection c, long goods, String kind, String detail) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM reconcile_audit WHERE goods_id = ? AND kind = ? AND detail = ? LIMIT 1")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT 1 FROM reconcile_audit WHERE goods_id = ? AND kind = ? AND detail = ? LIMIT 1")) {
             ps.setLong(1, goods);
             ps.setString(2, kind);
             ps.setString(3, detail);

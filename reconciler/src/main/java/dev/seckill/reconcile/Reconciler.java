@@ -3,19 +3,16 @@ package dev.seckill.reconcile;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Restore;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.reconcile.ReconcileQueries.Holding;
 import dev.seckill.reconcile.ReconcileQueries.LedgerFold;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +43,9 @@ public final class Reconciler implements AutoCloseable {
 
     /** One goods after a cycle: the sources side by side, whether it was settled, what was repaired. */
     public record Row(GoodsDrift drift, boolean settled, List<String> repairs) {
-        public String verdict() { return settled ? drift.verdict() : "IN_FLIGHT"; }
+        public String verdict() {
+            return settled ? drift.verdict() : "IN_FLIGHT";
+        }
     }
 
     private final Topics topics;
@@ -63,8 +62,14 @@ public final class Reconciler implements AutoCloseable {
     private final DriftGauges gauges;
     private long cycles;
 
-    public Reconciler(Settings settings, DataSource db, UnifiedJedis redis, Producer<String, byte[]> commands,
-                      MeterRegistry metrics, boolean dryRun) throws SQLException {
+    public Reconciler(
+            Settings settings,
+            DataSource db,
+            UnifiedJedis redis,
+            Producer<String, byte[]> commands,
+            MeterRegistry metrics,
+            boolean dryRun)
+            throws SQLException {
         this.topics = new Topics(settings.topicPrefix());
         this.keys = new RedisKeys(settings.redisPrefix());
         this.db = db;
@@ -77,7 +82,10 @@ public final class Reconciler implements AutoCloseable {
         this.lag = new PipelineLag(admin, topics, settings);
         this.lifetime = SharedSettings.keyLifetime(settings);
         this.gauges = new DriftGauges(metrics);
-        metrics.gauge("seckill_reconcile_ledger_lag", this, r -> r.fold.lag().values().stream().mapToLong(Long::longValue).sum());
+        metrics.gauge(
+                "seckill_reconcile_ledger_lag",
+                this,
+                r -> r.fold.lag().values().stream().mapToLong(Long::longValue).sum());
     }
 
     /** Runs one cycle over every goods in the ledger (or only {@code onlyGoods}). */
@@ -94,7 +102,8 @@ public final class Reconciler implements AutoCloseable {
             // judged only now: a goods whose partition moved while its sources were read is in flight, not drifting
             PipelineLag.Snapshot after = lag.snapshot();
             for (Observed o : observed) {
-                boolean settled = before.settledUntil(after, PipelineLag.partitionOf(o.drift().goodsId(), fold.partitionCount()));
+                boolean settled = before.settledUntil(
+                        after, PipelineLag.partitionOf(o.drift().goodsId(), fold.partitionCount()));
                 rows.add(settled ? repair(c, o) : new Row(o.drift(), false, List.of()));
             }
         }
@@ -113,16 +122,33 @@ public final class Reconciler implements AutoCloseable {
         long buyers = redis.hlen(keys.buyers(goods));
         // live units by the ledger are its live holdings, not deducted − released: that also counts the paid units of
         // earlier sales of the goods, whose orders stop being live when the next sale opens
-        long ledgerLiveUnits = holdings.values().stream().mapToLong(Holding::quantity).sum();
-        GoodsDrift drift = new GoodsDrift(goods, fold.opened(), fold.deducted(), fold.released(), fold.stock(), holdings.size(),
-                ledgerLiveUnits, stock == null ? null : Long.parseLong(stock), stock == null && buyers == 0 ? null : buyers,
-                dbSide.saleStock(), (long) liveOrders.size(), dbSide.liveUnits(), dbSide.ledgerStock(),
-                // a fold with no recorded lifetime was opened before lifetimes were kept (deployed between sales): ended
-                fold.keysExpireAtMs() == 0 || lifetime.retired(fold.keysExpireAtMs()), ReconcileQueries.paidReleased(c, goods));
+        long ledgerLiveUnits =
+                holdings.values().stream().mapToLong(Holding::quantity).sum();
+        GoodsDrift drift = new GoodsDrift(
+                goods,
+                fold.opened(),
+                fold.deducted(),
+                fold.released(),
+                fold.stock(),
+                holdings.size(),
+                ledgerLiveUnits,
+                stock == null ? null : Long.parseLong(stock),
+                stock == null && buyers == 0 ? null : buyers,
+                dbSide.saleStock(),
+                (long) liveOrders.size(),
+                dbSide.liveUnits(),
+                dbSide.ledgerStock(),
+                // a fold with no recorded lifetime was opened before lifetimes were kept (deployed between sales):
+                // ended
+                fold.keysExpireAtMs() == 0 || lifetime.retired(fold.keysExpireAtMs()),
+                ReconcileQueries.paidReleased(c, goods));
         if (drift.ended() && drift.dbAgrees()) {
             gauges.retire(goods); // an ended, settled sale: its per-goods series end with it instead of piling up
         } else {
-            gauges.set(goods, "redis", drift.ended() ? 0 : drift.redisStock() == null ? fold.stock() : drift.redisStock() - fold.stock());
+            gauges.set(
+                    goods,
+                    "redis",
+                    drift.ended() ? 0 : drift.redisStock() == null ? fold.stock() : drift.redisStock() - fold.stock());
             gauges.set(goods, "db", drift.dbStock() == null ? fold.stock() : drift.dbStock() - fold.stock());
         }
         return new Observed(drift, holdings, liveOrders);
@@ -141,25 +167,35 @@ public final class Reconciler implements AutoCloseable {
                     + ledgerStock + " / " + holdings.size();
             repairs.add(act(c, goods, "redis_drift", "restore_sent", why, () -> {
                 Restore r = new Restore(goods, "reconcile-restore-" + goods + "-" + System.currentTimeMillis());
-                commands.send(new ProducerRecord<>(topics.commands(), r.key(), CommandCodec.encode(r))).get(30, TimeUnit.SECONDS);
+                commands.send(new ProducerRecord<>(topics.commands(), r.key(), CommandCodec.encode(r)))
+                        .get(30, TimeUnit.SECONDS);
             }));
         }
         for (Map.Entry<Long, Holding> h : holdings.entrySet()) {
             Holding holding = h.getValue();
-            if (liveOrders.containsKey(holding.requestId()) || ReconcileQueries.orderExists(c, holding.requestId())) continue;
-            repairs.add(act(c, goods, "missing_order", "order_written", "SUCCESS " + holding.requestId() + " of user " + h.getKey()
-                    + " has no order row", () -> ReconcileQueries.writeOrder(c, goods, h.getKey(), holding.requestId(), holding.quantity())));
+            if (liveOrders.containsKey(holding.requestId()) || ReconcileQueries.orderExists(c, holding.requestId()))
+                continue;
+            repairs.add(act(
+                    c,
+                    goods,
+                    "missing_order",
+                    "order_written",
+                    "SUCCESS " + holding.requestId() + " of user " + h.getKey() + " has no order row",
+                    () -> ReconcileQueries.writeOrder(c, goods, h.getKey(), holding.requestId(), holding.quantity())));
         }
         Set<String> ledgerRequests = new HashSet<>();
         holdings.values().forEach(h -> ledgerRequests.add(h.requestId()));
         for (Map.Entry<String, Long> order : liveOrders.entrySet()) {
             if (ledgerRequests.contains(order.getKey())) continue;
-            String detail = "order " + order.getKey() + " of user " + order.getValue() + " has no SUCCESS in the ledger";
-            if (!ReconcileQueries.audited(c, goods, "stray_order", detail)) repairs.add(act(c, goods, "stray_order", "flagged", detail, () -> { }));
+            String detail =
+                    "order " + order.getKey() + " of user " + order.getValue() + " has no SUCCESS in the ledger";
+            if (!ReconcileQueries.audited(c, goods, "stray_order", detail))
+                repairs.add(act(c, goods, "stray_order", "flagged", detail, () -> {}));
         }
         if (drift.dbStock() != null && drift.dbStock() != ledgerStock) {
             String detail = "DB stock " + drift.dbStock() + ", ledger says " + ledgerStock;
-            if (!ReconcileQueries.audited(c, goods, "db_drift", detail)) repairs.add(act(c, goods, "db_drift", "flagged", detail, () -> { }));
+            if (!ReconcileQueries.audited(c, goods, "db_drift", detail))
+                repairs.add(act(c, goods, "db_drift", "flagged", detail, () -> {}));
         }
         return new Row(drift, true, repairs);
     }
@@ -168,7 +204,8 @@ public final class Reconciler implements AutoCloseable {
         void run() throws Exception;
     }
 
-    private String act(Connection c, long goods, String kind, String action, String detail, Action repair) throws Exception {
+    private String act(Connection c, long goods, String kind, String action, String detail, Action repair)
+            throws Exception {
         if (dryRun) return kind + " (dry run: " + action + " not done)";
         repair.run();
         ReconcileQueries.audit(c, goods, kind, action, detail);
@@ -178,14 +215,21 @@ public final class Reconciler implements AutoCloseable {
     }
 
     /** Goods with a per-goods drift gauge now (ended, settled goods have none). */
-    public Set<Long> goodsWithGauges() { return gauges.goods(); }
+    public Set<Long> goodsWithGauges() {
+        return gauges.goods();
+    }
 
     /** A fixed-width table: one row per goods, each source side by side, the verdict and what was done. */
-    public static String render(List<Row> rows) { return ReconcileTable.render(rows); }
+    public static String render(List<Row> rows) {
+        return ReconcileTable.render(rows);
+    }
 
-    public long cycles() { return cycles; }
+    public long cycles() {
+        return cycles;
+    }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         fold.close();
         admin.close();
     }

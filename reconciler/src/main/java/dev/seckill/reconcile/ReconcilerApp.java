@@ -2,10 +2,10 @@ package dev.seckill.reconcile;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.db.DbPools;
 import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -74,9 +74,12 @@ public final class ReconcilerApp implements AutoCloseable {
         }
     }
 
-    public List<Reconciler.Row> lastReport() { return last; }
+    public List<Reconciler.Row> lastReport() {
+        return last;
+    }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         if (timer != null) {
             timer.shutdownNow();
             try {
@@ -92,6 +95,9 @@ public final class ReconcilerApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run("reconciler", ReconcilerSettings.METRICS_PORT, (settings, registry) -> new ReconcilerApp(settings, registry).start());
+        ServiceMain.run(
+                "reconciler",
+                ReconcilerSettings.METRICS_PORT,
+                (settings, registry) -> new ReconcilerApp(settings, registry).start());
     }
 }

@@ -11,15 +11,22 @@ class GoodsDriftTest {
         return new GoodsDrift(1, 10, 4, 1, 7, 3, 3, redisStock, redisBuyers, 7L, 3L, 3L, 7L, keysRetired, paidReleased);
     }
 
-    @Test void everySourceAgreeing_isOk() { assertThat(drift(7L, 3L, false, 0).verdict()).isEqualTo("OK"); }
-
-    @Test void noRedisKeysBeforeTheirLifetimeEnds_isDrift_afterItIsTheSalesEnd() {
-        assertThat(drift(null, null, false, 0).verdict()).isEqualTo("DRIFT redis");
-        assertThat(drift(null, null, true, 0).verdict()).isEqualTo("ENDED");
-        assertThat(drift(5L, 3L, true, 0).verdict()).as("keys there again (re-created): compared as usual").isEqualTo("DRIFT redis");
+    @Test
+    void everySourceAgreeing_isOk() {
+        assertThat(drift(7L, 3L, false, 0).verdict()).isEqualTo("OK");
     }
 
-    @Test void aReleaseOfAPaidOrderIsReportedAboveDrift() {
+    @Test
+    void noRedisKeysBeforeTheirLifetimeEnds_isDrift_afterItIsTheSalesEnd() {
+        assertThat(drift(null, null, false, 0).verdict()).isEqualTo("DRIFT redis");
+        assertThat(drift(null, null, true, 0).verdict()).isEqualTo("ENDED");
+        assertThat(drift(5L, 3L, true, 0).verdict())
+                .as("keys there again (re-created): compared as usual")
+                .isEqualTo("DRIFT redis");
+    }
+
+    @Test
+    void aReleaseOfAPaidOrderIsReportedAboveDrift() {
         assertThat(drift(7L, 3L, false, 1).verdict()).isEqualTo("PAID_RELEASED");
     }
 }

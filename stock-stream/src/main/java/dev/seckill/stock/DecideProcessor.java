@@ -1,10 +1,10 @@
 package dev.seckill.stock;
 
+import dev.seckill.contracts.dlq.DeadLetters;
+import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
 import dev.seckill.stock.decision.ShortCircuitLog;
-import dev.seckill.contracts.dlq.DeadLetters;
-import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
@@ -33,8 +33,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * holds. A record headed for the DLQ gets the DLQ headers here.
  */
 final class DecideProcessor implements FixedKeyProcessor<String, byte[], DecidedRecord> {
-    private record Pending(FixedKeyRecord<String, byte[]> record, ProcessorRecordContext recordContext, Decider.Input input,
-                           String topic) {}
+    private record Pending(
+            FixedKeyRecord<String, byte[]> record,
+            ProcessorRecordContext recordContext,
+            Decider.Input input,
+            String topic) {}
 
     private static final Duration PURGE_EVERY = Duration.ofMinutes(1);
     private final BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory;
@@ -50,7 +53,11 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private Counter processed;
     private Counter dlq;
 
-    DecideProcessor(BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
+    DecideProcessor(
+            BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory,
+            MeterRegistry metrics,
+            int batchSize,
+            Duration linger) {
         this(deciderFactory, metrics, batchSize, linger, Duration.ZERO, Duration.ZERO);
     }
 
@@ -58,8 +65,13 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
      * @param earlyEvery a commit is requested at once (at most this often) when the newest decided command is younger than
      *                   {@code interval}, the commit interval ({@link EarlyCommit}); ZERO: never
      */
-    DecideProcessor(BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger,
-                    Duration earlyEvery, Duration interval) {
+    DecideProcessor(
+            BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory,
+            MeterRegistry metrics,
+            int batchSize,
+            Duration linger,
+            Duration earlyEvery,
+            Duration interval) {
         this.earlyCommit = new EarlyCommit(earlyEvery.toMillis(), interval.toMillis());
         this.deciderFactory = deciderFactory;
         this.metrics = metrics;
@@ -79,30 +91,53 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         KeyValueStore<Long, GoodsFold> store = context.getStateStore(StockTopology.FOLD_STORE);
         KeyValueStore<String, GoodsFold.Holding> holdings = context.getStateStore(StockTopology.HOLDINGS_STORE);
         KeyValueStore<String, String> shortCircuits = context.getStateStore(StockTopology.SHORT_CIRCUIT_STORE);
-        this.decider = deciderFactory.apply(new FoldStore() {
-            @Override public GoodsFold get(long goodsId) { return store.get(goodsId); }
+        this.decider = deciderFactory.apply(
+                new FoldStore() {
+                    @Override
+                    public GoodsFold get(long goodsId) {
+                        return store.get(goodsId);
+                    }
 
-            @Override public void put(long goodsId, GoodsFold fold) { store.put(goodsId, fold); }
+                    @Override
+                    public void put(long goodsId, GoodsFold fold) {
+                        store.put(goodsId, fold);
+                    }
 
-            @Override public void hold(long goodsId, long userId, GoodsFold.Holding h) { holdings.put(FoldStore.holdingKey(goodsId, userId), h); }
+                    @Override
+                    public void hold(long goodsId, long userId, GoodsFold.Holding h) {
+                        holdings.put(FoldStore.holdingKey(goodsId, userId), h);
+                    }
 
-            @Override public void release(long goodsId, long userId) { holdings.delete(FoldStore.holdingKey(goodsId, userId)); }
+                    @Override
+                    public void release(long goodsId, long userId) {
+                        holdings.delete(FoldStore.holdingKey(goodsId, userId));
+                    }
 
-            @Override public Map<Long, GoodsFold.Holding> holdings(long goodsId) {
-                Map<Long, GoodsFold.Holding> out = new TreeMap<>();
-                try (var it = holdings.prefixScan(goodsId + ":", new StringSerializer())) {
-                    it.forEachRemaining(kv -> out.put(Long.parseLong(kv.key.substring(kv.key.indexOf(':') + 1)), kv.value));
-                }
-                return out;
-            }
-        }, new ShortCircuitLog() {
-            @Override public String get(long goodsId, String requestId) { return shortCircuits.get(ShortCircuitLog.key(goodsId, requestId)); }
+                    @Override
+                    public Map<Long, GoodsFold.Holding> holdings(long goodsId) {
+                        Map<Long, GoodsFold.Holding> out = new TreeMap<>();
+                        try (var it = holdings.prefixScan(goodsId + ":", new StringSerializer())) {
+                            it.forEachRemaining(
+                                    kv -> out.put(Long.parseLong(kv.key.substring(kv.key.indexOf(':') + 1)), kv.value));
+                        }
+                        return out;
+                    }
+                },
+                new ShortCircuitLog() {
+                    @Override
+                    public String get(long goodsId, String requestId) {
+                        return shortCircuits.get(ShortCircuitLog.key(goodsId, requestId));
+                    }
 
-            @Override public void put(long goodsId, String requestId, String stored) {
-                shortCircuits.put(ShortCircuitLog.key(goodsId, requestId), stored);
-            }
-        });
-        context.schedule(PURGE_EVERY, PunctuationType.WALL_CLOCK_TIME, now -> purgeEndedSales(store, holdings, shortCircuits, now));
+                    @Override
+                    public void put(long goodsId, String requestId, String stored) {
+                        shortCircuits.put(ShortCircuitLog.key(goodsId, requestId), stored);
+                    }
+                });
+        context.schedule(
+                PURGE_EVERY,
+                PunctuationType.WALL_CLOCK_TIME,
+                now -> purgeEndedSales(store, holdings, shortCircuits, now));
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();
@@ -112,12 +147,19 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         }
     }
 
-    @Override public void close() { buffer.clear(); }
+    @Override
+    public void close() {
+        buffer.clear();
+    }
 
-    @Override public void process(FixedKeyRecord<String, byte[]> record) {
+    @Override
+    public void process(FixedKeyRecord<String, byte[]> record) {
         RecordMetadata meta = context.recordMetadata().orElseThrow();
-        Pending p = new Pending(record, internal == null ? null : internal.recordContext(),
-                new Decider.Input(record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp()), meta.topic());
+        Pending p = new Pending(
+                record,
+                internal == null ? null : internal.recordContext(),
+                new Decider.Input(record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp()),
+                meta.topic());
         if (internal == null) {
             forward(p, decider.decideAll(List.of(p.input())).get(0));
             return;
@@ -134,7 +176,8 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         if (buffer.isEmpty()) return;
         List<Pending> batch = new ArrayList<>(buffer);
         buffer.clear();
-        List<Decision> decisions = decider.decideAll(batch.stream().map(Pending::input).toList());
+        List<Decision> decisions =
+                decider.decideAll(batch.stream().map(Pending::input).toList());
         ProcessorNode<?, ?, ?, ?> previousNode = internal.currentNode();
         ProcessorRecordContext previousContext = internal.recordContext();
         try {
@@ -148,16 +191,23 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             internal.setRecordContext(previousContext);
         }
         metrics.summary("seckill_decision_batch_size").record(batch.size());
-        if (mayCommit && earlyCommit.due(batch.get(batch.size() - 1).input().timestamp(), System.currentTimeMillis())) context.commit();
+        if (mayCommit && earlyCommit.due(batch.get(batch.size() - 1).input().timestamp(), System.currentTimeMillis()))
+            context.commit();
     }
 
     private void forward(Pending p, Decision decision) {
         processed.increment();
         if (decision.toDlq()) {
             dlq.increment();
-            DeadLetters.mark(p.record().headers(), decision.dlqReason(), p.topic(), p.input().partition(), p.input().offset());
+            DeadLetters.mark(
+                    p.record().headers(),
+                    decision.dlqReason(),
+                    p.topic(),
+                    p.input().partition(),
+                    p.input().offset());
         }
-        context.forward(p.record().withValue(new DecidedRecord(decision, p.record().value())));
+        context.forward(
+                p.record().withValue(new DecidedRecord(decision, p.record().value())));
     }
 
     /**
@@ -167,12 +217,16 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
      * without buyers anyway). The goods' fold itself stays, one small record per goods: a later sale of the goods
      * takes its OPENED quantity against the fold's count.
      */
-    private static void purgeEndedSales(KeyValueStore<Long, GoodsFold> folds, KeyValueStore<String, GoodsFold.Holding> holdings,
-                                        KeyValueStore<String, String> shortCircuits, long now) {
+    private static void purgeEndedSales(
+            KeyValueStore<Long, GoodsFold> folds,
+            KeyValueStore<String, GoodsFold.Holding> holdings,
+            KeyValueStore<String, String> shortCircuits,
+            long now) {
         List<Long> ended = new ArrayList<>();
         try (var all = folds.all()) {
             all.forEachRemaining(kv -> {
-                long expireAt = kv.value.expireAt > 0 ? kv.value.expireAt
+                long expireAt = kv.value.expireAt > 0
+                        ? kv.value.expireAt
                         : kv.value.endAt > 0 ? kv.value.endAt + KeyLifetime.DEFAULT_GRACE.toMillis() : Long.MAX_VALUE;
                 if (expireAt < now) ended.add(kv.key);
             });

@@ -18,40 +18,93 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
 final class DecisionBuffer implements StateStore, CachedStateStore<Object, Object> {
     static final String NAME = "decision-buffer";
 
-    private volatile Runnable beforeCommit = () -> { };
+    private volatile Runnable beforeCommit = () -> {};
     private boolean open;
 
-    void beforeCommit(Runnable r) { beforeCommit = r; }
+    void beforeCommit(Runnable r) {
+        beforeCommit = r;
+    }
 
-    @Override public void flushCache() { beforeCommit.run(); }
+    @Override
+    public void flushCache() {
+        beforeCommit.run();
+    }
 
-    @Override public void clearCache() { }
+    @Override
+    public void clearCache() {}
 
-    @Override public boolean setFlushListener(CacheFlushListener<Object, Object> listener, boolean sendOldValues) { return false; }
+    @Override
+    public boolean setFlushListener(CacheFlushListener<Object, Object> listener, boolean sendOldValues) {
+        return false;
+    }
 
-    @Override public String name() { return NAME; }
+    @Override
+    public String name() {
+        return NAME;
+    }
 
-    @Override public void init(StateStoreContext context, StateStore root) {
-        context.register(root, (key, value) -> { });
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        context.register(root, (key, value) -> {});
         open = true;
     }
 
-    @Override public void close() { open = false; }
+    @Override
+    public void close() {
+        open = false;
+    }
 
-    @Override public boolean persistent() { return false; }
+    @Override
+    public boolean persistent() {
+        return false;
+    }
 
-    @Override public boolean isOpen() { return open; }
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
 
     static StoreBuilder<DecisionBuffer> builder() {
         return new StoreBuilder<>() {
-            @Override public StoreBuilder<DecisionBuffer> withCachingEnabled() { return this; }
-            @Override public StoreBuilder<DecisionBuffer> withCachingDisabled() { return this; }
-            @Override public StoreBuilder<DecisionBuffer> withLoggingEnabled(Map<String, String> config) { return this; }
-            @Override public StoreBuilder<DecisionBuffer> withLoggingDisabled() { return this; }
-            @Override public DecisionBuffer build() { return new DecisionBuffer(); }
-            @Override public Map<String, String> logConfig() { return Map.of(); }
-            @Override public boolean loggingEnabled() { return false; }
-            @Override public String name() { return NAME; }
+            @Override
+            public StoreBuilder<DecisionBuffer> withCachingEnabled() {
+                return this;
+            }
+
+            @Override
+            public StoreBuilder<DecisionBuffer> withCachingDisabled() {
+                return this;
+            }
+
+            @Override
+            public StoreBuilder<DecisionBuffer> withLoggingEnabled(Map<String, String> config) {
+                return this;
+            }
+
+            @Override
+            public StoreBuilder<DecisionBuffer> withLoggingDisabled() {
+                return this;
+            }
+
+            @Override
+            public DecisionBuffer build() {
+                return new DecisionBuffer();
+            }
+
+            @Override
+            public Map<String, String> logConfig() {
+                return Map.of();
+            }
+
+            @Override
+            public boolean loggingEnabled() {
+                return false;
+            }
+
+            @Override
+            public String name() {
+                return NAME;
+            }
         };
     }
 }

@@ -26,7 +26,10 @@ final class EarlyCommit {
 
     /** Whether to request a commit now, given the timestamp of the newest command just decided (and notes it if so). */
     boolean due(long newestCommandMs, long nowMs) {
-        if (everyMs <= 0 || newestCommandMs < 0 || nowMs - newestCommandMs >= freshMs || nowMs - lastRequestMs < everyMs) return false;
+        if (everyMs <= 0
+                || newestCommandMs < 0
+                || nowMs - newestCommandMs >= freshMs
+                || nowMs - lastRequestMs < everyMs) return false;
         lastRequestMs = nowMs;
         return true;
     }

@@ -1,16 +1,15 @@
 package dev.seckill.stock;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
-import dev.seckill.kit.config.WarmupSettings;
-import dev.seckill.kit.warmup.Readiness;
-import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
-import dev.seckill.contracts.redis.KeyLifetime;
-import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.stock.decision.StockScripts;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -62,7 +61,8 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.get(StockStreamSettings.STATE_DIR));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), config.sessionTimeoutMs());
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+        p.put(
+                StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 Math.max(500, config.sessionTimeoutMs() / 6));
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), config.transactionTimeoutMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), config.maxPollRecords());
@@ -77,33 +77,53 @@ public final class StockStreamApp implements AutoCloseable {
         Topics topics = new Topics(settings.topicPrefix());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         StockStreamSettings config = StockStreamSettings.from(settings);
-        StockScripts scripts = new StockScripts(redis, new RedisKeys(settings.redisPrefix()), metrics,
-                config.redisAttempts(), Duration.ofMillis(50), SharedSettings.keyLifetime(settings));
+        StockScripts scripts = new StockScripts(
+                redis,
+                new RedisKeys(settings.redisPrefix()),
+                metrics,
+                config.redisAttempts(),
+                Duration.ofMillis(50),
+                SharedSettings.keyLifetime(settings));
         StreamsBuilder builder = new StreamsBuilder();
-        StockTopology.build(builder, topics, () -> scripts, Clock.systemUTC(), metrics, config.batchSize(),
-                Duration.ofMillis(config.batchLingerMs()), config.shortCircuit(), Duration.ofMillis(config.caughtUpCommitMs()),
+        StockTopology.build(
+                builder,
+                topics,
+                () -> scripts,
+                Clock.systemUTC(),
+                metrics,
+                config.batchSize(),
+                Duration.ofMillis(config.batchLingerMs()),
+                config.shortCircuit(),
+                Duration.ofMillis(config.caughtUpCommitMs()),
                 Duration.ofMillis(config.commitIntervalMs()));
         streams = new KafkaStreams(builder.build(), streamsConfig(settings));
         streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",
+            LOG.error(
+                    "stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",
                     e.getMessage());
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics);
         streams.start();
-        LOG.info("stock-stream started: commands {} (prefix {}), Redis keys {}", topics.commands(), topics.prefix(),
+        LOG.info(
+                "stock-stream started: commands {} (prefix {}), Redis keys {}",
+                topics.commands(),
+                topics.prefix(),
                 settings.redisPrefix());
         return this;
     }
 
-    public KafkaStreams.State state() { return streams.state(); }
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
 
     /** Blocks until the app has partitions assigned and is RUNNING. */
     public void awaitRunning(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (streams.state() != KafkaStreams.State.RUNNING) {
-            if (System.nanoTime() > deadline) throw new IllegalStateException("stock-stream not RUNNING: " + streams.state());
+            if (System.nanoTime() > deadline)
+                throw new IllegalStateException("stock-stream not RUNNING: " + streams.state());
             try {
                 Thread.sleep(50); // polling the Streams state machine
             } catch (InterruptedException e) {
@@ -113,7 +133,8 @@ public final class StockStreamApp implements AutoCloseable {
         }
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         if (streams != null) streams.close(Duration.ofSeconds(30));
         if (streamsMetrics != null) streamsMetrics.close();
         if (redis != null) redis.close();
@@ -125,11 +146,15 @@ public final class StockStreamApp implements AutoCloseable {
      */
     public static void main(String[] args) throws Exception {
         Readiness readiness = new Readiness(Readiness.State.STARTING);
-        ServiceMain.run("stock-stream", StockStreamSettings.METRICS_PORT, (settings, registry) -> {
-            StockStreamApp app = new StockStreamApp(settings, registry).start();
-            app.awaitRunning(Duration.ofMinutes(5));
-            StreamWarmup.inBackground(settings, WarmupSettings.streamCommands(settings), readiness);
-            return app;
-        }, readiness);
+        ServiceMain.run(
+                "stock-stream",
+                StockStreamSettings.METRICS_PORT,
+                (settings, registry) -> {
+                    StockStreamApp app = new StockStreamApp(settings, registry).start();
+                    app.awaitRunning(Duration.ofMinutes(5));
+                    StreamWarmup.inBackground(settings, WarmupSettings.streamCommands(settings), readiness);
+                    return app;
+                },
+                readiness);
     }
 }

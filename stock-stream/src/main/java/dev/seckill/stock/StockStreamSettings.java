@@ -11,43 +11,69 @@ import java.util.List;
  * stock-stream's settings, each declared once, and their values read once at start ({@link #from(Settings)}); the state
  * directory is read where the Streams config is made, so that its default (a new temporary directory) is made once.
  */
-public record StockStreamSettings(int threads, int commitIntervalMs, int sessionTimeoutMs,
-                                  int transactionTimeoutMs, int maxPollRecords, int redisAttempts, int batchSize,
-                                  long batchLingerMs, boolean shortCircuit, long pollMs, long caughtUpCommitMs) {
+public record StockStreamSettings(
+        int threads,
+        int commitIntervalMs,
+        int sessionTimeoutMs,
+        int transactionTimeoutMs,
+        int maxPollRecords,
+        int redisAttempts,
+        int batchSize,
+        long batchLingerMs,
+        boolean shortCircuit,
+        long pollMs,
+        long caughtUpCommitMs) {
 
     public static final Setting<Integer> THREADS = Setting.integer("stream.threads", 2, "Kafka Streams threads");
-    public static final Setting<Integer> COMMIT_INTERVAL_MS = Setting.integer("stream.commit.interval.ms", 100,
-            "how often a stream thread commits its transaction");
-    public static final Setting<String> STATE_DIR = Setting.text("stream.state.dir", s -> newTempDir(),
-            "a new temporary directory", "Kafka Streams' state directory");
-    public static final Setting<Integer> SESSION_TIMEOUT_MS = Setting.integer("stream.session.timeout.ms", 45_000,
+    public static final Setting<Integer> COMMIT_INTERVAL_MS =
+            Setting.integer("stream.commit.interval.ms", 100, "how often a stream thread commits its transaction");
+    public static final Setting<String> STATE_DIR = Setting.text(
+            "stream.state.dir", s -> newTempDir(), "a new temporary directory", "Kafka Streams' state directory");
+    public static final Setting<Integer> SESSION_TIMEOUT_MS = Setting.integer(
+            "stream.session.timeout.ms",
+            45_000,
             "the consumer's session timeout (heartbeats every sixth of it, at least 500 ms)");
-    public static final Setting<Integer> TRANSACTION_TIMEOUT_MS = Setting.integer("stream.transaction.timeout.ms", 10_000,
-            "the producer's transaction timeout");
-    public static final Setting<Integer> MAX_POLL_RECORDS = Setting.integer("stream.max.poll.records", 1000,
-            "commands per poll");
-    public static final Setting<Integer> REDIS_ATTEMPTS = Setting.integer("stream.redis.attempts", 6,
-            "tries of a Redis call before the stream thread fails (and is replaced)");
-    public static final Setting<Integer> BATCH_SIZE = Setting.integer("stream.batch.size", 256,
-            "commands decided per pipelined Redis round trip");
-    public static final Setting<Long> BATCH_LINGER_MS = Setting.number("stream.batch.linger.ms", 5,
-            "how long a partial batch waits for more commands");
-    public static final Setting<Boolean> SHORT_CIRCUIT = Setting.flag("stream.short.circuit", true,
-            "sold-out goods answered in memory");
-    public static final Setting<Long> POLL_MS = Setting.number("stream.poll.ms", 10,
+    public static final Setting<Integer> TRANSACTION_TIMEOUT_MS =
+            Setting.integer("stream.transaction.timeout.ms", 10_000, "the producer's transaction timeout");
+    public static final Setting<Integer> MAX_POLL_RECORDS =
+            Setting.integer("stream.max.poll.records", 1000, "commands per poll");
+    public static final Setting<Integer> REDIS_ATTEMPTS = Setting.integer(
+            "stream.redis.attempts", 6, "tries of a Redis call before the stream thread fails (and is replaced)");
+    public static final Setting<Integer> BATCH_SIZE =
+            Setting.integer("stream.batch.size", 256, "commands decided per pipelined Redis round trip");
+    public static final Setting<Long> BATCH_LINGER_MS =
+            Setting.number("stream.batch.linger.ms", 5, "how long a partial batch waits for more commands");
+    public static final Setting<Boolean> SHORT_CIRCUIT =
+            Setting.flag("stream.short.circuit", true, "sold-out goods answered in memory");
+    public static final Setting<Long> POLL_MS = Setting.number(
+            "stream.poll.ms",
+            10,
             "how long a stream thread blocks in poll when no command arrives (the batch linger and the commit wait for it)");
-    public static final Setting<Long> CAUGHT_UP_COMMIT_MS = Setting.number("stream.caught.up.commit.ms", 20,
+    public static final Setting<Long> CAUGHT_UP_COMMIT_MS = Setting.number(
+            "stream.caught.up.commit.ms",
+            20,
             "a task that just decided a command younger than the commit interval commits at once, at most this often (0: off)");
-    public static final Setting<Integer> METRICS_PORT = Setting.integer("stream.metrics.port", 9402,
-            "the port of /metrics when run as a service");
+    public static final Setting<Integer> METRICS_PORT =
+            Setting.integer("stream.metrics.port", 9402, "the port of /metrics when run as a service");
 
     /** Every setting declared here, in order. */
-    public static List<Setting<?>> all() { return Setting.declaredIn(StockStreamSettings.class); }
+    public static List<Setting<?>> all() {
+        return Setting.declaredIn(StockStreamSettings.class);
+    }
 
     public static StockStreamSettings from(Settings s) {
-        return new StockStreamSettings(s.get(THREADS), s.get(COMMIT_INTERVAL_MS), s.get(SESSION_TIMEOUT_MS),
-                s.get(TRANSACTION_TIMEOUT_MS), s.get(MAX_POLL_RECORDS), s.get(REDIS_ATTEMPTS), s.get(BATCH_SIZE),
-                s.get(BATCH_LINGER_MS), s.get(SHORT_CIRCUIT), s.get(POLL_MS), s.get(CAUGHT_UP_COMMIT_MS));
+        return new StockStreamSettings(
+                s.get(THREADS),
+                s.get(COMMIT_INTERVAL_MS),
+                s.get(SESSION_TIMEOUT_MS),
+                s.get(TRANSACTION_TIMEOUT_MS),
+                s.get(MAX_POLL_RECORDS),
+                s.get(REDIS_ATTEMPTS),
+                s.get(BATCH_SIZE),
+                s.get(BATCH_LINGER_MS),
+                s.get(SHORT_CIRCUIT),
+                s.get(POLL_MS),
+                s.get(CAUGHT_UP_COMMIT_MS));
     }
 
     private static String newTempDir() {

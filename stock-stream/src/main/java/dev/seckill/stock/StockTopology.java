@@ -8,11 +8,10 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.ledger.GoodsFold;
-import java.time.Clock;
-import java.time.Duration;
-import org.apache.kafka.streams.state.Stores;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -22,19 +21,23 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * The decision topology: commands → one Lua decision per record → the four outcome topics, the ledger and the DLQ.
  * Built by a plain method so the real app and TopologyTestDriver share it.
  */
 public final class StockTopology {
-    public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class, dev.seckill.contracts.outcome.OutcomeJson::encode);
+    public static final JsonSerde<Outcome> OUTCOME_SERDE =
+            new JsonSerde<>(Outcome.class, dev.seckill.contracts.outcome.OutcomeJson::encode);
     public static final JsonSerde<LedgerEntry> LEDGER_SERDE = new JsonSerde<>(LedgerEntry.class);
     /** The per-goods ledger folds (changelogged, so they commit with the outputs): what {@code restore} rebuilds from. */
     public static final String FOLD_STORE = "goods-fold";
+
     static final JsonSerde<GoodsFold> FOLD_SERDE = new JsonSerde<>(GoodsFold.class);
     /** Live buyers per goods ({@code goods:user} → holding), beside the folds. */
     public static final String HOLDINGS_STORE = "goods-holdings";
+
     static final JsonSerde<GoodsFold.Holding> HOLDING_SERDE = new JsonSerde<>(GoodsFold.Holding.class);
 
     /**
@@ -45,8 +48,8 @@ public final class StockTopology {
 
     private StockTopology() {}
 
-    public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
-                             MeterRegistry metrics) {
+    public static void build(
+            StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock, MeterRegistry metrics) {
         build(builder, topics, scripts, clock, metrics, 1, Duration.ofMillis(5), true);
     }
 
@@ -55,8 +58,15 @@ public final class StockTopology {
      * @param linger    the longest a buffered record waits for its batch to fill
      * @param shortCircuit whether purchases of a sold-out goods may be answered in memory ({@code SoldOutGate})
      */
-    public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock,
-                             MeterRegistry metrics, int batchSize, Duration linger, boolean shortCircuit) {
+    public static void build(
+            StreamsBuilder builder,
+            Topics topics,
+            Supplier<StockScripts> scripts,
+            Clock clock,
+            MeterRegistry metrics,
+            int batchSize,
+            Duration linger,
+            boolean shortCircuit) {
         build(builder, topics, scripts, clock, metrics, batchSize, linger, shortCircuit, Duration.ZERO, Duration.ZERO);
     }
 
@@ -64,36 +74,70 @@ public final class StockTopology {
      * @param earlyEvery a task asks for its commit at once (at most this often; ZERO: never) when it has just decided a
      *                   command younger than {@code interval}, the commit interval ({@link EarlyCommit})
      */
-    public static void build(StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock, MeterRegistry metrics,
-                             int batchSize, Duration linger, boolean shortCircuit, Duration earlyEvery, Duration interval) {
+    public static void build(
+            StreamsBuilder builder,
+            Topics topics,
+            Supplier<StockScripts> scripts,
+            Clock clock,
+            MeterRegistry metrics,
+            int batchSize,
+            Duration linger,
+            boolean shortCircuit,
+            Duration earlyEvery,
+            Duration interval) {
         builder.addStateStore(DecisionBuffer.builder());
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
-        Counter hits = Counter.builder("seckill_short_circuit_hits").description("purchases of a sold-out goods answered without Redis")
+        builder.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
+        Counter hits = Counter.builder("seckill_short_circuit_hits")
+                .description("purchases of a sold-out goods answered without Redis")
                 .register(metrics);
-        KStream<String, DecidedRecord> decided = builder
-                .stream(topics.commands(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
-                .processValues(() -> new DecideProcessor((folds, log) -> new Decider(scripts.get(), clock, folds,
-                                shortCircuit ? log : null, hits::increment), metrics, batchSize, linger, earlyEvery, interval),
-                        Named.as("decide"), FOLD_STORE, HOLDINGS_STORE, SHORT_CIRCUIT_STORE, DecisionBuffer.NAME);
+        KStream<String, DecidedRecord> decided = builder.stream(
+                        topics.commands(),
+                        Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
+                .processValues(
+                        () -> new DecideProcessor(
+                                (folds, log) -> new Decider(
+                                        scripts.get(), clock, folds, shortCircuit ? log : null, hits::increment),
+                                metrics,
+                                batchSize,
+                                linger,
+                                earlyEvery,
+                                interval),
+                        Named.as("decide"),
+                        FOLD_STORE,
+                        HOLDINGS_STORE,
+                        SHORT_CIRCUIT_STORE,
+                        DecisionBuffer.NAME);
 
         decided.filter((k, d) -> d.decision().toDlq(), Named.as("poison"))
                 .mapValues(DecidedRecord::raw, Named.as("raw"))
-                .to(topics.dlq(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dlq"));
+                .to(
+                        topics.dlq(),
+                        Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dlq"));
 
         decided.filter((k, d) -> d.decision().hasLedger(), Named.as("changes"))
                 .mapValues(d -> d.decision().ledger(), Named.as("ledger-entry"))
-                .to(topics.ledger(), Produced.with(Serdes.String(), LEDGER_SERDE).withName("ledger"));
+                .to(
+                        topics.ledger(),
+                        Produced.with(Serdes.String(), LEDGER_SERDE).withName("ledger"));
 
-        BranchedKStream<String, Outcome> byKind = decided
-                .filter((k, d) -> d.decision().hasOutcome(), Named.as("decided"))
+        BranchedKStream<String, Outcome> byKind = decided.filter(
+                        (k, d) -> d.decision().hasOutcome(), Named.as("decided"))
                 .mapValues(d -> d.decision().outcome(), Named.as("outcome"))
                 .split(Named.as("outcome-"));
         for (OutcomeKind kind : OutcomeKind.values()) {
-            byKind = byKind.branch((k, o) -> o.outcome() == kind, Branched.withConsumer(
-                    s -> s.to(topics.outcome(kind), Produced.with(Serdes.String(), OUTCOME_SERDE).withName("to-" + kind)),
-                    kind.name().toLowerCase()));
+            byKind = byKind.branch(
+                    (k, o) -> o.outcome() == kind,
+                    Branched.withConsumer(
+                            s -> s.to(
+                                    topics.outcome(kind),
+                                    Produced.with(Serdes.String(), OUTCOME_SERDE)
+                                            .withName("to-" + kind)),
+                            kind.name().toLowerCase()));
         }
     }
 }

@@ -1,14 +1,14 @@
 package dev.seckill.stock;
 
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.JitSettle;
 import dev.seckill.kit.warmup.Readiness;
 import java.time.Duration;
@@ -45,19 +45,26 @@ public final class StreamWarmup {
     private static final Logger LOG = LoggerFactory.getLogger(StreamWarmup.class);
     /** Goods of the warm-up sale: several, so both stream threads get tasks. */
     static final int GOODS = 4;
+
     static final long FIRST_GOODS = 1;
     /** Two partitions (one task per stream thread): creating and deleting 12 per topic took seconds on a busy broker. */
     static final int PARTITIONS = 2;
 
     private final Settings settings;
-    private final String run = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    private final String run =
+            HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
 
     public StreamWarmup(Settings real) {
         String topicPrefix = real.topicPrefix() + "warmup-" + run + ".";
         // the application id is set here, never derived: a configured stream.application.id would make the warm-up app
         // join the real one's group
-        this.settings = real.and(Map.of(Settings.TOPIC_PREFIX, topicPrefix, Settings.REDIS_PREFIX, real.redisPrefix() + "warmup:" + run + ":",
-                "stream.application.id", topicPrefix + "stock-stream"));
+        this.settings = real.and(Map.of(
+                Settings.TOPIC_PREFIX,
+                topicPrefix,
+                Settings.REDIS_PREFIX,
+                real.redisPrefix() + "warmup:" + run + ":",
+                "stream.application.id",
+                topicPrefix + "stock-stream"));
     }
 
     /**
@@ -70,16 +77,18 @@ public final class StreamWarmup {
             return;
         }
         readiness.warming();
-        Thread t = new Thread(() -> {
-            String done;
-            try {
-                done = new StreamWarmup(real).run(n);
-            } catch (Exception e) {
-                done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
-            }
-            readiness.up();
-            System.out.println("stock-stream READY: " + done);
-        }, "stock-stream-warmup");
+        Thread t = new Thread(
+                () -> {
+                    String done;
+                    try {
+                        done = new StreamWarmup(real).run(n);
+                    } catch (Exception e) {
+                        done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
+                    }
+                    readiness.up();
+                    System.out.println("stock-stream READY: " + done);
+                },
+                "stock-stream-warmup");
         t.setDaemon(true);
         t.start();
     }
@@ -99,20 +108,38 @@ public final class StreamWarmup {
         }
         long decidedMs = (System.nanoTime() - t0) / 1_000_000;
         JitSettle.await(Duration.ofSeconds(15));
-        return String.format("%,d warm-up purchases decided on namespace %s in %,d ms, JIT settled after %,d ms", n,
-                settings.topicPrefix(), decidedMs, (System.nanoTime() - t0) / 1_000_000);
+        return String.format(
+                "%,d warm-up purchases decided on namespace %s in %,d ms, JIT settled after %,d ms",
+                n, settings.topicPrefix(), decidedMs, (System.nanoTime() - t0) / 1_000_000);
     }
 
     /** Opens the warm-up sales and sends the purchases; returns how many records the commands topic received. */
     private long preload(Topics topics, int n) throws Exception {
         Instant now = Instant.now();
         long stock = Math.max(1, n / (GOODS * 4)); // a quarter succeeds, the rest meets a sold-out goods
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"),
-                new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        settings.kafkaBootstrap(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5,
+                        ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                        "lz4"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             for (int g = 0; g < GOODS; g++) {
-                OpenSale open = new OpenSale(FIRST_GOODS + g, stock, now.minusSeconds(60), now.plus(Duration.ofHours(1)), 1, "open-" + g, true);
-                p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open))).get(30, TimeUnit.SECONDS);
+                OpenSale open = new OpenSale(
+                        FIRST_GOODS + g,
+                        stock,
+                        now.minusSeconds(60),
+                        now.plus(Duration.ofHours(1)),
+                        1,
+                        "open-" + g,
+                        true);
+                p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
+                        .get(30, TimeUnit.SECONDS);
             }
             for (int i = 0; i < n; i++) {
                 // every 8th buyer tries twice (DUPLICATE), the same id again now and then (a retry: nothing emitted)
@@ -130,26 +157,34 @@ public final class StreamWarmup {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Admin admin = admin()) {
             while (committed(admin, topics) < records) {
-                if (System.nanoTime() > deadline) throw new IllegalStateException("warm-up app did not decide its purchases in " + timeout);
+                if (System.nanoTime() > deadline)
+                    throw new IllegalStateException("warm-up app did not decide its purchases in " + timeout);
                 TimeUnit.MILLISECONDS.sleep(100); // polling the group's committed offsets
             }
         }
     }
 
     private long committed(Admin admin, Topics topics) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(dev.seckill.kit.config.GroupIds.stockStream(settings))
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-        return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topics.commands()) && e.getValue() != null)
-                .mapToLong(e -> e.getValue().offset()).sum();
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
+                        dev.seckill.kit.config.GroupIds.stockStream(settings))
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
+        return offsets.entrySet().stream()
+                .filter(e -> e.getKey().topic().equals(topics.commands()) && e.getValue() != null)
+                .mapToLong(e -> e.getValue().offset())
+                .sum();
     }
 
     /** Deletes the warm-up's topics (its own and the app's changelogs, all under its prefix), group and Redis keys. */
     void cleanUp() {
         try (Admin admin = admin()) {
             List<String> mine = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-                    .filter(t -> t.startsWith(settings.topicPrefix())).toList();
+                    .filter(t -> t.startsWith(settings.topicPrefix()))
+                    .toList();
             if (!mine.isEmpty()) admin.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(List.of(dev.seckill.kit.config.GroupIds.stockStream(settings))).all().get(30, TimeUnit.SECONDS);
+            admin.deleteConsumerGroups(List.of(dev.seckill.kit.config.GroupIds.stockStream(settings)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("warm-up topics/group under {} not all deleted: {}", settings.topicPrefix(), e.getMessage());
         }
@@ -161,5 +196,7 @@ public final class StreamWarmup {
         }
     }
 
-    private Admin admin() { return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap())); }
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
+    }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
@@ -15,6 +14,7 @@ import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommittedRecords;
@@ -57,31 +57,47 @@ class CrashSafetyTest {
     final Set<String> requestIds = new HashSet<>();
     final Random random = new Random(20261129);
 
-    @BeforeEach void setUp() throws Exception {
+    @BeforeEach
+    void setUp() throws Exception {
         prefix = "crash-" + UUID.randomUUID().toString().substring(0, 8);
         topics = new Topics(prefix + ".");
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 4);
         redis = new TestRedis();
-        producer = new KafkaProducer<>(Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all",
-                "enable.idempotence", true), new StringSerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all", "enable.idempotence", true),
+                new StringSerializer(),
+                new ByteArraySerializer());
         stateDir = Files.createTempDirectory("crash-state-");
         log = Files.createTempFile("crash-stream-", ".log");
     }
 
-    @AfterEach void tearDown() {
+    @AfterEach
+    void tearDown() {
         producer.close();
         redis.close();
     }
 
     Map<String, String> env() {
-        return Map.of("SECKILL_KAFKA_BOOTSTRAP", KafkaFixture.bootstrap(), "SECKILL_TOPIC_PREFIX", topics.prefix(),
-                "SECKILL_REDIS_PREFIX", redis.keys.prefix(), "SECKILL_STREAM_METRICS_PORT", "0",
-                "SECKILL_STREAM_STATE_DIR", stateDir.toString(), "SECKILL_STREAM_SESSION_TIMEOUT_MS", "6000",
-                "SECKILL_STREAM_THREADS", "2");
+        return Map.of(
+                "SECKILL_KAFKA_BOOTSTRAP",
+                KafkaFixture.bootstrap(),
+                "SECKILL_TOPIC_PREFIX",
+                topics.prefix(),
+                "SECKILL_REDIS_PREFIX",
+                redis.keys.prefix(),
+                "SECKILL_STREAM_METRICS_PORT",
+                "0",
+                "SECKILL_STREAM_STATE_DIR",
+                stateDir.toString(),
+                "SECKILL_STREAM_SESSION_TIMEOUT_MS",
+                "6000",
+                "SECKILL_STREAM_THREADS",
+                "2");
     }
 
     void send(Command c) throws Exception {
-        producer.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c))).get();
+        producer.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c)))
+                .get();
     }
 
     /** A wave of purchases from a population of 400 buyers, with some upstream retries of earlier requestIds. */
@@ -109,12 +125,16 @@ class CrashSafetyTest {
 
     List<Outcome> outcomes() {
         return CommittedRecords.read(KafkaFixture.bootstrap(), topics.outcomes()).stream()
-                .map(r -> Json.read(r.value(), Outcome.class)).toList();
+                .map(r -> Json.read(r.value(), Outcome.class))
+                .toList();
     }
 
-    @Test void sigkillThreeTimesDuringASale_thenEveryInvariantHolds() throws Exception {
+    @Test
+    void sigkillThreeTimesDuringASale_thenEveryInvariantHolds() throws Exception {
         Instant now = Instant.now();
-        for (long g : GOODS) send(new OpenSale(g, STOCK, now.minusSeconds(5), now.plus(Duration.ofHours(1)), 1, prefix + "-open-" + g, false));
+        for (long g : GOODS)
+            send(new OpenSale(
+                    g, STOCK, now.minusSeconds(5), now.plus(Duration.ofHours(1)), 1, prefix + "-open-" + g, false));
         sendWave(700);
 
         for (int kill = 1; kill <= 3; kill++) {
@@ -122,36 +142,59 @@ class CrashSafetyTest {
             int before = outcomes().size();
             int threshold = before + 20 + random.nextInt(200);
             await().atMost(Duration.ofSeconds(120)).until(() -> outcomes().size() >= threshold);
-            assertThat(stream.isAlive()).as("killed while deciding, not after dying on its own").isTrue();
+            assertThat(stream.isAlive())
+                    .as("killed while deciding, not after dying on its own")
+                    .isTrue();
             stream.kill();
             assertThat(stream.isAlive()).isFalse();
             sendWave(400); // the sale goes on while the decider is down
         }
 
         try (StreamProcess last = StreamProcess.start(env(), log)) {
-            await().atMost(Duration.ofSeconds(180)).until(() -> outcomes().stream().map(Outcome::requestId)
-                    .collect(Collectors.toSet()).containsAll(requestIds));
+            await().atMost(Duration.ofSeconds(180))
+                    .until(() -> outcomes().stream()
+                            .map(Outcome::requestId)
+                            .collect(Collectors.toSet())
+                            .containsAll(requestIds));
             last.stop();
         }
 
         List<Outcome> outcomes = outcomes();
         // every requestId has exactly one committed outcome, and every command sent has one
-        Map<String, Long> perRequest = outcomes.stream().collect(Collectors.groupingBy(Outcome::requestId, Collectors.counting()));
+        Map<String, Long> perRequest =
+                outcomes.stream().collect(Collectors.groupingBy(Outcome::requestId, Collectors.counting()));
         assertThat(perRequest.values()).allMatch(n -> n == 1);
         assertThat(perRequest.keySet()).isEqualTo(requestIds);
 
         List<LedgerEntry> ledger = CommittedRecords.read(KafkaFixture.bootstrap(), List.of(topics.ledger())).stream()
-                .map(r -> Json.read(r.value(), LedgerEntry.class)).toList();
+                .map(r -> Json.read(r.value(), LedgerEntry.class))
+                .toList();
         assertThat(ledger.stream().map(LedgerEntry::opId)).doesNotHaveDuplicates();
         RedisKeys keys = redis.keys;
         for (long g : GOODS) {
-            List<Outcome> sold = outcomes.stream().filter(o -> o.goodsId() == g && o.outcome() == OutcomeKind.SUCCESS).toList();
-            long opened = ledger.stream().filter(e -> e.goodsId() == g && e.type() == LedgerType.OPENED).mapToLong(LedgerEntry::quantity).sum();
-            long deducted = ledger.stream().filter(e -> e.goodsId() == g && e.type() == LedgerType.DEDUCTED).mapToLong(LedgerEntry::quantity).sum();
+            List<Outcome> sold = outcomes.stream()
+                    .filter(o -> o.goodsId() == g && o.outcome() == OutcomeKind.SUCCESS)
+                    .toList();
+            long opened = ledger.stream()
+                    .filter(e -> e.goodsId() == g && e.type() == LedgerType.OPENED)
+                    .mapToLong(LedgerEntry::quantity)
+                    .sum();
+            long deducted = ledger.stream()
+                    .filter(e -> e.goodsId() == g && e.type() == LedgerType.DEDUCTED)
+                    .mapToLong(LedgerEntry::quantity)
+                    .sum();
             assertThat(opened).isEqualTo(STOCK);
-            assertThat(deducted).as("invariant 1: no oversell").isLessThanOrEqualTo(opened).isEqualTo(sold.size());
-            assertThat(sold).extracting(Outcome::userId).as("invariant 2: one live purchase per buyer").doesNotHaveDuplicates();
-            assertThat(Long.parseLong(redis.redis.get(keys.stock(g)))).as("invariant 4: Redis = ledger fold").isEqualTo(opened - deducted);
+            assertThat(deducted)
+                    .as("invariant 1: no oversell")
+                    .isLessThanOrEqualTo(opened)
+                    .isEqualTo(sold.size());
+            assertThat(sold)
+                    .extracting(Outcome::userId)
+                    .as("invariant 2: one live purchase per buyer")
+                    .doesNotHaveDuplicates();
+            assertThat(Long.parseLong(redis.redis.get(keys.stock(g))))
+                    .as("invariant 4: Redis = ledger fold")
+                    .isEqualTo(opened - deducted);
             assertThat(redis.redis.hlen(keys.buyers(g))).isEqualTo(sold.size());
         }
     }

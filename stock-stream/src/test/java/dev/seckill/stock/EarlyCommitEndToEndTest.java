@@ -3,13 +3,13 @@ package dev.seckill.stock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommittedRecords;
@@ -32,12 +32,18 @@ import org.junit.jupiter.api.Test;
  */
 class EarlyCommitEndToEndTest {
 
-    @Test void aFreshPurchaseIsCommittedWithoutWaitingForTheInterval() throws Exception {
-        assertThat(firstOutcomeVisible("20", Duration.ofSeconds(20))).as("early commit on: committed well inside the 60 s interval").isTrue();
+    @Test
+    void aFreshPurchaseIsCommittedWithoutWaitingForTheInterval() throws Exception {
+        assertThat(firstOutcomeVisible("20", Duration.ofSeconds(20)))
+                .as("early commit on: committed well inside the 60 s interval")
+                .isTrue();
     }
 
-    @Test void withoutTheEarlyCommitItWaitsForTheInterval() throws Exception {
-        assertThat(firstOutcomeVisible("0", Duration.ofSeconds(8))).as("early commit off: nothing committed before the 60 s interval").isFalse();
+    @Test
+    void withoutTheEarlyCommitItWaitsForTheInterval() throws Exception {
+        assertThat(firstOutcomeVisible("0", Duration.ofSeconds(8)))
+                .as("early commit off: nothing committed before the 60 s interval")
+                .isFalse();
     }
 
     /** Starts the app (commit interval 60 s), sends an open and a purchase, and says whether the purchase's outcome was committed in time. */
@@ -46,21 +52,39 @@ class EarlyCommitEndToEndTest {
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 1);
         Instant start = Instant.now().minusSeconds(10);
         try (TestRedis redis = new TestRedis();
-             var producer = new KafkaProducer<String, byte[]>(Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
-                     new StringSerializer(), new ByteArraySerializer())) {
-            Settings settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX,
-                    topics.prefix(), Settings.REDIS_PREFIX, redis.keys.prefix(), "stream.threads", "1",
-                    "stream.commit.interval.ms", "60000", "stream.transaction.timeout.ms", "120000", "stream.caught.up.commit.ms", caughtUpMs));
+                var producer = new KafkaProducer<String, byte[]>(
+                        Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
+                        new StringSerializer(),
+                        new ByteArraySerializer())) {
+            Settings settings = Settings.with(Map.of(
+                    Settings.KAFKA_BOOTSTRAP,
+                    KafkaFixture.bootstrap(),
+                    Settings.TOPIC_PREFIX,
+                    topics.prefix(),
+                    Settings.REDIS_PREFIX,
+                    redis.keys.prefix(),
+                    "stream.threads",
+                    "1",
+                    "stream.commit.interval.ms",
+                    "60000",
+                    "stream.transaction.timeout.ms",
+                    "120000",
+                    "stream.caught.up.commit.ms",
+                    caughtUpMs));
             try (StockStreamApp app = new StockStreamApp(settings, new SimpleMeterRegistry()).start()) {
                 app.awaitRunning(Duration.ofSeconds(60));
-                for (Command c : new Command[] {new OpenSale(9401, 4, start, start.plusSeconds(3600), 1, "open-9401", false),
-                        new Purchase("e1", 9401, 1, 1, Instant.now())}) {
-                    producer.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c))).get();
+                for (Command c : new Command[] {
+                    new OpenSale(9401, 4, start, start.plusSeconds(3600), 1, "open-9401", false),
+                    new Purchase("e1", 9401, 1, 1, Instant.now())
+                }) {
+                    producer.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c)))
+                            .get();
                 }
                 long sent = System.nanoTime();
                 try {
-                    await().atMost(within).pollInterval(Duration.ofMillis(200)).until(() ->
-                            CommittedRecords.read(KafkaFixture.bootstrap(), topics.outcomes()).stream()
+                    await().atMost(within)
+                            .pollInterval(Duration.ofMillis(200))
+                            .until(() -> CommittedRecords.read(KafkaFixture.bootstrap(), topics.outcomes()).stream()
                                     .anyMatch(r -> new String(r.value()).contains("\"requestId\":\"e1\"")));
                     return System.nanoTime() - sent < within.toNanos();
                 } catch (org.awaitility.core.ConditionTimeoutException e) {

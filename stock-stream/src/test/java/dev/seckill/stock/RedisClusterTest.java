@@ -2,10 +2,10 @@ package dev.seckill.stock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.RedisServer;
 import dev.seckill.stack.ServerProcess;
@@ -31,32 +31,54 @@ class RedisClusterTest {
     static final List<RedisServer> nodes = new ArrayList<>();
     static String seeds;
 
-    @BeforeAll static void startCluster() throws Exception {
+    @BeforeAll
+    static void startCluster() throws Exception {
         List<String> addresses = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             int port = ServerProcess.freePort();
             Path dir = Files.createTempDirectory("redis-cluster-" + port + "-");
-            nodes.add(new RedisServer(port, dir, List.of("--cluster-enabled", "yes",
-                    "--cluster-config-file", dir.resolve("nodes.conf").toString(), "--cluster-node-timeout", "5000")).start());
+            nodes.add(new RedisServer(
+                            port,
+                            dir,
+                            List.of(
+                                    "--cluster-enabled",
+                                    "yes",
+                                    "--cluster-config-file",
+                                    dir.resolve("nodes.conf").toString(),
+                                    "--cluster-node-timeout",
+                                    "5000"))
+                    .start());
             addresses.add("127.0.0.1:" + port);
         }
-        List<String> create = new ArrayList<>(List.of(ServerProcess.requireBinary("redis-cli", "redis-tools").toString(), "--cluster", "create"));
+        List<String> create = new ArrayList<>(
+                List.of(ServerProcess.requireBinary("redis-cli", "redis-tools").toString(), "--cluster", "create"));
         create.addAll(addresses);
         create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
         ServerProcess.run(create, Duration.ofSeconds(60));
         seeds = String.join(",", addresses);
-        ServerProcess.awaitReady("cluster state ok", () -> {
-            try (RedisClient c = RedisClient.create("127.0.0.1", nodes.get(0).port())) {
-                return new String((byte[]) c.sendCommand(redis.clients.jedis.Protocol.Command.CLUSTER, "INFO")).contains("cluster_state:ok");
-            } catch (RuntimeException e) {
-                return false;
-            }
-        }, null, Duration.ofSeconds(30), null);
+        ServerProcess.awaitReady(
+                "cluster state ok",
+                () -> {
+                    try (RedisClient c =
+                            RedisClient.create("127.0.0.1", nodes.get(0).port())) {
+                        return new String((byte[]) c.sendCommand(redis.clients.jedis.Protocol.Command.CLUSTER, "INFO"))
+                                .contains("cluster_state:ok");
+                    } catch (RuntimeException e) {
+                        return false;
+                    }
+                },
+                null,
+                Duration.ofSeconds(30),
+                null);
     }
 
-    @AfterAll static void stopCluster() { nodes.forEach(RedisServer::stop); }
+    @AfterAll
+    static void stopCluster() {
+        nodes.forEach(RedisServer::stop);
+    }
 
-    @Test void theSameSaleOnAClusterDecidesTheSame() {
+    @Test
+    void theSameSaleOnAClusterDecidesTheSame() {
         Topics a = new Topics("cluster-a-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics b = new Topics("cluster-b-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), a, 3);
@@ -67,15 +89,29 @@ class RedisClusterTest {
             standalone = CommandLog.decide(ReplayDeterminismTest.settings(a.prefix(), r), purchases);
         }
         CommandLog.copy(KafkaFixture.bootstrap(), a, b);
-        Map<String, Outcome> cluster = CommandLog.decide(Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(),
-                Settings.TOPIC_PREFIX, b.prefix(), Settings.REDIS_CLUSTER, seeds, Settings.REDIS_PREFIX, "c:",
-                "stream.threads", "1")), purchases);
+        Map<String, Outcome> cluster = CommandLog.decide(
+                Settings.with(Map.of(
+                        Settings.KAFKA_BOOTSTRAP,
+                        KafkaFixture.bootstrap(),
+                        Settings.TOPIC_PREFIX,
+                        b.prefix(),
+                        Settings.REDIS_CLUSTER,
+                        seeds,
+                        Settings.REDIS_PREFIX,
+                        "c:",
+                        "stream.threads",
+                        "1")),
+                purchases);
         ReplayDeterminismTest.assertSameDecisions(standalone, cluster, purchases);
-        long nodesWithKeys = nodes.stream().filter(n -> {
-            try (RedisClient c = RedisClient.create("127.0.0.1", n.port())) {
-                return c.dbSize() > 0;
-            }
-        }).count();
-        assertThat(nodesWithKeys).as("six goods spread over the cluster's slots").isGreaterThanOrEqualTo(2);
+        long nodesWithKeys = nodes.stream()
+                .filter(n -> {
+                    try (RedisClient c = RedisClient.create("127.0.0.1", n.port())) {
+                        return c.dbSize() > 0;
+                    }
+                })
+                .count();
+        assertThat(nodesWithKeys)
+                .as("six goods spread over the cluster's slots")
+                .isGreaterThanOrEqualTo(2);
     }
 }

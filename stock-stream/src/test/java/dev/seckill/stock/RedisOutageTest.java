@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.RedisServer;
 import dev.seckill.stack.ServerProcess;
@@ -42,7 +42,8 @@ import redis.clients.jedis.RedisClient;
  */
 class RedisOutageTest {
 
-    @Test void theStreamWaitsForRedisAndResumes() throws Exception {
+    @Test
+    void theStreamWaitsForRedisAndResumes() throws Exception {
         int port = ServerProcess.freePort();
         var dir = Files.createTempDirectory("redis-outage-");
         List<String> aof = List.of("--appendonly", "yes", "--appendfsync", "always");
@@ -50,16 +51,31 @@ class RedisOutageTest {
         String prefix = "outage-" + UUID.randomUUID().toString().substring(0, 6) + ".";
         Topics topics = new Topics(prefix);
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 2);
-        Settings s = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix,
-                Settings.REDIS_URL, redis.url(), Settings.REDIS_PREFIX, "o:", "stream.redis.attempts", "3", "stream.threads", "1"));
+        Settings s = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                Settings.REDIS_URL,
+                redis.url(),
+                Settings.REDIS_PREFIX,
+                "o:",
+                "stream.redis.attempts",
+                "3",
+                "stream.threads",
+                "1"));
         Set<String> ids = new HashSet<>();
         Random random = new Random(5);
         try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start();
-             var producer = new KafkaProducer<String, byte[]>(Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
-                     new StringSerializer(), new ByteArraySerializer())) {
+                var producer = new KafkaProducer<String, byte[]>(
+                        Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
+                        new StringSerializer(),
+                        new ByteArraySerializer())) {
             Instant now = Instant.now();
-            OpenSale open = new OpenSale(9100, 100, now.minusSeconds(5), now.plusSeconds(3600), 1, prefix + "open", false);
-            producer.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open))).get();
+            OpenSale open =
+                    new OpenSale(9100, 100, now.minusSeconds(5), now.plusSeconds(3600), 1, prefix + "open", false);
+            producer.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
+                    .get();
             // fewer purchases than units before the outage: the goods is not sold out, so every purchase needs Lua
             // (a sold-out goods is answered in memory and would go on being decided without Redis)
             for (int i = 0; i < 60; i++) ids.add(send(producer, topics, "a" + i, 1 + random.nextInt(300)));
@@ -69,22 +85,33 @@ class RedisOutageTest {
             for (int i = 0; i < 240; i++) ids.add(send(producer, topics, "b" + i, 1 + random.nextInt(300)));
             // the stream cannot decide anything new while Redis is gone: the outcomes stop growing short of the total
             java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger(-1);
-            await().pollInterval(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(40))
-                    .until(() -> outcomes(topics).size() == seen.getAndSet(outcomes(topics).size()));
+            await().pollInterval(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(40))
+                    .until(() -> outcomes(topics).size()
+                            == seen.getAndSet(outcomes(topics).size()));
             assertThat(seen.get()).isLessThan(ids.size());
 
             redis = new RedisServer(port, dir, aof).start();
-            await().atMost(Duration.ofSeconds(120)).until(() -> outcomes(topics).stream().map(Outcome::requestId)
-                    .collect(Collectors.toSet()).containsAll(ids));
+            await().atMost(Duration.ofSeconds(120))
+                    .until(() -> outcomes(topics).stream()
+                            .map(Outcome::requestId)
+                            .collect(Collectors.toSet())
+                            .containsAll(ids));
         } finally {
             redis.stop();
         }
         List<Outcome> outcomes = outcomes(topics);
-        assertThat(outcomes).extracting(Outcome::requestId).doesNotHaveDuplicates().hasSize(ids.size());
-        List<Outcome> sold = outcomes.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS).toList();
+        assertThat(outcomes)
+                .extracting(Outcome::requestId)
+                .doesNotHaveDuplicates()
+                .hasSize(ids.size());
+        List<Outcome> sold = outcomes.stream()
+                .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                .toList();
         assertThat(sold).hasSize(100);
         assertThat(sold).extracting(Outcome::userId).doesNotHaveDuplicates();
-        try (RedisServer again = new RedisServer(port, dir, aof).start(); RedisClient c = RedisClient.create("127.0.0.1", port)) {
+        try (RedisServer again = new RedisServer(port, dir, aof).start();
+                RedisClient c = RedisClient.create("127.0.0.1", port)) {
             assertThat(c.get(new RedisKeys("o:").stock(9100))).isEqualTo("0");
         }
     }
@@ -97,6 +124,7 @@ class RedisOutageTest {
 
     static List<Outcome> outcomes(Topics topics) {
         return CommittedRecords.read(KafkaFixture.bootstrap(), topics.outcomes()).stream()
-                .map(r -> Json.read(r.value(), Outcome.class)).toList();
+                .map(r -> Json.read(r.value(), Outcome.class))
+                .toList();
     }
 }

@@ -2,10 +2,10 @@ package dev.seckill.stock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommandLog;
@@ -23,8 +23,15 @@ import org.junit.jupiter.api.Test;
 class ReplayDeterminismTest {
 
     static Settings settings(String topicPrefix, TestRedis redis) {
-        return Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, topicPrefix,
-                Settings.REDIS_PREFIX, redis.keys.prefix(), "stream.threads", "1"));
+        return Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                topicPrefix,
+                Settings.REDIS_PREFIX,
+                redis.keys.prefix(),
+                "stream.threads",
+                "1"));
     }
 
     /** Every outcome equal but for decidedAt (partition/offset are equal too: the copy keeps partitions and order). */
@@ -32,13 +39,20 @@ class ReplayDeterminismTest {
         assertThat(first).hasSize(purchases);
         assertThat(second.keySet()).isEqualTo(first.keySet());
         for (String id : first.keySet()) {
-            assertThat(second.get(id).withoutRunFields()).as(id).isEqualTo(first.get(id).withoutRunFields());
+            assertThat(second.get(id).withoutRunFields())
+                    .as(id)
+                    .isEqualTo(first.get(id).withoutRunFields());
         }
-        assertThat(first.values().stream().map(o -> o.outcome().name() + "/" + o.reason()).distinct().count())
-                .as("the log exercises several outcomes and reasons").isGreaterThanOrEqualTo(5);
+        assertThat(first.values().stream()
+                        .map(o -> o.outcome().name() + "/" + o.reason())
+                        .distinct()
+                        .count())
+                .as("the log exercises several outcomes and reasons")
+                .isGreaterThanOrEqualTo(5);
     }
 
-    @Test void theSameCommandLogFromAFreshStateGivesTheSameOutcomes() {
+    @Test
+    void theSameCommandLogFromAFreshStateGivesTheSameOutcomes() {
         Topics a = new Topics("replay-a-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics b = new Topics("replay-b-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), a, 3);
@@ -50,14 +64,16 @@ class ReplayDeterminismTest {
             first = CommandLog.decide(settings(a.prefix(), ra), purchases, metrics);
         }
         assertThat(metrics.counter("seckill_short_circuit_hits").count())
-                .as("the first run answered purchases of sold-out goods in memory").isGreaterThan(0);
+                .as("the first run answered purchases of sold-out goods in memory")
+                .isGreaterThan(0);
         CommandLog.copy(KafkaFixture.bootstrap(), a, b);
         Map<String, Outcome> second;
         try (TestRedis rb = new TestRedis()) {
             // one command per Redis call and every purchase a Lua call this time: pipelined batches and the in-memory
             // sold-out short-circuit must decide exactly as the script, one command at a time
-            second = CommandLog.decide(settings(b.prefix(), rb).and(Map.of("stream.batch.size", "1",
-                    "stream.short.circuit", "false")), purchases);
+            second = CommandLog.decide(
+                    settings(b.prefix(), rb).and(Map.of("stream.batch.size", "1", "stream.short.circuit", "false")),
+                    purchases);
         }
         assertSameDecisions(first, second, purchases);
     }
@@ -66,12 +82,15 @@ class ReplayDeterminismTest {
      * Issue 17: a recording of a sale whose window ended days ago, decided again now (as a replay drill does), gets
      * the decisions the same log got when its sale was live, not {@code no_sale} for keys that expire on the spot.
      */
-    @Test void aRecordingOfASaleThatEndedDaysAgoIsDecidedAsTheSameLogWasWhenItsSaleWasLive() {
+    @Test
+    void aRecordingOfASaleThatEndedDaysAgoIsDecidedAsTheSameLogWasWhenItsSaleWasLive() {
         Topics live = new Topics("replay-live-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics old = new Topics("replay-old-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), live, 3);
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), old, 3);
-        java.time.Instant start = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(60);
+        java.time.Instant start = java.time.Instant.now()
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .minusSeconds(60);
         java.time.Duration age = java.time.Duration.ofDays(3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), live, 7101, 3, 400, 17, start);
         CommandLog.write(KafkaFixture.bootstrap(), old, 7101, 3, 400, 17, start.minus(age));
@@ -82,13 +101,26 @@ class ReplayDeterminismTest {
         try (TestRedis r = new TestRedis()) {
             daysLater = CommandLog.decide(settings(old.prefix(), r), purchases);
         }
-        assertThat(daysLater.values()).as("decided by acceptedAt as recorded, not no_sale").noneMatch(o -> "no_sale".equals(o.reason()));
+        assertThat(daysLater.values())
+                .as("decided by acceptedAt as recorded, not no_sale")
+                .noneMatch(o -> "no_sale".equals(o.reason()));
         for (String id : whenLive.keySet()) {
             Outcome now = whenLive.get(id), then = daysLater.get(id);
             assertThat(then).as(id).isNotNull();
             assertThat(then.acceptedAt()).as(id).isEqualTo(now.acceptedAt().minus(age));
-            assertThat(List.of(then.outcome(), String.valueOf(then.reason()), then.stockAfter(), then.userId(), then.quantity()))
-                    .as(id).isEqualTo(List.of(now.outcome(), String.valueOf(now.reason()), now.stockAfter(), now.userId(), now.quantity()));
+            assertThat(List.of(
+                            then.outcome(),
+                            String.valueOf(then.reason()),
+                            then.stockAfter(),
+                            then.userId(),
+                            then.quantity()))
+                    .as(id)
+                    .isEqualTo(List.of(
+                            now.outcome(),
+                            String.valueOf(now.reason()),
+                            now.stockAfter(),
+                            now.userId(),
+                            now.quantity()));
         }
         assertSameDecisions(whenLive, whenLive, purchases);
     }

@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
 /** The topology under TopologyTestDriver, deciding against the real Redis. */
 class StockTopologyTest {
     /** The window comes from the clock the stream's key lifetime uses, never from a calendar day (issue 17). */
-    static final Instant START = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(600);
+    static final Instant START =
+            Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(600);
+
     static final Instant END = START.plusSeconds(3600);
     final Topics topics = new Topics("ttd.");
     TestRedis redis;
@@ -45,11 +47,13 @@ class StockTopologyTest {
     TestOutputTopic<String, LedgerEntry> ledger;
     TestOutputTopic<String, byte[]> dlq;
 
-    @BeforeEach void setUp() {
+    @BeforeEach
+    void setUp() {
         redis = new TestRedis();
         StreamsBuilder builder = new StreamsBuilder();
         metrics = new SimpleMeterRegistry();
-        StockTopology.build(builder, topics, redis::scripts, Clock.systemUTC(), metrics, 64, java.time.Duration.ofMillis(5), true);
+        StockTopology.build(
+                builder, topics, redis::scripts, Clock.systemUTC(), metrics, 64, java.time.Duration.ofMillis(5), true);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -59,7 +63,8 @@ class StockTopologyTest {
         soldOut = out(topics.soldOut());
         duplicate = out(topics.duplicate());
         rejected = out(topics.rejected());
-        ledger = driver.createOutputTopic(topics.ledger(), new StringDeserializer(), StockTopology.LEDGER_SERDE.deserializer());
+        ledger = driver.createOutputTopic(
+                topics.ledger(), new StringDeserializer(), StockTopology.LEDGER_SERDE.deserializer());
         dlq = driver.createOutputTopic(topics.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
@@ -67,12 +72,15 @@ class StockTopologyTest {
         return driver.createOutputTopic(topic, new StringDeserializer(), StockTopology.OUTCOME_SERDE.deserializer());
     }
 
-    @AfterEach void tearDown() {
+    @AfterEach
+    void tearDown() {
         driver.close();
         redis.close();
     }
 
-    void send(long goods, byte[] value) { commands.pipeInput(Long.toString(goods), value); }
+    void send(long goods, byte[] value) {
+        commands.pipeInput(Long.toString(goods), value);
+    }
 
     void open(long goods, long stock) {
         send(goods, CommandCodec.encode(new OpenSale(goods, stock, START, END, 1, "open-" + goods, false)));
@@ -82,24 +90,30 @@ class StockTopologyTest {
         send(goods, CommandCodec.encode(new Purchase(rid, goods, user, 1, START.plusSeconds(5))));
     }
 
-    @Test void givenASaleOfTwo_whenFourBuyersAndARepeatArrive_thenTwoSuccessesOneDuplicateAndSoldOut() {
+    @Test
+    void givenASaleOfTwo_whenFourBuyersAndARepeatArrive_thenTwoSuccessesOneDuplicateAndSoldOut() {
         open(1001, 2);
         buy("a", 1001, 1);
         buy("b", 1001, 1);
         buy("c", 1001, 2);
         buy("d", 1001, 3);
 
-        assertThat(success.readValuesToList()).extracting(Outcome::requestId, Outcome::stockAfter)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1L), org.assertj.core.groups.Tuple.tuple("c", 0L));
+        assertThat(success.readValuesToList())
+                .extracting(Outcome::requestId, Outcome::stockAfter)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", 1L), org.assertj.core.groups.Tuple.tuple("c", 0L));
         assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("b");
         assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("d");
-        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type, LedgerEntry::quantity).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(LedgerType.OPENED, 2L),
-                org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L),
-                org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L));
+        assertThat(ledger.readValuesToList())
+                .extracting(LedgerEntry::type, LedgerEntry::quantity)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(LedgerType.OPENED, 2L),
+                        org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L),
+                        org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L));
     }
 
-    @Test void anUpstreamRetryOfADecidedRequestEmitsNoSecondOutcome() {
+    @Test
+    void anUpstreamRetryOfADecidedRequestEmitsNoSecondOutcome() {
         open(1001, 5);
         buy("a", 1001, 1);
         buy("a", 1001, 1);
@@ -108,20 +122,23 @@ class StockTopologyTest {
         assertThat(ledger.readValuesToList()).hasSize(2);
     }
 
-    @Test void outcomesCarryTheCommandPositionAndKeepTheTraceHeader() {
+    @Test
+    void outcomesCarryTheCommandPositionAndKeepTheTraceHeader() {
         open(1001, 5);
-        TestRecord<String, byte[]> rec = new TestRecord<>("1001",
-                CommandCodec.encode(new Purchase("t1", 1001, 9, 1, START.plusSeconds(1))));
+        TestRecord<String, byte[]> rec =
+                new TestRecord<>("1001", CommandCodec.encode(new Purchase("t1", 1001, 9, 1, START.plusSeconds(1))));
         rec.headers().add("traceId", "abc123".getBytes(StandardCharsets.UTF_8));
         commands.pipeInput(rec);
         TestRecord<String, Outcome> out = success.readRecord();
         assertThat(out.key()).isEqualTo("1001");
         assertThat(out.value().offset()).isEqualTo(1);
         assertThat(out.value().outcome()).isEqualTo(OutcomeKind.SUCCESS);
-        assertThat(new String(out.headers().lastHeader("traceId").value(), StandardCharsets.UTF_8)).isEqualTo("abc123");
+        assertThat(new String(out.headers().lastHeader("traceId").value(), StandardCharsets.UTF_8))
+                .isEqualTo("abc123");
     }
 
-    @Test void poisonRecordsGoToTheDlqWithTheReason_andThePipelineKeepsGoing() {
+    @Test
+    void poisonRecordsGoToTheDlqWithTheReason_andThePipelineKeepsGoing() {
         open(1001, 5);
         send(1001, "{not json".getBytes(StandardCharsets.UTF_8));
         send(1001, "{\"v\":1,\"type\":\"teleport\",\"goodsId\":1001}".getBytes(StandardCharsets.UTF_8));
@@ -131,35 +148,42 @@ class StockTopologyTest {
 
         var dead = dlq.readRecordsToList();
         assertThat(dead).hasSize(4);
-        assertThat(dead).extracting(r -> header(r, "error")).satisfiesExactly(
-                e -> assertThat(e).startsWith("malformed JSON"),
-                e -> assertThat(e).isEqualTo("unknown type: teleport"),
-                e -> assertThat(e).contains("requestId"),
-                e -> assertThat(e).contains("is not the goodsId"));
+        assertThat(dead)
+                .extracting(r -> header(r, "error"))
+                .satisfiesExactly(
+                        e -> assertThat(e).startsWith("malformed JSON"),
+                        e -> assertThat(e).isEqualTo("unknown type: teleport"),
+                        e -> assertThat(e).contains("requestId"),
+                        e -> assertThat(e).contains("is not the goodsId"));
         assertThat(header(dead.get(0), "source-topic")).isEqualTo(topics.commands());
         assertThat(header(dead.get(0), "source-offset")).isEqualTo("1");
         assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("{not json");
         assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("after");
     }
 
-    @Test void aPurchaseWithAUsableRequestIdButBadFieldsIsRejectedInvalid() {
+    @Test
+    void aPurchaseWithAUsableRequestIdButBadFieldsIsRejectedInvalid() {
         open(1001, 5);
-        send(1001, "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"q1\",\"goodsId\":1001,\"userId\":5,\"quantity\":0,\"acceptedAt\":\"2026-11-29T10:00:01Z\"}"
-                .getBytes(StandardCharsets.UTF_8));
+        send(
+                1001,
+                "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"q1\",\"goodsId\":1001,\"userId\":5,\"quantity\":0,\"acceptedAt\":\"2026-11-29T10:00:01Z\"}"
+                        .getBytes(StandardCharsets.UTF_8));
         Outcome out = rejected.readValue();
         assertThat(out.reason()).isEqualTo("invalid");
         assertThat(out.requestId()).isEqualTo("q1");
     }
 
-    @Test void aReleaseReturnsStockAndWritesTheLedger_aSecondOpenIsRefusedToTheDlq() {
+    @Test
+    void aReleaseReturnsStockAndWritesTheLedger_aSecondOpenIsRefusedToTheDlq() {
         open(1001, 1);
         buy("a", 1001, 1);
         send(1001, CommandCodec.encode(new Release(1001, 1, 1, 77L, "a", "payment_timeout", "release-order-77")));
         buy("b", 1001, 2);
         send(1001, CommandCodec.encode(new OpenSale(1001, 9, START, END, 1, "open-again", false)));
         assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("a", "b");
-        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type).containsExactly(
-                LedgerType.OPENED, LedgerType.DEDUCTED, LedgerType.RELEASED, LedgerType.DEDUCTED);
+        assertThat(ledger.readValuesToList())
+                .extracting(LedgerEntry::type)
+                .containsExactly(LedgerType.OPENED, LedgerType.DEDUCTED, LedgerType.RELEASED, LedgerType.DEDUCTED);
         assertThat(header(dlq.readRecord(), "error")).startsWith("open_sale refused");
     }
 
@@ -167,7 +191,8 @@ class StockTopologyTest {
         return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
-    @Test void restoreRebuildsAWipedGoodsFromTheLedgerFold_andDecisionsCarryOn() {
+    @Test
+    void restoreRebuildsAWipedGoodsFromTheLedgerFold_andDecisionsCarryOn() {
         open(1001, 5);
         buy("a", 1001, 1);
         buy("b", 1001, 2);
@@ -179,41 +204,47 @@ class StockTopologyTest {
         assertThat(redis.redis.hgetAll(redis.keys.buyers(1001))).containsOnlyKeys("2");
         assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type).endsWith(LedgerType.RESTORED);
 
-        buy("b", 1001, 2);    // an upstream retry of a purchase decided before the wipe: still no second outcome
-        buy("b2", 1001, 2);   // the live buyer again: DUPLICATE
-        buy("c", 1001, 3);    // a new buyer: the sale goes on
+        buy("b", 1001, 2); // an upstream retry of a purchase decided before the wipe: still no second outcome
+        buy("b2", 1001, 2); // the live buyer again: DUPLICATE
+        buy("c", 1001, 3); // a new buyer: the sale goes on
         assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("a", "b", "c");
         assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("b2");
         assertThat(redis.redis.get(redis.keys.stock(1001))).isEqualTo("3");
     }
 
-    @Test void restoreOfAGoodsWithoutLedgerHistoryGoesToTheDlq() {
+    @Test
+    void restoreOfAGoodsWithoutLedgerHistoryGoesToTheDlq() {
         send(4242, CommandCodec.encode(new dev.seckill.contracts.command.Restore(4242, "restore-x")));
         assertThat(header(dlq.readRecord(), "error")).startsWith("restore refused");
     }
 
-    boolean redisDecided(long goods, String rid) { return redis.redis.hexists(redis.keys.decisions(goods), "req:" + rid); }
+    boolean redisDecided(long goods, String rid) {
+        return redis.redis.hexists(redis.keys.decisions(goods), "req:" + rid);
+    }
 
-    @Test void givenASoldOutGoods_purchasesAreAnsweredInMemory_untilAReleaseMakesStockAgain() {
+    @Test
+    void givenASoldOutGoods_purchasesAreAnsweredInMemory_untilAReleaseMakesStockAgain() {
         open(2001, 1);
-        buy("a", 2001, 1);                  // Lua: SUCCESS, nothing left -> the gate arms
-        buy("b", 2001, 2);                  // in memory: SOLD_OUT
-        buy("a2", 2001, 1);                 // in memory: the live buyer again, DUPLICATE as the script would say
-        buy("b", 2001, 2);                  // an upstream retry of an in-memory decision: nothing
-        buy("a", 2001, 1);                  // an upstream retry of a Lua decision while sold out: nothing
+        buy("a", 2001, 1); // Lua: SUCCESS, nothing left -> the gate arms
+        buy("b", 2001, 2); // in memory: SOLD_OUT
+        buy("a2", 2001, 1); // in memory: the live buyer again, DUPLICATE as the script would say
+        buy("b", 2001, 2); // an upstream retry of an in-memory decision: nothing
+        buy("a", 2001, 1); // an upstream retry of a Lua decision while sold out: nothing
         assertThat(redisDecided(2001, "a")).isTrue();
         assertThat(redisDecided(2001, "b")).as("b never reached Redis").isFalse();
         assertThat(redisDecided(2001, "a2")).isFalse();
         assertThat(metrics.counter("seckill_short_circuit_hits").count()).isEqualTo(2.0);
 
         send(2001, CommandCodec.encode(new Release(2001, 1, 1, 5L, "a", "payment_timeout", "release-order-5")));
-        buy("b", 2001, 2);                  // the retry again, now that there is stock: still nothing
-        buy("c", 2001, 3);                  // the released unit is sold: the gate is not stale
-        buy("d", 2001, 4);                  // and sold out again, in memory
-        buy("e", 2001, 3);                  // c is a live buyer now
+        buy("b", 2001, 2); // the retry again, now that there is stock: still nothing
+        buy("c", 2001, 3); // the released unit is sold: the gate is not stale
+        buy("d", 2001, 4); // and sold out again, in memory
+        buy("e", 2001, 3); // c is a live buyer now
 
-        assertThat(success.readValuesToList()).extracting(Outcome::requestId, Outcome::stockAfter).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("a", 0L), org.assertj.core.groups.Tuple.tuple("c", 0L));
+        assertThat(success.readValuesToList())
+                .extracting(Outcome::requestId, Outcome::stockAfter)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", 0L), org.assertj.core.groups.Tuple.tuple("c", 0L));
         assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("b", "d");
         assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("a2", "e");
         assertThat(redisDecided(2001, "d")).isFalse();
@@ -221,81 +252,121 @@ class StockTopologyTest {
         assertThat(redis.redis.get(redis.keys.stock(2001))).isEqualTo("0");
     }
 
-    @Test void theSoldOutGateAnswersTheWindowAndLimitAsTheScriptDoes_andEndedGoesToLua() {
+    @Test
+    void theSoldOutGateAnswersTheWindowAndLimitAsTheScriptDoes_andEndedGoesToLua() {
         send(2002, CommandCodec.encode(new OpenSale(2002, 1, START, END, 1, "open-2002", false)));
         buy("a", 2002, 1);
         send(2002, CommandCodec.encode(new Purchase("early", 2002, 7, 1, START.minusSeconds(1))));
         send(2002, CommandCodec.encode(new Purchase("two", 2002, 8, 2, START.plusSeconds(1))));
         send(2002, CommandCodec.encode(new Purchase("late", 2002, 9, 1, END)));
-        assertThat(rejected.readValuesToList()).extracting(Outcome::requestId, Outcome::reason).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("early", "not_started"), org.assertj.core.groups.Tuple.tuple("two", "over_limit"),
-                org.assertj.core.groups.Tuple.tuple("late", "ended"));
+        assertThat(rejected.readValuesToList())
+                .extracting(Outcome::requestId, Outcome::reason)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("early", "not_started"),
+                        org.assertj.core.groups.Tuple.tuple("two", "over_limit"),
+                        org.assertj.core.groups.Tuple.tuple("late", "ended"));
         assertThat(redisDecided(2002, "early")).isFalse();
         assertThat(redisDecided(2002, "two")).isFalse();
-        assertThat(redisDecided(2002, "late")).as("after the window's end the script decides").isTrue();
+        assertThat(redisDecided(2002, "late"))
+                .as("after the window's end the script decides")
+                .isTrue();
     }
 
     void sendAt(long goods, byte[] value, Instant recordTime) {
-        commands.pipeInput(new TestRecord<>(Long.toString(goods), value, new org.apache.kafka.common.header.internals.RecordHeaders(),
-                recordTime));
+        commands.pipeInput(new TestRecord<>(
+                Long.toString(goods), value, new org.apache.kafka.common.header.internals.RecordHeaders(), recordTime));
     }
 
-    @Test void anOpenSaleIssuedAfterItsWindowEndedIsRefusedToTheDlqWithTheReason_andNothingIsWritten() {
-        Instant end = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(5);
-        sendAt(3001, CommandCodec.encode(new OpenSale(3001, 5, end.minusSeconds(3600), end, 1, "open-late", false)), Instant.now());
+    @Test
+    void anOpenSaleIssuedAfterItsWindowEndedIsRefusedToTheDlqWithTheReason_andNothingIsWritten() {
+        Instant end =
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(5);
+        sendAt(
+                3001,
+                CommandCodec.encode(new OpenSale(3001, 5, end.minusSeconds(3600), end, 1, "open-late", false)),
+                Instant.now());
         buy("after", 3001, 1);
         assertThat(header(dlq.readRecord(), "error")).startsWith("open_sale refused: its window ended at " + end);
         assertThat(ledger.isEmpty()).as("no OPENED entry").isTrue();
-        assertThat(redis.redis.exists(redis.keys.sale(3001))).as("no sale keys that would vanish").isFalse();
+        assertThat(redis.redis.exists(redis.keys.sale(3001)))
+                .as("no sale keys that would vanish")
+                .isFalse();
         assertThat(rejected.readValue().reason()).isEqualTo("no_sale");
     }
 
-    @Test void aRecordingOfASaleThatEndedDaysAgo_isDecidedAsRecorded_andItsKeysLiveAGraceFromNow() {
+    @Test
+    void aRecordingOfASaleThatEndedDaysAgo_isDecidedAsRecorded_andItsKeysLiveAGraceFromNow() {
         Instant start = START.minus(java.time.Duration.ofDays(3)), end = start.plusSeconds(3600);
-        sendAt(3002, CommandCodec.encode(new OpenSale(3002, 1, start, end, 1, "open-recorded", false)), start.minusSeconds(30));
-        sendAt(3002, CommandCodec.encode(new Purchase("then-a", 3002, 1, 1, start.plusSeconds(1))), start.plusSeconds(1));
-        sendAt(3002, CommandCodec.encode(new Purchase("then-b", 3002, 2, 1, start.plusSeconds(2))), start.plusSeconds(2));
+        sendAt(
+                3002,
+                CommandCodec.encode(new OpenSale(3002, 1, start, end, 1, "open-recorded", false)),
+                start.minusSeconds(30));
+        sendAt(
+                3002,
+                CommandCodec.encode(new Purchase("then-a", 3002, 1, 1, start.plusSeconds(1))),
+                start.plusSeconds(1));
+        sendAt(
+                3002,
+                CommandCodec.encode(new Purchase("then-b", 3002, 2, 1, start.plusSeconds(2))),
+                start.plusSeconds(2));
         sendAt(3002, CommandCodec.encode(new Purchase("then-c", 3002, 3, 1, end)), end);
         assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("then-a");
         assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("then-b");
         assertThat(rejected.readValuesToList()).extracting(Outcome::reason).containsExactly("ended");
-        assertThat(redis.keys.goodsKeys(3002)).allSatisfy(k -> assertThat(redis.redis.pttl(k)).as(k)
-                .isGreaterThan(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE.toMillis() - 60_000));
+        assertThat(redis.keys.goodsKeys(3002))
+                .allSatisfy(k -> assertThat(redis.redis.pttl(k))
+                        .as(k)
+                        .isGreaterThan(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE.toMillis() - 60_000));
     }
 
-    @Test void aPurchaseWhoseRequestIdNamesTheSweepersNextRelease_cannotCancelThatRelease() {
+    @Test
+    void aPurchaseWhoseRequestIdNamesTheSweepersNextRelease_cannotCancelThatRelease() {
         open(3003, 2);
         buy("victim", 3003, 1);
         // sweeper opIds are predictable: a buyer plants a purchase under the entry the release will be stored at
         send(3003, CommandCodec.encode(new Purchase("op:release-order-77", 3003, 2, 1, START.plusSeconds(5))));
         send(3003, CommandCodec.encode(new Release(3003, 1, 1, 77L, "victim", "payment_timeout", "release-order-77")));
-        assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("victim", "op:release-order-77");
-        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type, LedgerEntry::opId).endsWith(
-                org.assertj.core.groups.Tuple.tuple(LedgerType.RELEASED, "release-order-77"));
-        assertThat(redis.redis.get(redis.keys.stock(3003))).as("the victim's unit came back").isEqualTo("1");
+        assertThat(success.readValuesToList())
+                .extracting(Outcome::requestId)
+                .containsExactly("victim", "op:release-order-77");
+        assertThat(ledger.readValuesToList())
+                .extracting(LedgerEntry::type, LedgerEntry::opId)
+                .endsWith(org.assertj.core.groups.Tuple.tuple(LedgerType.RELEASED, "release-order-77"));
+        assertThat(redis.redis.get(redis.keys.stock(3003)))
+                .as("the victim's unit came back")
+                .isEqualTo("1");
     }
 
-    @Test void onceASalesKeysHaveExpired_itsHoldingsAndShortCircuitsAreRetired_andItsFoldIsKept() {
+    @Test
+    void onceASalesKeysHaveExpired_itsHoldingsAndShortCircuitsAreRetired_andItsFoldIsKept() {
         open(3004, 1);
-        buy("a", 3004, 1);   // SUCCESS: a holding; sold out, so the gate arms
-        buy("b", 3004, 2);   // SOLD_OUT in memory: a short-circuit entry
+        buy("a", 3004, 1); // SUCCESS: a holding; sold out, so the gate arms
+        buy("b", 3004, 2); // SOLD_OUT in memory: a short-circuit entry
         org.apache.kafka.streams.state.KeyValueStore<String, dev.seckill.stock.ledger.GoodsFold.Holding> holdings =
                 driver.getKeyValueStore(StockTopology.HOLDINGS_STORE);
-        org.apache.kafka.streams.state.KeyValueStore<String, String> shortCircuits = driver.getKeyValueStore(StockTopology.SHORT_CIRCUIT_STORE);
+        org.apache.kafka.streams.state.KeyValueStore<String, String> shortCircuits =
+                driver.getKeyValueStore(StockTopology.SHORT_CIRCUIT_STORE);
         assertThat(holdings.get("3004:1")).isNotNull();
         assertThat(shortCircuits.get("3004:b")).isNotNull();
 
         driver.advanceWallClockTime(java.time.Duration.ofMinutes(2));
-        assertThat(holdings.get("3004:1")).as("the keys still live: nothing retired").isNotNull();
-        java.time.Instant expired = END.plus(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE).plusSeconds(120);
+        assertThat(holdings.get("3004:1"))
+                .as("the keys still live: nothing retired")
+                .isNotNull();
+        java.time.Instant expired =
+                END.plus(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE).plusSeconds(120);
         driver.advanceWallClockTime(java.time.Duration.between(java.time.Instant.now(), expired));
         assertThat(holdings.get("3004:1")).isNull();
         assertThat(shortCircuits.get("3004:b")).isNull();
-        org.apache.kafka.streams.state.KeyValueStore<Long, dev.seckill.stock.ledger.GoodsFold> folds = driver.getKeyValueStore(StockTopology.FOLD_STORE);
-        assertThat(folds.get(3004L).stock).as("the fold stays for the goods' next sale").isZero();
+        org.apache.kafka.streams.state.KeyValueStore<Long, dev.seckill.stock.ledger.GoodsFold> folds =
+                driver.getKeyValueStore(StockTopology.FOLD_STORE);
+        assertThat(folds.get(3004L).stock)
+                .as("the fold stays for the goods' next sale")
+                .isZero();
     }
 
-    @Test void aForcedOpenOverLiveBuyersIsRefused_onceTheyAreReleasedItOpensAndItsLedgerEntryCarriesItsOffset() {
+    @Test
+    void aForcedOpenOverLiveBuyersIsRefused_onceTheyAreReleasedItOpensAndItsLedgerEntryCarriesItsOffset() {
         open(3005, 3);
         buy("a", 3005, 1);
         send(3005, CommandCodec.encode(new OpenSale(3005, 9, START, END, 1, "forced-1", true)));
@@ -304,24 +375,35 @@ class StockTopologyTest {
         send(3005, CommandCodec.encode(new Release(3005, 1, 1, 1L, "a", "cancelled", "rel-a")));
         send(3005, CommandCodec.encode(new OpenSale(3005, 9, START, END, 1, "forced-2", true)));
         assertThat(dlq.isEmpty()).isTrue();
-        LedgerEntry reopened = ledger.readValuesToList().stream().filter(e -> "forced-2".equals(e.opId())).findFirst().orElseThrow();
+        LedgerEntry reopened = ledger.readValuesToList().stream()
+                .filter(e -> "forced-2".equals(e.opId()))
+                .findFirst()
+                .orElseThrow();
         assertThat(reopened.quantity()).as("against the ledger's 3 units left").isEqualTo(6);
         assertThat(reopened.commandOffset()).isEqualTo(4);
         assertThat(reopened.keysExpireAt()).isAfter(END);
     }
 
-    @Test void aPaidPurchaseIsNeverReleased_theReleaseGoesToTheDlqWithTheReason_andARestoreKeepsItPaid() {
+    @Test
+    void aPaidPurchaseIsNeverReleased_theReleaseGoesToTheDlqWithTheReason_andARestoreKeepsItPaid() {
         open(3006, 3);
         buy("a", 3006, 1);
         buy("b", 3006, 2);
-        send(3006, CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 1, "a", 41, "pay-41", "pay-order-41")));
+        send(
+                3006,
+                CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 1, "a", 41, "pay-41", "pay-order-41")));
         send(3006, CommandCodec.encode(new Release(3006, 1, 1, 41L, "a", "cancelled", "rel-a")));
-        assertThat(header(dlq.readRecord(), "error")).startsWith("release refused: the purchase a that user 1 holds of goods 3006 is paid");
+        assertThat(header(dlq.readRecord(), "error"))
+                .startsWith("release refused: the purchase a that user 1 holds of goods 3006 is paid");
         // a release that came first wins: the pay of that purchase is refused
         send(3006, CommandCodec.encode(new Release(3006, 2, 1, 42L, "b", "order_failed", "rel-b")));
-        send(3006, CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 2, "b", 42, "pay-42", "pay-order-42")));
-        assertThat(ledger.readValuesToList()).filteredOn(e -> e.type() != LedgerType.OPENED && e.type() != LedgerType.DEDUCTED)
-                .extracting(LedgerEntry::type, LedgerEntry::orderId, LedgerEntry::quantity).containsExactly(
+        send(
+                3006,
+                CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 2, "b", 42, "pay-42", "pay-order-42")));
+        assertThat(ledger.readValuesToList())
+                .filteredOn(e -> e.type() != LedgerType.OPENED && e.type() != LedgerType.DEDUCTED)
+                .extracting(LedgerEntry::type, LedgerEntry::orderId, LedgerEntry::quantity)
+                .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(LedgerType.PAID, 41L, 0L),
                         org.assertj.core.groups.Tuple.tuple(LedgerType.RELEASED, 42L, 1L),
                         org.assertj.core.groups.Tuple.tuple(LedgerType.PAYMENT_REFUSED, 42L, 0L));

@@ -8,5 +8,7 @@ public sealed interface Command permits Purchase, OpenSale, Release, CloseSale, 
     String idempotencyId();
 
     /** The record key on the commands topic: the goods id as a decimal string. */
-    default String key() { return Long.toString(goodsId()); }
+    default String key() {
+        return Long.toString(goodsId());
+    }
 }

@@ -3,8 +3,8 @@ package dev.seckill.contracts.command;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.contracts.Json;
-import java.io.IOException;
 import dev.seckill.contracts.time.IsoInstants;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.function.Function;
@@ -26,9 +26,16 @@ public final class CommandCodec {
      * only for a requestId that needs no JSON escaping.
      */
     private static byte[] purchase(Purchase p) {
-        StringBuilder b = new StringBuilder(160).append("{\"v\":1,\"type\":\"purchase\",\"requestId\":\"").append(p.requestId())
-                .append("\",\"goodsId\":").append(p.goodsId()).append(",\"userId\":").append(p.userId())
-                .append(",\"quantity\":").append(p.quantity()).append(",\"acceptedAt\":\"");
+        StringBuilder b = new StringBuilder(160)
+                .append("{\"v\":1,\"type\":\"purchase\",\"requestId\":\"")
+                .append(p.requestId())
+                .append("\",\"goodsId\":")
+                .append(p.goodsId())
+                .append(",\"userId\":")
+                .append(p.userId())
+                .append(",\"quantity\":")
+                .append(p.quantity())
+                .append(",\"acceptedAt\":\"");
         return IsoInstants.append(b, p.acceptedAt()).append("\"}").toString().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -47,15 +54,26 @@ public final class CommandCodec {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("v", 1);
         if (command instanceof Purchase p) {
-            n.put("type", "purchase").put("requestId", p.requestId()).put("goodsId", p.goodsId())
-                    .put("userId", p.userId()).put("quantity", p.quantity()).put("acceptedAt", p.acceptedAt().toString());
+            n.put("type", "purchase")
+                    .put("requestId", p.requestId())
+                    .put("goodsId", p.goodsId())
+                    .put("userId", p.userId())
+                    .put("quantity", p.quantity())
+                    .put("acceptedAt", p.acceptedAt().toString());
         } else if (command instanceof OpenSale o) {
-            n.put("type", "open_sale").put("goodsId", o.goodsId()).put("stock", o.stock())
-                    .put("startAt", o.startAt().toString()).put("endAt", o.endAt().toString())
-                    .put("perUserLimit", o.perUserLimit()).put("opId", o.opId());
+            n.put("type", "open_sale")
+                    .put("goodsId", o.goodsId())
+                    .put("stock", o.stock())
+                    .put("startAt", o.startAt().toString())
+                    .put("endAt", o.endAt().toString())
+                    .put("perUserLimit", o.perUserLimit())
+                    .put("opId", o.opId());
             if (o.force()) n.put("force", true);
         } else if (command instanceof Release r) {
-            n.put("type", "release").put("goodsId", r.goodsId()).put("userId", r.userId()).put("quantity", r.quantity());
+            n.put("type", "release")
+                    .put("goodsId", r.goodsId())
+                    .put("userId", r.userId())
+                    .put("quantity", r.quantity());
             if (r.orderId() != null) n.put("orderId", r.orderId());
             if (r.requestId() != null) n.put("requestId", r.requestId());
             n.put("reason", r.reason()).put("opId", r.opId());
@@ -64,8 +82,13 @@ public final class CommandCodec {
         } else if (command instanceof Restore r) {
             n.put("type", "restore").put("goodsId", r.goodsId()).put("opId", r.opId());
         } else if (command instanceof Pay p) {
-            n.put("type", "pay").put("goodsId", p.goodsId()).put("userId", p.userId()).put("requestId", p.requestId())
-                    .put("orderId", p.orderId()).put("paymentId", p.paymentId()).put("opId", p.opId());
+            n.put("type", "pay")
+                    .put("goodsId", p.goodsId())
+                    .put("userId", p.userId())
+                    .put("requestId", p.requestId())
+                    .put("orderId", p.orderId())
+                    .put("paymentId", p.paymentId())
+                    .put("opId", p.opId());
         }
         return Json.write(n);
     }
@@ -77,7 +100,9 @@ public final class CommandCodec {
     }
 
     /** The hot path ({@link PurchaseFastPath}): a plain purchase without a tree, or null. */
-    static Purchase plainPurchase(byte[] raw) { return PurchaseFastPath.parse(raw); }
+    static Purchase plainPurchase(byte[] raw) {
+        return PurchaseFastPath.parse(raw);
+    }
 
     /** Every command, through Jackson's tree model: the verdict and the reason for anything the hot path does not take. */
     static ParsedCommand decodeTree(byte[] raw) {
@@ -92,7 +117,8 @@ public final class CommandCodec {
         String type = text(n, "type");
         if (type == null) return new ParsedCommand.Poison("missing type");
         long goodsId = positiveLong(n, "goodsId");
-        if (goodsId <= 0 && isKnownType(type)) return new ParsedCommand.Poison("goodsId missing or not a positive integer");
+        if (goodsId <= 0 && isKnownType(type))
+            return new ParsedCommand.Poison("goodsId missing or not a positive integer");
         return switch (type) {
             case "purchase" -> purchase(n, goodsId);
             case "open_sale" -> openSale(n, goodsId);
@@ -122,7 +148,8 @@ public final class CommandCodec {
         int q = (int) Math.max(0, Math.min(quantity, Integer.MAX_VALUE));
         String problem = null;
         if (userId <= 0) problem = "userId missing or not a positive integer";
-        else if (!CommandRules.validQuantity(quantity)) problem = "quantity missing or not in 1.." + CommandRules.MAX_QUANTITY;
+        else if (!CommandRules.validQuantity(quantity))
+            problem = "quantity missing or not in 1.." + CommandRules.MAX_QUANTITY;
         else if (acceptedAt == null) problem = "acceptedAt missing or not an ISO-8601 instant";
         if (problem != null) {
             return new ParsedCommand.InvalidPurchase(requestId, goodsId, Math.max(userId, 0), q, acceptedAt, problem);
@@ -134,7 +161,10 @@ public final class CommandCodec {
         String opId = text(n, "opId");
         if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         JsonNode stockNode = n.get("stock");
-        if (stockNode == null || !stockNode.canConvertToLong() || !stockNode.isIntegralNumber() || stockNode.asLong() < 0) {
+        if (stockNode == null
+                || !stockNode.canConvertToLong()
+                || !stockNode.isIntegralNumber()
+                || stockNode.asLong() < 0) {
             return new ParsedCommand.Poison("stock missing or negative");
         }
         Instant start = instant(n, "startAt");
@@ -143,26 +173,31 @@ public final class CommandCodec {
         if (end == null) return new ParsedCommand.Poison("endAt missing or not an ISO-8601 instant");
         if (!end.isAfter(start)) return new ParsedCommand.Poison("endAt must be after startAt");
         long limit = n.has("perUserLimit") ? positiveLong(n, "perUserLimit") : 1;
-        if (!CommandRules.validQuantity(limit)) return new ParsedCommand.Poison("perUserLimit not in 1.." + CommandRules.MAX_QUANTITY);
+        if (!CommandRules.validQuantity(limit))
+            return new ParsedCommand.Poison("perUserLimit not in 1.." + CommandRules.MAX_QUANTITY);
         boolean force = n.path("force").asBoolean(false);
         return new ParsedCommand.Valid(new OpenSale(goodsId, stockNode.asLong(), start, end, (int) limit, opId, force));
     }
 
     private static ParsedCommand release(JsonNode n, long goodsId) {
         String opId = text(n, "opId");
-        Long orderId = n.hasNonNull("orderId") && n.get("orderId").canConvertToLong() ? n.get("orderId").asLong() : null;
+        Long orderId = n.hasNonNull("orderId") && n.get("orderId").canConvertToLong()
+                ? n.get("orderId").asLong()
+                : null;
         if (opId == null && orderId != null) opId = "release-order-" + orderId;
         if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         long userId = positiveLong(n, "userId");
         if (userId <= 0) return new ParsedCommand.Poison("userId missing or not a positive integer");
         long quantity = n.has("quantity") ? positiveLong(n, "quantity") : 0;
         String requestId = text(n, "requestId");
-        if (requestId != null && !CommandRules.validRequestId(requestId)) return new ParsedCommand.Poison("requestId invalid");
+        if (requestId != null && !CommandRules.validRequestId(requestId))
+            return new ParsedCommand.Poison("requestId invalid");
         String reason = text(n, "reason");
         if (reason == null || !Release.REASONS.contains(reason)) {
             return new ParsedCommand.Poison("reason missing or not one of " + Release.REASONS);
         }
-        return new ParsedCommand.Valid(new Release(goodsId, userId, (int) Math.max(quantity, 0), orderId, requestId, reason, opId));
+        return new ParsedCommand.Valid(
+                new Release(goodsId, userId, (int) Math.max(quantity, 0), orderId, requestId, reason, opId));
     }
 
     private static ParsedCommand pay(JsonNode n, long goodsId) {

@@ -11,7 +11,11 @@ public final class CommandRules {
 
     private CommandRules() {}
 
-    public static boolean validRequestId(String id) { return id != null && REQUEST_ID.matcher(id).matches(); }
+    public static boolean validRequestId(String id) {
+        return id != null && REQUEST_ID.matcher(id).matches();
+    }
 
-    public static boolean validQuantity(long q) { return q >= 1 && q <= MAX_QUANTITY; }
+    public static boolean validQuantity(long q) {
+        return q >= 1 && q <= MAX_QUANTITY;
+    }
 }

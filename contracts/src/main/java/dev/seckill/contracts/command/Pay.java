@@ -6,9 +6,15 @@ package dev.seckill.contracts.command;
  * {@code pay} that finds the units already released is refused. Sent by the order-writer only, never by a client;
  * idempotent by {@code opId} ({@code pay-order-<orderId>}: one payment decision per order).
  */
-public record Pay(long goodsId, long userId, String requestId, long orderId, String paymentId, String opId) implements Command {
+public record Pay(long goodsId, long userId, String requestId, long orderId, String paymentId, String opId)
+        implements Command {
     /** The opId of the payment decision of an order: one per order, whichever payment the writer accepted. */
-    public static String opIdOf(long orderId) { return "pay-order-" + orderId; }
+    public static String opIdOf(long orderId) {
+        return "pay-order-" + orderId;
+    }
 
-    @Override public String idempotencyId() { return opId; }
+    @Override
+    public String idempotencyId() {
+        return opId;
+    }
 }

@@ -30,7 +30,8 @@ final class PurchaseFastPath {
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
-                boolean integral = value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+                boolean integral =
+                        value == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
                 switch (field) {
                     case "v" -> {
                         if (v || !integral || p.getLongValue() != 1) return null;
@@ -66,8 +67,12 @@ final class PurchaseFastPath {
                 }
             }
             if (t != JsonToken.END_OBJECT || p.nextToken() != null) return null;
-            if (!"purchase".equals(type) || goodsId <= 0 || userId <= 0 || !CommandRules.validQuantity(quantity)
-                    || !CommandRules.validRequestId(requestId) || acceptedAt == null) {
+            if (!"purchase".equals(type)
+                    || goodsId <= 0
+                    || userId <= 0
+                    || !CommandRules.validQuantity(quantity)
+                    || !CommandRules.validRequestId(requestId)
+                    || acceptedAt == null) {
                 return null;
             }
             Instant at = IsoInstants.parse(acceptedAt);

@@ -11,6 +11,7 @@ import org.apache.kafka.common.header.Headers;
 public final class DeadLetters {
     /** Why the record is dead: a short reason. */
     public static final String ERROR = "error";
+
     public static final String SOURCE_TOPIC = "source-topic";
     /** The source partition, in decimal. */
     public static final String SOURCE_PARTITION = "source-partition";

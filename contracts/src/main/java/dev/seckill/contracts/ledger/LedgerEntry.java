@@ -7,12 +7,32 @@ import java.time.Instant;
  * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED/PAID/PAYMENT_REFUSED = 0.
  * {@code opId} is unique per change: the command's opId, or {@code deduct:<requestId>} for a purchase.
  */
-public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
-                          Long orderId, long stockAfter, Instant at, Instant keysExpireAt, Long commandOffset) {
+public record LedgerEntry(
+        int v,
+        String opId,
+        long goodsId,
+        LedgerType type,
+        long quantity,
+        Long userId,
+        String requestId,
+        Long orderId,
+        long stockAfter,
+        Instant at,
+        Instant keysExpireAt,
+        Long commandOffset) {
 
-    public static LedgerEntry of(String opId, long goodsId, LedgerType type, long quantity, Long userId, String requestId,
-                                 Long orderId, long stockAfter, Instant at) {
-        return new LedgerEntry(1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null, null);
+    public static LedgerEntry of(
+            String opId,
+            long goodsId,
+            LedgerType type,
+            long quantity,
+            Long userId,
+            String requestId,
+            Long orderId,
+            long stockAfter,
+            Instant at) {
+        return new LedgerEntry(
+                1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null, null);
     }
 
     /**
@@ -21,7 +41,8 @@ public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, lon
      * ended sale by it. Absent (null) on other entries.
      */
     public LedgerEntry withKeysExpireAt(Instant expireAt) {
-        return new LedgerEntry(v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, expireAt, commandOffset);
+        return new LedgerEntry(
+                v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, expireAt, commandOffset);
     }
 
     /**
@@ -29,10 +50,13 @@ public record LedgerEntry(int v, String opId, long goodsId, LedgerType type, lon
      * every topic). On OPENED: orders whose purchase command came before it belong to earlier sales of the goods.
      */
     public LedgerEntry withCommandOffset(long offset) {
-        return new LedgerEntry(v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, keysExpireAt, offset);
+        return new LedgerEntry(
+                v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, keysExpireAt, offset);
     }
 
-    public static String deductOpId(String requestId) { return "deduct:" + requestId; }
+    public static String deductOpId(String requestId) {
+        return "deduct:" + requestId;
+    }
 
     /** The change this entry makes to the units left: +opened, -deducted, +released, 0 otherwise. */
     public long stockDelta() {

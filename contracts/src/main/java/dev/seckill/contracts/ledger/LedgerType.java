@@ -6,4 +6,12 @@ package dev.seckill.contracts.ledger;
  * no release can give its units back, PAYMENT_REFUSED says its units had already been released (or its sale's keys had
  * expired) before the payment reached the stream.
  */
-public enum LedgerType { OPENED, DEDUCTED, RELEASED, CLOSED, RESTORED, PAID, PAYMENT_REFUSED }
+public enum LedgerType {
+    OPENED,
+    DEDUCTED,
+    RELEASED,
+    CLOSED,
+    RESTORED,
+    PAID,
+    PAYMENT_REFUSED
+}

@@ -7,17 +7,50 @@ import java.time.Instant;
  * ({@code not_started}, {@code ended}, {@code no_sale}, {@code over_limit}, {@code invalid}).
  * {@code partition}/{@code offset} locate the command that was decided.
  */
-public record Outcome(int v, String requestId, long goodsId, long userId, int quantity, OutcomeKind outcome, String reason,
-                      long stockAfter, Instant acceptedAt, Instant decidedAt, int partition, long offset) {
+public record Outcome(
+        int v,
+        String requestId,
+        long goodsId,
+        long userId,
+        int quantity,
+        OutcomeKind outcome,
+        String reason,
+        long stockAfter,
+        Instant acceptedAt,
+        Instant decidedAt,
+        int partition,
+        long offset) {
 
-    public static Outcome of(String requestId, long goodsId, long userId, int quantity, OutcomeKind outcome, String reason,
-                             long stockAfter, Instant acceptedAt, Instant decidedAt, int partition, long offset) {
-        return new Outcome(1, requestId, goodsId, userId, quantity, outcome, reason, stockAfter, acceptedAt, decidedAt,
-                partition, offset);
+    public static Outcome of(
+            String requestId,
+            long goodsId,
+            long userId,
+            int quantity,
+            OutcomeKind outcome,
+            String reason,
+            long stockAfter,
+            Instant acceptedAt,
+            Instant decidedAt,
+            int partition,
+            long offset) {
+        return new Outcome(
+                1,
+                requestId,
+                goodsId,
+                userId,
+                quantity,
+                outcome,
+                reason,
+                stockAfter,
+                acceptedAt,
+                decidedAt,
+                partition,
+                offset);
     }
 
     /** The same decision with the fields that may differ between two runs of the same log blanked. */
     public Outcome withoutRunFields() {
-        return new Outcome(v, requestId, goodsId, userId, quantity, outcome, reason, stockAfter, acceptedAt, null, 0, 0);
+        return new Outcome(
+                v, requestId, goodsId, userId, quantity, outcome, reason, stockAfter, acceptedAt, null, 0, 0);
     }
 }

@@ -14,16 +14,32 @@ public final class OutcomeJson {
     private OutcomeJson() {}
 
     public static byte[] encode(Outcome o) {
-        if (!CommandCodec.plain(o.requestId()) || (o.reason() != null && !CommandCodec.plain(o.reason()))) return Json.write(o);
-        StringBuilder b = new StringBuilder(256).append("{\"v\":").append(o.v()).append(",\"requestId\":\"").append(o.requestId())
-                .append("\",\"goodsId\":").append(o.goodsId()).append(",\"userId\":").append(o.userId())
-                .append(",\"quantity\":").append(o.quantity());
-        if (o.outcome() != null) b.append(",\"outcome\":\"").append(o.outcome().name()).append('"');
+        if (!CommandCodec.plain(o.requestId()) || (o.reason() != null && !CommandCodec.plain(o.reason())))
+            return Json.write(o);
+        StringBuilder b = new StringBuilder(256)
+                .append("{\"v\":")
+                .append(o.v())
+                .append(",\"requestId\":\"")
+                .append(o.requestId())
+                .append("\",\"goodsId\":")
+                .append(o.goodsId())
+                .append(",\"userId\":")
+                .append(o.userId())
+                .append(",\"quantity\":")
+                .append(o.quantity());
+        if (o.outcome() != null)
+            b.append(",\"outcome\":\"").append(o.outcome().name()).append('"');
         if (o.reason() != null) b.append(",\"reason\":\"").append(o.reason()).append('"');
         b.append(",\"stockAfter\":").append(o.stockAfter());
-        if (o.acceptedAt() != null) IsoInstants.append(b.append(",\"acceptedAt\":\""), o.acceptedAt()).append('"');
-        if (o.decidedAt() != null) IsoInstants.append(b.append(",\"decidedAt\":\""), o.decidedAt()).append('"');
-        b.append(",\"partition\":").append(o.partition()).append(",\"offset\":").append(o.offset()).append('}');
+        if (o.acceptedAt() != null)
+            IsoInstants.append(b.append(",\"acceptedAt\":\""), o.acceptedAt()).append('"');
+        if (o.decidedAt() != null)
+            IsoInstants.append(b.append(",\"decidedAt\":\""), o.decidedAt()).append('"');
+        b.append(",\"partition\":")
+                .append(o.partition())
+                .append(",\"offset\":")
+                .append(o.offset())
+                .append('}');
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,3 +1,8 @@
 package dev.seckill.contracts.outcome;
 
-public enum OutcomeKind { SUCCESS, SOLD_OUT, DUPLICATE, REJECTED }
+public enum OutcomeKind {
+    SUCCESS,
+    SOLD_OUT,
+    DUPLICATE,
+    REJECTED
+}

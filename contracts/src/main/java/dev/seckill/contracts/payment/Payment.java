@@ -7,5 +7,7 @@ import java.time.Instant;
  * demo endpoint). {@code paymentId} makes it idempotent.
  */
 public record Payment(int v, String paymentId, long orderId, Instant paidAt) {
-    public static Payment of(String paymentId, long orderId, Instant paidAt) { return new Payment(1, paymentId, orderId, paidAt); }
+    public static Payment of(String paymentId, long orderId, Instant paidAt) {
+        return new Payment(1, paymentId, orderId, paidAt);
+    }
 }

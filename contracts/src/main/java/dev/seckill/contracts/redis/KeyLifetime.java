@@ -18,17 +18,26 @@ public record KeyLifetime(Duration grace, Clock clock) {
     public static final String GRACE_SETTING = "sale.key.grace.ms";
 
     public KeyLifetime {
-        if (grace.isNegative() || grace.isZero()) throw new IllegalArgumentException(GRACE_SETTING + " must be positive: " + grace);
+        if (grace.isNegative() || grace.isZero())
+            throw new IllegalArgumentException(GRACE_SETTING + " must be positive: " + grace);
     }
 
-    public static KeyLifetime standard() { return new KeyLifetime(DEFAULT_GRACE, Clock.systemUTC()); }
+    public static KeyLifetime standard() {
+        return new KeyLifetime(DEFAULT_GRACE, Clock.systemUTC());
+    }
 
     /** When keys written now for a sale ending at {@code endAtMs} expire (epoch ms). */
-    public long expireAt(long endAtMs) { return Math.max(endAtMs, clock.millis()) + grace.toMillis(); }
+    public long expireAt(long endAtMs) {
+        return Math.max(endAtMs, clock.millis()) + grace.toMillis();
+    }
 
     /** As {@link #expireAt(long)}. */
-    public Instant expireAt(Instant endAt) { return Instant.ofEpochMilli(expireAt(endAt.toEpochMilli())); }
+    public Instant expireAt(Instant endAt) {
+        return Instant.ofEpochMilli(expireAt(endAt.toEpochMilli()));
+    }
 
     /** True when keys that expire at {@code expireAtMs} are gone by now (Redis has retired them). */
-    public boolean retired(long expireAtMs) { return expireAtMs > 0 && clock.millis() >= expireAtMs; }
+    public boolean retired(long expireAtMs) {
+        return expireAtMs > 0 && clock.millis() >= expireAtMs;
+    }
 }

@@ -10,30 +10,44 @@ public record RedisKeys(String prefix) {
     public static final String DEFAULT_PREFIX = "seckill:";
 
     /** Hash: startAt/endAt (epoch ms), perUserLimit, opened, status. */
-    public String sale(long goodsId) { return key("sale", goodsId); }
+    public String sale(long goodsId) {
+        return key("sale", goodsId);
+    }
     /** String: units left. */
-    public String stock(long goodsId) { return key("stock", goodsId); }
+    public String stock(long goodsId) {
+        return key("stock", goodsId);
+    }
     /** Hash: userId -> quantity held by a live purchase. */
-    public String buyers(long goodsId) { return key("buyers", goodsId); }
+    public String buyers(long goodsId) {
+        return key("buyers", goodsId);
+    }
     /** Hash: userId -> requestId of the live purchase. */
-    public String holders(long goodsId) { return key("holders", goodsId); }
+    public String holders(long goodsId) {
+        return key("holders", goodsId);
+    }
     /**
      * Hash: stored decisions, {@code "req:"+requestId} for purchases and {@code "op:"+opId} for operations — two
      * namespaces, so no client requestId can plant an entry that makes an operation look like a retry.
      */
-    public String decisions(long goodsId) { return key("decisions", goodsId); }
+    public String decisions(long goodsId) {
+        return key("decisions", goodsId);
+    }
 
     /**
      * String: what the gateway knows of one purchase, by its requestId (the accepted purchase while it is pending,
      * then its outcome), for {@code GET /api/purchases/{requestId}} through any gateway instance. Its own namespace:
      * it holds client requestIds only, never an internal id.
      */
-    public String purchaseStatus(String requestId) { return prefix + "purchase:" + requestId; }
+    public String purchaseStatus(String requestId) {
+        return prefix + "purchase:" + requestId;
+    }
 
     /** The keys every stock script receives, in the order the scripts expect them. */
     public List<String> goodsKeys(long goodsId) {
         return List.of(sale(goodsId), stock(goodsId), buyers(goodsId), holders(goodsId), decisions(goodsId));
     }
 
-    private String key(String kind, long goodsId) { return prefix + kind + ":{" + goodsId + "}"; }
+    private String key(String kind, long goodsId) {
+        return prefix + kind + ":{" + goodsId + "}";
+    }
 }

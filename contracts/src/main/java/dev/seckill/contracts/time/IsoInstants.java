@@ -63,12 +63,16 @@ public final class IsoInstants {
         return b;
     }
 
-
-
     private static Instant fastPath(String s) {
         int n = s.length();
-        if (n < 20 || n > 30 || s.charAt(n - 1) != 'Z' || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
-                || s.charAt(13) != ':' || s.charAt(16) != ':') {
+        if (n < 20
+                || n > 30
+                || s.charAt(n - 1) != 'Z'
+                || s.charAt(4) != '-'
+                || s.charAt(7) != '-'
+                || s.charAt(10) != 'T'
+                || s.charAt(13) != ':'
+                || s.charAt(16) != ':') {
             return null;
         }
         int year = digits(s, 0, 4);
@@ -77,7 +81,15 @@ public final class IsoInstants {
         int hour = digits(s, 11, 2);
         int minute = digits(s, 14, 2);
         int second = digits(s, 17, 2);
-        if (year < 0 || month < 0 || day < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+        if (year < 0
+                || month < 0
+                || day < 0
+                || hour < 0
+                || hour > 23
+                || minute < 0
+                || minute > 59
+                || second < 0
+                || second > 59) {
             return null;
         }
         int nanos = 0;

@@ -4,38 +4,44 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class CommandCodecTest {
     static final Instant T = Instant.parse("2026-11-29T10:00:00.123Z");
 
-    @Test void everyCommandRoundTrips() {
+    @Test
+    void everyCommandRoundTrips() {
         Command[] all = {
-                new Purchase("r-1", 1001, 7, 2, T),
-                new OpenSale(1001, 1000, T, T.plusSeconds(60), 2, "op-1", true),
-                new Release(1001, 7, 2, 55L, "r-1", "payment_timeout", "rel-55"),
-                new CloseSale(1001, "close-1"),
-                new Restore(1001, "restore-1")};
+            new Purchase("r-1", 1001, 7, 2, T),
+            new OpenSale(1001, 1000, T, T.plusSeconds(60), 2, "op-1", true),
+            new Release(1001, 7, 2, 55L, "r-1", "payment_timeout", "rel-55"),
+            new CloseSale(1001, "close-1"),
+            new Restore(1001, "restore-1")
+        };
         for (Command c : all) {
             assertThat(CommandCodec.decode(CommandCodec.encode(c))).isEqualTo(new ParsedCommand.Valid(c));
         }
-        assertThat(new String(CommandCodec.encode(all[0]), StandardCharsets.UTF_8)).contains("\"v\":1", "\"type\":\"purchase\"");
+        assertThat(new String(CommandCodec.encode(all[0]), StandardCharsets.UTF_8))
+                .contains("\"v\":1", "\"type\":\"purchase\"");
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{oops                                                                   | malformed JSON",
-            "[1,2]                                                                   | malformed JSON: not an object",
-            "{\"v\":2,\"type\":\"purchase\"}                                          | unsupported v: 2",
-            "{\"goodsId\":1}                                                         | missing type",
-            "{\"type\":\"teleport\",\"goodsId\":1}                                   | unknown type: teleport",
-            "{\"type\":\"purchase\",\"goodsId\":-1,\"requestId\":\"a\"}              | goodsId missing or not a positive integer",
-            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"bad id!\"}         | requestId missing or not 1-64 of [A-Za-z0-9._:-]",
-            "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":-5}       | stock missing or negative",
-            "{\"type\":\"release\",\"goodsId\":1,\"opId\":\"o\",\"userId\":2,\"reason\":\"whim\"} | reason missing or not one of",
-            "{\"type\":\"close_sale\",\"goodsId\":1}                                 | opId missing or invalid"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{oops                                                                   | malformed JSON",
+                "[1,2]                                                                   | malformed JSON: not an object",
+                "{\"v\":2,\"type\":\"purchase\"}                                          | unsupported v: 2",
+                "{\"goodsId\":1}                                                         | missing type",
+                "{\"type\":\"teleport\",\"goodsId\":1}                                   | unknown type: teleport",
+                "{\"type\":\"purchase\",\"goodsId\":-1,\"requestId\":\"a\"}              | goodsId missing or not a positive integer",
+                "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"bad id!\"}         | requestId missing or not 1-64 of [A-Za-z0-9._:-]",
+                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":-5}       | stock missing or negative",
+                "{\"type\":\"release\",\"goodsId\":1,\"opId\":\"o\",\"userId\":2,\"reason\":\"whim\"} | reason missing or not one of",
+                "{\"type\":\"close_sale\",\"goodsId\":1}                                 | opId missing or invalid"
+            })
     void poisonSaysWhy(String json, String reason) {
         ParsedCommand p = CommandCodec.decode(json.strip().getBytes(StandardCharsets.UTF_8));
         assertThat(p).isInstanceOf(ParsedCommand.Poison.class);
@@ -43,11 +49,14 @@ class CommandCodecTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":0,\"quantity\":1,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | userId",
-            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":0,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | quantity",
-            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":101,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | quantity",
-            "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":1,\"acceptedAt\":\"yesterday\"} | acceptedAt"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":0,\"quantity\":1,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | userId",
+                "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":0,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | quantity",
+                "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":101,\"acceptedAt\":\"2026-11-29T10:00:00Z\"} | quantity",
+                "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"a\",\"userId\":3,\"quantity\":1,\"acceptedAt\":\"yesterday\"} | acceptedAt"
+            })
     void aPurchaseWithAUsableRequestIdButBadFieldsIsAnsweredNotDropped(String json, String field) {
         ParsedCommand p = CommandCodec.decode(json.strip().getBytes(StandardCharsets.UTF_8));
         assertThat(p).isInstanceOf(ParsedCommand.InvalidPurchase.class);
@@ -56,22 +65,28 @@ class CommandCodecTest {
         assertThat(ip.reason()).startsWith(field.strip());
     }
 
-    @Test void theHandWrittenPurchaseEncodingIsByteForByteJacksons() {
+    @Test
+    void theHandWrittenPurchaseEncodingIsByteForByteJacksons() {
         java.util.Random random = new java.util.Random(7);
         for (int i = 0; i < 2_000; i++) {
-            java.time.Instant at = java.time.Instant.ofEpochSecond(1_700_000_000L + random.nextInt(100_000_000), random.nextInt(1_000_000_000));
+            java.time.Instant at = java.time.Instant.ofEpochSecond(
+                    1_700_000_000L + random.nextInt(100_000_000), random.nextInt(1_000_000_000));
             if (i % 3 == 0) at = at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
             String rid = i % 5 == 0 ? "q\"uoted\\" + i : "r-" + java.util.UUID.randomUUID() + ":" + i;
-            Purchase p = new Purchase(rid, 1 + random.nextInt(1_000_000), 1 + random.nextInt(1_000_000), 1 + random.nextInt(100), at);
-            org.assertj.core.api.Assertions.assertThat(new String(CommandCodec.encode(p), java.nio.charset.StandardCharsets.UTF_8))
+            Purchase p = new Purchase(
+                    rid, 1 + random.nextInt(1_000_000), 1 + random.nextInt(1_000_000), 1 + random.nextInt(100), at);
+            org.assertj.core.api.Assertions.assertThat(
+                            new String(CommandCodec.encode(p), java.nio.charset.StandardCharsets.UTF_8))
                     .isEqualTo(new String(CommandCodec.encodeTree(p), java.nio.charset.StandardCharsets.UTF_8));
             if (i % 5 != 0) {
-                org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(CommandCodec.encode(p))).isEqualTo(new ParsedCommand.Valid(p));
+                org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(CommandCodec.encode(p)))
+                        .isEqualTo(new ParsedCommand.Valid(p));
             }
         }
     }
 
-    @Test void theStreamingPurchaseDecoderAgreesWithTheTreeOnEverything() {
+    @Test
+    void theStreamingPurchaseDecoderAgreesWithTheTreeOnEverything() {
         java.util.Random random = new java.util.Random(9);
         String[] shapes = {
             "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"userId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\"}",
@@ -86,15 +101,30 @@ class CommandCodecTest {
         };
         String[] ids = {"r1", "a.b:c-d_e", "", "x".repeat(65), "bad id", "ok-" + "y".repeat(60)};
         long[] numbers = {1, 7, 0, -3, 100, 101, Long.MAX_VALUE};
-        String[] instants = {"2026-11-29T10:00:00Z", "2026-11-29T10:00:00.123Z", "2026-02-30T10:00:00Z", "yesterday", "2026-11-29T10:00:00+01:00"};
+        String[] instants = {
+            "2026-11-29T10:00:00Z",
+            "2026-11-29T10:00:00.123Z",
+            "2026-02-30T10:00:00Z",
+            "yesterday",
+            "2026-11-29T10:00:00+01:00"
+        };
         for (int i = 0; i < 5_000; i++) {
-            String json = String.format(shapes[random.nextInt(shapes.length)], ids[random.nextInt(ids.length)],
-                    numbers[random.nextInt(numbers.length)], numbers[random.nextInt(numbers.length)], numbers[random.nextInt(numbers.length)],
+            String json = String.format(
+                    shapes[random.nextInt(shapes.length)],
+                    ids[random.nextInt(ids.length)],
+                    numbers[random.nextInt(numbers.length)],
+                    numbers[random.nextInt(numbers.length)],
+                    numbers[random.nextInt(numbers.length)],
                     instants[random.nextInt(instants.length)]);
             byte[] raw = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(raw)).as(json).isEqualTo(CommandCodec.decodeTree(raw));
+            org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(raw))
+                    .as(json)
+                    .isEqualTo(CommandCodec.decodeTree(raw));
         }
-        byte[] plain = CommandCodec.encode(new Purchase("p1", 5, 6, 2, java.time.Instant.parse("2026-11-29T10:00:00.5Z")));
-        org.assertj.core.api.Assertions.assertThat(CommandCodec.plainPurchase(plain)).as("the hot path takes what we write").isNotNull();
+        byte[] plain =
+                CommandCodec.encode(new Purchase("p1", 5, 6, 2, java.time.Instant.parse("2026-11-29T10:00:00.5Z")));
+        org.assertj.core.api.Assertions.assertThat(CommandCodec.plainPurchase(plain))
+                .as("the hot path takes what we write")
+                .isNotNull();
     }
 }

@@ -8,9 +8,12 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
 class DeadLettersTest {
-    static String text(Headers h, String name) { return new String(h.lastHeader(name).value(), StandardCharsets.UTF_8); }
+    static String text(Headers h, String name) {
+        return new String(h.lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
 
-    @Test void theFourHeadersAreSetNextToTheRecordsOwn_andReplaceAnyOfTheSameName() {
+    @Test
+    void theFourHeadersAreSetNextToTheRecordsOwn_andReplaceAnyOfTheSameName() {
         Headers h = new RecordHeaders();
         h.add("traceId", "t-1".getBytes(StandardCharsets.UTF_8));
         h.add(DeadLetters.ERROR, "an earlier reason".getBytes(StandardCharsets.UTF_8));

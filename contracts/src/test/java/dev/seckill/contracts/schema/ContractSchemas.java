@@ -21,9 +21,12 @@ public final class ContractSchemas {
     public static final String ID_PREFIX = "https://seckill.dev/contracts/schema/";
     public static final String CLASSPATH = "classpath:dev/seckill/contracts/schema/";
 
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(
+            SpecificationVersion.DRAFT_2020_12,
             b -> b.schemaIdResolvers(r -> r.mapPrefix(ID_PREFIX, CLASSPATH))
-                    .schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
+                    .schemaRegistryConfig(SchemaRegistryConfig.builder()
+                            .formatAssertionsEnabled(true)
+                            .build()));
     private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
 
     private ContractSchemas() {}

@@ -34,13 +34,30 @@ import org.junit.jupiter.api.Test;
  * the schemas refuse too. A field added, renamed or retyped in a record without its schema fails here.
  */
 class EventSchemaTest {
-    static final String[] FILES = {"common.json", "command.json", "purchase.json", "open_sale.json", "release.json",
-            "close_sale.json", "restore.json", "pay.json", "outcome.json", "ledger-entry.json", "payment.json", "dlq-headers.json"};
+    static final String[] FILES = {
+        "common.json",
+        "command.json",
+        "purchase.json",
+        "open_sale.json",
+        "release.json",
+        "close_sale.json",
+        "restore.json",
+        "pay.json",
+        "outcome.json",
+        "ledger-entry.json",
+        "payment.json",
+        "dlq-headers.json"
+    };
     static final String ID_64 = "Az09._:-".repeat(8);
-    static final Instant[] INSTANTS = {Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:00:00.120Z"),
-            Instant.parse("2026-11-29T10:00:00.000120Z"), Instant.parse("2026-11-29T23:59:59.999999999Z")};
+    static final Instant[] INSTANTS = {
+        Instant.parse("2026-11-29T10:00:00Z"),
+        Instant.parse("2026-11-29T10:00:00.120Z"),
+        Instant.parse("2026-11-29T10:00:00.000120Z"),
+        Instant.parse("2026-11-29T23:59:59.999999999Z")
+    };
 
-    @Test void everySchemaFileIsAValidDraft202012SchemaAndResolvesItsReferences() throws Exception {
+    @Test
+    void everySchemaFileIsAValidDraft202012SchemaAndResolvesItsReferences() throws Exception {
         for (String file : FILES) {
             byte[] raw;
             try (InputStream in = getClass().getResourceAsStream("/dev/seckill/contracts/schema/" + file)) {
@@ -48,12 +65,18 @@ class EventSchemaTest {
                 raw = in.readAllBytes();
             }
             var node = Json.MAPPER.readTree(raw);
-            assertThat(node.path("$schema").asText()).as(file).isEqualTo("https://json-schema.org/draft/2020-12/schema");
+            assertThat(node.path("$schema").asText())
+                    .as(file)
+                    .isEqualTo("https://json-schema.org/draft/2020-12/schema");
             assertThat(node.path("$id").asText()).as(file).isEqualTo(ContractSchemas.ID_PREFIX + file);
-            assertThat(ContractSchemas.metaSchemaViolations(new String(raw, StandardCharsets.UTF_8))).as(file).isEmpty();
+            assertThat(ContractSchemas.metaSchemaViolations(new String(raw, StandardCharsets.UTF_8)))
+                    .as(file)
+                    .isEmpty();
             assertThat(ContractSchemas.schema(file)).as(file).isNotNull();
         }
-        assertThat(ContractSchemas.metaSchemaViolations("{\"type\":5,\"required\":\"v\"}")).as("the meta-schema check bites").isNotEmpty();
+        assertThat(ContractSchemas.metaSchemaViolations("{\"type\":5,\"required\":\"v\"}"))
+                .as("the meta-schema check bites")
+                .isNotEmpty();
     }
 
     // ---- what the code writes conforms ----
@@ -80,24 +103,47 @@ class EventSchemaTest {
         return all;
     }
 
-    @Test void everyCommandTheCodecWritesConformsToItsTypesSchemaAndToTheCommandSchema() {
+    @Test
+    void everyCommandTheCodecWritesConformsToItsTypesSchemaAndToTheCommandSchema() {
         for (Command c : everyCommandShape()) {
             byte[] json = CommandCodec.encode(c);
-            String type = Json.read(json, com.fasterxml.jackson.databind.JsonNode.class).path("type").asText();
-            assertThat(violations(type + ".json", json)).as(new String(json, StandardCharsets.UTF_8)).isEmpty();
-            assertThat(violations("command.json", json)).as(new String(json, StandardCharsets.UTF_8)).isEmpty();
-            assertThat(CommandCodec.decode(json)).as("and the decoder takes it back").isEqualTo(new ParsedCommand.Valid(c));
+            String type = Json.read(json, com.fasterxml.jackson.databind.JsonNode.class)
+                    .path("type")
+                    .asText();
+            assertThat(violations(type + ".json", json))
+                    .as(new String(json, StandardCharsets.UTF_8))
+                    .isEmpty();
+            assertThat(violations("command.json", json))
+                    .as(new String(json, StandardCharsets.UTF_8))
+                    .isEmpty();
+            assertThat(CommandCodec.decode(json))
+                    .as("and the decoder takes it back")
+                    .isEqualTo(new ParsedCommand.Valid(c));
         }
-        assertThat(everyCommandShape().stream().map(c -> c.getClass().getSimpleName()).distinct())
+        assertThat(everyCommandShape().stream()
+                        .map(c -> c.getClass().getSimpleName())
+                        .distinct())
                 .containsExactlyInAnyOrder("Purchase", "OpenSale", "Release", "CloseSale", "Restore", "Pay");
     }
 
-    @Test void everyOutcomeKindAndReasonTheStreamWritesConformsToTheOutcomeSchema() {
+    @Test
+    void everyOutcomeKindAndReasonTheStreamWritesConformsToTheOutcomeSchema() {
         List<Outcome> all = new ArrayList<>();
         Instant decided = INSTANTS[3];
         for (Instant at : INSTANTS) {
             all.add(Outcome.of("r-1", 1001, 7, 1, OutcomeKind.SUCCESS, null, 999, at, decided, 0, 0));
-            all.add(Outcome.of(ID_64, Long.MAX_VALUE, Long.MAX_VALUE, 100, OutcomeKind.SUCCESS, null, 0, at, decided, 11, Long.MAX_VALUE));
+            all.add(Outcome.of(
+                    ID_64,
+                    Long.MAX_VALUE,
+                    Long.MAX_VALUE,
+                    100,
+                    OutcomeKind.SUCCESS,
+                    null,
+                    0,
+                    at,
+                    decided,
+                    11,
+                    Long.MAX_VALUE));
         }
         all.add(Outcome.of("r-2", 1001, 8, 1, OutcomeKind.SOLD_OUT, null, 0, INSTANTS[1], decided, 3, 17));
         all.add(Outcome.of("r-3", 1001, 7, 1, OutcomeKind.DUPLICATE, null, 12, INSTANTS[1], decided, 3, 18));
@@ -109,57 +155,75 @@ class EventSchemaTest {
         all.add(Outcome.of("r-big", 1001, 9, 101, OutcomeKind.REJECTED, "invalid", 0, INSTANTS[0], decided, 1, 4));
         for (Outcome o : all) {
             for (byte[] json : List.of(OutcomeJson.encode(o), Json.write(o))) {
-                assertThat(violations("outcome.json", json)).as(new String(json, StandardCharsets.UTF_8)).isEmpty();
+                assertThat(violations("outcome.json", json))
+                        .as(new String(json, StandardCharsets.UTF_8))
+                        .isEmpty();
             }
         }
     }
 
-    @Test void everyLedgerEntryTypeTheStreamWritesConformsToTheLedgerSchema() {
+    @Test
+    void everyLedgerEntryTypeTheStreamWritesConformsToTheLedgerSchema() {
         Instant at = INSTANTS[2];
         Instant expire = INSTANTS[1].plusSeconds(86_400);
         List<LedgerEntry> all = List.of(
-                LedgerEntry.of("open-1001", 1001, LedgerType.OPENED, 1000, null, null, null, 1000, at).withKeysExpireAt(expire),
-                LedgerEntry.of("open-1001-again", 1001, LedgerType.OPENED, -400, null, null, null, 600, at).withKeysExpireAt(expire),
+                LedgerEntry.of("open-1001", 1001, LedgerType.OPENED, 1000, null, null, null, 1000, at)
+                        .withKeysExpireAt(expire),
+                LedgerEntry.of("open-1001-again", 1001, LedgerType.OPENED, -400, null, null, null, 600, at)
+                        .withKeysExpireAt(expire),
                 LedgerEntry.of("open-before-keysExpireAt", 1001, LedgerType.OPENED, 10, null, null, null, 10, at),
                 LedgerEntry.of(LedgerEntry.deductOpId(ID_64), 1001, LedgerType.DEDUCTED, 100, 7L, ID_64, null, 0, at),
                 LedgerEntry.of(LedgerEntry.deductOpId("r-1"), 1001, LedgerType.DEDUCTED, 1, 7L, "r-1", null, 999, at),
                 LedgerEntry.of("release-order-55", 1001, LedgerType.RELEASED, 1, 7L, "r-1", 55L, 1000, at),
                 LedgerEntry.of("repair-1", 1001, LedgerType.RELEASED, 3, 7L, null, null, 3, at),
                 LedgerEntry.of("close-1001", 1001, LedgerType.CLOSED, 0, null, null, null, 3, at),
-                LedgerEntry.of("restore-1001", 1001, LedgerType.RESTORED, 0, null, null, null, 3, at).withKeysExpireAt(expire),
+                LedgerEntry.of("restore-1001", 1001, LedgerType.RESTORED, 0, null, null, null, 3, at)
+                        .withKeysExpireAt(expire),
                 LedgerEntry.of("pay-order-55", 1001, LedgerType.PAID, 0, 7L, "r-1", 55L, 3, at),
                 LedgerEntry.of("pay-order-56", 1001, LedgerType.PAYMENT_REFUSED, 0, 8L, "r-2", 56L, 4, at));
         assertThat(all.stream().map(LedgerEntry::type).distinct()).containsExactlyInAnyOrder(LedgerType.values());
         for (LedgerEntry e : all) {
             byte[] json = Json.write(e);
-            assertThat(violations("ledger-entry.json", json)).as(new String(json, StandardCharsets.UTF_8)).isEmpty();
+            assertThat(violations("ledger-entry.json", json))
+                    .as(new String(json, StandardCharsets.UTF_8))
+                    .isEmpty();
         }
     }
 
-    @Test void aPaymentAsTheGatewayWritesItConformsToThePaymentSchema() {
+    @Test
+    void aPaymentAsTheGatewayWritesItConformsToThePaymentSchema() {
         for (Instant at : INSTANTS) {
             byte[] json = Json.write(Payment.of(java.util.UUID.randomUUID().toString(), 55, at));
-            assertThat(violations("payment.json", json)).as(new String(json, StandardCharsets.UTF_8)).isEmpty();
+            assertThat(violations("payment.json", json))
+                    .as(new String(json, StandardCharsets.UTF_8))
+                    .isEmpty();
         }
-        assertThat(violations("payment.json", Json.write(Payment.of(ID_64, Long.MAX_VALUE, INSTANTS[0])))).isEmpty();
+        assertThat(violations("payment.json", Json.write(Payment.of(ID_64, Long.MAX_VALUE, INSTANTS[0]))))
+                .isEmpty();
     }
 
     // ---- what the code refuses, the schemas refuse ----
 
-    static final String PURCHASE = "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"r-42\",\"goodsId\":1001,\"userId\":7,"
-            + "\"quantity\":1,\"acceptedAt\":\"2026-11-29T10:00:00.120Z\"}";
+    static final String PURCHASE =
+            "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"r-42\",\"goodsId\":1001,\"userId\":7,"
+                    + "\"quantity\":1,\"acceptedAt\":\"2026-11-29T10:00:00.120Z\"}";
 
     static String purchaseWith(String field, String json) {
-        return PURCHASE.replaceFirst("\"" + field + "\":(\"[^\"]*\"|[0-9]+)", java.util.regex.Matcher.quoteReplacement(
-                json.isEmpty() ? "\"x-removed\":0" : "\"" + field + "\":" + json));
+        return PURCHASE.replaceFirst(
+                "\"" + field + "\":(\"[^\"]*\"|[0-9]+)",
+                java.util.regex.Matcher.quoteReplacement(
+                        json.isEmpty() ? "\"x-removed\":0" : "\"" + field + "\":" + json));
     }
 
-    @Test void theBasePurchaseIsValid_soEveryRejectionBelowIsDueToItsOneChange() {
+    @Test
+    void theBasePurchaseIsValid_soEveryRejectionBelowIsDueToItsOneChange() {
         assertThat(violations("command.json", PURCHASE)).isEmpty();
-        assertThat(CommandCodec.decode(PURCHASE.getBytes(StandardCharsets.UTF_8))).isInstanceOf(ParsedCommand.Valid.class);
+        assertThat(CommandCodec.decode(PURCHASE.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(ParsedCommand.Valid.class);
     }
 
-    @Test void aPurchaseTheStreamSendsToTheDlqIsRejectedByTheSchema() {
+    @Test
+    void aPurchaseTheStreamSendsToTheDlqIsRejectedByTheSchema() {
         Map<String, String> poison = Map.of(
                 "missing requestId", purchaseWith("requestId", ""),
                 "requestId with a space", purchaseWith("requestId", "\"r 42\""),
@@ -172,11 +236,14 @@ class EventSchemaTest {
                 "v 2", PURCHASE.replace("\"v\":1", "\"v\":2"));
         poison.forEach((what, json) -> {
             assertThat(violations("command.json", json)).as(what + ": " + json).isNotEmpty();
-            assertThat(CommandCodec.decode(json.getBytes(StandardCharsets.UTF_8))).as(what).isInstanceOf(ParsedCommand.Poison.class);
+            assertThat(CommandCodec.decode(json.getBytes(StandardCharsets.UTF_8)))
+                    .as(what)
+                    .isInstanceOf(ParsedCommand.Poison.class);
         });
     }
 
-    @Test void aPurchaseTheStreamAnswersRejectedInvalidIsRejectedByTheSchema() {
+    @Test
+    void aPurchaseTheStreamAnswersRejectedInvalidIsRejectedByTheSchema() {
         Map<String, String> invalid = Map.of(
                 "quantity 0", purchaseWith("quantity", "0"),
                 "quantity 101", purchaseWith("quantity", "101"),
@@ -189,83 +256,138 @@ class EventSchemaTest {
         invalid.forEach((what, json) -> {
             assertThat(violations("command.json", json)).as(what + ": " + json).isNotEmpty();
             assertThat(violations("purchase.json", json)).as(what + ": " + json).isNotEmpty();
-            assertThat(CommandCodec.decode(json.getBytes(StandardCharsets.UTF_8))).as(what).isInstanceOf(ParsedCommand.InvalidPurchase.class);
+            assertThat(CommandCodec.decode(json.getBytes(StandardCharsets.UTF_8)))
+                    .as(what)
+                    .isInstanceOf(ParsedCommand.InvalidPurchase.class);
         });
     }
 
-    @Test void otherCommandsTheDecoderRefusesAreRejectedByTheSchema() {
-        String release = new String(CommandCodec.encode(new Release(1001, 7, 1, 55L, "r-42", "cancelled", "rel-1")), StandardCharsets.UTF_8);
-        String open = new String(CommandCodec.encode(new OpenSale(1001, 10, INSTANTS[0], INSTANTS[1], 1, "open-1", false)),
+    @Test
+    void otherCommandsTheDecoderRefusesAreRejectedByTheSchema() {
+        String release = new String(
+                CommandCodec.encode(new Release(1001, 7, 1, 55L, "r-42", "cancelled", "rel-1")),
+                StandardCharsets.UTF_8);
+        String open = new String(
+                CommandCodec.encode(new OpenSale(1001, 10, INSTANTS[0], INSTANTS[1], 1, "open-1", false)),
                 StandardCharsets.UTF_8);
         assertThat(violations("command.json", release)).isEmpty();
         assertThat(violations("command.json", open)).isEmpty();
-        String pay = new String(CommandCodec.encode(new Pay(1001, 7, "r-42", 55, "payment-9", Pay.opIdOf(55))), StandardCharsets.UTF_8);
+        String pay = new String(
+                CommandCodec.encode(new Pay(1001, 7, "r-42", 55, "payment-9", Pay.opIdOf(55))), StandardCharsets.UTF_8);
         assertThat(violations("command.json", pay)).isEmpty();
         Map<String, String> refused = Map.ofEntries(
                 Map.entry("release reason not in the enum", release.replace("\"cancelled\"", "\"changed_my_mind\"")),
-                Map.entry("release without opId or orderId", release.replace("\"orderId\":55,", "").replace(",\"opId\":\"rel-1\"", "")),
+                Map.entry(
+                        "release without opId or orderId",
+                        release.replace("\"orderId\":55,", "").replace(",\"opId\":\"rel-1\"", "")),
                 Map.entry("release without userId", release.replace("\"userId\":7,", "")),
                 Map.entry("open_sale without stock", open.replace("\"stock\":10,", "")),
                 Map.entry("open_sale with negative stock", open.replace("\"stock\":10", "\"stock\":-1")),
                 Map.entry("open_sale perUserLimit 0", open.replace("\"perUserLimit\":1", "\"perUserLimit\":0")),
                 Map.entry("close_sale without opId", "{\"v\":1,\"type\":\"close_sale\",\"goodsId\":1001}"),
-                Map.entry("restore with an opId of a bad character", "{\"v\":1,\"type\":\"restore\",\"goodsId\":1001,\"opId\":\"r/1\"}"),
+                Map.entry(
+                        "restore with an opId of a bad character",
+                        "{\"v\":1,\"type\":\"restore\",\"goodsId\":1001,\"opId\":\"r/1\"}"),
                 Map.entry("pay without orderId", pay.replace("\"orderId\":55,", "")),
                 Map.entry("pay without paymentId", pay.replace("\"paymentId\":\"payment-9\",", "")),
                 Map.entry("pay of a bad requestId", pay.replace("\"r-42\"", "\"r 42\"")));
         refused.forEach((what, json) -> {
             assertThat(violations("command.json", json)).as(what + ": " + json).isNotEmpty();
-            assertThat(CommandCodec.decode(json.getBytes(StandardCharsets.UTF_8))).as(what).isInstanceOf(ParsedCommand.Poison.class);
+            assertThat(CommandCodec.decode(json.getBytes(StandardCharsets.UTF_8)))
+                    .as(what)
+                    .isInstanceOf(ParsedCommand.Poison.class);
         });
     }
 
-    @Test void outcomesLedgerEntriesAndPaymentsOutsideTheContractAreRejected() {
+    @Test
+    void outcomesLedgerEntriesAndPaymentsOutsideTheContractAreRejected() {
         Instant at = INSTANTS[1];
-        String success = new String(OutcomeJson.encode(Outcome.of("r-1", 1001, 7, 1, OutcomeKind.SUCCESS, null, 9, at, at, 0, 5)),
+        String success = new String(
+                OutcomeJson.encode(Outcome.of("r-1", 1001, 7, 1, OutcomeKind.SUCCESS, null, 9, at, at, 0, 5)),
                 StandardCharsets.UTF_8);
-        String rejected = new String(OutcomeJson.encode(Outcome.of("r-1", 1001, 7, 1, OutcomeKind.REJECTED, "ended", 9, at, at, 0, 5)),
+        String rejected = new String(
+                OutcomeJson.encode(Outcome.of("r-1", 1001, 7, 1, OutcomeKind.REJECTED, "ended", 9, at, at, 0, 5)),
                 StandardCharsets.UTF_8);
-        String deducted = new String(Json.write(LedgerEntry.of("deduct:r-1", 1001, LedgerType.DEDUCTED, 1, 7L, "r-1", null, 9, at)),
+        String deducted = new String(
+                Json.write(LedgerEntry.of("deduct:r-1", 1001, LedgerType.DEDUCTED, 1, 7L, "r-1", null, 9, at)),
                 StandardCharsets.UTF_8);
         String payment = new String(Json.write(Payment.of("pay-1", 55, at)), StandardCharsets.UTF_8);
-        assertThat(List.of(violations("outcome.json", success), violations("outcome.json", rejected),
-                violations("ledger-entry.json", deducted), violations("payment.json", payment))).allMatch(List::isEmpty);
+        assertThat(List.of(
+                        violations("outcome.json", success),
+                        violations("outcome.json", rejected),
+                        violations("ledger-entry.json", deducted),
+                        violations("payment.json", payment)))
+                .allMatch(List::isEmpty);
 
         Map<String, List<Error>> refused = new java.util.LinkedHashMap<>();
         refused.put("outcome kind not in the enum", violations("outcome.json", success.replace("SUCCESS", "MAYBE")));
-        refused.put("SUCCESS with a reason", violations("outcome.json", success.replace("\"outcome\":\"SUCCESS\"", "\"outcome\":\"SUCCESS\",\"reason\":\"ended\"")));
-        refused.put("REJECTED without a reason", violations("outcome.json", rejected.replace(",\"reason\":\"ended\"", "")));
-        refused.put("REJECTED reason not in the enum", violations("outcome.json", rejected.replace("\"ended\"", "\"sold_out\"")));
-        refused.put("REJECTED ended without acceptedAt", violations("outcome.json", rejected.replaceFirst(",\"acceptedAt\":\"[^\"]*\"", "")));
-        refused.put("SUCCESS with userId 0", violations("outcome.json", success.replace("\"userId\":7", "\"userId\":0")));
-        refused.put("outcome without requestId", violations("outcome.json", success.replace("\"requestId\":\"r-1\",", "")));
-        refused.put("outcome with a negative offset", violations("outcome.json", success.replace("\"offset\":5", "\"offset\":-5")));
-        refused.put("ledger type not in the enum", violations("ledger-entry.json", deducted.replace("DEDUCTED", "SPENT")));
-        refused.put("DEDUCTED without the deduct: opId", violations("ledger-entry.json", deducted.replace("deduct:r-1", "r-1")));
+        refused.put(
+                "SUCCESS with a reason",
+                violations(
+                        "outcome.json",
+                        success.replace("\"outcome\":\"SUCCESS\"", "\"outcome\":\"SUCCESS\",\"reason\":\"ended\"")));
+        refused.put(
+                "REJECTED without a reason", violations("outcome.json", rejected.replace(",\"reason\":\"ended\"", "")));
+        refused.put(
+                "REJECTED reason not in the enum",
+                violations("outcome.json", rejected.replace("\"ended\"", "\"sold_out\"")));
+        refused.put(
+                "REJECTED ended without acceptedAt",
+                violations("outcome.json", rejected.replaceFirst(",\"acceptedAt\":\"[^\"]*\"", "")));
+        refused.put(
+                "SUCCESS with userId 0", violations("outcome.json", success.replace("\"userId\":7", "\"userId\":0")));
+        refused.put(
+                "outcome without requestId", violations("outcome.json", success.replace("\"requestId\":\"r-1\",", "")));
+        refused.put(
+                "outcome with a negative offset",
+                violations("outcome.json", success.replace("\"offset\":5", "\"offset\":-5")));
+        refused.put(
+                "ledger type not in the enum", violations("ledger-entry.json", deducted.replace("DEDUCTED", "SPENT")));
+        refused.put(
+                "DEDUCTED without the deduct: opId",
+                violations("ledger-entry.json", deducted.replace("deduct:r-1", "r-1")));
         refused.put("DEDUCTED without userId", violations("ledger-entry.json", deducted.replace("\"userId\":7,", "")));
-        refused.put("DEDUCTED of 0 units", violations("ledger-entry.json", deducted.replace("\"quantity\":1", "\"quantity\":0")));
-        refused.put("ledger entry without at", violations("ledger-entry.json", deducted.replaceFirst(",\"at\":\"[^\"]*\"", "")));
-        refused.put("payment without paidAt", violations("payment.json", payment.replaceFirst(",\"paidAt\":\"[^\"]*\"", "")));
-        refused.put("payment with orderId as a string", violations("payment.json", payment.replace("\"orderId\":55", "\"orderId\":\"55\"")));
+        refused.put(
+                "DEDUCTED of 0 units",
+                violations("ledger-entry.json", deducted.replace("\"quantity\":1", "\"quantity\":0")));
+        refused.put(
+                "ledger entry without at",
+                violations("ledger-entry.json", deducted.replaceFirst(",\"at\":\"[^\"]*\"", "")));
+        refused.put(
+                "payment without paidAt",
+                violations("payment.json", payment.replaceFirst(",\"paidAt\":\"[^\"]*\"", "")));
+        refused.put(
+                "payment with orderId as a string",
+                violations("payment.json", payment.replace("\"orderId\":55", "\"orderId\":\"55\"")));
         refused.put("payment of v 2", violations("payment.json", payment.replace("\"v\":1", "\"v\":2")));
         refused.forEach((what, errors) -> assertThat(errors).as(what).isNotEmpty());
     }
 
-    @Test void unknownFieldsAreAllowed_soAnAdditiveOptionalFieldKeepsV1() {
+    @Test
+    void unknownFieldsAreAllowed_soAnAdditiveOptionalFieldKeepsV1() {
         String extended = PURCHASE.replace("\"v\":1,", "\"v\":1,\"channel\":\"app\",");
         assertThat(violations("command.json", extended)).isEmpty();
-        assertThat(CommandCodec.decode(extended.getBytes(StandardCharsets.UTF_8))).isInstanceOf(ParsedCommand.Valid.class);
-        String outcome = new String(OutcomeJson.encode(Outcome.of("r-1", 1001, 7, 1, OutcomeKind.SUCCESS, null, 9,
-                INSTANTS[0], INSTANTS[0], 0, 5)), StandardCharsets.UTF_8).replace("}", ",\"region\":\"eu\"}");
+        assertThat(CommandCodec.decode(extended.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(ParsedCommand.Valid.class);
+        String outcome = new String(
+                        OutcomeJson.encode(Outcome.of(
+                                "r-1", 1001, 7, 1, OutcomeKind.SUCCESS, null, 9, INSTANTS[0], INSTANTS[0], 0, 5)),
+                        StandardCharsets.UTF_8)
+                .replace("}", ",\"region\":\"eu\"}");
         assertThat(violations("outcome.json", outcome)).isEmpty();
-        assertThat(Json.read(outcome.getBytes(StandardCharsets.UTF_8), Outcome.class).requestId()).isEqualTo("r-1");
+        assertThat(Json.read(outcome.getBytes(StandardCharsets.UTF_8), Outcome.class)
+                        .requestId())
+                .isEqualTo("r-1");
     }
 
-    @Test void dlqHeadersAsTheConsumersWriteThemConform_andAMissingOneIsRejected() {
+    @Test
+    void dlqHeadersAsTheConsumersWriteThemConform_andAMissingOneIsRejected() {
         String headers = "{\"traceId\":\"0af7651916cd43dd8448eb211c80319c\",\"error\":\"unknown type: x\","
                 + "\"source-topic\":\"seckill.commands\",\"source-partition\":\"3\",\"source-offset\":\"42\"}";
         assertThat(violations("dlq-headers.json", headers)).isEmpty();
-        assertThat(violations("dlq-headers.json", headers.replace(",\"source-offset\":\"42\"", ""))).isNotEmpty();
-        assertThat(violations("dlq-headers.json", headers.replace("\"3\"", "\"three\""))).isNotEmpty();
+        assertThat(violations("dlq-headers.json", headers.replace(",\"source-offset\":\"42\"", "")))
+                .isNotEmpty();
+        assertThat(violations("dlq-headers.json", headers.replace("\"3\"", "\"three\"")))
+                .isNotEmpty();
     }
 }

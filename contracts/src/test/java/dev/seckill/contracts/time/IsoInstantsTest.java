@@ -17,27 +17,50 @@ class IsoInstantsTest {
         }
     }
 
-    @Test void agreesWithInstantParseOnRandomInstantsAtEveryPrecision() {
+    @Test
+    void agreesWithInstantParseOnRandomInstantsAtEveryPrecision() {
         Random random = new Random(42);
         for (int i = 0; i < 20_000; i++) {
-            Instant t = Instant.ofEpochSecond(random.nextInt(2_000_000_000) * (random.nextBoolean() ? 1L : 2L), random.nextInt(1_000_000_000));
+            Instant t = Instant.ofEpochSecond(
+                    random.nextInt(2_000_000_000) * (random.nextBoolean() ? 1L : 2L), random.nextInt(1_000_000_000));
             String full = t.toString();
             assertThat(IsoInstants.parse(full)).as(full).isEqualTo(t);
-            String trimmed = full.substring(0, 19) + (i % 10 == 0 ? "" : "." + Integer.toString(t.getNano() + 1_000_000_000).substring(1, 1 + i % 10)) + "Z";
+            String trimmed = full.substring(0, 19)
+                    + (i % 10 == 0
+                            ? ""
+                            : "."
+                                    + Integer.toString(t.getNano() + 1_000_000_000)
+                                            .substring(1, 1 + i % 10)) + "Z";
             assertThat(IsoInstants.parse(trimmed)).as(trimmed).isEqualTo(reference(trimmed));
         }
     }
 
-    @Test void rejectsWhatInstantParseRejects_andFallsBackForOtherShapes() {
-        String[] cases = {"2026-02-30T10:00:00Z", "2026-13-01T10:00:00Z", "2026-11-29T24:00:00Z", "2026-11-29T10:60:00Z",
-                "2026-11-29T10:00:60Z", "2026-11-29T10:00:00", "2026-11-29 10:00:00Z", "2026-11-29T10:00:00.Z",
-                "2026-11-29T10:00:00.1234567890Z", "2026-1a-29T10:00:00Z", "2024-02-29T23:59:59.999Z", "2026-11-29T10:00:00+01:00",
-                "+12026-11-29T10:00:00Z", "", "not a date", "2026-11-29T10:00:00.000000001Z"};
+    @Test
+    void rejectsWhatInstantParseRejects_andFallsBackForOtherShapes() {
+        String[] cases = {
+            "2026-02-30T10:00:00Z",
+            "2026-13-01T10:00:00Z",
+            "2026-11-29T24:00:00Z",
+            "2026-11-29T10:60:00Z",
+            "2026-11-29T10:00:60Z",
+            "2026-11-29T10:00:00",
+            "2026-11-29 10:00:00Z",
+            "2026-11-29T10:00:00.Z",
+            "2026-11-29T10:00:00.1234567890Z",
+            "2026-1a-29T10:00:00Z",
+            "2024-02-29T23:59:59.999Z",
+            "2026-11-29T10:00:00+01:00",
+            "+12026-11-29T10:00:00Z",
+            "",
+            "not a date",
+            "2026-11-29T10:00:00.000000001Z"
+        };
         for (String c : cases) assertThat(IsoInstants.parse(c)).as(c).isEqualTo(reference(c));
         assertThat(IsoInstants.parse("2024-02-29T23:59:59.999Z")).isEqualTo(Instant.parse("2024-02-29T23:59:59.999Z"));
     }
 
-    @Test void formatsExactlyAsInstantToString() {
+    @Test
+    void formatsExactlyAsInstantToString() {
         Random random = new Random(11);
         for (int i = 0; i < 50_000; i++) {
             long seconds = (random.nextLong() % 400_000_000_000L);
@@ -48,10 +71,18 @@ class IsoInstantsTest {
                 default -> random.nextInt(1_000_000_000);
             };
             Instant t = Instant.ofEpochSecond(seconds, nanos);
-            assertThat(IsoInstants.append(new StringBuilder(), t).toString()).as("%s", t).isEqualTo(t.toString());
+            assertThat(IsoInstants.append(new StringBuilder(), t).toString())
+                    .as("%s", t)
+                    .isEqualTo(t.toString());
         }
-        for (Instant t : new Instant[] {Instant.EPOCH, Instant.MIN, Instant.MAX, Instant.parse("0000-01-01T00:00:00Z"),
-                Instant.parse("9999-12-31T23:59:59.999999999Z"), Instant.parse("-0001-12-31T23:59:59Z")}) {
+        for (Instant t : new Instant[] {
+            Instant.EPOCH,
+            Instant.MIN,
+            Instant.MAX,
+            Instant.parse("0000-01-01T00:00:00Z"),
+            Instant.parse("9999-12-31T23:59:59.999999999Z"),
+            Instant.parse("-0001-12-31T23:59:59Z")
+        }) {
             assertThat(IsoInstants.append(new StringBuilder(), t).toString()).isEqualTo(t.toString());
         }
     }

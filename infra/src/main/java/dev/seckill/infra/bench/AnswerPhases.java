@@ -13,12 +13,21 @@ import java.time.Duration;
 final class AnswerPhases {
     /** What {@code Prefer: wait} asks for: the gateway's cap, far above any answer time measured here. */
     static final int WAIT_SECONDS = 10;
+
     private static final long GOODS = 1001;
     private static final Duration JIT_QUIET = Duration.ofSeconds(10);
 
     /** The figures of one pipeline configuration. */
-    record Figures(AnswerTimes sequential, double sequentialAcceptP50, AnswerTimes open, double openAcceptP50, double openAcceptP99,
-                   AnswerTimes closed, double closedAnsweredPerSecond, double closedAcceptP50, double closedAcceptP99) {}
+    record Figures(
+            AnswerTimes sequential,
+            double sequentialAcceptP50,
+            AnswerTimes open,
+            double openAcceptP50,
+            double openAcceptP99,
+            AnswerTimes closed,
+            double closedAnsweredPerSecond,
+            double closedAcceptP50,
+            double closedAcceptP99) {}
 
     /** The load shape: sequential requests, the open loop's rate and length, the closed loop's size. */
     record Shape(int sequential, double rate, int seconds, int requests, int concurrency, int warmup) {}
@@ -40,39 +49,78 @@ final class AnswerPhases {
         RawHttpLoad.Result seq = load("one at a time, answer", shape.sequential(), 1, 0, WAIT_SECONDS);
         int reference = (int) (shape.rate() * Math.min(shape.seconds(), 10));
         RawHttpLoad.Result openAccept = load("open loop, accept", reference, shape.concurrency(), shape.rate(), 0);
-        RawHttpLoad.Result open = load("open loop, answer", (int) (shape.rate() * shape.seconds()), shape.concurrency(), shape.rate(),
+        RawHttpLoad.Result open = load(
+                "open loop, answer",
+                (int) (shape.rate() * shape.seconds()),
+                shape.concurrency(),
+                shape.rate(),
                 WAIT_SECONDS);
         RawHttpLoad.Result closedAccept = load("closed loop, accept", shape.requests(), shape.concurrency(), 0, 0);
         RawHttpLoad.Result closed = load("closed loop, answer", shape.requests(), shape.concurrency(), 0, WAIT_SECONDS);
-        return new Figures(seq.answerTimes(0), seqAccept.percentileMillis(50, 0), open.answerTimes(0), openAccept.percentileMillis(50, 0),
-                openAccept.percentileMillis(99, 0), closed.answerTimes(0), closed.answeredPerSecond(),
-                closedAccept.percentileMillis(50, 0), closedAccept.percentileMillis(99, 0));
+        return new Figures(
+                seq.answerTimes(0),
+                seqAccept.percentileMillis(50, 0),
+                open.answerTimes(0),
+                openAccept.percentileMillis(50, 0),
+                openAccept.percentileMillis(99, 0),
+                closed.answerTimes(0),
+                closed.answeredPerSecond(),
+                closedAccept.percentileMillis(50, 0),
+                closedAccept.percentileMillis(99, 0));
     }
 
     /** One load; each phase has buyers of its own (10M apart), so no phase runs into the per-user rate limit. */
-    private RawHttpLoad.Result load(String name, int requests, int connections, double rate, int wait) throws InterruptedException {
+    private RawHttpLoad.Result load(String name, int requests, int connections, double rate, int wait)
+            throws InterruptedException {
         long firstUser = 1 + (long) (phase++) * 10_000_000L;
         if (requests == 0) connections = 1; // a phase left out (e.g. --seconds 0)
         ProgressBar bar = new ProgressBar(out, name, requests);
-        LoadSpec spec = LoadSpec.closed(pipeline.gatewayPort(), GOODS, requests, connections, Math.max(1, requests), 100 + phase,
-                        pipeline::bearer).buyers(firstUser, Math.max(1, requests)).atRate(rate).waiting(wait).quietJit(JIT_QUIET);
+        LoadSpec spec = LoadSpec.closed(
+                        pipeline.gatewayPort(),
+                        GOODS,
+                        requests,
+                        connections,
+                        Math.max(1, requests),
+                        100 + phase,
+                        pipeline::bearer)
+                .buyers(firstUser, Math.max(1, requests))
+                .atRate(rate)
+                .waiting(wait)
+                .quietJit(JIT_QUIET);
         RawHttpLoad.Result r = RawHttpLoad.run(spec, bar::update);
         bar.finish(requests);
         return r;
     }
 
     static void print(PrintStream out, Shape shape, Figures f) {
-        out.printf("  one at a time    %d requests: time to answer %s; accept p50 %.1f ms (answer/accept ×%.1f)%n", shape.sequential(),
-                f.sequential().percentiles(), f.sequentialAcceptP50(), ratio(f.sequential().percentileMillis(50), f.sequentialAcceptP50()));
-        out.printf("  open loop        %,.0f/s for %d s: time to answer %s%n", shape.rate(), shape.seconds(), f.open().percentiles());
-        out.printf("                   %s; accept (same rate, own run) p50 %.1f ms p99 %.1f ms (answer/accept p99 ×%.1f)%n",
-                f.open().shares(), f.openAcceptP50(), f.openAcceptP99(), ratio(f.open().percentileMillis(99), f.openAcceptP99()));
+        out.printf(
+                "  one at a time    %d requests: time to answer %s; accept p50 %.1f ms (answer/accept ×%.1f)%n",
+                shape.sequential(),
+                f.sequential().percentiles(),
+                f.sequentialAcceptP50(),
+                ratio(f.sequential().percentileMillis(50), f.sequentialAcceptP50()));
+        out.printf(
+                "  open loop        %,.0f/s for %d s: time to answer %s%n",
+                shape.rate(), shape.seconds(), f.open().percentiles());
+        out.printf(
+                "                   %s; accept (same rate, own run) p50 %.1f ms p99 %.1f ms (answer/accept p99 ×%.1f)%n",
+                f.open().shares(),
+                f.openAcceptP50(),
+                f.openAcceptP99(),
+                ratio(f.open().percentileMillis(99), f.openAcceptP99()));
         if (shape.requests() == 0) return; // left out (--requests 0)
-        out.printf("  closed loop      %,d requests, %d clients: %,.0f answers/s, time to answer %s%n", shape.requests(), shape.concurrency(),
-                f.closedAnsweredPerSecond(), f.closed().percentiles());
-        out.printf("                   %s; accept (same shape, own run) p50 %.1f ms p99 %.1f ms%n", f.closed().shares(),
-                f.closedAcceptP50(), f.closedAcceptP99());
+        out.printf(
+                "  closed loop      %,d requests, %d clients: %,.0f answers/s, time to answer %s%n",
+                shape.requests(),
+                shape.concurrency(),
+                f.closedAnsweredPerSecond(),
+                f.closed().percentiles());
+        out.printf(
+                "                   %s; accept (same shape, own run) p50 %.1f ms p99 %.1f ms%n",
+                f.closed().shares(), f.closedAcceptP50(), f.closedAcceptP99());
     }
 
-    static double ratio(double a, double b) { return b <= 0 ? Double.NaN : a / b; }
+    static double ratio(double a, double b) {
+        return b <= 0 ? Double.NaN : a / b;
+    }
 }

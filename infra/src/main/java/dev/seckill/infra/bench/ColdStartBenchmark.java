@@ -1,18 +1,18 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.WarmupSettings;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.redis.RedisConnections;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
@@ -74,16 +73,25 @@ public final class ColdStartBenchmark {
             variants.add(all.get(v));
         }
         String name = "bench-cold-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        out.printf("bench coldstart: %,d requests from %d connections over %,d buyers, %,d units; gateway and stock-stream as fresh "
-                + "JVMs per variant; self warm-up %,d gateway requests / %,d stream purchases; warmed = %,d requests on goods %d first%n",
+        out.printf(
+                "bench coldstart: %,d requests from %d connections over %,d buyers, %,d units; gateway and stock-stream as fresh "
+                        + "JVMs per variant; self warm-up %,d gateway requests / %,d stream purchases; warmed = %,d requests on goods %d first%n",
                 requests, concurrency, users, stock, gatewayWarmup, streamWarmup, warmTraffic, WARM_TRAFFIC_GOODS);
         List<Outcome> outcomes = new ArrayList<>();
         for (int i = 0; i < variants.size(); i++) {
             Variant v = variants.get(i);
             Namespace ns = Namespace.create(base, name + "-" + i);
             try {
-                outcomes.add(variant(ns, v, v.selfWarm() ? gatewayWarmup : 0, v.selfWarm() ? streamWarmup : 0, requests, concurrency,
-                        stock, users, out));
+                outcomes.add(variant(
+                        ns,
+                        v,
+                        v.selfWarm() ? gatewayWarmup : 0,
+                        v.selfWarm() ? streamWarmup : 0,
+                        requests,
+                        concurrency,
+                        stock,
+                        users,
+                        out));
             } finally {
                 ns.deleteTopics();
                 ns.deleteRedisKeys();
@@ -93,47 +101,97 @@ public final class ColdStartBenchmark {
         return 0;
     }
 
-    private static Outcome variant(Namespace ns, Variant v, int gatewayWarmup, int streamWarmup, int requests, int concurrency,
-                                   long stock, int users, PrintStream out) throws Exception {
+    private static Outcome variant(
+            Namespace ns,
+            Variant v,
+            int gatewayWarmup,
+            int streamWarmup,
+            int requests,
+            int concurrency,
+            long stock,
+            int users,
+            PrintStream out)
+            throws Exception {
         Settings s = ns.settings();
         Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
+        TopicProvisioner.ensure(
+                s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
         int gatewayPort = freePort();
         int streamPort = freePort();
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
-        Map<String, String> env = new LinkedHashMap<>(Map.of("SECKILL_KAFKA_BOOTSTRAP", s.kafkaBootstrap(), "SECKILL_REDIS_URL", s.redisUrl(),
-                "SECKILL_REDIS_CLUSTER", s.redisCluster(), "SECKILL_TOPIC_PREFIX", s.topicPrefix(), "SECKILL_REDIS_PREFIX", s.redisPrefix(),
-                "SECKILL_GATEWAY_PORT", Integer.toString(gatewayPort), "SECKILL_GATEWAY_AUTH_SECRET", secret,
-                "SECKILL_STREAM_METRICS_PORT", Integer.toString(streamPort)));
-        // as bench gateway: the global and per-goods buckets still checked on every request, only not the limit measured
-        env.putAll(Map.of("SECKILL_GATEWAY_LIMIT_GLOBAL_PER_SECOND", UNCAPPED, "SECKILL_GATEWAY_LIMIT_GOODS_PER_SECOND", UNCAPPED,
-                "SECKILL_GATEWAY_WARMUP_REQUESTS", Integer.toString(gatewayWarmup),
-                "SECKILL_STREAM_WARMUP_COMMANDS", Integer.toString(streamWarmup)));
+        Map<String, String> env = new LinkedHashMap<>(Map.of(
+                "SECKILL_KAFKA_BOOTSTRAP",
+                s.kafkaBootstrap(),
+                "SECKILL_REDIS_URL",
+                s.redisUrl(),
+                "SECKILL_REDIS_CLUSTER",
+                s.redisCluster(),
+                "SECKILL_TOPIC_PREFIX",
+                s.topicPrefix(),
+                "SECKILL_REDIS_PREFIX",
+                s.redisPrefix(),
+                "SECKILL_GATEWAY_PORT",
+                Integer.toString(gatewayPort),
+                "SECKILL_GATEWAY_AUTH_SECRET",
+                secret,
+                "SECKILL_STREAM_METRICS_PORT",
+                Integer.toString(streamPort)));
+        // as bench gateway: the global and per-goods buckets still checked on every request, only not the limit
+        // measured
+        env.putAll(Map.of(
+                "SECKILL_GATEWAY_LIMIT_GLOBAL_PER_SECOND",
+                UNCAPPED,
+                "SECKILL_GATEWAY_LIMIT_GOODS_PER_SECOND",
+                UNCAPPED,
+                "SECKILL_GATEWAY_WARMUP_REQUESTS",
+                Integer.toString(gatewayWarmup),
+                "SECKILL_STREAM_WARMUP_COMMANDS",
+                Integer.toString(streamWarmup)));
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs");
         out.printf("%n-- %s (namespace %s)%n", v.name(), ns.name());
         Jwt jwt = new Jwt(secret, Clock.systemUTC());
         Instant exp = Instant.now().plusSeconds(3600);
         LongFunction<String> bearer = u -> "Bearer " + jwt.mint(u, exp);
-        try (ServiceProcess stream = ServiceProcess.start("stock-stream", "dev.seckill.stock.StockStreamApp", List.of("-XX:+UseG1GC"),
-                env, logs.resolve(ns.name() + "-stock-stream.log"));
-             ServiceProcess gateway = ServiceProcess.start("gateway", "dev.seckill.gateway.GatewayApp",
-                     List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"), env, logs.resolve(ns.name() + "-gateway.log"));
-             UnifiedJedis redis = RedisConnections.open(s)) {
+        try (ServiceProcess stream = ServiceProcess.start(
+                        "stock-stream",
+                        "dev.seckill.stock.StockStreamApp",
+                        List.of("-XX:+UseG1GC"),
+                        env,
+                        logs.resolve(ns.name() + "-stock-stream.log"));
+                ServiceProcess gateway = ServiceProcess.start(
+                        "gateway",
+                        "dev.seckill.gateway.GatewayApp",
+                        List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"),
+                        env,
+                        logs.resolve(ns.name() + "-gateway.log"));
+                UnifiedJedis redis = RedisConnections.open(s)) {
             long gatewayReady = gateway.awaitHealthy(gatewayPort, Duration.ofMinutes(5));
             long streamReady = stream.awaitHealthy(streamPort, Duration.ofMinutes(5));
-            out.printf("ready after        gateway %,d ms, stock-stream %,d ms (JVM start to /health 200)%n", gatewayReady, streamReady);
+            out.printf(
+                    "ready after        gateway %,d ms, stock-stream %,d ms (JVM start to /health 200)%n",
+                    gatewayReady, streamReady);
             if (v.trafficFirst() > 0) {
                 openSale(s, topics, redis, WARM_TRAFFIC_GOODS, stock);
                 ProgressBar bar = new ProgressBar(out, "traffic", v.trafficFirst());
-                RawHttpLoad.run(LoadSpec.closed(gatewayPort, WARM_TRAFFIC_GOODS, v.trafficFirst(), concurrency, users, 7, bearer)
-                        .buyers(20_000_001, users), bar::update);
+                RawHttpLoad.run(
+                        LoadSpec.closed(
+                                        gatewayPort,
+                                        WARM_TRAFFIC_GOODS,
+                                        v.trafficFirst(),
+                                        concurrency,
+                                        users,
+                                        7,
+                                        bearer)
+                                .buyers(20_000_001, users),
+                        bar::update);
                 bar.finish(v.trafficFirst());
             }
             openSale(s, topics, redis, SALE_GOODS, stock);
             ProgressBar bar = new ProgressBar(out, "sale", requests);
             SaleLatency.Progress progress = new SaleLatency.Progress(bar::update);
             // no JIT quiet before the clock: the point is what the JIT has not done yet
-            RawHttpLoad.Result r = RawHttpLoad.run(LoadSpec.closed(gatewayPort, SALE_GOODS, requests, concurrency, users, 3, bearer), progress);
+            RawHttpLoad.Result r = RawHttpLoad.run(
+                    LoadSpec.closed(gatewayPort, SALE_GOODS, requests, concurrency, users, 3, bearer), progress);
             bar.finish(requests);
             String warmups = (gateway.readyLine() + " | " + stream.readyLine()).replaceAll("^ \\| $", "");
             return new Outcome(v, gatewayReady, streamReady, warmups, SaleLatency.of(r, progress, concurrency));
@@ -141,23 +199,30 @@ public final class ColdStartBenchmark {
     }
 
     /** Opens a sale that has started, through the commands topic, and waits until stock-stream wrote its stock to Redis. */
-    private static void openSale(Settings s, Topics topics, UnifiedJedis redis, long goods, long stock) throws Exception {
+    private static void openSale(Settings s, Topics topics, UnifiedJedis redis, long goods, long stock)
+            throws Exception {
         Instant now = Instant.now();
-        OpenSale open = new OpenSale(goods, stock, now.minusSeconds(1), now.plus(Duration.ofHours(1)), 1, "cold-open-" + goods, false);
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open))).get(30, TimeUnit.SECONDS);
+        OpenSale open = new OpenSale(
+                goods, stock, now.minusSeconds(1), now.plus(Duration.ofHours(1)), 1, "cold-open-" + goods, false);
+        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(), ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
+                    .get(30, TimeUnit.SECONDS);
         }
         String key = new RedisKeys(s.redisPrefix()).stock(goods);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (redis.get(key) == null) {
-            if (System.nanoTime() > deadline) throw new IllegalStateException("the sale of goods " + goods + " was not opened in 2 minutes");
+            if (System.nanoTime() > deadline)
+                throw new IllegalStateException("the sale of goods " + goods + " was not opened in 2 minutes");
             TimeUnit.MILLISECONDS.sleep(20); // polling Redis, written by another process
         }
     }
 
     private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (java.net.ServerSocket socket =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

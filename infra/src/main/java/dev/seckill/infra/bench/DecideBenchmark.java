@@ -1,18 +1,18 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.kafka.ReliableProducers;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stock.StockStreamApp;
 import dev.seckill.stock.StockStreamSettings;
 import dev.seckill.stock.decision.StockScript;
@@ -57,8 +57,14 @@ public final class DecideBenchmark {
         Settings s = streamSettings(ns, f);
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
-        out.printf("bench decide: %,d purchases over %d goods (stock %,d each), %s threads, commit %s ms, namespace %s%n",
-                n, goodsCount, stock, s.get(StockStreamSettings.THREADS), s.get(StockStreamSettings.COMMIT_INTERVAL_MS), name);
+        out.printf(
+                "bench decide: %,d purchases over %d goods (stock %,d each), %s threads, commit %s ms, namespace %s%n",
+                n,
+                goodsCount,
+                stock,
+                s.get(StockStreamSettings.THREADS),
+                s.get(StockStreamSettings.COMMIT_INTERVAL_MS),
+                name);
 
         preload(s, topics, n, goodsCount, stock, out);
         if (warmup > 0) warmUp(base, name, f, warmup, goodsCount, stock, out);
@@ -68,7 +74,9 @@ public final class DecideBenchmark {
             rawPlain = rawLua(redis, s.redisPrefix() + "raw:", rawOps, false);
             rawPipelined = rawLua(redis, s.redisPrefix() + "raw-p:", rawOps, true);
         }
-        out.printf("raw Lua    %,.0f ops/s unpipelined (1 connection), %,.0f ops/s pipelined (batches of 32)%n", rawPlain, rawPipelined);
+        out.printf(
+                "raw Lua    %,.0f ops/s unpipelined (1 connection), %,.0f ops/s pipelined (batches of 32)%n",
+                rawPlain, rawPipelined);
 
         ProgressBar bar = new ProgressBar(out, "deciding", n + goodsCount);
         long t0 = System.nanoTime();
@@ -83,16 +91,24 @@ public final class DecideBenchmark {
         double steady = (n + goodsCount - run.firstDone()) / ((tEnd - run.firstNanos()) / 1e9);
         long peakRss = run.peakRss();
         out.printf("%n== bench decide ==%n");
-        out.printf("decided             %,d commands in %.1f s (start-up included) = %,.0f decisions/s (EOS on)%n", n, seconds, rate);
+        out.printf(
+                "decided             %,d commands in %.1f s (start-up included) = %,.0f decisions/s (EOS on)%n",
+                n, seconds, rate);
         out.printf("steady              %,.0f decisions/s (from the first commit to the last)%n", steady);
-        out.printf("short-circuited     %,.0f purchases answered in memory (sold out), %,.0f Lua calls%n",
+        out.printf(
+                "short-circuited     %,.0f purchases answered in memory (sold out), %,.0f Lua calls%n",
                 metrics.counter("seckill_short_circuit_hits").count(),
-                metrics.find("seckill_redis_call").timers().stream().mapToDouble(t -> t.count()).sum());
+                metrics.find("seckill_redis_call").timers().stream()
+                        .mapToDouble(t -> t.count())
+                        .sum());
         out.printf("raw Lua unpipelined %,.0f ops/s   ratio %.2f%n", rawPlain, rate / rawPlain);
         out.printf("raw Lua pipelined   %,.0f ops/s   ratio %.2f%n", rawPipelined, rate / rawPipelined);
         out.printf("peak RSS            %,d MB (this JVM: stream app + benchmark)%n", peakRss / (1024 * 1024));
-        out.printf(warmup > 0 ? "warm-up             %,d purchases decided by a first app instance on its own namespace before this run%n"
-                : "warm-up             none (--warmup %d): the figure includes the JIT compiling the app%n", warmup);
+        out.printf(
+                warmup > 0
+                        ? "warm-up             %,d purchases decided by a first app instance on its own namespace before this run%n"
+                        : "warm-up             none (--warmup %d): the figure includes the JIT compiling the app%n",
+                warmup);
         out.printf("cleaned up          %d topics of this run deleted from the broker%n", ns.deleteTopics());
         return 0;
     }
@@ -103,7 +119,8 @@ public final class DecideBenchmark {
      * most of a core through the first ~20 s), so the figure is that of a service that has been up for a while —
      * like the gateway benchmark's warm-up. Its topics are deleted afterwards.
      */
-    static void warmUp(Settings base, String name, Flags f, int n, int goodsCount, long stock, PrintStream out) throws Exception {
+    static void warmUp(Settings base, String name, Flags f, int n, int goodsCount, long stock, PrintStream out)
+            throws Exception {
         Namespace ns = Namespace.create(base, name + "-warmup");
         Settings s = streamSettings(ns, f);
         Topics topics = new Topics(s.topicPrefix());
@@ -119,17 +136,35 @@ public final class DecideBenchmark {
     private static Settings streamSettings(Namespace ns, Flags f) {
         // the commit interval is the app's default (StockStreamApp) unless --commit-ms says otherwise
         Settings s = ns.settings().and(Map.of(StockStreamSettings.THREADS.name(), f.get("threads", "2")));
-        return f.has("commit-ms") ? s.and(Map.of(StockStreamSettings.COMMIT_INTERVAL_MS.name(), f.get("commit-ms", ""))) : s;
+        return f.has("commit-ms")
+                ? s.and(Map.of(StockStreamSettings.COMMIT_INTERVAL_MS.name(), f.get("commit-ms", "")))
+                : s;
     }
 
-    static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out) throws Exception {
+    static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out)
+            throws Exception {
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar(out, "preload", n);
-        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(s.kafkaBootstrap(),
-                Map.of(ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024, ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"))) {
+        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
+                s.kafkaBootstrap(),
+                Map.of(
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        20,
+                        ProducerConfig.BATCH_SIZE_CONFIG,
+                        256 * 1024,
+                        ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                        "lz4"))) {
             for (int g = 0; g < goodsCount; g++) {
-                OpenSale open = new OpenSale(1001 + g, stock, now.minusSeconds(60), now.plus(Duration.ofHours(2)), 1, "bench-open-" + g, false);
-                p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open))).get();
+                OpenSale open = new OpenSale(
+                        1001 + g,
+                        stock,
+                        now.minusSeconds(60),
+                        now.plus(Duration.ofHours(2)),
+                        1,
+                        "bench-open-" + g,
+                        false);
+                p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
+                        .get();
             }
             for (int i = 0; i < n; i++) {
                 Purchase c = new Purchase("b" + i, 1001 + (i % goodsCount), 1 + i, 1, now);
@@ -146,7 +181,9 @@ public final class DecideBenchmark {
         RedisKeys keys = new RedisKeys(prefix);
         long goods = 1;
         long end = System.currentTimeMillis() + 3_600_000;
-        redis.hset(keys.sale(goods), Map.of("startAt", "0", "endAt", Long.toString(end), "perUserLimit", "1", "status", "open"));
+        redis.hset(
+                keys.sale(goods),
+                Map.of("startAt", "0", "endAt", Long.toString(end), "perUserLimit", "1", "status", "open"));
         redis.set(keys.stock(goods), Long.toString(Long.MAX_VALUE / 2));
         redis.scriptLoad(StockScript.PURCHASE.source(), keys.stock(goods));
         List<String> k = keys.goodsKeys(goods);
@@ -175,20 +212,31 @@ public final class DecideBenchmark {
     record Run(long firstNanos, long firstDone, long endNanos, long peakRss) {}
 
     /** Waits until the stream's committed offsets reach the end of the commands topic. */
-    static Run awaitCommitted(Settings s, Topics topics, long total, ProgressBar bar, Duration timeout) throws Exception {
+    static Run awaitCommitted(Settings s, Topics topics, long total, ProgressBar bar, Duration timeout)
+            throws Exception {
         String group = StockStreamApp.streamsConfig(s).getProperty("application.id");
         long peak = 0;
         long firstNanos = 0;
         long firstDone = 0;
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", s.kafkaBootstrap()))) {
-            List<TopicPartition> parts = admin.describeTopics(List.of(topics.commands())).allTopicNames().get()
-                    .get(topics.commands()).partitions().stream().map(p -> new TopicPartition(topics.commands(), p.partition())).toList();
+            List<TopicPartition> parts = admin
+                    .describeTopics(List.of(topics.commands()))
+                    .allTopicNames()
+                    .get()
+                    .get(topics.commands())
+                    .partitions()
+                    .stream()
+                    .map(p -> new TopicPartition(topics.commands(), p.partition()))
+                    .toList();
             Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
             parts.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+                    admin.listOffsets(latest).all().get();
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                        .partitionsToOffsetAndMetadata()
+                        .get();
                 AtomicLong done = new AtomicLong();
                 boolean all = true;
                 for (TopicPartition tp : parts) {
@@ -201,7 +249,8 @@ public final class DecideBenchmark {
                 bar.update(Math.min(done.get(), total));
                 if (all) {
                     bar.finish(total);
-                    return new Run(firstNanos == 0 ? System.nanoTime() : firstNanos, firstDone, System.nanoTime(), peak);
+                    return new Run(
+                            firstNanos == 0 ? System.nanoTime() : firstNanos, firstDone, System.nanoTime(), peak);
                 }
                 if (firstNanos == 0 && done.get() > 0) {
                     firstNanos = System.nanoTime();
@@ -223,5 +272,4 @@ public final class DecideBenchmark {
         }
         return 0;
     }
-
 }

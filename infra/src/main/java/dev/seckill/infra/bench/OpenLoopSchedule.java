@@ -17,10 +17,14 @@ public final class OpenLoopSchedule {
     }
 
     /** When the k-th request (from 0) is due. */
-    public long dueNanos(int k) { return startNanos + (long) (k / rate * 1e9); }
+    public long dueNanos(int k) {
+        return startNanos + (long) (k / rate * 1e9);
+    }
 
     /** How many have been taken so far. */
-    public int issued() { return issued; }
+    public int issued() {
+        return issued;
+    }
 
     /**
      * The due time of the next request if it is due at {@code now} (and takes it), else -1. Called in a loop by a

@@ -1,10 +1,7 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
@@ -13,6 +10,9 @@ import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.order.OrderWriterSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -46,8 +46,11 @@ public final class OrdersBenchmark {
         String name = "bench-orders-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(base, name);
         Settings s = writerSettings(ns, f);
-        out.printf("bench orders: %,d SUCCESS outcomes of one 100k-unit sale, writer batch %s, namespace %s%n", n,
-                s.get(OrderWriterSettings.BATCH_MAX) + (s.isSet(OrderWriterSettings.BATCH_MAX) ? "" : " (default)"), name);
+        out.printf(
+                "bench orders: %,d SUCCESS outcomes of one 100k-unit sale, writer batch %s, namespace %s%n",
+                n,
+                s.get(OrderWriterSettings.BATCH_MAX) + (s.isSet(OrderWriterSettings.BATCH_MAX) ? "" : " (default)"),
+                name);
         preload(s, new Topics(s.topicPrefix()), n, out);
         if (warmup > 0) warmUp(base, name, f, warmup, out);
 
@@ -61,19 +64,27 @@ public final class OrdersBenchmark {
             batched = rawInserts(writer.dataSource(), n, 1000);
         }
         out.printf("%n== bench orders ==%n");
-        out.printf("order-writer        %,.0f orders/s steady (first order to last), %,.0f orders/s with start-up (group join, Flyway)%n",
+        out.printf(
+                "order-writer        %,.0f orders/s steady (first order to last), %,.0f orders/s with start-up (group join, Flyway)%n",
                 w.steady(), w.rate());
         out.printf("                    each order = order row + ledger row + stock, one DB transaction per batch%n");
         out.printf("raw single-row      %,.0f rows/s (INSERT, autocommit)   ratio %.2f%n", single, w.steady() / single);
-        out.printf("raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n", batched, w.steady() / batched);
-        out.printf(warmup > 0 ? "warm-up             %,d orders written by a first writer on its own namespace before this run%n"
-                : "warm-up             none (--warmup %d): the figure includes the JIT compiling the writer%n", warmup);
+        out.printf(
+                "raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n",
+                batched, w.steady() / batched);
+        out.printf(
+                warmup > 0
+                        ? "warm-up             %,d orders written by a first writer on its own namespace before this run%n"
+                        : "warm-up             none (--warmup %d): the figure includes the JIT compiling the writer%n",
+                warmup);
         out.printf("cleaned up          %d topics of this run deleted from the broker%n", ns.deleteTopics());
         return 0;
     }
 
     private static Settings writerSettings(Namespace ns, Flags f) {
-        return f.has("batch") ? ns.settings().and(Map.of(OrderWriterSettings.BATCH_MAX.name(), f.get("batch", ""))) : ns.settings();
+        return f.has("batch")
+                ? ns.settings().and(Map.of(OrderWriterSettings.BATCH_MAX.name(), f.get("batch", "")))
+                : ns.settings();
     }
 
     /**
@@ -121,12 +132,24 @@ public final class OrdersBenchmark {
         TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar(out, "preload", n);
-        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(s.kafkaBootstrap(),
-                Map.of(ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024, ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"))) {
-            p.send(new ProducerRecord<>(topics.ledger(), "1001",
-                    Json.write(LedgerEntry.of("bench-open", 1001, LedgerType.OPENED, 100_000, null, null, null, 100_000, now)))).get();
+        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
+                s.kafkaBootstrap(),
+                Map.of(
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        20,
+                        ProducerConfig.BATCH_SIZE_CONFIG,
+                        256 * 1024,
+                        ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                        "lz4"))) {
+            p.send(new ProducerRecord<>(
+                            topics.ledger(),
+                            "1001",
+                            Json.write(LedgerEntry.of(
+                                    "bench-open", 1001, LedgerType.OPENED, 100_000, null, null, null, 100_000, now))))
+                    .get();
             for (int i = 0; i < n; i++) {
-                Outcome o = Outcome.of("o" + i, 1001, i + 1, 1, OutcomeKind.SUCCESS, null, 100_000 - i - 1, now, now, 0, i);
+                Outcome o =
+                        Outcome.of("o" + i, 1001, i + 1, 1, OutcomeKind.SUCCESS, null, 100_000 - i - 1, now, now, 0, i);
                 p.send(new ProducerRecord<>(topics.success(), "1001", Json.write(o)));
                 if ((i & 1023) == 0) bar.update(i);
             }
@@ -136,7 +159,9 @@ public final class OrdersBenchmark {
     }
 
     static long count(DataSource db, String sql) throws Exception {
-        try (Connection c = db.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Connection c = db.getConnection();
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }
@@ -144,13 +169,15 @@ public final class OrdersBenchmark {
 
     /** Rows/s of plain INSERTs into a scratch copy of purchase_order: one row per statement, or {@code perStatement} per batch. */
     static double rawInserts(DataSource db, int rows, int perStatement) throws Exception {
-        try (Connection c = db.getConnection(); Statement st = c.createStatement()) {
+        try (Connection c = db.getConnection();
+                Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS bench_raw_insert");
             st.execute("CREATE TABLE bench_raw_insert LIKE purchase_order");
             c.setAutoCommit(perStatement == 1);
             long t0 = System.nanoTime();
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO bench_raw_insert (request_id, goods_id, user_id, quantity, "
-                    + "status, live_user_id) VALUES (?, 1001, ?, 1, 'CREATED', ?)")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("INSERT INTO bench_raw_insert (request_id, goods_id, user_id, quantity, "
+                            + "status, live_user_id) VALUES (?, 1001, ?, 1, 'CREATED', ?)")) {
                 for (int i = 0; i < rows; i++) {
                     ps.setString(1, "raw" + i);
                     ps.setLong(2, i + 1);

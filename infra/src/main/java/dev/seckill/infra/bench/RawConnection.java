@@ -27,7 +27,8 @@ final class RawConnection extends ChannelInboundHandlerAdapter {
         channel.writeAndFlush(Unpooled.wrappedBuffer(loop.run.request[i]), channel.voidPromise());
     }
 
-    @Override public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf buf = (ByteBuf) msg;
         if (in == null) in = ctx.alloc().buffer(512);
         in.writeBytes(buf);
@@ -43,7 +44,8 @@ final class RawConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    @Override public void channelInactive(ChannelHandlerContext ctx) {
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
         if (current >= 0) loop.run.answered(current, -1, System.nanoTime());
         current = -1;
         loop.idle.remove(this);
@@ -51,7 +53,10 @@ final class RawConnection extends ChannelInboundHandlerAdapter {
         in = null;
     }
 
-    @Override public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) { ctx.close(); }
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
 
     /** The status of the whole response at the reader index (consumed), or 0 while it has not all arrived. */
     static int complete(ByteBuf in) {
@@ -59,7 +64,10 @@ final class RawConnection extends ChannelInboundHandlerAdapter {
         int end = in.writerIndex();
         int headersEnd = -1;
         for (int i = from; i + 3 < end; i++) {
-            if (in.getByte(i) == '\r' && in.getByte(i + 1) == '\n' && in.getByte(i + 2) == '\r' && in.getByte(i + 3) == '\n') {
+            if (in.getByte(i) == '\r'
+                    && in.getByte(i + 1) == '\n'
+                    && in.getByte(i + 2) == '\r'
+                    && in.getByte(i + 3) == '\n') {
                 headersEnd = i + 4;
                 break;
             }

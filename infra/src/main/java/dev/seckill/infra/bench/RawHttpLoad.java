@@ -32,43 +32,76 @@ import java.util.function.LongFunction;
  */
 public final class RawHttpLoad {
     /** What a run measured; {@code latenciesMicros[i]} is request i's, {@code final200[i]} whether it was answered 200. */
-    public record Result(long requests, long accepted, Map<Integer, Long> byStatus, long errors, long elapsedNanos,
-                         long[] latenciesMicros, boolean[] final200, long jitMillis) {
-        public double acceptedPerSecond() { return accepted / (elapsedNanos / 1e9); }
+    public record Result(
+            long requests,
+            long accepted,
+            Map<Integer, Long> byStatus,
+            long errors,
+            long elapsedNanos,
+            long[] latenciesMicros,
+            boolean[] final200,
+            long jitMillis) {
+        public double acceptedPerSecond() {
+            return accepted / (elapsedNanos / 1e9);
+        }
 
         /** The percentile over requests {@code from} onwards, whatever their answer. */
-        public double percentileMillis(double p, int from) { return Latencies.percentileMillis(latenciesMicros, p, from); }
+        public double percentileMillis(double p, int from) {
+            return Latencies.percentileMillis(latenciesMicros, p, from);
+        }
 
         /** Time to answer over requests {@code from} onwards: a request not answered 200 (its outcome) never knew. */
-        public AnswerTimes answerTimes(int from) { return AnswerTimes.of(latenciesMicros, final200, from); }
+        public AnswerTimes answerTimes(int from) {
+            return AnswerTimes.of(latenciesMicros, final200, from);
+        }
 
         /** Answers that carried the outcome (200), per second of the run. */
-        public double answeredPerSecond() { return byStatus.getOrDefault(200, 0L) / (elapsedNanos / 1e9); }
+        public double answeredPerSecond() {
+            return byStatus.getOrDefault(200, 0L) / (elapsedNanos / 1e9);
+        }
     }
 
     private RawHttpLoad() {}
 
     /** Buyers {@code 1..users}, no JIT wait, the gateway assigning requestIds; {@code rate} 0 for a closed loop. */
-    public static Result run(int port, long goodsId, int requests, int connections, int users, long seed,
-                             LongFunction<String> bearerOf, IntConsumer progress, double rate) throws InterruptedException {
-        return run(LoadSpec.closed(port, goodsId, requests, connections, users, seed, bearerOf).atRate(rate), progress);
+    public static Result run(
+            int port,
+            long goodsId,
+            int requests,
+            int connections,
+            int users,
+            long seed,
+            LongFunction<String> bearerOf,
+            IntConsumer progress,
+            double rate)
+            throws InterruptedException {
+        return run(
+                LoadSpec.closed(port, goodsId, requests, connections, users, seed, bearerOf)
+                        .atRate(rate),
+                progress);
     }
 
     public static Result run(LoadSpec spec, IntConsumer progress) throws InterruptedException {
         RawRun run = new RawRun(prepare(spec), progress);
-        int loops = Math.max(1, Math.min(spec.connections(), Runtime.getRuntime().availableProcessors()));
+        int loops =
+                Math.max(1, Math.min(spec.connections(), Runtime.getRuntime().availableProcessors()));
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, NioIoHandler.newFactory());
         try {
             Map<EventLoop, RawLoop> byLoop = new IdentityHashMap<>();
-            Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class).option(ChannelOption.TCP_NODELAY, true)
+            Bootstrap b = new Bootstrap()
+                    .group(group)
+                    .channel(NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
                     .handler(new ChannelInitializer<Channel>() {
-                        @Override protected void initChannel(Channel ch) {
+                        @Override
+                        protected void initChannel(Channel ch) {
                             // the connection's handler is added once it is connected and assigned to its loop
                         }
                     });
             List<Channel> channels = new ArrayList<>();
-            for (int c = 0; c < spec.connections(); c++) channels.add(b.connect("127.0.0.1", spec.port()).sync().channel());
+            for (int c = 0; c < spec.connections(); c++)
+                channels.add(b.connect("127.0.0.1", spec.port()).sync().channel());
             for (Channel ch : channels) {
                 RawLoop loop = byLoop.computeIfAbsent(ch.eventLoop(), l -> new RawLoop(run));
                 ch.pipeline().addLast(new RawConnection(loop, ch));
@@ -93,11 +126,19 @@ public final class RawHttpLoad {
                     loop.ticker = executor.scheduleAtFixedRate(loop::openTick, 1, 1, TimeUnit.MILLISECONDS);
                 }
             }
-            if (!run.finished.await(10, TimeUnit.MINUTES)) throw new IllegalStateException("load did not finish in 10 minutes");
+            if (!run.finished.await(10, TimeUnit.MINUTES))
+                throw new IllegalStateException("load did not finish in 10 minutes");
             long elapsed = System.nanoTime() - start;
             for (RawLoop loop : all) if (loop.ticker != null) loop.ticker.cancel(false);
-            return new Result(spec.requests(), run.accepted.get(), run.byStatus, run.errors.get(), elapsed, run.latencies,
-                    run.final200, JitQuiet.millis() - jitBefore);
+            return new Result(
+                    spec.requests(),
+                    run.accepted.get(),
+                    run.byStatus,
+                    run.errors.get(),
+                    elapsed,
+                    run.latencies,
+                    run.final200,
+                    JitQuiet.millis() - jitBefore);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
@@ -113,11 +154,19 @@ public final class RawHttpLoad {
         for (int i = 0; i < spec.requests(); i++) {
             long user = spec.firstUser() + random.nextInt(spec.users());
             if (spec.requestIdPrefix() == null) {
-                request[i] = byUser.computeIfAbsent(user, u -> encode(spec.port(), spec.goodsId(), u,
-                        bearerOf == null ? null : bearerOf.apply(u), null, spec.waitSeconds()));
+                request[i] = byUser.computeIfAbsent(
+                        user,
+                        u -> encode(
+                                spec.port(),
+                                spec.goodsId(),
+                                u,
+                                bearerOf == null ? null : bearerOf.apply(u),
+                                null,
+                                spec.waitSeconds()));
             } else {
                 String bearer = bearerOf == null ? null : bearers.computeIfAbsent(user, bearerOf::apply);
-                request[i] = encode(spec.port(), spec.goodsId(), user, bearer, spec.requestIdPrefix() + i, spec.waitSeconds());
+                request[i] = encode(
+                        spec.port(), spec.goodsId(), user, bearer, spec.requestIdPrefix() + i, spec.waitSeconds());
             }
         }
         return request;
@@ -126,10 +175,13 @@ public final class RawHttpLoad {
     /** The whole request: headers and body, as the gateway reads them; {@code wait} &gt; 0 adds {@code Prefer: wait=N}. */
     static byte[] encode(int port, long goodsId, long user, String bearer, String requestId, int wait) {
         byte[] body = ("{\"goodsId\":" + goodsId + ",\"userId\":" + user + ",\"quantity\":1"
-                + (requestId == null ? "" : ",\"requestId\":\"" + requestId + "\"") + "}").getBytes(StandardCharsets.UTF_8);
-        String head = "POST /api/purchases HTTP/1.1\r\nhost: 127.0.0.1:" + port + "\r\ncontent-type: application/json\r\n"
-                + (bearer == null ? "" : "authorization: " + bearer + "\r\n") + (wait > 0 ? "prefer: wait=" + wait + "\r\n" : "")
-                + "content-length: " + body.length + "\r\n\r\n";
+                        + (requestId == null ? "" : ",\"requestId\":\"" + requestId + "\"") + "}")
+                .getBytes(StandardCharsets.UTF_8);
+        String head =
+                "POST /api/purchases HTTP/1.1\r\nhost: 127.0.0.1:" + port + "\r\ncontent-type: application/json\r\n"
+                        + (bearer == null ? "" : "authorization: " + bearer + "\r\n")
+                        + (wait > 0 ? "prefer: wait=" + wait + "\r\n" : "")
+                        + "content-length: " + body.length + "\r\n\r\n";
         byte[] h = head.getBytes(StandardCharsets.US_ASCII);
         byte[] all = new byte[h.length + body.length];
         System.arraycopy(h, 0, all, 0, h.length);

@@ -17,7 +17,9 @@ final class RawLoop {
     private int stride;
     ScheduledFuture<?> ticker;
 
-    RawLoop(RawRun run) { this.run = run; }
+    RawLoop(RawRun run) {
+        this.run = run;
+    }
 
     /** Closed loop: every connection of this loop sends; each answer sends the next request of this loop's share. */
     void closed(int first, int stride) {

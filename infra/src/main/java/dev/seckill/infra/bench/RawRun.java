@@ -14,6 +14,7 @@ final class RawRun {
     final long[] due;
     /** Whether request i was answered 200: with {@code Prefer: wait}, the answer that carries the outcome. */
     final boolean[] final200;
+
     final CountDownLatch finished;
     final IntConsumer progress;
     final AtomicInteger done = new AtomicInteger();

@@ -14,17 +14,27 @@ import java.util.function.IntConsumer;
  * {@code connections + answered(1 s)}. {@code answered(t)} comes from the generator's progress callbacks (every 1,024
  * answers, and the last), interpolated; the run's start is the last answer's time minus the run's elapsed time.
  */
-record SaleLatency(int firstSecondRequests, double firstP50, double firstP99, double p50, double p99, long accepted,
-                   Map<Integer, Long> byStatus, double seconds) {
+record SaleLatency(
+        int firstSecondRequests,
+        double firstP50,
+        double firstP99,
+        double p50,
+        double p99,
+        long accepted,
+        Map<Integer, Long> byStatus,
+        double seconds) {
 
     /** Records {@code (time, answered)} from the generator's progress callback. */
     static final class Progress implements IntConsumer {
         private final List<long[]> samples = new ArrayList<>();
         private final IntConsumer also;
 
-        Progress(IntConsumer also) { this.also = also; }
+        Progress(IntConsumer also) {
+            this.also = also;
+        }
 
-        @Override public synchronized void accept(int answered) {
+        @Override
+        public synchronized void accept(int answered) {
             samples.add(new long[] {System.nanoTime(), answered});
             also.accept(answered);
         }
@@ -35,21 +45,32 @@ record SaleLatency(int firstSecondRequests, double firstP50, double firstP99, do
             long prevT = start;
             long prevN = 0;
             for (long[] s : samples) {
-                if (s[0] >= t) return prevN + (long) ((s[1] - prevN) * (double) (t - prevT) / Math.max(1, s[0] - prevT));
+                if (s[0] >= t)
+                    return prevN + (long) ((s[1] - prevN) * (double) (t - prevT) / Math.max(1, s[0] - prevT));
                 prevT = s[0];
                 prevN = s[1];
             }
             return prevN;
         }
 
-        synchronized long lastAt() { return samples.isEmpty() ? System.nanoTime() : samples.get(samples.size() - 1)[0]; }
+        synchronized long lastAt() {
+            return samples.isEmpty() ? System.nanoTime() : samples.get(samples.size() - 1)[0];
+        }
     }
 
     static SaleLatency of(RawHttpLoad.Result r, Progress progress, int connections) {
         long start = progress.lastAt() - r.elapsedNanos();
-        int first = (int) Math.min(r.latenciesMicros().length, connections + progress.answeredBy(start, 1_000_000_000L));
+        int first =
+                (int) Math.min(r.latenciesMicros().length, connections + progress.answeredBy(start, 1_000_000_000L));
         long[] firstSecond = Arrays.copyOfRange(r.latenciesMicros(), 0, first);
-        return new SaleLatency(first, Latencies.percentileMillis(firstSecond, 50, 0), Latencies.percentileMillis(firstSecond, 99, 0),
-                r.percentileMillis(50, 0), r.percentileMillis(99, 0), r.accepted(), r.byStatus(), r.elapsedNanos() / 1e9);
+        return new SaleLatency(
+                first,
+                Latencies.percentileMillis(firstSecond, 50, 0),
+                Latencies.percentileMillis(firstSecond, 99, 0),
+                r.percentileMillis(50, 0),
+                r.percentileMillis(99, 0),
+                r.accepted(),
+                r.byStatus(),
+                r.elapsedNanos() / 1e9);
     }
 }

@@ -24,7 +24,9 @@ final class ServerLatencyWindow {
     }
 
     static ServerLatencyWindow open(MeterRegistry metrics) {
-        return new ServerLatencyWindow(metrics.find("seckill_gateway_accept_latency").tag("kind", "accepted").timer());
+        return new ServerLatencyWindow(metrics.find("seckill_gateway_accept_latency")
+                .tag("kind", "accepted")
+                .timer());
     }
 
     /** The q-quantile (0..1) in ms of what was recorded since {@link #open}: the upper bound of its bucket; NaN if none. */

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * launcher's GC flags), configured by {@code SECKILL_*} variables; its output goes to a log file.
  */
 final class ServiceProcess implements AutoCloseable {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private final String name;
     private final Process process;
@@ -32,14 +33,18 @@ final class ServiceProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static ServiceProcess start(String name, String mainClass, List<String> jvmOptions, Map<String, String> env, Path log) throws IOException {
+    static ServiceProcess start(
+            String name, String mainClass, List<String> jvmOptions, Map<String, String> env, Path log)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         Files.createDirectories(log.getParent());
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().putAll(env);
         return new ServiceProcess(name, pb.start(), log);
     }
@@ -47,9 +52,12 @@ final class ServiceProcess implements AutoCloseable {
     /** Polls {@code GET /health} until it answers 200; returns the milliseconds since the JVM was started. */
     long awaitHealthy(int port, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).timeout(Duration.ofSeconds(2)).build();
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
         while (true) {
-            if (!process.isAlive()) throw new IllegalStateException(name + " exited (" + process.exitValue() + "); see " + log);
+            if (!process.isAlive())
+                throw new IllegalStateException(name + " exited (" + process.exitValue() + "); see " + log);
             try {
                 if (HTTP.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return (System.nanoTime() - startedNanos) / 1_000_000;
@@ -57,18 +65,23 @@ final class ServiceProcess implements AutoCloseable {
             } catch (IOException notListeningYet) {
                 // the JVM is still starting
             }
-            if (System.nanoTime() > deadline) throw new IllegalStateException(name + " not healthy in " + timeout + "; see " + log);
+            if (System.nanoTime() > deadline)
+                throw new IllegalStateException(name + " not healthy in " + timeout + "; see " + log);
             TimeUnit.MILLISECONDS.sleep(100); // polling a process we do not share memory with
         }
     }
 
     /** The line the service printed when it became ready ("… READY: what the warm-up did"), or "". */
     String readyLine() throws IOException {
-        return Files.readAllLines(log).stream().filter(l -> l.contains(" READY")).findFirst().orElse("");
+        return Files.readAllLines(log).stream()
+                .filter(l -> l.contains(" READY"))
+                .findFirst()
+                .orElse("");
     }
 
     /** SIGTERM (the service closes cleanly), SIGKILL after 30 s. */
-    @Override public void close() throws InterruptedException {
+    @Override
+    public void close() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();

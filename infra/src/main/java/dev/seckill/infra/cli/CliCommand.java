@@ -15,11 +15,21 @@ public record CliCommand(String words, String operands, List<Option> options, St
 
     /** A flag: {@code --name value} (its placeholder, e.g. {@code N}) or a switch {@code --name} (placeholder null). */
     public record Option(String name, String placeholder, boolean required) {
-        public static Option value(String name, String placeholder) { return new Option(name, placeholder, false); }
-        public static Option required(String name, String placeholder) { return new Option(name, placeholder, true); }
-        public static Option flag(String name) { return new Option(name, null, false); }
+        public static Option value(String name, String placeholder) {
+            return new Option(name, placeholder, false);
+        }
 
-        String shown() { return "--" + name + (placeholder == null ? "" : " " + placeholder); }
+        public static Option required(String name, String placeholder) {
+            return new Option(name, placeholder, true);
+        }
+
+        public static Option flag(String name) {
+            return new Option(name, null, false);
+        }
+
+        String shown() {
+            return "--" + name + (placeholder == null ? "" : " " + placeholder);
+        }
     }
 
     public static CliCommand of(String words, String summary, Option... options) {
@@ -28,19 +38,26 @@ public record CliCommand(String words, String operands, List<Option> options, St
 
     /** The flags after the command's words, checked against the ones it accepts. */
     public Flags parse(String[] args) {
-        return new Flags(args, words.split(" ").length,
-                names(o -> o.placeholder() != null), names(o -> o.placeholder() == null));
+        return new Flags(
+                args,
+                words.split(" ").length,
+                names(o -> o.placeholder() != null),
+                names(o -> o.placeholder() == null));
     }
 
     /** Every flag name this command accepts (values and switches). */
-    public Set<String> flagNames() { return names(o -> true); }
+    public Set<String> flagNames() {
+        return names(o -> true);
+    }
 
     /** {@code sale open --goods N --stock N [--minutes N --limit N --force]}. */
     public String usage() {
         StringBuilder b = new StringBuilder(words);
         if (!operands.isEmpty()) b.append(' ').append(operands);
-        String required = options.stream().filter(Option::required).map(Option::shown).collect(Collectors.joining(" "));
-        String optional = options.stream().filter(o -> !o.required()).map(Option::shown).collect(Collectors.joining(" "));
+        String required =
+                options.stream().filter(Option::required).map(Option::shown).collect(Collectors.joining(" "));
+        String optional =
+                options.stream().filter(o -> !o.required()).map(Option::shown).collect(Collectors.joining(" "));
         if (!required.isEmpty()) b.append(' ').append(required);
         if (!optional.isEmpty()) b.append(" [").append(optional).append(']');
         return b.toString();
@@ -50,5 +67,8 @@ public record CliCommand(String words, String operands, List<Option> options, St
         return options.stream().filter(which).map(Option::name).collect(Collectors.toUnmodifiableSet());
     }
 
-    @Override public String toString() { return usage(); }
+    @Override
+    public String toString() {
+        return usage();
+    }
 }

@@ -10,67 +10,166 @@ import java.util.List;
 public final class CliCommands {
     private CliCommands() {}
 
-    public static final CliCommand UP = CliCommand.of("up",
+    public static final CliCommand UP = CliCommand.of(
+            "up",
             "start (or find) Kafka, Redis and MySQL; say what was done; --brokers 3: a 3-node KRaft cluster (RF 3, min ISR 2)",
             value("brokers", "N"));
-    public static final CliCommand DOWN = CliCommand.of("down",
-            "stop what 'up' started; --wipe also deletes the local broker's topics", flag("wipe"));
+    public static final CliCommand DOWN = CliCommand.of(
+            "down", "stop what 'up' started; --wipe also deletes the local broker's topics", flag("wipe"));
     public static final CliCommand STATUS = CliCommand.of("status", "each component, its address, UP or DOWN");
-    public static final CliCommand DEMO = CliCommand.of("demo", "the write-up's flash sale end to end, with a report",
-            value("stock", "N"), value("requests", "N"), value("concurrency", "N"), value("users", "N"), value("goods", "N"),
-            value("seed", "N"), value("warmup", "N"), value("answer", "N"));
-    public static final CliCommand SALE_OPEN = CliCommand.of("sale open", "an open_sale command through <prefix>commands",
-            required("goods", "N"), required("stock", "N"), value("minutes", "N"), value("limit", "N"),
-            value("start-in-seconds", "N"), flag("force"), value("namespace", "NAME"));
-    public static final CliCommand SALE_CLOSE = CliCommand.of("sale close", "a close_sale command", required("goods", "N"),
+    public static final CliCommand DEMO = CliCommand.of(
+            "demo",
+            "the write-up's flash sale end to end, with a report",
+            value("stock", "N"),
+            value("requests", "N"),
+            value("concurrency", "N"),
+            value("users", "N"),
+            value("goods", "N"),
+            value("seed", "N"),
+            value("warmup", "N"),
+            value("answer", "N"));
+    public static final CliCommand SALE_OPEN = CliCommand.of(
+            "sale open",
+            "an open_sale command through <prefix>commands",
+            required("goods", "N"),
+            required("stock", "N"),
+            value("minutes", "N"),
+            value("limit", "N"),
+            value("start-in-seconds", "N"),
+            flag("force"),
             value("namespace", "NAME"));
-    public static final CliCommand RECONCILE = CliCommand.of("reconcile",
-            "ledger vs Redis vs DB, one row per goods; a dry run unless --repair", value("goods", "N"), flag("repair"),
+    public static final CliCommand SALE_CLOSE =
+            CliCommand.of("sale close", "a close_sale command", required("goods", "N"), value("namespace", "NAME"));
+    public static final CliCommand RECONCILE = CliCommand.of(
+            "reconcile",
+            "ledger vs Redis vs DB, one row per goods; a dry run unless --repair",
+            value("goods", "N"),
+            flag("repair"),
             value("namespace", "NAME"));
-    public static final CliCommand REPORT = CliCommand.of("report",
+    public static final CliCommand REPORT = CliCommand.of(
+            "report",
             "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts",
-            value("namespace", "NAME"), value("goods", "N"), value("html", "FILE"));
-    public static final CliCommand REPLAY = CliCommand.of("replay",
+            value("namespace", "NAME"),
+            value("goods", "N"),
+            value("html", "FILE"));
+    public static final CliCommand REPLAY = CliCommand.of(
+            "replay",
             "copy a window of <prefix>commands into a drill namespace, decide it there, diff its outcomes with the recorded ones",
-            required("as", "DRILL"), value("from", "T"), value("to", "T"), value("speed", "1x|10x|max"), value("goods", "N,..."),
-            value("stock", "N"), value("limit", "N"), value("namespace", "NAME"));
+            required("as", "DRILL"),
+            value("from", "T"),
+            value("to", "T"),
+            value("speed", "1x|10x|max"),
+            value("goods", "N,..."),
+            value("stock", "N"),
+            value("limit", "N"),
+            value("namespace", "NAME"));
     public static final CliCommand REPLAY_LIST = CliCommand.of("replay list", "the drills on the stack");
-    public static final CliCommand REPLAY_CLEAN = CliCommand.of("replay clean",
-            "remove a drill: its topics, consumer groups, Redis keys and database", required("as", "DRILL"));
-    public static final CliCommand LOAD = CliCommand.of("load",
+    public static final CliCommand REPLAY_CLEAN = CliCommand.of(
+            "replay clean",
+            "remove a drill: its topics, consumer groups, Redis keys and database",
+            required("as", "DRILL"));
+    public static final CliCommand LOAD = CliCommand.of(
+            "load",
             "purchases at a fixed rate as an upstream service sends them, straight to Kafka or through the gateway",
-            value("via", "kafka|http"), value("requests", "N"), value("rate", "R"), value("goods", "G,..."), value("users", "U"),
-            value("repeat-ratio", "X"), value("in-flight", "N"), value("seed", "N"), value("url", "URL"), value("namespace", "NAME"));
-    public static final CliCommand NAMESPACES = CliCommand.of("namespaces",
+            value("via", "kafka|http"),
+            value("requests", "N"),
+            value("rate", "R"),
+            value("goods", "G,..."),
+            value("users", "U"),
+            value("repeat-ratio", "X"),
+            value("in-flight", "N"),
+            value("seed", "N"),
+            value("url", "URL"),
+            value("namespace", "NAME"));
+    public static final CliCommand NAMESPACES = CliCommand.of(
+            "namespaces",
             "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database");
-    public static final CliCommand CLEAN = CliCommand.of("clean",
+    public static final CliCommand CLEAN = CliCommand.of(
+            "clean",
             "remove one namespace: its topics, consumer groups, Redis keys and database (never the live one)",
             required("namespace", "NAME"));
-    public static final CliCommand BENCH_DECIDE = CliCommand.of("bench decide", "stock-stream decisions/s next to raw Lua ops/s",
-            value("commands", "N"), value("goods", "N"), value("stock", "N"), value("threads", "N"), value("commit-ms", "N"),
-            value("raw", "N"), value("warmup", "N"));
-    public static final CliCommand BENCH_ORDERS = CliCommand.of("bench orders",
+    public static final CliCommand BENCH_DECIDE = CliCommand.of(
+            "bench decide",
+            "stock-stream decisions/s next to raw Lua ops/s",
+            value("commands", "N"),
+            value("goods", "N"),
+            value("stock", "N"),
+            value("threads", "N"),
+            value("commit-ms", "N"),
+            value("raw", "N"),
+            value("warmup", "N"));
+    public static final CliCommand BENCH_ORDERS = CliCommand.of(
+            "bench orders",
             "order-writer orders/s next to raw single-row and batched INSERT rows/s",
-            value("orders", "N"), value("batch", "N"), value("raw-single", "N"), value("warmup", "N"));
-    public static final CliCommand BENCH_GATEWAY = CliCommand.of("bench gateway",
+            value("orders", "N"),
+            value("batch", "N"),
+            value("raw-single", "N"),
+            value("warmup", "N"));
+    public static final CliCommand BENCH_GATEWAY = CliCommand.of(
+            "bench gateway",
             "accepted/s and accept latency p50/p99/p99.9 with a real broker",
-            value("requests", "N"), value("concurrency", "N"), value("warmup", "N"), value("rate", "R"), flag("closed-only"),
-            flag("request-ids"), value("generator", "raw|jvm"), value("settle-rounds", "N"));
-    public static final CliCommand BENCH_COLDSTART = CliCommand.of("bench coldstart",
+            value("requests", "N"),
+            value("concurrency", "N"),
+            value("warmup", "N"),
+            value("rate", "R"),
+            flag("closed-only"),
+            flag("request-ids"),
+            value("generator", "raw|jvm"),
+            value("settle-rounds", "N"));
+    public static final CliCommand BENCH_COLDSTART = CliCommand.of(
+            "bench coldstart",
             "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",
-            value("requests", "N"), value("concurrency", "N"), value("stock", "N"), value("users", "N"), value("warm-traffic", "N"),
-            value("gateway-warmup", "N"), value("stream-warmup", "N"), value("variants", "cold,warm-up,warmed"));
-    public static final CliCommand BENCH_ANSWER = CliCommand.of("bench answer",
+            value("requests", "N"),
+            value("concurrency", "N"),
+            value("stock", "N"),
+            value("users", "N"),
+            value("warm-traffic", "N"),
+            value("gateway-warmup", "N"),
+            value("stream-warmup", "N"),
+            value("variants", "cold,warm-up,warmed"));
+    public static final CliCommand BENCH_ANSWER = CliCommand.of(
+            "bench answer",
             "time to answer (Prefer: wait) through the whole pipeline per commit interval, next to accept latency and decisions/s",
-            value("commit-intervals", "20,50,100"), value("rate", "R"), value("seconds", "N"), value("sequential", "N"),
-            value("requests", "N"), value("concurrency", "N"), value("warmup", "N"), value("decide", "N"), value("poll-ms", "N"),
+            value("commit-intervals", "20,50,100"),
+            value("rate", "R"),
+            value("seconds", "N"),
+            value("sequential", "N"),
+            value("requests", "N"),
+            value("concurrency", "N"),
+            value("warmup", "N"),
+            value("decide", "N"),
+            value("poll-ms", "N"),
             value("caught-up-ms", "N"));
-    public static final CliCommand RUN = new CliCommand("run", "<service>", List.of(),
+    public static final CliCommand RUN = new CliCommand(
+            "run",
+            "<service>",
+            List.of(),
             "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
-        return List.of(UP, DOWN, STATUS, DEMO, SALE_OPEN, SALE_CLOSE, RECONCILE, REPORT, LOAD, REPLAY, REPLAY_LIST, REPLAY_CLEAN, NAMESPACES, CLEAN, BENCH_DECIDE, BENCH_ORDERS, BENCH_GATEWAY, BENCH_COLDSTART, BENCH_ANSWER, RUN, TEST);
+        return List.of(
+                UP,
+                DOWN,
+                STATUS,
+                DEMO,
+                SALE_OPEN,
+                SALE_CLOSE,
+                RECONCILE,
+                REPORT,
+                LOAD,
+                REPLAY,
+                REPLAY_LIST,
+                REPLAY_CLEAN,
+                NAMESPACES,
+                CLEAN,
+                BENCH_DECIDE,
+                BENCH_ORDERS,
+                BENCH_GATEWAY,
+                BENCH_COLDSTART,
+                BENCH_ANSWER,
+                RUN,
+                TEST);
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

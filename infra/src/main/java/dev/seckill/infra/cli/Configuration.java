@@ -1,9 +1,9 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.WarmupSettings;
-import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.reconcile.ReconcilerSettings;
 import dev.seckill.stock.StockStreamSettings;
@@ -26,17 +26,25 @@ public final class Configuration {
     public record EnvOnly(String env, String documentedDefault, String description) {}
 
     public static List<Group> groups() {
-        return List.of(new Group("shared", SharedSettings.all()), new Group("ingress-gateway", GatewaySettings.all()),
-                new Group("stock-stream", StockStreamSettings.all()), new Group("order-writer", OrderWriterSettings.all()),
-                new Group("reconciler", ReconcilerSettings.all()), new Group("warm-up", WarmupSettings.all()),
+        return List.of(
+                new Group("shared", SharedSettings.all()),
+                new Group("ingress-gateway", GatewaySettings.all()),
+                new Group("stock-stream", StockStreamSettings.all()),
+                new Group("order-writer", OrderWriterSettings.all()),
+                new Group("reconciler", ReconcilerSettings.all()),
+                new Group("warm-up", WarmupSettings.all()),
                 new Group("tools", ToolSettings.all()));
     }
 
     /** Read by the {@code seckill} launcher script or the test fixtures, not by the services. */
     public static List<EnvOnly> envOnly() {
         return List.of(
-                new EnvOnly("SECKILL_JAVA_OPTS", "G1, 512 MB-4 GB heap", "the launcher's JVM options, replacing its defaults"),
-                new EnvOnly("SECKILL_USE_DOCKER", "", "false: the tests' Kafka fixture never starts a broker in Docker"));
+                new EnvOnly(
+                        "SECKILL_JAVA_OPTS",
+                        "G1, 512 MB-4 GB heap",
+                        "the launcher's JVM options, replacing its defaults"),
+                new EnvOnly(
+                        "SECKILL_USE_DOCKER", "", "false: the tests' Kafka fixture never starts a broker in Docker"));
     }
 
     public static List<Setting<?>> all() {

@@ -33,9 +33,13 @@ public final class Flags {
         }
     }
 
-    public String get(String name, String fallback) { return values.getOrDefault(name, fallback); }
+    public String get(String name, String fallback) {
+        return values.getOrDefault(name, fallback);
+    }
 
-    public boolean has(String name) { return values.containsKey(name); }
+    public boolean has(String name) {
+        return values.containsKey(name);
+    }
 
     public long getLong(String name, long fallback) {
         return number(name, fallback, 1, "a positive number");
@@ -60,6 +64,8 @@ public final class Flags {
 
     /** A mistake in the command line: printed as one line with the usage hint. */
     public static final class UsageError extends RuntimeException {
-        public UsageError(String message) { super(message); }
+        public UsageError(String message) {
+            super(message);
+        }
     }
 }

@@ -24,35 +24,62 @@ final class LoadCommand {
     static int run(Settings base, String[] args, PrintStream out) throws Exception {
         Flags f = CliCommands.LOAD.parse(args);
         String via = f.get("via", "kafka");
-        if (!via.equals("kafka") && !via.equals("http")) throw new Flags.UsageError("--via is kafka or http, not '" + via + "'");
+        if (!via.equals("kafka") && !via.equals("http"))
+            throw new Flags.UsageError("--via is kafka or http, not '" + via + "'");
         Settings settings = NamespaceCommands.chosen(base, f);
         double repeat = Double.parseDouble(f.get("repeat-ratio", "0"));
         if (repeat < 0 || repeat >= 1) throw new Flags.UsageError("--repeat-ratio is a share in [0, 1)");
-        List<Long> goods = Arrays.stream(f.get("goods", "1001").split(",")).map(String::trim).map(Long::parseLong).toList();
-        UpstreamLoad.Spec spec = new UpstreamLoad.Spec((int) f.getCount("requests", 10_000), (int) f.getCount("rate", 1_000), goods,
-                (int) f.getCount("users", 5_000), repeat, f.getLong("seed", 7), (int) f.getCount("in-flight", 500));
-        List<Purchase> plan = UpstreamLoad.plan(spec, "load-" + UUID.randomUUID().toString().substring(0, 8) + "-", Instant.now());
+        List<Long> goods = Arrays.stream(f.get("goods", "1001").split(","))
+                .map(String::trim)
+                .map(Long::parseLong)
+                .toList();
+        UpstreamLoad.Spec spec = new UpstreamLoad.Spec(
+                (int) f.getCount("requests", 10_000),
+                (int) f.getCount("rate", 1_000),
+                goods,
+                (int) f.getCount("users", 5_000),
+                repeat,
+                f.getLong("seed", 7),
+                (int) f.getCount("in-flight", 500));
+        List<Purchase> plan =
+                UpstreamLoad.plan(spec, "load-" + UUID.randomUUID().toString().substring(0, 8) + "-", Instant.now());
         ProgressBar bar = new ProgressBar(out, "load", spec.requests());
         UpstreamLoad.Result r;
         if (via.equals("kafka")) {
             Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
-            r = UpstreamLoad.viaKafka(settings.kafkaBootstrap(), new Topics(settings.topicPrefix()), plan, spec, bar::update);
+            r = UpstreamLoad.viaKafka(
+                    settings.kafkaBootstrap(), new Topics(settings.topicPrefix()), plan, spec, bar::update);
         } else {
-            String url = f.get("url", "http://" + settings.get(GatewaySettings.HOST) + ":" + settings.get(GatewaySettings.PORT));
-            Jwt jwt = settings.get(GatewaySettings.AUTH_ENABLED) && !settings.get(GatewaySettings.AUTH_SECRET).isEmpty()
-                    ? new Jwt(settings.get(GatewaySettings.AUTH_SECRET), Clock.systemUTC()) : null;
+            String url = f.get(
+                    "url", "http://" + settings.get(GatewaySettings.HOST) + ":" + settings.get(GatewaySettings.PORT));
+            Jwt jwt = settings.get(GatewaySettings.AUTH_ENABLED)
+                            && !settings.get(GatewaySettings.AUTH_SECRET).isEmpty()
+                    ? new Jwt(settings.get(GatewaySettings.AUTH_SECRET), Clock.systemUTC())
+                    : null;
             Instant expires = Instant.now().plusSeconds(3600);
-            r = UpstreamLoad.viaHttp(url, jwt == null ? null : user -> jwt.mint(user, expires), plan, spec, bar::update);
+            r = UpstreamLoad.viaHttp(
+                    url, jwt == null ? null : user -> jwt.mint(user, expires), plan, spec, bar::update);
         }
         bar.finish(r.sent());
-        out.printf("sent %,d purchases (%,d distinct requestIds, %,d re-sent) via %s to %s* in %.1f s: %,.0f/s (asked %,d/s)%n",
-                r.sent(), r.distinctRequestIds(), r.sent() - r.distinctRequestIds(), via, settings.topicPrefix(),
-                r.took().toMillis() / 1000.0, r.ratePerSecond(), spec.rate());
+        out.printf(
+                "sent %,d purchases (%,d distinct requestIds, %,d re-sent) via %s to %s* in %.1f s: %,.0f/s (asked %,d/s)%n",
+                r.sent(),
+                r.distinctRequestIds(),
+                r.sent() - r.distinctRequestIds(),
+                via,
+                settings.topicPrefix(),
+                r.took().toMillis() / 1000.0,
+                r.ratePerSecond(),
+                spec.rate());
         out.println("answers    " + r.byStatus());
-        out.printf("latency    p50 %.1f ms  p99 %.1f ms  max %.1f ms (%s, from each request's scheduled time)%n",
-                r.latencyQuantileMicros(0.5) / 1000.0, r.latencyQuantileMicros(0.99) / 1000.0, r.latencyQuantileMicros(1.0) / 1000.0,
+        out.printf(
+                "latency    p50 %.1f ms  p99 %.1f ms  max %.1f ms (%s, from each request's scheduled time)%n",
+                r.latencyQuantileMicros(0.5) / 1000.0,
+                r.latencyQuantileMicros(0.99) / 1000.0,
+                r.latencyQuantileMicros(1.0) / 1000.0,
                 via.equals("kafka") ? "until acks=all" : "until the HTTP answer");
-        out.println("outcomes:  ./seckill report" + (f.has("namespace") ? " --namespace " + f.get("namespace", "") : ""));
+        out.println(
+                "outcomes:  ./seckill report" + (f.has("namespace") ? " --namespace " + f.get("namespace", "") : ""));
         return r.byStatus().keySet().stream().anyMatch(k -> k.startsWith("failed")) ? 1 : 0;
     }
 }

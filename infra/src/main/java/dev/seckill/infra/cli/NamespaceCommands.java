@@ -24,7 +24,9 @@ final class NamespaceCommands {
         Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
         out.printf("%-40s %7s  %-8s%n", "namespace", "topics", "database");
         for (Namespaces.Entry e : new Namespaces(base).list()) {
-            out.printf("%-40s %7d  %-8s%s%n", e.name(), e.topics(), e.database() ? "yes" : "no", e.live() ? "  (live)" : "");
+            out.printf(
+                    "%-40s %7d  %-8s%s%n",
+                    e.name(), e.topics(), e.database() ? "yes" : "no", e.live() ? "  (live)" : "");
         }
         return 0;
     }

@@ -26,9 +26,14 @@ final class ReplayCommand {
         Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
         if (args.length > 1 && args[1].equals("list")) {
             CliCommands.REPLAY_LIST.parse(args);
-            new Namespaces(base).list().stream().filter(e -> e.name().startsWith(DRILL_PREFIX))
-                    .forEach(e -> out.printf("%-40s %3d topics, database %s%n", e.name().substring(DRILL_PREFIX.length()), e.topics(),
-                            e.database() ? "yes" : "no"));
+            new Namespaces(base)
+                    .list().stream()
+                            .filter(e -> e.name().startsWith(DRILL_PREFIX))
+                            .forEach(e -> out.printf(
+                                    "%-40s %3d topics, database %s%n",
+                                    e.name().substring(DRILL_PREFIX.length()),
+                                    e.topics(),
+                                    e.database() ? "yes" : "no"));
             return 0;
         }
         if (args.length > 1 && args[1].equals("clean")) {
@@ -42,29 +47,56 @@ final class ReplayCommand {
         Settings source = NamespaceCommands.chosen(base, f);
         String name = DRILL_PREFIX + drillName(f);
         if (new Namespaces(base).list().stream().anyMatch(e -> e.name().equals(name))) {
-            throw new Flags.UsageError("drill '" + drillName(f) + "' exists: ./seckill replay clean --as " + drillName(f) + " first, or pick another name");
+            throw new Flags.UsageError("drill '" + drillName(f) + "' exists: ./seckill replay clean --as "
+                    + drillName(f) + " first, or pick another name");
         }
-        Set<Long> goods = f.has("goods") ? Arrays.stream(f.get("goods", "").split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(Long::parseLong).collect(Collectors.toCollection(TreeSet::new)) : Set.of();
-        ReplayDrill.Options o = new ReplayDrill.Options(new CommandWindow(f.get("from", "earliest"), f.get("to", "latest")), goods,
-                f.has("stock") ? f.getLong("stock", 0) : null, f.has("limit") ? (int) f.getLong("limit", 1) : null, speed(f.get("speed", "max")));
+        Set<Long> goods = f.has("goods")
+                ? Arrays.stream(f.get("goods", "").split(","))
+                        .map(String::trim)
+                        .filter(s -> !s.isEmpty())
+                        .map(Long::parseLong)
+                        .collect(Collectors.toCollection(TreeSet::new))
+                : Set.of();
+        ReplayDrill.Options o = new ReplayDrill.Options(
+                new CommandWindow(f.get("from", "earliest"), f.get("to", "latest")),
+                goods,
+                f.has("stock") ? f.getLong("stock", 0) : null,
+                f.has("limit") ? (int) f.getLong("limit", 1) : null,
+                speed(f.get("speed", "max")));
         Namespace drill = Namespace.create(base, name);
-        out.printf("drill %s: %s*commands [%s, %s) -> %s*, Redis %s*, database %s%n", drillName(f), source.topicPrefix(),
-                o.window().from(), o.window().to(), drill.settings().topicPrefix(), drill.settings().redisPrefix(), drill.database());
+        out.printf(
+                "drill %s: %s*commands [%s, %s) -> %s*, Redis %s*, database %s%n",
+                drillName(f),
+                source.topicPrefix(),
+                o.window().from(),
+                o.window().to(),
+                drill.settings().topicPrefix(),
+                drill.settings().redisPrefix(),
+                drill.database());
         long[] copied = {0};
-        ReplayDrill.Result r = new ReplayDrill(source, drill).run(o, n -> {
-            if (n % 1000 == 0) out.printf("\rcopying    %,d records", copied[0] = n);
-        }, n -> {
-            if (n % 1000 == 0) out.printf("\rdeciding   %,d purchases", n);
-        });
-        out.printf("%ncopied %,d commands (%,d purchases), all decided %.1f s after the drill's pipeline was up: %,.0f decisions/s%n", r.copied(), r.purchases(),
-                r.took().toMillis() / 1000.0, r.decisionsPerSecond());
-        out.printf("identical %,d   differing %,d%s%n", r.identical(), r.differences().size(),
+        ReplayDrill.Result r = new ReplayDrill(source, drill)
+                .run(
+                        o,
+                        n -> {
+                            if (n % 1000 == 0) out.printf("\rcopying    %,d records", copied[0] = n);
+                        },
+                        n -> {
+                            if (n % 1000 == 0) out.printf("\rdeciding   %,d purchases", n);
+                        });
+        out.printf(
+                "%ncopied %,d commands (%,d purchases), all decided %.1f s after the drill's pipeline was up: %,.0f decisions/s%n",
+                r.copied(), r.purchases(), r.took().toMillis() / 1000.0, r.decisionsPerSecond());
+        out.printf(
+                "identical %,d   differing %,d%s%n",
+                r.identical(),
+                r.differences().size(),
                 r.shifted() > 0 ? "   same outcome, other stock after " + r.shifted() : "");
         r.differences().stream().limit(SHOWN).forEach(d -> out.println("  " + d.requestId() + ": " + d.why()));
-        if (r.differences().size() > SHOWN) out.println("  ... and " + (r.differences().size() - SHOWN) + " more");
+        if (r.differences().size() > SHOWN)
+            out.println("  ... and " + (r.differences().size() - SHOWN) + " more");
         if (!r.goodsWithoutOpen().isEmpty()) {
-            out.println("note: the window holds no open_sale of goods " + r.goodsWithoutOpen() + ": widen --from to include it");
+            out.println("note: the window holds no open_sale of goods " + r.goodsWithoutOpen()
+                    + ": widen --from to include it");
         }
         out.println("remove it with: ./seckill replay clean --as " + drillName(f));
         return r.differences().isEmpty() || f.has("stock") || f.has("limit") ? 0 : 1;
@@ -72,7 +104,8 @@ final class ReplayCommand {
 
     private static String drillName(Flags f) {
         String name = f.get("as", "");
-        if (!name.matches("[A-Za-z0-9_-]{1,40}")) throw new Flags.UsageError("--as needs a drill name of 1-40 [A-Za-z0-9_-]");
+        if (!name.matches("[A-Za-z0-9_-]{1,40}"))
+            throw new Flags.UsageError("--as needs a drill name of 1-40 [A-Za-z0-9_-]");
         return name;
     }
 

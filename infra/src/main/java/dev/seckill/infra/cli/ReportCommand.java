@@ -32,7 +32,8 @@ final class ReportCommand {
         });
         out.println();
         out.print(TextReport.render(reports));
-        if (source.unreadable() > 0) out.println(source.unreadable() + " records on the outcome or ledger topics did not parse");
+        if (source.unreadable() > 0)
+            out.println(source.unreadable() + " records on the outcome or ledger topics did not parse");
         if (f.has("html")) {
             Path file = Path.of(f.get("html", "report.html"));
             write(file, "seckill report — " + settings.topicPrefix() + "*", reports);

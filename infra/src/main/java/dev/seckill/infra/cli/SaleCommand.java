@@ -1,7 +1,6 @@
 package dev.seckill.infra.cli;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
@@ -9,6 +8,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,11 +29,18 @@ final class SaleCommand {
         switch (args[1]) {
             case "open" -> {
                 f = CliCommands.SALE_OPEN.parse(args);
-                if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
-                Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
-                command = new OpenSale(f.getLong("goods", 0), f.getLong("stock", 0), start,
-                        start.plus(Duration.ofMinutes(f.getLong("minutes", 60))), (int) f.getLong("limit", 1),
-                        "open-" + UUID.randomUUID(), f.has("force"));
+                if (!f.has("goods") || !f.has("stock"))
+                    throw new Flags.UsageError("sale open needs --goods and --stock");
+                Instant start =
+                        Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
+                command = new OpenSale(
+                        f.getLong("goods", 0),
+                        f.getLong("stock", 0),
+                        start,
+                        start.plus(Duration.ofMinutes(f.getLong("minutes", 60))),
+                        (int) f.getLong("limit", 1),
+                        "open-" + UUID.randomUUID(),
+                        f.has("force"));
             }
             case "close" -> {
                 f = CliCommands.SALE_CLOSE.parse(args);
@@ -47,10 +54,15 @@ final class SaleCommand {
         Topics topics = new Topics(settings.topicPrefix());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings.kafkaBootstrap())) {
-            RecordMetadata meta = producer.send(new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
+            RecordMetadata meta = producer.send(
+                            new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
                     .get(30, TimeUnit.SECONDS);
-            out.printf("sent %s to %s partition %d offset %d (opId %s); stock-stream decides it in that partition's order%n",
-                    args[1].equals("open") ? "open_sale" : "close_sale", topics.commands(), meta.partition(), meta.offset(),
+            out.printf(
+                    "sent %s to %s partition %d offset %d (opId %s); stock-stream decides it in that partition's order%n",
+                    args[1].equals("open") ? "open_sale" : "close_sale",
+                    topics.commands(),
+                    meta.partition(),
+                    meta.offset(),
                     command.idempotencyId());
         }
         return 0;

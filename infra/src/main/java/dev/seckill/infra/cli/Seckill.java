@@ -1,11 +1,11 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.infra.drill.Namespaces;
+import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
-import dev.seckill.infra.drill.Namespaces;
-import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
 import java.io.PrintStream;
@@ -23,7 +23,9 @@ public final class Seckill {
         System.exit(run(args, System.out));
     }
 
-    public static int run(String[] args, PrintStream out) { return run(Settings.fromEnvironment(), args, out); }
+    public static int run(String[] args, PrintStream out) {
+        return run(Settings.fromEnvironment(), args, out);
+    }
 
     /** As {@link #run(String[], PrintStream)} with the settings given (tests point it at their own stack). */
     static int run(Settings settings, String[] args, PrintStream out) {
@@ -34,8 +36,12 @@ public final class Seckill {
         }
         try {
             switch (args[0]) {
-                case "up" -> new LocalStack(settings, home, out).up((int) CliCommands.UP.parse(args).getCount("brokers", 1));
-                case "down" -> new LocalStack(settings, home, out).down(java.util.Arrays.asList(args).contains("--wipe"));
+                case "up" ->
+                    new LocalStack(settings, home, out)
+                            .up((int) CliCommands.UP.parse(args).getCount("brokers", 1));
+                case "down" ->
+                    new LocalStack(settings, home, out)
+                            .down(java.util.Arrays.asList(args).contains("--wipe"));
                 case "status" -> {
                     return new LocalStack(settings, home, out).status() ? 0 : 1;
                 }
@@ -46,7 +52,9 @@ public final class Seckill {
                     return SaleCommand.run(settings, args, out);
                 }
                 case "bench" -> {
-                    if (args.length < 2) throw new Flags.UsageError("bench needs 'decide', 'orders', 'gateway', 'coldstart' or 'answer'");
+                    if (args.length < 2)
+                        throw new Flags.UsageError(
+                                "bench needs 'decide', 'orders', 'gateway', 'coldstart' or 'answer'");
                     return switch (args[1]) {
                         case "decide" -> dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
                         case "orders" -> dev.seckill.infra.bench.OrdersBenchmark.run(settings, args, out);
@@ -95,10 +103,16 @@ public final class Seckill {
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
         settings = NamespaceCommands.chosen(settings, f);
-        try (UnifiedJedis redis = RedisConnections.open(settings); var db = Database.open(settings, "reconcile");
-             var producer = ReliableProducers.create(settings.kafkaBootstrap());
-             Reconciler reconciler = new Reconciler(settings, db, redis, producer,
-                     new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), !f.has("repair"))) {
+        try (UnifiedJedis redis = RedisConnections.open(settings);
+                var db = Database.open(settings, "reconcile");
+                var producer = ReliableProducers.create(settings.kafkaBootstrap());
+                Reconciler reconciler = new Reconciler(
+                        settings,
+                        db,
+                        redis,
+                        producer,
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                        !f.has("repair"))) {
             List<Reconciler.Row> rows = reconciler.cycle(goods);
             out.print(Reconciler.render(rows));
             if (rows.isEmpty()) out.println("(no goods in " + settings.topicPrefix() + "ledger)");

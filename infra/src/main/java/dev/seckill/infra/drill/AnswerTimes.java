@@ -30,10 +30,14 @@ public final class AnswerTimes {
         return new AnswerTimes(t, n);
     }
 
-    public int count() { return count; }
+    public int count() {
+        return count;
+    }
 
     /** How many had their final outcome. */
-    public int answered() { return atMost(Long.MAX_VALUE - 1); }
+    public int answered() {
+        return atMost(Long.MAX_VALUE - 1);
+    }
 
     /** The p-th percentile (nearest rank) in milliseconds; infinite when that rank had no final answer; 0 when empty. */
     public double percentileMillis(double p) {
@@ -62,12 +66,14 @@ public final class AnswerTimes {
 
     /** "p50 12.3 ms   p99 45.6 ms   p99.9 78.9 ms", an infinite percentile as "not answered". */
     public String percentiles() {
-        return "p50 " + fmt(percentileMillis(50)) + "   p99 " + fmt(percentileMillis(99)) + "   p99.9 " + fmt(percentileMillis(99.9));
+        return "p50 " + fmt(percentileMillis(50)) + "   p99 " + fmt(percentileMillis(99)) + "   p99.9 "
+                + fmt(percentileMillis(99.9));
     }
 
     /** "knew within 100 ms 97.1%, within 1 s 100.0%". */
     public String shares() {
-        return String.format("knew within 100 ms %.1f%%, within 1 s %.1f%%", 100 * shareWithin(100), 100 * shareWithin(1000));
+        return String.format(
+                "knew within 100 ms %.1f%%, within 1 s %.1f%%", 100 * shareWithin(100), 100 * shareWithin(1000));
     }
 
     static String fmt(double ms) {

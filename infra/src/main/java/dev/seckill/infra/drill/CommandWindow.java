@@ -18,7 +18,11 @@ public record CommandWindow(String from, String to) {
 
     /** Start (inclusive) and end (exclusive) offsets per partition. */
     public record Bounds(Map<TopicPartition, Long> start, Map<TopicPartition, Long> end) {
-        public long size() { return start.keySet().stream().mapToLong(tp -> Math.max(0, end.get(tp) - start.get(tp))).sum(); }
+        public long size() {
+            return start.keySet().stream()
+                    .mapToLong(tp -> Math.max(0, end.get(tp) - start.get(tp)))
+                    .sum();
+        }
     }
 
     public Bounds resolve(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
@@ -27,8 +31,12 @@ public record CommandWindow(String from, String to) {
         return new Bounds(offsets(consumer, from, first, last, first), offsets(consumer, to, first, last, last));
     }
 
-    private static Map<TopicPartition, Long> offsets(Consumer<?, ?> consumer, String spec, Map<TopicPartition, Long> first,
-                                                     Map<TopicPartition, Long> last, Map<TopicPartition, Long> fallback) {
+    private static Map<TopicPartition, Long> offsets(
+            Consumer<?, ?> consumer,
+            String spec,
+            Map<TopicPartition, Long> first,
+            Map<TopicPartition, Long> last,
+            Map<TopicPartition, Long> fallback) {
         if (spec == null || spec.isEmpty()) return fallback;
         if (spec.equals("earliest")) return first;
         if (spec.equals("latest")) return last;
@@ -42,12 +50,15 @@ public record CommandWindow(String from, String to) {
         try {
             at = Instant.parse(spec);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("a window bound is earliest, latest, an offset or an ISO-8601 instant, not '" + spec + "'");
+            throw new IllegalArgumentException(
+                    "a window bound is earliest, latest, an offset or an ISO-8601 instant, not '" + spec + "'");
         }
         Map<TopicPartition, Long> query = new HashMap<>();
         first.keySet().forEach(tp -> query.put(tp, at.toEpochMilli()));
         Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(query);
-        first.keySet().forEach(tp -> out.put(tp, found.get(tp) == null ? last.get(tp) : found.get(tp).offset()));
+        first.keySet()
+                .forEach(tp -> out.put(
+                        tp, found.get(tp) == null ? last.get(tp) : found.get(tp).offset()));
         return out;
     }
 }

@@ -17,8 +17,9 @@ public final class Drain {
     private Drain() {}
 
     /** Returns true when drained within the timeout; {@code progress} receives the number of decided requests. */
-    public static boolean await(Pipeline p, OutcomeLog log, long goodsId, Set<String> acceptedIds, Duration timeout,
-                                IntConsumer progress) throws SQLException {
+    public static boolean await(
+            Pipeline p, OutcomeLog log, long goodsId, Set<String> acceptedIds, Duration timeout, IntConsumer progress)
+            throws SQLException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             List<Outcome> outcomes = log.snapshot();
@@ -29,10 +30,13 @@ public final class Drain {
                 decided.add(o.requestId());
                 if (o.outcome() == OutcomeKind.SUCCESS) successes++;
             }
-            int decidedAccepted = (int) acceptedIds.stream().filter(decided::contains).count();
+            int decidedAccepted =
+                    (int) acceptedIds.stream().filter(decided::contains).count();
             progress.accept(decidedAccepted);
             try {
-                if (decidedAccepted == acceptedIds.size() && ordersIn(p, goodsId) == successes && stocksAgree(p, goodsId)) return true;
+                if (decidedAccepted == acceptedIds.size()
+                        && ordersIn(p, goodsId) == successes
+                        && stocksAgree(p, goodsId)) return true;
             } catch (SQLException e) {
                 // the database is not answering (yet): not drained, look again
             }
@@ -65,7 +69,7 @@ public final class Drain {
 
     static long ordersIn(Pipeline p, long goodsId) throws SQLException {
         try (Connection c = p.db().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?")) {
             ps.setLong(1, goodsId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -77,7 +81,7 @@ public final class Drain {
     static boolean stocksAgree(Pipeline p, long goodsId) throws SQLException {
         String redis = p.redis().get(p.keys().stock(goodsId));
         try (Connection c = p.db().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT stock FROM sale WHERE goods_id = ?")) {
+                PreparedStatement ps = c.prepareStatement("SELECT stock FROM sale WHERE goods_id = ?")) {
             ps.setLong(1, goodsId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() && redis != null && Long.parseLong(redis) == rs.getLong(1);

@@ -26,12 +26,25 @@ import java.util.function.IntConsumer;
  */
 public final class LoadGenerator {
     /** @param acceptedIds the requestIds of the 202s (empty when the caller did not ask to keep them) */
-    public record Result(long requests, long accepted, Set<String> acceptedIds, Map<Integer, Long> byStatus, long[] latenciesMicros,
-                         long elapsedNanos, long errors) {
-        public double acceptedPerSecond() { return accepted / (elapsedNanos / 1e9); }
-        public double requestsPerSecond() { return requests / (elapsedNanos / 1e9); }
+    public record Result(
+            long requests,
+            long accepted,
+            Set<String> acceptedIds,
+            Map<Integer, Long> byStatus,
+            long[] latenciesMicros,
+            long elapsedNanos,
+            long errors) {
+        public double acceptedPerSecond() {
+            return accepted / (elapsedNanos / 1e9);
+        }
 
-        public double percentileMillis(double p) { return percentileMillis(p, 0); }
+        public double requestsPerSecond() {
+            return requests / (elapsedNanos / 1e9);
+        }
+
+        public double percentileMillis(double p) {
+            return percentileMillis(p, 0);
+        }
 
         /** The percentile over requests {@code from} onwards (an open loop's first seconds are its warm-up). */
         public double percentileMillis(double p, int from) {
@@ -42,8 +55,15 @@ public final class LoadGenerator {
     private LoadGenerator() {}
 
     /** Closed loop: each of the {@code concurrency} clients sends its next request when the last one is answered. */
-    public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed,
-                             java.util.function.LongFunction<String> bearerOf, IntConsumer progress) {
+    public static Result run(
+            int port,
+            long goodsId,
+            int requests,
+            int concurrency,
+            int users,
+            long seed,
+            java.util.function.LongFunction<String> bearerOf,
+            IntConsumer progress) {
         return run(port, goodsId, requests, concurrency, users, seed, bearerOf, progress, 0);
     }
 
@@ -54,8 +74,16 @@ public final class LoadGenerator {
      *                      from when it was due — time spent waiting for a free connection included, so a slow
      *                      server cannot hide its queue (no coordinated omission)
      */
-    public static Result run(int port, long goodsId, int requests, int concurrency, int users, long seed,
-                             java.util.function.LongFunction<String> bearerOf, IntConsumer progress, double ratePerSecond) {
+    public static Result run(
+            int port,
+            long goodsId,
+            int requests,
+            int concurrency,
+            int users,
+            long seed,
+            java.util.function.LongFunction<String> bearerOf,
+            IntConsumer progress,
+            double ratePerSecond) {
         return run(port, goodsId, requests, concurrency, 1, users, seed, bearerOf, progress, ratePerSecond, true);
     }
 
@@ -63,9 +91,18 @@ public final class LoadGenerator {
      * @param keepIds whether to keep the accepted requestIds (drills check each one's outcome); a benchmark only
      *                counts them, so that a growing set of ids does not add to the collector's work in the same JVM
      */
-    public static Result run(int port, long goodsId, int requests, int concurrency, long firstUser, int users, long seed,
-                             java.util.function.LongFunction<String> bearerOf, IntConsumer progress, double ratePerSecond,
-                             boolean keepIds) {
+    public static Result run(
+            int port,
+            long goodsId,
+            int requests,
+            int concurrency,
+            long firstUser,
+            int users,
+            long seed,
+            java.util.function.LongFunction<String> bearerOf,
+            IntConsumer progress,
+            double ratePerSecond,
+            boolean keepIds) {
         int loops = Math.max(1, Math.min(concurrency, Runtime.getRuntime().availableProcessors()));
         Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setEventLoopPoolSize(loops));
         Random random = new Random(seed);
@@ -87,7 +124,16 @@ public final class LoadGenerator {
         // as JMH collects between iterations: otherwise the first collections of the run copy it, pausing everything
         System.gc();
         AtomicLong acceptedCount = new AtomicLong();
-        Shared shared = new Shared(bodies, auth, latencies, keepIds ? accepted : null, acceptedCount, byStatus, errors, done, finished,
+        Shared shared = new Shared(
+                bodies,
+                auth,
+                latencies,
+                keepIds ? accepted : null,
+                acceptedCount,
+                byStatus,
+                errors,
+                done,
+                finished,
                 progress);
         long start = System.nanoTime();
         // one verticle per event loop, each with its own client, its share of the connections and of the requests
@@ -95,9 +141,16 @@ public final class LoadGenerator {
             int share = concurrency / loops + (l < concurrency % loops ? 1 : 0);
             int loop = l;
             vertx.deployVerticle(new AbstractVerticle() {
-                @Override public void start() {
-                    HttpClient client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
-                            .setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(10_000), new PoolOptions().setHttp1MaxSize(share));
+                @Override
+                public void start() {
+                    HttpClient client = vertx.createHttpClient(
+                            new HttpClientOptions()
+                                    .setDefaultHost("127.0.0.1")
+                                    .setDefaultPort(port)
+                                    .setKeepAlive(true)
+                                    .setTcpNoDelay(true)
+                                    .setConnectTimeout(10_000),
+                            new PoolOptions().setHttp1MaxSize(share));
                     if (ratePerSecond <= 0) {
                         AtomicInteger next = new AtomicInteger(loop);
                         for (int c = 0; c < share; c++) closedLoop(client, shared, next, loops);
@@ -108,7 +161,8 @@ public final class LoadGenerator {
             });
         }
         try {
-            if (!finished.await(10, TimeUnit.MINUTES)) throw new IllegalStateException("load did not finish in 10 minutes");
+            if (!finished.await(10, TimeUnit.MINUTES))
+                throw new IllegalStateException("load did not finish in 10 minutes");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -118,9 +172,17 @@ public final class LoadGenerator {
     }
 
     /** What every client shares: the prepared requests and where the answers go. */
-    private record Shared(Buffer[] bodies, String[] auth, long[] latencies, Set<String> accepted, AtomicLong acceptedCount,
-                          Map<Integer, Long> byStatus,
-                          AtomicLong errors, AtomicInteger done, CountDownLatch finished, IntConsumer progress) {}
+    private record Shared(
+            Buffer[] bodies,
+            String[] auth,
+            long[] latencies,
+            Set<String> accepted,
+            AtomicLong acceptedCount,
+            Map<Integer, Long> byStatus,
+            AtomicLong errors,
+            AtomicInteger done,
+            CountDownLatch finished,
+            IntConsumer progress) {}
 
     /** Requests {@code first, first + stride, ...}: the next one leaves when the last one is answered. */
     private static void closedLoop(HttpClient client, Shared s, AtomicInteger next, int stride) {
@@ -131,7 +193,8 @@ public final class LoadGenerator {
     }
 
     /** Requests {@code first, first + stride, ...}, each due at {@code start + k / rate}, sent when due. */
-    private static void openLoop(Vertx vertx, HttpClient client, Shared s, int first, int stride, double rate, long start) {
+    private static void openLoop(
+            Vertx vertx, HttpClient client, Shared s, int first, int stride, double rate, long start) {
         int[] k = {0};
         long[] timer = new long[1];
         timer[0] = vertx.setPeriodic(1, t -> {
@@ -151,7 +214,9 @@ public final class LoadGenerator {
     }
 
     private static Future<?> send(HttpClient client, Shared s, int i, long t0) {
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setURI("/api/purchases")
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setURI("/api/purchases")
                 .putHeader("Content-Type", "application/json");
         if (s.auth()[i] != null) options.putHeader("Authorization", s.auth()[i]);
         Future<?> f = client.request(options)

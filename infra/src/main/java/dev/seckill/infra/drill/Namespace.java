@@ -1,9 +1,7 @@
 package dev.seckill.infra.drill;
 
-import dev.seckill.kit.redis.RedisConnections;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ScanParams;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.redis.RedisConnections;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -15,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.ScanParams;
 
 /**
  * One isolated run of the pipeline beside any other: its own topic prefix, Redis key prefix, database and
@@ -26,10 +26,12 @@ public record Namespace(String name, Settings settings) {
         String db = "seckill_" + name.replaceAll("[^A-Za-z0-9_]", "_");
         String url = base.dbUrl();
         String server = url.substring(0, url.indexOf('/', "jdbc:mysql://".length()));
-        return new Namespace(name, base.and(Map.of(
-                Settings.TOPIC_PREFIX, name + ".",
-                Settings.REDIS_PREFIX, name + ":",
-                Settings.DB_URL, server + "/" + db + "?createDatabaseIfNotExist=true")));
+        return new Namespace(
+                name,
+                base.and(Map.of(
+                        Settings.TOPIC_PREFIX, name + ".",
+                        Settings.REDIS_PREFIX, name + ":",
+                        Settings.DB_URL, server + "/" + db + "?createDatabaseIfNotExist=true")));
     }
 
     /**
@@ -38,8 +40,11 @@ public record Namespace(String name, Settings settings) {
      */
     public int deleteTopics() {
         String prefix = settings.topicPrefix();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()))) {
-            List<String> mine = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().filter(t -> t.startsWith(prefix)).toList();
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()))) {
+            List<String> mine = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                    .filter(t -> t.startsWith(prefix))
+                    .toList();
             if (!mine.isEmpty()) admin.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
             return mine.size();
         } catch (InterruptedException e) {
@@ -58,10 +63,12 @@ public record Namespace(String name, Settings settings) {
         long deleted = 0;
         try (UnifiedJedis jedis = RedisConnections.open(settings)) {
             String cursor = ScanParams.SCAN_POINTER_START;
-            ScanParams page = new ScanParams().match(settings.redisPrefix() + "*").count(1000);
+            ScanParams page =
+                    new ScanParams().match(settings.redisPrefix() + "*").count(1000);
             do {
                 var scan = jedis.scan(cursor, page);
-                if (!scan.getResult().isEmpty()) deleted += jedis.unlink(scan.getResult().toArray(String[]::new));
+                if (!scan.getResult().isEmpty())
+                    deleted += jedis.unlink(scan.getResult().toArray(String[]::new));
                 cursor = scan.getCursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         }
@@ -71,7 +78,7 @@ public record Namespace(String name, Settings settings) {
     /** Drops this namespace's database, if it exists. */
     public void dropDatabase() {
         try (Connection c = DriverManager.getConnection(settings.dbUrl(), settings.dbUser(), settings.dbPassword());
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS `" + database() + "`");
         } catch (SQLException e) {
             throw new IllegalStateException("could not drop the database of " + name + ": " + e.getMessage(), e);

@@ -30,7 +30,9 @@ public final class Namespaces {
 
     private final Settings base;
 
-    public Namespaces(Settings base) { this.base = base; }
+    public Namespaces(Settings base) {
+        this.base = base;
+    }
 
     /** The name of the live namespace: the configured topic prefix without its trailing dot. */
     public String liveName() {
@@ -44,7 +46,8 @@ public final class Namespaces {
         List<Entry> all = list();
         if (all.stream().noneMatch(e -> e.name().equals(name))) {
             throw new NoSuchNamespace("no namespace '" + name + "' on " + base.kafkaBootstrap() + " (no topic " + name
-                    + ".commands); namespaces here: " + String.join(", ", all.stream().map(Entry::name).toList()));
+                    + ".commands); namespaces here: "
+                    + String.join(", ", all.stream().map(Entry::name).toList()));
         }
         return Namespace.create(base, name).settings();
     }
@@ -56,12 +59,18 @@ public final class Namespaces {
         for (String t : names) {
             if (!t.endsWith(".commands")) continue;
             String name = t.substring(0, t.length() - ".commands".length());
-            topics.put(name, (int) names.stream().filter(n -> n.startsWith(name + ".")).count());
+            topics.put(name, (int)
+                    names.stream().filter(n -> n.startsWith(name + ".")).count());
         }
         Set<String> databases = databases();
         List<Entry> out = new ArrayList<>();
-        topics.forEach((name, n) -> out.add(new Entry(name, n, name.equals(liveName())
-                ? true : databases.contains(Namespace.create(base, name).database()), name.equals(liveName()))));
+        topics.forEach((name, n) -> out.add(new Entry(
+                name,
+                n,
+                name.equals(liveName())
+                        ? true
+                        : databases.contains(Namespace.create(base, name).database()),
+                name.equals(liveName()))));
         return out;
     }
 
@@ -71,7 +80,8 @@ public final class Namespaces {
      */
     public List<String> clean(String name) {
         if (name.equals(liveName())) {
-            throw new NoSuchNamespace("refusing to clean '" + name + "': it is the live namespace (SECKILL_TOPIC_PREFIX)");
+            throw new NoSuchNamespace(
+                    "refusing to clean '" + name + "': it is the live namespace (SECKILL_TOPIC_PREFIX)");
         }
         Namespace ns = Namespace.create(base, name);
         String prefix = ns.settings().topicPrefix();
@@ -92,7 +102,9 @@ public final class Namespaces {
     private String deleteGroups(String prefix) {
         try (Admin admin = admin()) {
             List<String> groups = admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS).stream()
-                    .map(ConsumerGroupListing::groupId).filter(g -> g.startsWith(prefix)).toList();
+                    .map(ConsumerGroupListing::groupId)
+                    .filter(g -> g.startsWith(prefix))
+                    .toList();
             List<String> kept = new ArrayList<>();
             var results = admin.deleteConsumerGroups(groups).deletedGroups();
             for (String g : groups) {
@@ -104,12 +116,15 @@ public final class Namespaces {
                 }
             }
             return (groups.size() - kept.size()) + " consumer groups " + prefix + "*"
-                    + (kept.isEmpty() ? "" : " (kept " + kept + ": still with members; clean again once its services have stopped)");
+                    + (kept.isEmpty()
+                            ? ""
+                            : " (kept " + kept + ": still with members; clean again once its services have stopped)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while deleting the consumer groups " + prefix + "*", e);
         } catch (Exception e) {
-            throw new IllegalStateException("could not delete the consumer groups " + prefix + "*: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "could not delete the consumer groups " + prefix + "*: " + e.getMessage(), e);
         }
     }
 
@@ -120,7 +135,8 @@ public final class Namespaces {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while listing topics", e);
         } catch (Exception e) {
-            throw new IllegalStateException("could not list the topics on " + base.kafkaBootstrap() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "could not list the topics on " + base.kafkaBootstrap() + ": " + e.getMessage(), e);
         }
     }
 
@@ -128,8 +144,10 @@ public final class Namespaces {
         Set<String> out = new HashSet<>();
         String url = base.dbUrl();
         String server = url.substring(0, url.indexOf('/', "jdbc:mysql://".length())) + "/";
-        try (Connection c = DriverManager.getConnection(JdbcUrls.withDriverDefaults(server), base.dbUser(), base.dbPassword());
-             Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW DATABASES")) {
+        try (Connection c = DriverManager.getConnection(
+                        JdbcUrls.withDriverDefaults(server), base.dbUser(), base.dbPassword());
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW DATABASES")) {
             while (rs.next()) out.add(rs.getString(1));
         } catch (SQLException e) {
             throw new IllegalStateException("could not list the databases: " + e.getMessage(), e);
@@ -138,12 +156,17 @@ public final class Namespaces {
     }
 
     private Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, base.kafkaBootstrap(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                base.kafkaBootstrap(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                30_000));
     }
 
     /** An operator named a namespace that is not there, or asked for what must not be done to it. */
     public static final class NoSuchNamespace extends RuntimeException {
-        public NoSuchNamespace(String message) { super(message); }
+        public NoSuchNamespace(String message) {
+            super(message);
+        }
     }
 }

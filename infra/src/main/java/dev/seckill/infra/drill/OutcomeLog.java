@@ -1,9 +1,9 @@
 package dev.seckill.infra.drill;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +24,18 @@ public final class OutcomeLog implements AutoCloseable {
     private final Thread thread;
 
     public OutcomeLog(String bootstrap, Topics topics) {
-        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        5000),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         TopicProvisioner.assignAll(consumer, topics.outcomes(), false);
         thread = new Thread(this::run, "outcome-log");
         thread.setDaemon(true);
@@ -62,7 +71,8 @@ public final class OutcomeLog implements AutoCloseable {
         }
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         running.set(false);
         consumer.wakeup();
     }

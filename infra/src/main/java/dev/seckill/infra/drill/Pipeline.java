@@ -1,17 +1,17 @@
 package dev.seckill.infra.drill;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.kit.kafka.ReliableProducers;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
-import dev.seckill.infra.cli.ToolSettings;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.infra.cli.ToolSettings;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -28,7 +28,8 @@ public final class Pipeline implements AutoCloseable {
     private Namespace ns;
     private final Topics topics;
     private final RedisKeys keys;
-    private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry metrics =
+            new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
     private StockStreamApp stream;
     private OrderWriterApp writer;
     private GatewayApp gateway;
@@ -46,12 +47,14 @@ public final class Pipeline implements AutoCloseable {
         String secret = ns.settings().get(GatewaySettings.AUTH_SECRET);
         if (secret.isEmpty()) {
             secret = java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
-            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.AUTH_SECRET.name(), secret)));
+            ns = new Namespace(
+                    ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.AUTH_SECRET.name(), secret)));
         }
         String payments = ns.settings().get(GatewaySettings.PAYMENT_SECRET);
         if (payments.isEmpty()) {
             payments = "pay-" + java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
-            ns = new Namespace(ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.PAYMENT_SECRET.name(), payments)));
+            ns = new Namespace(
+                    ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.PAYMENT_SECRET.name(), payments)));
         }
         this.paymentSecret = payments;
         this.jwt = new Jwt(secret, java.time.Clock.systemUTC());
@@ -61,7 +64,8 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public Pipeline start() {
-        TopicProvisioner.ensure(ns.settings().kafkaBootstrap(), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
+        TopicProvisioner.ensure(
+                ns.settings().kafkaBootstrap(), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
         redis = RedisConnections.open(ns.settings());
         writer = new OrderWriterApp(ns.settings(), metrics).start();
         stream = new StockStreamApp(ns.settings(), metrics).start();
@@ -74,7 +78,8 @@ public final class Pipeline implements AutoCloseable {
     /** Sends a command to {@code <prefix>commands}, keyed by goods id, and waits for Kafka's acknowledgment. */
     public void send(Command command) {
         try {
-            commands.send(new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command))).get(30, TimeUnit.SECONDS);
+            commands.send(new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
+                    .get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot send " + command + ": " + e.getMessage(), e);
         }
@@ -83,27 +88,59 @@ public final class Pipeline implements AutoCloseable {
     /** Opens a sale through the commands topic and waits until Redis holds its stock. */
     public void openSale(long goodsId, long stock, Duration length, int perUserLimit) {
         Instant now = Instant.now();
-        send(new OpenSale(goodsId, stock, now.minusSeconds(1), now.plus(length), perUserLimit, ns.name() + "-open-" + goodsId, false));
+        send(new OpenSale(
+                goodsId,
+                stock,
+                now.minusSeconds(1),
+                now.plus(length),
+                perUserLimit,
+                ns.name() + "-open-" + goodsId,
+                false));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (redis.get(keys.stock(goodsId)) == null) {
-            if (System.nanoTime() > deadline) throw new IllegalStateException("sale of goods " + goodsId + " was not opened in 60 s");
+            if (System.nanoTime() > deadline)
+                throw new IllegalStateException("sale of goods " + goodsId + " was not opened in 60 s");
             sleep(20);
         }
     }
 
     /** An {@code Authorization} header value for a simulated buyer (an HS256 token valid for an hour). */
-    public String bearer(long userId) { return "Bearer " + jwt.mint(userId, Instant.now().plusSeconds(3600)); }
+    public String bearer(long userId) {
+        return "Bearer " + jwt.mint(userId, Instant.now().plusSeconds(3600));
+    }
 
     /** The {@code Authorization} header value of the simulated payment provider (the only caller the pay endpoint takes). */
-    public String paymentProvider() { return "Bearer " + paymentSecret; }
+    public String paymentProvider() {
+        return "Bearer " + paymentSecret;
+    }
 
-    public Namespace namespace() { return ns; }
-    public Topics topics() { return topics; }
-    public RedisKeys keys() { return keys; }
-    public UnifiedJedis redis() { return redis; }
-    public DataSource db() { return writer.dataSource(); }
-    public int gatewayPort() { return gateway.port(); }
-    public PrometheusMeterRegistry metrics() { return metrics; }
+    public Namespace namespace() {
+        return ns;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    public RedisKeys keys() {
+        return keys;
+    }
+
+    public UnifiedJedis redis() {
+        return redis;
+    }
+
+    public DataSource db() {
+        return writer.dataSource();
+    }
+
+    public int gatewayPort() {
+        return gateway.port();
+    }
+
+    public PrometheusMeterRegistry metrics() {
+        return metrics;
+    }
 
     private static void sleep(long ms) {
         try {
@@ -113,7 +150,8 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         if (gateway != null) gateway.close();
         if (stream != null) stream.close();
         if (writer != null) writer.close();

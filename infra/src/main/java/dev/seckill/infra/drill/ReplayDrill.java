@@ -41,7 +41,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class ReplayDrill {
     /** What to replay and how. {@code speed} 0 is as fast as it goes; 1 keeps the recorded inter-arrival times. */
     public record Options(CommandWindow window, Set<Long> goods, Long stock, Integer limit, double speed) {
-        boolean changesTheSale() { return stock != null || limit != null; }
+        boolean changesTheSale() {
+            return stock != null || limit != null;
+        }
     }
 
     /** One request whose drill outcome is not its recorded one. */
@@ -51,9 +53,17 @@ public final class ReplayDrill {
      * @param shifted requests with the recorded outcome and reason but another stockAfter (expected when the stock was
      *                changed; counted as identical then)
      */
-    public record Result(long copied, long purchases, long identical, long shifted, List<Difference> differences,
-                         Set<Long> goodsWithoutOpen, Duration took) {
-        public double decisionsPerSecond() { return took.isZero() ? 0 : purchases * 1000.0 / took.toMillis(); }
+    public record Result(
+            long copied,
+            long purchases,
+            long identical,
+            long shifted,
+            List<Difference> differences,
+            Set<Long> goodsWithoutOpen,
+            Duration took) {
+        public double decisionsPerSecond() {
+            return took.isZero() ? 0 : purchases * 1000.0 / took.toMillis();
+        }
     }
 
     private final Settings source;
@@ -68,16 +78,24 @@ public final class ReplayDrill {
         Topics from = new Topics(source.topicPrefix());
         List<ConsumerRecord<String, byte[]>> window = new ArrayList<>();
         int partitions = readWindow(from.commands(), o, window);
-        // the drill's topics have the recording's partitions, so each record keeps its partition; its gateway listens on
+        // the drill's topics have the recording's partitions, so each record keeps its partition; its gateway listens
+        // on
         // a free port, never on the live one's
-        Namespace ns = new Namespace(drill.name(), drill.settings().and(Map.of(ToolSettings.TOPIC_PARTITIONS.name(),
-                Integer.toString(partitions), "gateway.port", "0")));
+        Namespace ns = new Namespace(
+                drill.name(),
+                drill.settings()
+                        .and(Map.of(
+                                ToolSettings.TOPIC_PARTITIONS.name(),
+                                Integer.toString(partitions),
+                                "gateway.port",
+                                "0")));
         Set<String> purchases = new LinkedHashSet<>();
         Set<Long> opened = new TreeSet<>();
         Set<Long> goods = new TreeSet<>();
         try (Pipeline pipeline = new Pipeline(ns).start();
-             OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), pipeline.topics());
-             KafkaProducer<String, byte[]> producer = ReliableProducers.create(ns.settings().kafkaBootstrap())) {
+                OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), pipeline.topics());
+                KafkaProducer<String, byte[]> producer =
+                        ReliableProducers.create(ns.settings().kafkaBootstrap())) {
             long start = System.nanoTime(); // the drill's pipeline is up: from here it is copy and decide
             long copied = 0;
             long firstTs = window.isEmpty() ? 0 : window.get(0).timestamp();
@@ -95,14 +113,16 @@ public final class ReplayDrill {
                     goods.add(p.goodsId());
                 }
                 if (parsed instanceof ParsedCommand.InvalidPurchase ip) purchases.add(ip.requestId());
-                producer.send(new ProducerRecord<>(pipeline.topics().commands(), r.partition(), r.timestamp(), r.key(), value, r.headers()));
+                producer.send(new ProducerRecord<>(
+                        pipeline.topics().commands(), r.partition(), r.timestamp(), r.key(), value, r.headers()));
                 copiedProgress.accept(++copied);
             }
             producer.flush();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
             Set<String> decided = new java.util.HashSet<>();
             while (decided.size() < purchases.size() && System.nanoTime() < deadline) {
-                for (Outcome out : log.snapshot()) if (purchases.contains(out.requestId())) decided.add(out.requestId());
+                for (Outcome out : log.snapshot())
+                    if (purchases.contains(out.requestId())) decided.add(out.requestId());
                 decidedProgress.accept(decided.size());
                 if (decided.size() < purchases.size()) Thread.sleep(100); // polling the drill's outcome log, bounded
             }
@@ -113,15 +133,24 @@ public final class ReplayDrill {
     }
 
     private int readWindow(String topic, Options o, List<ConsumerRecord<String, byte[]>> out) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, source.kafkaBootstrap(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        source.kafkaBootstrap(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(parts);
             CommandWindow.Bounds bounds = o.window().resolve(consumer, parts);
             bounds.start().forEach(consumer::seek);
-            while (parts.stream().anyMatch(tp -> consumer.position(tp) < bounds.end().get(tp))) {
+            while (parts.stream()
+                    .anyMatch(tp -> consumer.position(tp) < bounds.end().get(tp))) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.offset() >= bounds.end().get(new TopicPartition(r.topic(), r.partition()))) continue;
                     if (!o.goods().isEmpty() && !o.goods().contains(goodsOf(r.key()))) continue;
@@ -130,7 +159,8 @@ public final class ReplayDrill {
             }
             // one order for the copy: by record time, then partition and offset (each partition keeps its own order)
             out.sort(Comparator.comparingLong((ConsumerRecord<String, byte[]> r) -> r.timestamp())
-                    .thenComparingInt(ConsumerRecord::partition).thenComparingLong(ConsumerRecord::offset));
+                    .thenComparingInt(ConsumerRecord::partition)
+                    .thenComparingLong(ConsumerRecord::offset));
             return parts.size();
         }
     }
@@ -144,8 +174,14 @@ public final class ReplayDrill {
     }
 
     private static OpenSale changed(OpenSale o, Options opts) {
-        return new OpenSale(o.goodsId(), opts.stock() == null ? o.stock() : opts.stock(), o.startAt(), o.endAt(),
-                opts.limit() == null ? o.perUserLimit() : opts.limit(), o.opId(), o.force());
+        return new OpenSale(
+                o.goodsId(),
+                opts.stock() == null ? o.stock() : opts.stock(),
+                o.startAt(),
+                o.endAt(),
+                opts.limit() == null ? o.perUserLimit() : opts.limit(),
+                o.opId(),
+                o.force());
     }
 
     private Map<String, Outcome> recorded(Topics from, Set<String> ids) {
@@ -165,8 +201,14 @@ public final class ReplayDrill {
         return out;
     }
 
-    static Result compare(Options o, long copied, Set<String> ids, Map<String, Outcome> recorded, Map<String, Outcome> drilled,
-                          Set<Long> goodsWithoutOpen, Duration took) {
+    static Result compare(
+            Options o,
+            long copied,
+            Set<String> ids,
+            Map<String, Outcome> recorded,
+            Map<String, Outcome> drilled,
+            Set<Long> goodsWithoutOpen,
+            Duration took) {
         long identical = 0;
         long shifted = 0;
         List<Difference> differences = new ArrayList<>();
@@ -175,7 +217,10 @@ public final class ReplayDrill {
             Outcome now = drilled.get(id);
             if (was != null && now != null && was.withoutRunFields().equals(now.withoutRunFields())) {
                 identical++;
-            } else if (was != null && now != null && o.changesTheSale() && was.outcome() == now.outcome()
+            } else if (was != null
+                    && now != null
+                    && o.changesTheSale()
+                    && was.outcome() == now.outcome()
                     && java.util.Objects.equals(was.reason(), now.reason())) {
                 shifted++;
             } else {
@@ -190,10 +235,13 @@ public final class ReplayDrill {
         if (now == null) return "not decided by the drill in time";
         String change = was.outcome() + (was.reason() == null ? "" : " " + was.reason()) + " -> " + now.outcome()
                 + (now.reason() == null ? "" : " " + now.reason());
-        if (!o.changesTheSale()) return change + " with the same sale: a determinism break (docs/invariants.md, invariant 6)";
-        String sale = (o.stock() != null ? "stock " + o.stock() : "") + (o.stock() != null && o.limit() != null ? ", " : "")
+        if (!o.changesTheSale())
+            return change + " with the same sale: a determinism break (docs/invariants.md, invariant 6)";
+        String sale = (o.stock() != null ? "stock " + o.stock() : "")
+                + (o.stock() != null && o.limit() != null ? ", " : "")
                 + (o.limit() != null ? "limit " + o.limit() : "");
-        return change + " (the drill's sale has " + sale + "; stock after: recorded " + was.stockAfter() + ", drill " + now.stockAfter() + ")";
+        return change + " (the drill's sale has " + sale + "; stock after: recorded " + was.stockAfter() + ", drill "
+                + now.stockAfter() + ")";
     }
 
     private static void pace(long t0, long atMs) throws InterruptedException {

@@ -29,12 +29,16 @@ public final class SaleAudit {
     public Long redisStock, dbStock;
     public final List<String> violations = new ArrayList<>();
 
-    private SaleAudit(long goodsId) { this.goodsId = goodsId; }
+    private SaleAudit(long goodsId) {
+        this.goodsId = goodsId;
+    }
 
-    public static SaleAudit of(Pipeline p, long goodsId, Set<String> acceptedIds, List<Outcome> allOutcomes) throws SQLException {
+    public static SaleAudit of(Pipeline p, long goodsId, Set<String> acceptedIds, List<Outcome> allOutcomes)
+            throws SQLException {
         SaleAudit a = new SaleAudit(goodsId);
         for (OutcomeKind k : OutcomeKind.values()) a.outcomesByKind.put(k, 0L);
-        List<Outcome> outcomes = allOutcomes.stream().filter(o -> o.goodsId() == goodsId).toList();
+        List<Outcome> outcomes =
+                allOutcomes.stream().filter(o -> o.goodsId() == goodsId).toList();
 
         // Invariant 5: every acknowledged purchase has exactly one outcome (and no requestId has two).
         Map<String, Integer> perRequest = new HashMap<>();
@@ -44,15 +48,17 @@ public final class SaleAudit {
         }
         long twice = perRequest.values().stream().filter(n -> n > 1).count();
         if (twice > 0) a.violations.add("invariant 5: " + twice + " requestIds have more than one outcome");
-        long undecided = acceptedIds.stream().filter(id -> !perRequest.containsKey(id)).count();
+        long undecided =
+                acceptedIds.stream().filter(id -> !perRequest.containsKey(id)).count();
         if (undecided > 0) a.violations.add("invariant 5: " + undecided + " acknowledged requests have no outcome");
 
         // Invariants 1 and 2 from the ledger, in the order it was decided.
         List<LedgerEntry> ledger = new ArrayList<>();
-        LedgerReader.readAll(p.namespace().settings().kafkaBootstrap(), p.topics().ledger(), r -> {
-            LedgerEntry e = Json.read(r.value(), LedgerEntry.class);
-            if (e.goodsId() == goodsId) ledger.add(e);
-        });
+        LedgerReader.readAll(
+                p.namespace().settings().kafkaBootstrap(), p.topics().ledger(), r -> {
+                    LedgerEntry e = Json.read(r.value(), LedgerEntry.class);
+                    if (e.goodsId() == goodsId) ledger.add(e);
+                });
         a.ledgerEntries = ledger.size();
         Set<Long> live = new HashSet<>();
         for (LedgerEntry e : ledger) {
@@ -71,9 +77,13 @@ public final class SaleAudit {
         a.oversold = Math.max(0, a.deducted - a.released - a.opened);
         if (a.oversold > 0) a.violations.add("invariant 1: oversold by " + a.oversold + " units");
         if (a.redisStock != null && a.redisStock < 0) a.violations.add("invariant 1: Redis stock is " + a.redisStock);
-        if (a.duplicateBuyers > 0) a.violations.add("invariant 2: " + a.duplicateBuyers + " buyers got a second live purchase");
+        if (a.duplicateBuyers > 0)
+            a.violations.add("invariant 2: " + a.duplicateBuyers + " buyers got a second live purchase");
         long successes = a.outcomesByKind.get(OutcomeKind.SUCCESS);
-        long successUnits = outcomes.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS).mapToLong(Outcome::quantity).sum();
+        long successUnits = outcomes.stream()
+                .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                .mapToLong(Outcome::quantity)
+                .sum();
         if (successUnits != a.deducted) {
             a.violations.add("ledger: " + a.deducted + " units deducted but SUCCESS outcomes hold " + successUnits);
         }
@@ -83,19 +93,23 @@ public final class SaleAudit {
         outcomes.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS).forEach(o -> successIds.add(o.requestId()));
         try (Connection c = p.db().getConnection()) {
             Set<String> orderIds = new HashSet<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT request_id, live_user_id FROM purchase_order WHERE goods_id = ?")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT request_id, live_user_id FROM purchase_order WHERE goods_id = ?")) {
                 ps.setLong(1, goodsId);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         a.ordersInDb++;
-                        if (!orderIds.add(rs.getString(1))) a.violations.add("invariant 3: two order rows for " + rs.getString(1));
+                        if (!orderIds.add(rs.getString(1)))
+                            a.violations.add("invariant 3: two order rows for " + rs.getString(1));
                         rs.getLong(2);
                         if (!rs.wasNull()) a.liveOrdersInDb++;
                     }
                 }
             }
-            long missing = successIds.stream().filter(id -> !orderIds.contains(id)).count();
-            long stray = orderIds.stream().filter(id -> !successIds.contains(id)).count();
+            long missing =
+                    successIds.stream().filter(id -> !orderIds.contains(id)).count();
+            long stray =
+                    orderIds.stream().filter(id -> !successIds.contains(id)).count();
             if (missing > 0) a.violations.add("invariant 3: " + missing + " SUCCESS outcomes have no order row");
             if (stray > 0) a.violations.add("invariant 3: " + stray + " order rows have no SUCCESS outcome");
             try (PreparedStatement ps = c.prepareStatement("SELECT stock FROM sale WHERE goods_id = ?")) {
@@ -114,5 +128,7 @@ public final class SaleAudit {
         return a;
     }
 
-    public boolean ok() { return violations.isEmpty(); }
+    public boolean ok() {
+        return violations.isEmpty();
+    }
 }

@@ -33,15 +33,20 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class UpstreamLoad {
     /** What to send. {@code rate} is per second (open loop: sent on schedule whatever the answers); {@code repeatRatio} 0..1. */
-    public record Spec(int requests, int rate, List<Long> goods, int users, double repeatRatio, long seed, int maxInFlight) {}
+    public record Spec(
+            int requests, int rate, List<Long> goods, int users, double repeatRatio, long seed, int maxInFlight) {}
 
     /** What happened: {@code byStatus} is the HTTP status (or {@code acked}/{@code failed} via Kafka) → count. */
-    public record Result(long sent, long distinctRequestIds, Map<String, Long> byStatus, long[] latencyMicros, Duration took) {
-        public double ratePerSecond() { return took.isZero() ? 0 : sent * 1000.0 / took.toMillis(); }
+    public record Result(
+            long sent, long distinctRequestIds, Map<String, Long> byStatus, long[] latencyMicros, Duration took) {
+        public double ratePerSecond() {
+            return took.isZero() ? 0 : sent * 1000.0 / took.toMillis();
+        }
 
         public long latencyQuantileMicros(double q) {
             if (latencyMicros.length == 0) return 0;
-            return latencyMicros[(int) Math.min(latencyMicros.length - 1, Math.max(0, Math.ceil(q * latencyMicros.length) - 1))];
+            return latencyMicros[
+                    (int) Math.min(latencyMicros.length - 1, Math.max(0, Math.ceil(q * latencyMicros.length) - 1))];
         }
     }
 
@@ -63,28 +68,38 @@ public final class UpstreamLoad {
     }
 
     /** Through Kafka: each purchase produced to {@code topics.commands()} and counted once acknowledged. */
-    public static Result viaKafka(String bootstrap, Topics topics, List<Purchase> plan, Spec s, LongConsumer progress) throws Exception {
+    public static Result viaKafka(String bootstrap, Topics topics, List<Purchase> plan, Spec s, LongConsumer progress)
+            throws Exception {
         try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(bootstrap)) {
             return paced(plan, s, progress, p -> {
                 CompletableFuture<String> done = new CompletableFuture<>();
-                producer.send(new ProducerRecord<>(topics.commands(), p.key(), CommandCodec.encode(p)),
-                        (md, e) -> done.complete(e == null ? "acked" : "failed: " + e.getClass().getSimpleName()));
+                producer.send(
+                        new ProducerRecord<>(topics.commands(), p.key(), CommandCodec.encode(p)),
+                        (md, e) -> done.complete(
+                                e == null ? "acked" : "failed: " + e.getClass().getSimpleName()));
                 return done;
             });
         }
     }
 
     /** Through the gateway: {@code POST base/api/purchases}, with a bearer token from {@code tokens} (null: none). */
-    public static Result viaHttp(String base, LongFunction<String> tokens, List<Purchase> plan, Spec s, LongConsumer progress) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    public static Result viaHttp(
+            String base, LongFunction<String> tokens, List<Purchase> plan, Spec s, LongConsumer progress)
+            throws Exception {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         return paced(plan, s, progress, p -> {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/api/purchases")).timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"requestId\":\""
-                            + p.requestId() + "\",\"goodsId\":" + p.goodsId() + ",\"userId\":" + p.userId() + ",\"quantity\":1}"));
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/api/purchases"))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"requestId\":\"" + p.requestId() + "\",\"goodsId\":"
+                            + p.goodsId() + ",\"userId\":" + p.userId() + ",\"quantity\":1}"));
             String token = tokens == null ? null : tokens.apply(p.userId());
             if (token != null) b.header("Authorization", "Bearer " + token);
-            return http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).handle((r, e) ->
-                    e == null ? Integer.toString(r.statusCode()) : "failed: " + e.getClass().getSimpleName());
+            return http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding())
+                    .handle((r, e) -> e == null
+                            ? Integer.toString(r.statusCode())
+                            : "failed: " + e.getClass().getSimpleName());
         });
     }
 
@@ -93,7 +108,8 @@ public final class UpstreamLoad {
     }
 
     /** Sends on schedule (the n-th at n/rate s), at most {@code maxInFlight} unanswered; latency from the scheduled time. */
-    private static Result paced(List<Purchase> plan, Spec s, LongConsumer progress, Sender sender) throws InterruptedException {
+    private static Result paced(List<Purchase> plan, Spec s, LongConsumer progress, Sender sender)
+            throws InterruptedException {
         Map<String, Long> byStatus = new ConcurrentHashMap<>();
         long[] latency = new long[plan.size()];
         Semaphore inFlight = new Semaphore(s.maxInFlight());
@@ -102,7 +118,8 @@ public final class UpstreamLoad {
         for (int i = 0; i < plan.size(); i++) {
             long due = t0 + (long) (i * 1e9 / s.rate());
             long wait = due - System.nanoTime();
-            if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait); // open-loop pacing: the schedule, not the answers, sets the rate
+            if (wait > 0)
+                TimeUnit.NANOSECONDS.sleep(wait); // open-loop pacing: the schedule, not the answers, sets the rate
             inFlight.acquire();
             int index = i;
             sender.send(plan.get(i)).whenComplete((status, e) -> {
@@ -115,6 +132,11 @@ public final class UpstreamLoad {
         inFlight.acquire(s.maxInFlight()); // every answer in
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         long distinct = plan.stream().map(Purchase::requestId).distinct().count();
-        return new Result(plan.size(), distinct, new TreeMap<>(byStatus), java.util.Arrays.stream(latency).sorted().toArray(), took);
+        return new Result(
+                plan.size(),
+                distinct,
+                new TreeMap<>(byStatus),
+                java.util.Arrays.stream(latency).sorted().toArray(),
+                took);
     }
 }

@@ -26,38 +26,77 @@ import java.util.TreeMap;
  * @param unitsReleased  units given back by RELEASED entries
  * @param stockOverTime  (decidedAt, stock after) of every stock change, in order
  */
-public record GoodsReport(long goodsId, List<Outcome> outcomes, Map<String, Long> byKindReason, Instant openedAt, Instant soldOutAt,
-                          long[] latencyMs, Map<String, Long> orders, long unitsReleased, List<StockPoint> stockOverTime) {
+public record GoodsReport(
+        long goodsId,
+        List<Outcome> outcomes,
+        Map<String, Long> byKindReason,
+        Instant openedAt,
+        Instant soldOutAt,
+        long[] latencyMs,
+        Map<String, Long> orders,
+        long unitsReleased,
+        List<StockPoint> stockOverTime) {
 
     /** The stock left at an instant. */
     public record StockPoint(Instant at, long stock) {}
 
-    public static GoodsReport of(long goodsId, List<Outcome> outcomesOfGoods, List<LedgerEntry> ledgerOfGoods, Map<String, Long> orders) {
+    public static GoodsReport of(
+            long goodsId, List<Outcome> outcomesOfGoods, List<LedgerEntry> ledgerOfGoods, Map<String, Long> orders) {
         List<Outcome> outcomes = new ArrayList<>(outcomesOfGoods);
         outcomes.sort(Comparator.comparing(Outcome::decidedAt).thenComparingLong(Outcome::offset));
         Map<String, Long> byKindReason = new TreeMap<>();
-        for (Outcome o : outcomes) byKindReason.merge(o.outcome() + (o.reason() == null ? "" : "/" + o.reason()), 1L, Long::sum);
-        Instant opened = ledgerOfGoods.stream().filter(e -> e.type() == LedgerType.OPENED).map(LedgerEntry::at).min(Instant::compareTo).orElse(null);
-        Instant soldOut = outcomes.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() == 0)
-                .map(Outcome::decidedAt).findFirst().orElse(null);
-        long[] latency = outcomes.stream().filter(o -> o.acceptedAt() != null)
-                .mapToLong(o -> Duration.between(o.acceptedAt(), o.decidedAt()).toMillis()).sorted().toArray();
-        long released = ledgerOfGoods.stream().filter(e -> e.type() == LedgerType.RELEASED).mapToLong(LedgerEntry::quantity).sum();
+        for (Outcome o : outcomes)
+            byKindReason.merge(o.outcome() + (o.reason() == null ? "" : "/" + o.reason()), 1L, Long::sum);
+        Instant opened = ledgerOfGoods.stream()
+                .filter(e -> e.type() == LedgerType.OPENED)
+                .map(LedgerEntry::at)
+                .min(Instant::compareTo)
+                .orElse(null);
+        Instant soldOut = outcomes.stream()
+                .filter(o -> o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() == 0)
+                .map(Outcome::decidedAt)
+                .findFirst()
+                .orElse(null);
+        long[] latency = outcomes.stream()
+                .filter(o -> o.acceptedAt() != null)
+                .mapToLong(o -> Duration.between(o.acceptedAt(), o.decidedAt()).toMillis())
+                .sorted()
+                .toArray();
+        long released = ledgerOfGoods.stream()
+                .filter(e -> e.type() == LedgerType.RELEASED)
+                .mapToLong(LedgerEntry::quantity)
+                .sum();
         List<StockPoint> stock = new ArrayList<>();
-        ledgerOfGoods.stream().filter(e -> e.type() != LedgerType.PAID && e.type() != LedgerType.PAYMENT_REFUSED)
-                .sorted(Comparator.comparing(LedgerEntry::at)).forEach(e -> stock.add(new StockPoint(e.at(), e.stockAfter())));
-        return new GoodsReport(goodsId, List.copyOf(outcomes), byKindReason, opened, soldOut, latency, new TreeMap<>(orders), released,
+        ledgerOfGoods.stream()
+                .filter(e -> e.type() != LedgerType.PAID && e.type() != LedgerType.PAYMENT_REFUSED)
+                .sorted(Comparator.comparing(LedgerEntry::at))
+                .forEach(e -> stock.add(new StockPoint(e.at(), e.stockAfter())));
+        return new GoodsReport(
+                goodsId,
+                List.copyOf(outcomes),
+                byKindReason,
+                opened,
+                soldOut,
+                latency,
+                new TreeMap<>(orders),
+                released,
                 List.copyOf(stock));
     }
 
-    public long requests() { return outcomes.size(); }
+    public long requests() {
+        return outcomes.size();
+    }
 
-    public long count(String kindOrReason) { return byKindReason.getOrDefault(kindOrReason, 0L); }
+    public long count(String kindOrReason) {
+        return byKindReason.getOrDefault(kindOrReason, 0L);
+    }
 
     /** Requests of a kind, whatever their reason. */
     public long kind(OutcomeKind kind) {
-        return byKindReason.entrySet().stream().filter(e -> e.getKey().equals(kind.name()) || e.getKey().startsWith(kind + "/"))
-                .mapToLong(Map.Entry::getValue).sum();
+        return byKindReason.entrySet().stream()
+                .filter(e -> e.getKey().equals(kind.name()) || e.getKey().startsWith(kind + "/"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     /** The latency at quantile q (0..1) in ms, or -1 without requests. */
@@ -68,15 +107,25 @@ public record GoodsReport(long goodsId, List<Outcome> outcomes, Map<String, Long
     }
 
     /** Time from the sale's opening to its last unit sold, or null. */
-    public Duration openToSoldOut() { return openedAt == null || soldOutAt == null ? null : Duration.between(openedAt, soldOutAt); }
+    public Duration openToSoldOut() {
+        return openedAt == null || soldOutAt == null ? null : Duration.between(openedAt, soldOutAt);
+    }
 
     /** Time from the first request accepted to the last unit sold, or null. */
     public Duration firstRequestToSoldOut() {
-        Instant first = outcomes.stream().map(Outcome::acceptedAt).filter(a -> a != null).min(Instant::compareTo).orElse(null);
+        Instant first = outcomes.stream()
+                .map(Outcome::acceptedAt)
+                .filter(a -> a != null)
+                .min(Instant::compareTo)
+                .orElse(null);
         return first == null || soldOutAt == null ? null : Duration.between(first, soldOutAt);
     }
 
-    public long ordersWith(String status) { return orders.getOrDefault(status, 0L); }
+    public long ordersWith(String status) {
+        return orders.getOrDefault(status, 0L);
+    }
 
-    public long ordersCreated() { return orders.values().stream().mapToLong(Long::longValue).sum(); }
+    public long ordersCreated() {
+        return orders.values().stream().mapToLong(Long::longValue).sum();
+    }
 }

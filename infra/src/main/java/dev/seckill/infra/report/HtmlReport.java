@@ -22,17 +22,28 @@ public final class HtmlReport {
 
     public static String render(String title, List<GoodsReport> reports) {
         StringBuilder b = new StringBuilder("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(Html.escape(title)).append("</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"
-                        + "figure{margin:1em 0}figcaption{font-weight:bold}pre{background:#f5f5f5;padding:1em}</style></head><body>")
-                .append("<h1>").append(Html.escape(title)).append("</h1>");
+                .append(Html.escape(title))
+                .append(
+                        "</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"
+                                + "figure{margin:1em 0}figcaption{font-weight:bold}pre{background:#f5f5f5;padding:1em}</style></head><body>")
+                .append("<h1>")
+                .append(Html.escape(title))
+                .append("</h1>");
         for (GoodsReport r : reports) {
-            b.append("<section class=\"goods\"><h2>goods ").append(r.goodsId()).append("</h2><pre>")
-                    .append(Html.escape(TextReport.render(List.of(r)))).append("</pre>");
-            b.append(decisionsPerSecond(r)).append(stockOverTime(r)).append(latencyHistogram(r)).append("</section>");
+            b.append("<section class=\"goods\"><h2>goods ")
+                    .append(r.goodsId())
+                    .append("</h2><pre>")
+                    .append(Html.escape(TextReport.render(List.of(r))))
+                    .append("</pre>");
+            b.append(decisionsPerSecond(r))
+                    .append(stockOverTime(r))
+                    .append(latencyHistogram(r))
+                    .append("</section>");
         }
-        return b.append("<script>window.onerror=function(m){document.body.dataset.errors=(document.body.dataset.errors||'')+m;};"
-                        + "document.body.dataset.charts=Array.from(document.querySelectorAll('svg.chart'))"
-                        + ".filter(function(s){return +s.dataset.points>0;}).length;</script></body></html>")
+        return b.append(
+                        "<script>window.onerror=function(m){document.body.dataset.errors=(document.body.dataset.errors||'')+m;};"
+                                + "document.body.dataset.charts=Array.from(document.querySelectorAll('svg.chart'))"
+                                + ".filter(function(s){return +s.dataset.points>0;}).length;</script></body></html>")
                 .toString();
     }
 
@@ -58,7 +69,8 @@ public final class HtmlReport {
         List<GoodsReport.StockPoint> points = r.stockOverTime();
         if (points.isEmpty()) return SvgCharts.lines("stock left over time", "seconds", 1, Map.of());
         Instant first = points.get(0).at();
-        long spanMs = Duration.between(first, points.get(points.size() - 1).at()).toMillis();
+        long spanMs =
+                Duration.between(first, points.get(points.size() - 1).at()).toMillis();
         long bucketMs = Math.max(100, spanMs / MAX_BUCKETS + 1);
         int n = (int) (spanMs / bucketMs) + 1;
         double[] ys = new double[n];
@@ -80,9 +92,14 @@ public final class HtmlReport {
             long from = lo;
             long to = hi;
             labels.add(from + "-" + to + " ms");
-            counts.add(java.util.Arrays.stream(latency).filter(v -> v >= from && v < to).count());
+            counts.add(java.util.Arrays.stream(latency)
+                    .filter(v -> v >= from && v < to)
+                    .count());
             lo = hi;
         }
-        return SvgCharts.bars("accept → decision latency (requests per bucket)", labels, counts.stream().mapToLong(Long::longValue).toArray());
+        return SvgCharts.bars(
+                "accept → decision latency (requests per bucket)",
+                labels,
+                counts.stream().mapToLong(Long::longValue).toArray());
     }
 }

@@ -55,17 +55,23 @@ public final class ReportSource {
         outcomes.forEach(o -> goods.add(o.goodsId()));
         ledger.forEach(e -> goods.add(e.goodsId()));
         List<GoodsReport> out = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(JdbcUrls.withDriverDefaults(settings.dbUrl()), settings.dbUser(), settings.dbPassword())) {
+        try (Connection c = DriverManager.getConnection(
+                JdbcUrls.withDriverDefaults(settings.dbUrl()), settings.dbUser(), settings.dbPassword())) {
             for (long g : goods) {
-                out.add(GoodsReport.of(g, outcomes.stream().filter(o -> o.goodsId() == g).toList(),
-                        ledger.stream().filter(e -> e.goodsId() == g).toList(), orders(c, g)));
+                out.add(GoodsReport.of(
+                        g,
+                        outcomes.stream().filter(o -> o.goodsId() == g).toList(),
+                        ledger.stream().filter(e -> e.goodsId() == g).toList(),
+                        orders(c, g)));
             }
         }
         return out;
     }
 
     /** Records on the topics that were not an outcome or a ledger entry (poison that reached them is not expected). */
-    public int unreadable() { return unreadable; }
+    public int unreadable() {
+        return unreadable;
+    }
 
     private <T> T parse(byte[] value, Class<T> type) {
         try {
@@ -78,7 +84,8 @@ public final class ReportSource {
 
     private static Map<String, Long> orders(Connection c, long goods) throws SQLException {
         Map<String, Long> out = new TreeMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT status, COUNT(*) FROM purchase_order WHERE goods_id = ? GROUP BY status")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT status, COUNT(*) FROM purchase_order WHERE goods_id = ? GROUP BY status")) {
             ps.setLong(1, goods);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) out.put(rs.getString(1), rs.getLong(2));

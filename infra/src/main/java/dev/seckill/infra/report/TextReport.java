@@ -21,13 +21,22 @@ public final class TextReport {
                 String reasons = reasons(r.byKindReason(), k);
                 b.append(reasons.isEmpty() ? "" : "  (" + reasons + ")").append('\n');
             }
-            b.append(String.format("  sold out   %s%n", r.soldOutAt() == null ? "no"
-                    : r.soldOutAt() + "  (" + ms(r.openToSoldOut()) + " after the open, " + ms(r.firstRequestToSoldOut())
-                    + " after the first request)"));
-            b.append(String.format("  accept -> decision  p50 %d ms  p99 %d ms  max %d ms%n", r.latencyQuantileMs(0.5),
-                    r.latencyQuantileMs(0.99), r.latencyQuantileMs(1.0)));
-            b.append(String.format("  orders     %,d created: %,d paid, %,d being paid, %,d unpaid, %,d cancelled; %,d units released%n",
-                    r.ordersCreated(), r.ordersWith("PAID"), r.ordersWith("PAYING"), r.ordersWith("CREATED"), r.ordersWith("CANCELLED"),
+            b.append(String.format(
+                    "  sold out   %s%n",
+                    r.soldOutAt() == null
+                            ? "no"
+                            : r.soldOutAt() + "  (" + ms(r.openToSoldOut()) + " after the open, "
+                                    + ms(r.firstRequestToSoldOut()) + " after the first request)"));
+            b.append(String.format(
+                    "  accept -> decision  p50 %d ms  p99 %d ms  max %d ms%n",
+                    r.latencyQuantileMs(0.5), r.latencyQuantileMs(0.99), r.latencyQuantileMs(1.0)));
+            b.append(String.format(
+                    "  orders     %,d created: %,d paid, %,d being paid, %,d unpaid, %,d cancelled; %,d units released%n",
+                    r.ordersCreated(),
+                    r.ordersWith("PAID"),
+                    r.ordersWith("PAYING"),
+                    r.ordersWith("CREATED"),
+                    r.ordersWith("CANCELLED"),
                     r.unitsReleased()));
         }
         return b.toString();
@@ -43,5 +52,7 @@ public final class TextReport {
         return b.toString();
     }
 
-    private static String ms(Duration d) { return d == null ? "-" : d.toMillis() + " ms"; }
+    private static String ms(Duration d) {
+        return d == null ? "-" : d.toMillis() + " ms";
+    }
 }

@@ -31,7 +31,9 @@ public final class LocalStack {
         this.out = out;
     }
 
-    public void up() { up(1); }
+    public void up() {
+        up(1);
+    }
 
     /** Redis, MySQL and Kafka: one broker (the quick start), or a KRaft cluster of {@code brokers} nodes on loopback. */
     public void up(int brokers) {
@@ -55,14 +57,17 @@ public final class LocalStack {
         if (KafkaBroker.answersMetadata(cluster.bootstrap())) {
             out.println("kafka    " + cluster.bootstrap() + "  answers (using it)");
         } else {
-            out.println("kafka    starting a " + brokers + "-node KRaft cluster (replication factor " + brokers + ", min.insync.replicas "
-                    + (brokers - 1) + "; logs: " + home.resolve("kafka-cluster/node-*/broker.log") + ")");
+            out.println("kafka    starting a " + brokers + "-node KRaft cluster (replication factor " + brokers
+                    + ", min.insync.replicas " + (brokers - 1) + "; logs: "
+                    + home.resolve("kafka-cluster/node-*/broker.log") + ")");
             cluster.start();
             for (int i = 1; i <= brokers; i++) {
-                out.println("kafka    node " + i + " " + cluster.node(i).bootstrap() + "  started (pid " + cluster.node(i).process().pid() + ")");
+                out.println("kafka    node " + i + " " + cluster.node(i).bootstrap() + "  started (pid "
+                        + cluster.node(i).process().pid() + ")");
             }
         }
-        out.println("kafka    point the services and commands at it: export SECKILL_KAFKA_BOOTSTRAP=" + cluster.bootstrap());
+        out.println("kafka    point the services and commands at it: export SECKILL_KAFKA_BOOTSTRAP="
+                + cluster.bootstrap());
     }
 
     private void kafka() {
@@ -73,9 +78,11 @@ public final class LocalStack {
         }
         HostPort hp = HostPort.parse(bootstrap.split(",")[0]);
         requireLoopback("Kafka", hp);
-        out.println("kafka    " + bootstrap + "  starting a single-node KRaft broker (logs: " + home.resolve("kafka/broker.log") + ")");
+        out.println("kafka    " + bootstrap + "  starting a single-node KRaft broker (logs: "
+                + home.resolve("kafka/broker.log") + ")");
         KafkaBroker broker = new KafkaBroker(home.resolve("kafka"), hp.port(), hp.port() + 1).start();
-        out.println("kafka    " + broker.bootstrap() + "  started (pid " + broker.process().pid() + ")");
+        out.println("kafka    " + broker.bootstrap() + "  started (pid "
+                + broker.process().pid() + ")");
     }
 
     private void redis() {
@@ -103,7 +110,9 @@ public final class LocalStack {
         out.println("mysql    " + hp + "  started mariadbd (data: " + home.resolve("mariadb") + ")");
     }
 
-    public void down() { down(false); }
+    public void down() {
+        down(false);
+    }
 
     /**
      * Stops what {@code up} started; with {@code wipe} also deletes the local broker's data (every topic of every
@@ -132,7 +141,8 @@ public final class LocalStack {
             return;
         }
         if (KafkaBroker.answersMetadata(settings.kafkaBootstrap())) {
-            out.println("kafka    not wiped: a broker still answers at " + settings.kafkaBootstrap() + " (not one 'up' started?)");
+            out.println("kafka    not wiped: a broker still answers at " + settings.kafkaBootstrap()
+                    + " (not one 'up' started?)");
             return;
         }
         try (var files = Files.walk(data)) {
@@ -207,7 +217,9 @@ public final class LocalStack {
             return new HostPort(s.substring(0, i), Integer.parseInt(s.substring(i + 1)));
         }
 
-        @Override public String toString() { return host + ":" + port; }
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
     }
-
 }

@@ -17,8 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,20 +26,26 @@ import org.junit.jupiter.api.Test;
 class ConfigurationDocsTest {
     /** Surefire runs in the module's directory. */
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Pattern DECLARATION = Pattern.compile("Setting\\.(?:text|integer|number|flag)\\(\\s*\"([^\"]+)\"");
+
+    private static final Pattern DECLARATION =
+            Pattern.compile("Setting\\.(?:text|integer|number|flag)\\(\\s*\"([^\"]+)\"");
     private static final Pattern GETENV = Pattern.compile("getenv\\(\"(SECKILL_[A-Z0-9_]+)\"\\)");
     private static final Pattern SCRIPT_VAR = Pattern.compile("\\$\\{?(SECKILL_[A-Z0-9_]+)");
 
-    @Test void theReadmeConfigurationTablesListExactlyTheSettingsTheCodeReads() throws IOException {
+    @Test
+    void theReadmeConfigurationTablesListExactlyTheSettingsTheCodeReads() throws IOException {
         Map<String, String> documented = readmeRows(section(readme(), "## Configuration"));
         Map<String, String> expected = expectedRows();
         assertThat(documented).as("README configuration rows").isNotEmpty();
-        assertThat(new TreeSet<>(documented.keySet())).as("README ## Configuration lists exactly these variables; expected "
-                + "tables:\n" + expectedTables()).isEqualTo(new TreeSet<>(expected.keySet()));
-        expected.forEach((env, def) -> assertThat(documented.get(env)).as("README default of " + env).isEqualTo(def));
+        assertThat(new TreeSet<>(documented.keySet()))
+                .as("README ## Configuration lists exactly these variables; expected " + "tables:\n" + expectedTables())
+                .isEqualTo(new TreeSet<>(expected.keySet()));
+        expected.forEach((env, def) ->
+                assertThat(documented.get(env)).as("README default of " + env).isEqualTo(def));
     }
 
-    @Test void everySettingIsDeclaredOnceAndEnumerated() throws IOException {
+    @Test
+    void everySettingIsDeclaredOnceAndEnumerated() throws IOException {
         List<String> names = Configuration.all().stream().map(Setting::name).toList();
         assertThat(names).as("no setting declared twice").doesNotHaveDuplicates();
         Set<String> inSources = new TreeSet<>();
@@ -53,23 +57,31 @@ class ConfigurationDocsTest {
         }
         collect(SCRIPT_VAR, Files.readString(ROOT.resolve("seckill")), envReads);
         assertThat(inSources).as("settings declared in the sources").isNotEmpty();
-        assertThat(names).as("every Setting declared in src/main is in Configuration.groups()").containsAll(inSources);
-        assertThat(expectedRows().keySet()).as("every SECKILL_ variable read by getenv or the launcher is documented")
+        assertThat(names)
+                .as("every Setting declared in src/main is in Configuration.groups()")
+                .containsAll(inSources);
+        assertThat(expectedRows().keySet())
+                .as("every SECKILL_ variable read by getenv or the launcher is documented")
                 .containsAll(envReads);
     }
 
-    @Test void helpListsEveryCommandWithItsFlagsAndEverySetting() {
+    @Test
+    void helpListsEveryCommandWithItsFlagsAndEverySetting() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        assertThat(Seckill.run(new String[] {"help"}, new PrintStream(bytes, true, StandardCharsets.UTF_8))).isZero();
+        assertThat(Seckill.run(new String[] {"help"}, new PrintStream(bytes, true, StandardCharsets.UTF_8)))
+                .isZero();
         String help = bytes.toString(StandardCharsets.UTF_8);
         for (CliCommand c : CliCommands.all()) {
             assertThat(help).as("help shows " + c.words()).contains("  " + c.usage());
             c.flagNames().forEach(f -> assertThat(c.usage()).contains("--" + f));
         }
-        expectedRows().keySet().forEach(env -> assertThat(help).as("help lists " + env).containsPattern("\\b" + env + "\\b"));
+        expectedRows()
+                .keySet()
+                .forEach(env -> assertThat(help).as("help lists " + env).containsPattern("\\b" + env + "\\b"));
     }
 
-    @Test void theReadmeCommandsTableListsEachCommandsFlags() throws IOException {
+    @Test
+    void theReadmeCommandsTableListsEachCommandsFlags() throws IOException {
         List<String> segments = new ArrayList<>();
         for (String line : section(readme(), "## Two commands").split("\n")) {
             if (!line.startsWith("| `")) continue;
@@ -78,10 +90,17 @@ class ConfigurationDocsTest {
         }
         for (CliCommand c : CliCommands.all()) {
             // a row of a longer command ("replay list") is not a row of its first word's ("replay")
-            List<String> longer = CliCommands.all().stream().map(CliCommand::words).filter(w -> w.startsWith(c.words() + " ")).toList();
-            List<String> rows = segments.stream().filter(s -> (s.equals(c.words()) || s.startsWith(c.words() + " "))
-                    && longer.stream().noneMatch(w -> s.equals(w) || s.startsWith(w + " "))).toList();
-            assertThat(rows).as("README commands table has one row for '" + c.words() + "'; expected: `" + c.usage() + "`").hasSize(1);
+            List<String> longer = CliCommands.all().stream()
+                    .map(CliCommand::words)
+                    .filter(w -> w.startsWith(c.words() + " "))
+                    .toList();
+            List<String> rows = segments.stream()
+                    .filter(s -> (s.equals(c.words()) || s.startsWith(c.words() + " "))
+                            && longer.stream().noneMatch(w -> s.equals(w) || s.startsWith(w + " ")))
+                    .toList();
+            assertThat(rows)
+                    .as("README commands table has one row for '" + c.words() + "'; expected: `" + c.usage() + "`")
+                    .hasSize(1);
             Set<String> flags = new TreeSet<>();
             collect(Pattern.compile("--([a-z][a-z-]*)"), rows.get(0), flags);
             assertThat(flags).as("flags of '" + c.words() + "' in the README").isEqualTo(new TreeSet<>(c.flagNames()));
@@ -96,7 +115,9 @@ class ConfigurationDocsTest {
         return rows;
     }
 
-    private static String shown(String documentedDefault) { return documentedDefault.isEmpty() ? "empty" : documentedDefault; }
+    private static String shown(String documentedDefault) {
+        return documentedDefault.isEmpty() ? "empty" : documentedDefault;
+    }
 
     /** The tables the README should have, to copy when this test fails. */
     private static String expectedTables() {
@@ -111,7 +132,8 @@ class ConfigurationDocsTest {
     }
 
     private static String row(String env, String def, String description) {
-        String shown = def.isEmpty() ? "empty" : def.matches("[A-Za-z0-9 ,.-]*\\s[A-Za-z0-9 ,.-]*") ? def : "`" + def + "`";
+        String shown =
+                def.isEmpty() ? "empty" : def.matches("[A-Za-z0-9 ,.-]*\\s[A-Za-z0-9 ,.-]*") ? def : "`" + def + "`";
         return "| `" + env + "` | " + shown + " | " + description.replace("|", "\\|") + " |\n";
     }
 
@@ -125,7 +147,9 @@ class ConfigurationDocsTest {
         return rows;
     }
 
-    private static String readme() throws IOException { return Files.readString(ROOT.resolve("README.md")); }
+    private static String readme() throws IOException {
+        return Files.readString(ROOT.resolve("README.md"));
+    }
 
     private static String section(String markdown, String heading) {
         int start = markdown.indexOf("\n" + heading + "\n");
@@ -141,13 +165,17 @@ class ConfigurationDocsTest {
     private static List<Path> mainSources() throws IOException {
         List<Path> out = new ArrayList<>();
         Files.walkFileTree(ROOT, new java.nio.file.SimpleFileVisitor<>() {
-            @Override public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes a) {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(
+                    Path dir, java.nio.file.attribute.BasicFileAttributes a) {
                 String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-                return !dir.equals(ROOT) && (name.equals("target") || name.startsWith(".")) ? java.nio.file.FileVisitResult.SKIP_SUBTREE
+                return !dir.equals(ROOT) && (name.equals("target") || name.startsWith("."))
+                        ? java.nio.file.FileVisitResult.SKIP_SUBTREE
                         : java.nio.file.FileVisitResult.CONTINUE;
             }
 
-            @Override public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
                 if (file.toString().endsWith(".java") && file.toString().contains("/src/main/java/")) out.add(file);
                 return java.nio.file.FileVisitResult.CONTINUE;
             }

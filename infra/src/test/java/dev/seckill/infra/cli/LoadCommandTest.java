@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -35,28 +34,74 @@ class LoadCommandTest {
         return text;
     }
 
-    @Test void anUpstreamsLoadViaKafkaIsDecidedOncePerRequestId_andViaHttpItIsAccepted() throws Exception {
-        Settings base = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2",
-                "gateway.auth.secret", "load-test-" + UUID.randomUUID() + UUID.randomUUID()));
-        Namespace ns = Namespace.create(base, "load-" + UUID.randomUUID().toString().substring(0, 6));
-        try (Pipeline p = new Pipeline(ns).start(); OutcomeLog log = new OutcomeLog(base.kafkaBootstrap(), p.topics())) {
+    @Test
+    void anUpstreamsLoadViaKafkaIsDecidedOncePerRequestId_andViaHttpItIsAccepted() throws Exception {
+        Settings base = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "topic.partitions",
+                "2",
+                "gateway.auth.secret",
+                "load-test-" + UUID.randomUUID() + UUID.randomUUID()));
+        Namespace ns =
+                Namespace.create(base, "load-" + UUID.randomUUID().toString().substring(0, 6));
+        try (Pipeline p = new Pipeline(ns).start();
+                OutcomeLog log = new OutcomeLog(base.kafkaBootstrap(), p.topics())) {
             p.openSale(5401, 100, Duration.ofHours(1), 1);
-            String kafka = run(ns.settings(), "load", "--via", "kafka", "--requests", "300", "--rate", "2000", "--goods", "5401",
-                    "--users", "200", "--repeat-ratio", "0.2");
-            Matcher m = Pattern.compile("sent 300 purchases \\(([0-9,]+) distinct requestIds, ([0-9,]+) re-sent\\)").matcher(kafka);
+            String kafka = run(
+                    ns.settings(),
+                    "load",
+                    "--via",
+                    "kafka",
+                    "--requests",
+                    "300",
+                    "--rate",
+                    "2000",
+                    "--goods",
+                    "5401",
+                    "--users",
+                    "200",
+                    "--repeat-ratio",
+                    "0.2");
+            Matcher m = Pattern.compile("sent 300 purchases \\(([0-9,]+) distinct requestIds, ([0-9,]+) re-sent\\)")
+                    .matcher(kafka);
             assertThat(m.find()).as(kafka).isTrue();
             int distinct = Integer.parseInt(m.group(1).replace(",", ""));
-            assertThat(Integer.parseInt(m.group(2).replace(",", ""))).as("a fifth re-sent, roughly").isBetween(30, 100);
+            assertThat(Integer.parseInt(m.group(2).replace(",", "")))
+                    .as("a fifth re-sent, roughly")
+                    .isBetween(30, 100);
             assertThat(kafka).contains("answers    {acked=300}");
             await().atMost(Duration.ofSeconds(90)).until(() -> log.size() >= distinct);
-            Map<String, Long> perId = log.snapshot().stream().collect(Collectors.groupingBy(Outcome::requestId, Collectors.counting()));
+            Map<String, Long> perId =
+                    log.snapshot().stream().collect(Collectors.groupingBy(Outcome::requestId, Collectors.counting()));
             assertThat(perId).hasSize(distinct);
             assertThat(perId.values()).as("each requestId decided exactly once").containsOnly(1L);
-            assertThat(log.snapshot().stream().filter(o -> o.outcome().name().equals("SUCCESS")).count()).isEqualTo(100);
+            assertThat(log.snapshot().stream()
+                            .filter(o -> o.outcome().name().equals("SUCCESS"))
+                            .count())
+                    .isEqualTo(100);
 
-            String http = run(ns.settings(), "load", "--via", "http", "--url", "http://127.0.0.1:" + p.gatewayPort(), "--requests", "50",
-                    "--rate", "500", "--goods", "5401", "--users", "50");
-            assertThat(http).containsPattern("answers    \\{(200=\\d+, )?202=\\d+").doesNotContain("failed").doesNotContain("401");
+            String http = run(
+                    ns.settings(),
+                    "load",
+                    "--via",
+                    "http",
+                    "--url",
+                    "http://127.0.0.1:" + p.gatewayPort(),
+                    "--requests",
+                    "50",
+                    "--rate",
+                    "500",
+                    "--goods",
+                    "5401",
+                    "--users",
+                    "50");
+            assertThat(http)
+                    .containsPattern("answers    \\{(200=\\d+, )?202=\\d+")
+                    .doesNotContain("failed")
+                    .doesNotContain("401");
         } finally {
             new Namespaces(base).clean(ns.name());
         }

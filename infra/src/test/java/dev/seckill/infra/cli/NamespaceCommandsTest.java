@@ -33,7 +33,8 @@ class NamespaceCommandsTest {
     final Namespace doomed = Namespace.create(base, "nsclean-a-" + id);
     final Namespace kept = Namespace.create(base, "nsclean-b-" + id);
 
-    @AfterEach void cleanUp() {
+    @AfterEach
+    void cleanUp() {
         for (Namespace ns : new Namespace[] {doomed, kept}) {
             ns.deleteTopics();
             ns.deleteRedisKeys();
@@ -74,37 +75,52 @@ class NamespaceCommandsTest {
 
     boolean databaseExists(Namespace ns) throws Exception {
         String server = base.dbUrl().substring(0, base.dbUrl().indexOf('/', "jdbc:mysql://".length())) + "/";
-        try (Connection c = DriverManager.getConnection(server + "?sslMode=DISABLED&allowPublicKeyRetrieval=true", base.dbUser(), base.dbPassword());
-             var rs = c.createStatement().executeQuery("SHOW DATABASES LIKE '" + ns.database() + "'")) {
+        try (Connection c = DriverManager.getConnection(
+                        server + "?sslMode=DISABLED&allowPublicKeyRetrieval=true", base.dbUser(), base.dbPassword());
+                var rs = c.createStatement().executeQuery("SHOW DATABASES LIKE '" + ns.database() + "'")) {
             return rs.next();
         }
     }
 
-    @Test void anUnknownNamespaceIsRefusedInOneLineThatListsThoseThatExist_andCleanRemovesExactlyOne() throws Exception {
+    @Test
+    void anUnknownNamespaceIsRefusedInOneLineThatListsThoseThatExist_andCleanRemovesExactlyOne() throws Exception {
         populate(doomed);
         populate(kept);
 
         Run missing = seckill("reconcile", "--namespace", "no-such-" + id);
         assertThat(missing.exit()).isEqualTo(2);
-        assertThat(missing.err().strip().lines()).as("one readable line, no stack trace").hasSize(1);
-        assertThat(missing.err()).contains("no namespace 'no-such-" + id + "'").contains(doomed.name()).contains(kept.name());
+        assertThat(missing.err().strip().lines())
+                .as("one readable line, no stack trace")
+                .hasSize(1);
+        assertThat(missing.err())
+                .contains("no namespace 'no-such-" + id + "'")
+                .contains(doomed.name())
+                .contains(kept.name());
 
         Run listed = seckill("namespaces");
         assertThat(listed.exit()).isZero();
-        assertThat(listed.out()).containsPattern(doomed.name() + "\\s+\\d+\\s+yes").containsPattern(kept.name() + "\\s+\\d+\\s+yes");
+        assertThat(listed.out())
+                .containsPattern(doomed.name() + "\\s+\\d+\\s+yes")
+                .containsPattern(kept.name() + "\\s+\\d+\\s+yes");
 
         Run cleaned = seckill("clean", "--namespace", doomed.name());
         assertThat(cleaned.exit()).as(cleaned.err()).isZero();
-        assertThat(cleaned.out()).contains("removed " + TOPICS + " topics " + doomed.name() + ".*").contains("removed 1 Redis keys")
+        assertThat(cleaned.out())
+                .contains("removed " + TOPICS + " topics " + doomed.name() + ".*")
+                .contains("removed 1 Redis keys")
                 .contains("removed database " + doomed.database());
         Set<String> after = topics();
         assertThat(after).noneMatch(t -> t.startsWith(doomed.name() + "."));
-        assertThat(after.stream().filter(t -> t.startsWith(kept.name() + ".")).count()).as("the other namespace untouched").isEqualTo(TOPICS);
+        assertThat(after.stream().filter(t -> t.startsWith(kept.name() + ".")).count())
+                .as("the other namespace untouched")
+                .isEqualTo(TOPICS);
         assertThat(databaseExists(doomed)).isFalse();
         assertThat(databaseExists(kept)).isTrue();
         try (UnifiedJedis redis = RedisConnections.open(base)) {
-            assertThat(redis.exists(doomed.settings().redisPrefix() + "stock:{1001}")).isFalse();
-            assertThat(redis.get(kept.settings().redisPrefix() + "stock:{1001}")).isEqualTo("5");
+            assertThat(redis.exists(doomed.settings().redisPrefix() + "stock:{1001}"))
+                    .isFalse();
+            assertThat(redis.get(kept.settings().redisPrefix() + "stock:{1001}"))
+                    .isEqualTo("5");
         }
 
         Run live = seckill("clean", "--namespace", "seckill");

@@ -33,10 +33,13 @@ class ReplayDrillTest {
     static Namespace recording;
     static List<Outcome> recorded;
 
-    @BeforeAll static void record() {
-        base = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
+    @BeforeAll
+    static void record() {
+        base = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
         recording = Namespace.create(base, "replay-src-" + ID);
-        try (Pipeline p = new Pipeline(recording).start(); OutcomeLog log = new OutcomeLog(base.kafkaBootstrap(), p.topics())) {
+        try (Pipeline p = new Pipeline(recording).start();
+                OutcomeLog log = new OutcomeLog(base.kafkaBootstrap(), p.topics())) {
             p.openSale(GOODS, 10, Duration.ofHours(1), 1);
             for (int user = 1; user <= 20; user++) p.send(new Purchase("rp-" + user, GOODS, user, 1, Instant.now()));
             p.send(new Purchase("rp-1-again", GOODS, 1, 1, Instant.now()));
@@ -45,7 +48,8 @@ class ReplayDrillTest {
         }
     }
 
-    @AfterAll static void cleanUp() {
+    @AfterAll
+    static void cleanUp() {
         new Namespaces(base).clean(recording.name());
     }
 
@@ -53,35 +57,56 @@ class ReplayDrillTest {
         return new ReplayDrill.Options(new CommandWindow("earliest", "latest"), Set.of(), stock, null, 0);
     }
 
-    @Test void anUnchangedDrillDecidesEveryRequestAsRecorded_andCleaningItLeavesNothingOfItAndTouchesNothingElse() throws Exception {
+    @Test
+    void anUnchangedDrillDecidesEveryRequestAsRecorded_andCleaningItLeavesNothingOfItAndTouchesNothingElse()
+            throws Exception {
         Namespace drill = Namespace.create(base, "drill-same-" + ID);
-        ReplayDrill.Result r = new ReplayDrill(recording.settings(), drill).run(everything(null), n -> { }, n -> { });
+        ReplayDrill.Result r = new ReplayDrill(recording.settings(), drill).run(everything(null), n -> {}, n -> {});
         assertThat(r.purchases()).isEqualTo(21);
-        assertThat(r.differences()).as("invariant 6: the same log gives the same outcomes").isEmpty();
+        assertThat(r.differences())
+                .as("invariant 6: the same log gives the same outcomes")
+                .isEmpty();
         assertThat(r.identical()).isEqualTo(21);
         assertThat(r.copied()).as("the open and the purchases").isEqualTo(22);
         assertThat(r.goodsWithoutOpen()).isEmpty();
 
         Namespaces namespaces = new Namespaces(base);
-        int recordingTopics = namespaces.list().stream().filter(e -> e.name().equals(recording.name())).findFirst().orElseThrow().topics();
+        int recordingTopics = namespaces.list().stream()
+                .filter(e -> e.name().equals(recording.name()))
+                .findFirst()
+                .orElseThrow()
+                .topics();
         namespaces.clean(drill.name());
         assertThat(namespaces.list()).noneMatch(e -> e.name().equals(drill.name()));
-        assertThat(namespaces.list()).filteredOn(e -> e.name().equals(recording.name())).singleElement()
-                .satisfies(e -> assertThat(e.topics()).isEqualTo(recordingTopics)).satisfies(e -> assertThat(e.database()).isTrue());
+        assertThat(namespaces.list())
+                .filteredOn(e -> e.name().equals(recording.name()))
+                .singleElement()
+                .satisfies(e -> assertThat(e.topics()).isEqualTo(recordingTopics))
+                .satisfies(e -> assertThat(e.database()).isTrue());
         try (UnifiedJedis redis = RedisConnections.open(base)) {
-            assertThat(redis.exists(drill.settings().redisPrefix() + "stock:{" + GOODS + "}")).isFalse();
-            assertThat(redis.get(recording.settings().redisPrefix() + "stock:{" + GOODS + "}")).as("the recording's own keys").isEqualTo("0");
+            assertThat(redis.exists(drill.settings().redisPrefix() + "stock:{" + GOODS + "}"))
+                    .isFalse();
+            assertThat(redis.get(recording.settings().redisPrefix() + "stock:{" + GOODS + "}"))
+                    .as("the recording's own keys")
+                    .isEqualTo("0");
         }
     }
 
-    @Test void aDrillWithTheStockHalvedDiffersInExactlyTheRequestsThatTookUnitsSixToTen() throws Exception {
+    @Test
+    void aDrillWithTheStockHalvedDiffersInExactlyTheRequestsThatTookUnitsSixToTen() throws Exception {
         Namespace drill = Namespace.create(base, "drill-half-" + ID);
         try {
-            ReplayDrill.Result r = new ReplayDrill(recording.settings(), drill).run(everything(5L), n -> { }, n -> { });
-            List<String> lateSuccesses = recorded.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS)
-                    .sorted(Comparator.comparingLong(Outcome::offset)).skip(5).map(Outcome::requestId).toList();
+            ReplayDrill.Result r = new ReplayDrill(recording.settings(), drill).run(everything(5L), n -> {}, n -> {});
+            List<String> lateSuccesses = recorded.stream()
+                    .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                    .sorted(Comparator.comparingLong(Outcome::offset))
+                    .skip(5)
+                    .map(Outcome::requestId)
+                    .toList();
             assertThat(lateSuccesses).hasSize(5);
-            assertThat(r.differences()).extracting(ReplayDrill.Difference::requestId).containsExactlyInAnyOrderElementsOf(lateSuccesses);
+            assertThat(r.differences())
+                    .extracting(ReplayDrill.Difference::requestId)
+                    .containsExactlyInAnyOrderElementsOf(lateSuccesses);
             assertThat(r.differences()).allSatisfy(d -> {
                 assertThat(d.recorded().outcome()).isEqualTo(OutcomeKind.SUCCESS);
                 assertThat(d.drill().outcome()).isEqualTo(OutcomeKind.SOLD_OUT);

@@ -48,26 +48,35 @@ class MonitoringTest {
     static Set<String> exposed;
 
     /** A small sale through the whole pipeline, with HTTP traffic, a payment and a reconcile cycle; then its metric names. */
-    @BeforeAll static void scrapeARealPipeline() throws Exception {
-        Settings settings = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
-        Namespace ns = Namespace.create(settings, "mon-" + UUID.randomUUID().toString().substring(0, 6));
+    @BeforeAll
+    static void scrapeARealPipeline() throws Exception {
+        Settings settings = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
+        Namespace ns =
+                Namespace.create(settings, "mon-" + UUID.randomUUID().toString().substring(0, 6));
         HttpClient http = HttpClient.newHttpClient();
         try (Pipeline p = new Pipeline(ns).start()) {
             p.openSale(5301, 2, Duration.ofHours(1), 1);
             for (int user = 1; user <= 3; user++) {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.gatewayPort() + "/api/purchases"))
-                        .header("Content-Type", "application/json").header("Authorization", p.bearer(user))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":5301,\"userId\":" + user + ",\"requestId\":\"mon-" + user + "\"}"))
-                        .build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.gatewayPort() + "/api/purchases"))
+                                .header("Content-Type", "application/json")
+                                .header("Authorization", p.bearer(user))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":5301,\"userId\":" + user
+                                        + ",\"requestId\":\"mon-" + user + "\"}"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).as(r.body()).isIn(200, 202);
             }
             p.send(new Purchase("mon-direct", 5301, 9, 1, Instant.now()));
-            try (var redis = RedisConnections.open(ns.settings()); var db = Database.open(ns.settings(), "mon");
-                 var producer = ReliableProducers.create(ns.settings().kafkaBootstrap());
-                 Reconciler r = new Reconciler(ns.settings(), db, redis, producer, p.metrics(), true)) {
+            try (var redis = RedisConnections.open(ns.settings());
+                    var db = Database.open(ns.settings(), "mon");
+                    var producer = ReliableProducers.create(ns.settings().kafkaBootstrap());
+                    Reconciler r = new Reconciler(ns.settings(), db, redis, producer, p.metrics(), true)) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> {
                     r.cycle(null);
-                    return p.metrics().scrape().contains("seckill_reconcile_drift") && p.metrics().scrape().contains("seckill_orders_written_total");
+                    return p.metrics().scrape().contains("seckill_reconcile_drift")
+                            && p.metrics().scrape().contains("seckill_orders_written_total");
                 });
             }
             exposed = new TreeSet<>();
@@ -86,40 +95,65 @@ class MonitoringTest {
         return out;
     }
 
-    @Test void everyMetricTheAlertsQueryIsExposedByTheServices() throws Exception {
+    @Test
+    void everyMetricTheAlertsQueryIsExposedByTheServices() throws Exception {
         List<String> exprs = new ArrayList<>();
         for (String line : Files.readAllLines(DIR.resolve("alerts.yml"))) {
-            if (!line.strip().startsWith("#") && !line.contains("summary:") && !line.contains("runbook:")) exprs.add(line);
+            if (!line.strip().startsWith("#") && !line.contains("summary:") && !line.contains("runbook:"))
+                exprs.add(line);
         }
         Set<String> queried = metricsIn(String.join("\n", exprs));
         assertThat(queried).as("the alerts query metrics").hasSizeGreaterThan(8);
         assertThat(exposed).as("metrics the alerts query, in a real /metrics").containsAll(queried);
     }
 
-    @Test void everyMetricTheDashboardQueriesIsExposed_andEveryPanelHasAQuery() throws Exception {
+    @Test
+    void everyMetricTheDashboardQueriesIsExposed_andEveryPanelHasAQuery() throws Exception {
         JsonNode dashboard = Json.MAPPER.readTree(Files.readString(DIR.resolve("dashboard.json")));
         assertThat(dashboard.path("panels")).hasSizeGreaterThanOrEqualTo(6);
         Set<String> queried = new TreeSet<>();
         for (JsonNode panel : dashboard.path("panels")) {
             assertThat(panel.path("targets")).as(panel.path("title").asText()).isNotEmpty();
-            for (JsonNode t : panel.path("targets")) queried.addAll(metricsIn(t.path("expr").asText()));
+            for (JsonNode t : panel.path("targets"))
+                queried.addAll(metricsIn(t.path("expr").asText()));
         }
-        assertThat(exposed).as("metrics the dashboard queries, in a real /metrics").containsAll(queried);
+        assertThat(exposed)
+                .as("metrics the dashboard queries, in a real /metrics")
+                .containsAll(queried);
     }
 
-    @Test void prometheusAcceptsTheConfigAndTheRules_andTheAlertsPassTheirUnitTests() throws Exception {
+    @Test
+    void prometheusAcceptsTheConfigAndTheRules_andTheAlertsPassTheirUnitTests() throws Exception {
         Path promtool = Path.of("/usr/bin/promtool");
-        assumeTrue(Files.isExecutable(promtool), "no promtool here (apt-get install prometheus): the rule checks are skipped");
-        assertThat(run(promtool.toString(), "check", "config", DIR.resolve("prometheus.yml").toString())).contains("SUCCESS");
-        assertThat(run(promtool.toString(), "check", "rules", DIR.resolve("alerts.yml").toString())).contains("SUCCESS");
-        String tests = run(promtool.toString(), "test", "rules", DIR.resolve("alerts.test.yml").toString());
+        assumeTrue(
+                Files.isExecutable(promtool),
+                "no promtool here (apt-get install prometheus): the rule checks are skipped");
+        assertThat(run(
+                        promtool.toString(),
+                        "check",
+                        "config",
+                        DIR.resolve("prometheus.yml").toString()))
+                .contains("SUCCESS");
+        assertThat(run(
+                        promtool.toString(),
+                        "check",
+                        "rules",
+                        DIR.resolve("alerts.yml").toString()))
+                .contains("SUCCESS");
+        String tests = run(
+                promtool.toString(),
+                "test",
+                "rules",
+                DIR.resolve("alerts.test.yml").toString());
         assertThat(tests).contains("SUCCESS").doesNotContain("FAILED");
         // every alert has a unit test
         Set<String> alerts = new TreeSet<>();
         Matcher m = Pattern.compile("- alert: (\\w+)").matcher(Files.readString(DIR.resolve("alerts.yml")));
         while (m.find()) alerts.add(m.group(1));
         String testFile = Files.readString(DIR.resolve("alerts.test.yml"));
-        assertThat(alerts).isNotEmpty().allSatisfy(a -> assertThat(testFile).as("a unit test of " + a).contains("alertname: " + a + "\n"));
+        assertThat(alerts)
+                .isNotEmpty()
+                .allSatisfy(a -> assertThat(testFile).as("a unit test of " + a).contains("alertname: " + a + "\n"));
     }
 
     static String run(String... command) throws Exception {

@@ -21,7 +21,8 @@ import javax.crypto.spec.SecretKeySpec;
 public final class Jwt {
     private static final Base64.Encoder ENC = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DEC = Base64.getUrlDecoder();
-    private static final String HEADER = ENC.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+    private static final String HEADER =
+            ENC.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
 
     /** Verified tokens kept at most by default; the cache is emptied when it reaches this (a flash sale's buyers fit). */
     static final int CACHE_MAX = 500_000;
@@ -57,7 +58,8 @@ public final class Jwt {
      * Tokens verified before, by their exact text (signature included, so a forged token never matches one): a
      * buyer retrying during a sale sends the same token again and again, and is then checked for expiry only.
      */
-    private final java.util.concurrent.ConcurrentHashMap<String, Claims> verified = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, Claims> verified =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public Jwt(String secret, Clock clock) {
         this(secret, clock, Policy.DEFAULT, CACHE_MAX);
@@ -75,7 +77,8 @@ public final class Jwt {
         this.cacheMax = cacheMax;
         this.policy = policy;
         if (secret == null || secret.length() < 32) {
-            throw new IllegalArgumentException("the JWT secret must be at least 32 characters (SECKILL_GATEWAY_AUTH_SECRET)");
+            throw new IllegalArgumentException(
+                    "the JWT secret must be at least 32 characters (SECKILL_GATEWAY_AUTH_SECRET)");
         }
         this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
         this.clock = clock;
@@ -92,14 +95,25 @@ public final class Jwt {
 
     /** Why a token was refused; the message is safe to show to the caller. */
     public static final class Refused extends Exception {
-        public Refused(String message) { super(message); }
+        public Refused(String message) {
+            super(message);
+        }
     }
 
     /** A token for {@code userId} until {@code expiresAt}, with this verifier's issuer and audience when it has them. */
     public String mint(long userId, Instant expiresAt) {
-        StringBuilder claims = new StringBuilder("{\"sub\":\"").append(userId).append("\",\"exp\":").append(expiresAt.getEpochSecond());
-        if (policy.issuer() != null) claims.append(",\"iss\":").append(com.fasterxml.jackson.databind.node.TextNode.valueOf(policy.issuer()).toString());
-        if (policy.audience() != null) claims.append(",\"aud\":").append(com.fasterxml.jackson.databind.node.TextNode.valueOf(policy.audience()).toString());
+        StringBuilder claims = new StringBuilder("{\"sub\":\"")
+                .append(userId)
+                .append("\",\"exp\":")
+                .append(expiresAt.getEpochSecond());
+        if (policy.issuer() != null)
+            claims.append(",\"iss\":")
+                    .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(policy.issuer())
+                            .toString());
+        if (policy.audience() != null)
+            claims.append(",\"aud\":")
+                    .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(policy.audience())
+                            .toString());
         return mint(claims.append('}').toString());
     }
 
@@ -125,7 +139,9 @@ public final class Jwt {
     }
 
     /** How many verified tokens are cached now. */
-    int cachedTokens() { return verified.size(); }
+    int cachedTokens() {
+        return verified.size();
+    }
 
     private Claims verifySignatureAndRead(String token) throws Refused {
         String[] parts = token.split("\\.", -1);
@@ -146,13 +162,15 @@ public final class Jwt {
         // a present but unreadable nbf/iat is refused: read as 0 it would silently make the token valid at once
         long nbf = claims.has("nbf") ? seconds(claims.get("nbf"), "nbf") : 0;
         long now = clock.instant().getEpochSecond();
-        // from iat, or from now when iat is absent or claims the future (else iat = next year would stretch the window);
+        // from iat, or from now when iat is absent or claims the future (else iat = next year would stretch the
+        // window);
         // checked once, when the token is first verified: exp - now only shrinks afterwards
         long from = claims.has("iat") ? Math.min(seconds(claims.get("iat"), "iat"), now) : now;
         if (expiresAt - from > policy.maxLifetime().toSeconds()) {
             throw new Refused("token lifetime exceeds " + policy.maxLifetime().toSeconds() + " seconds");
         }
-        if (policy.issuer() != null && !policy.issuer().equals(claims.path("iss").asText(null))) {
+        if (policy.issuer() != null
+                && !policy.issuer().equals(claims.path("iss").asText(null))) {
             throw new Refused("token issuer is not accepted");
         }
         if (policy.audience() != null && !hasAudience(claims.get("aud"), policy.audience())) {
@@ -169,7 +187,8 @@ public final class Jwt {
 
     /** A NumericDate claim: an integer count of seconds (RFC 7519 allows fractions; we issue and take whole seconds). */
     private static long seconds(JsonNode n, String name) throws Refused {
-        if (n == null || !n.isIntegralNumber() || !n.canConvertToLong()) throw new Refused("token " + name + " is not a number of seconds");
+        if (n == null || !n.isIntegralNumber() || !n.canConvertToLong())
+            throw new Refused("token " + name + " is not a number of seconds");
         return n.asLong();
     }
 

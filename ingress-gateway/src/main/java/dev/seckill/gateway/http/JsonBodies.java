@@ -16,7 +16,10 @@ public final class JsonBodies {
      * the body is bounded.
      */
     public static BodyHandler bounded(int limit) {
-        return BodyHandler.create(false).setBodyLimit(limit).setDeleteUploadedFilesOnEnd(true).setMergeFormAttributes(false);
+        return BodyHandler.create(false)
+                .setBodyLimit(limit)
+                .setDeleteUploadedFilesOnEnd(true)
+                .setMergeFormAttributes(false);
     }
 
     /**
@@ -28,9 +31,19 @@ public final class JsonBodies {
             String type = ctx.request().getHeader("Content-Type");
             String t = type == null ? "" : type.trim().toLowerCase(java.util.Locale.ROOT);
             if (t.startsWith("multipart/") || t.startsWith("application/x-www-form-urlencoded")) {
-                responder.reply(ctx, Reply.of(415, new JsonObject().put("error", "the body must be JSON (Content-Type: "
-                        + "application/json); forms and file uploads are not accepted").put("field", "body"), "unsupported_media_type")
-                        .withHeader("Accept", "application/json"), System.nanoTime());
+                responder.reply(
+                        ctx,
+                        Reply.of(
+                                        415,
+                                        new JsonObject()
+                                                .put(
+                                                        "error",
+                                                        "the body must be JSON (Content-Type: "
+                                                                + "application/json); forms and file uploads are not accepted")
+                                                .put("field", "body"),
+                                        "unsupported_media_type")
+                                .withHeader("Accept", "application/json"),
+                        System.nanoTime());
                 return;
             }
             ctx.next();

@@ -27,14 +27,16 @@ public final class KafkaSender {
     public void send(ProducerRecord<String, byte[]> record, Runnable acked, Consumer<Throwable> failed) {
         Context context = vertx.getOrCreateContext();
         try {
-            producer.send(record, (meta, error) -> context.runOnContext(v -> {
-                if (error == null) {
-                    acked.run();
-                } else {
-                    counted(error);
-                    failed.accept(error);
-                }
-            }));
+            producer.send(
+                    record,
+                    (meta, error) -> context.runOnContext(v -> {
+                        if (error == null) {
+                            acked.run();
+                        } else {
+                            counted(error);
+                            failed.accept(error);
+                        }
+                    }));
         } catch (RuntimeException e) {
             counted(e);
             failed.accept(e);
@@ -42,6 +44,7 @@ public final class KafkaSender {
     }
 
     private void counted(Throwable e) {
-        metrics.counter("seckill_gateway_producer_errors", "error", e.getClass().getSimpleName()).increment();
+        metrics.counter("seckill_gateway_producer_errors", "error", e.getClass().getSimpleName())
+                .increment();
     }
 }

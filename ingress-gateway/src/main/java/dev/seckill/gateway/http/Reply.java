@@ -11,9 +11,13 @@ public record Reply(int status, String json, String kind, Map<String, String> he
     /** Not an answer yet: a waiter answers the request later (Prefer: wait). */
     public static final Reply LATER = new Reply(0, "", "later", Map.of());
 
-    public boolean later() { return this == LATER; }
+    public boolean later() {
+        return this == LATER;
+    }
 
-    public static Reply of(int status, JsonObject body, String kind) { return new Reply(status, body.encode(), kind, Map.of()); }
+    public static Reply of(int status, JsonObject body, String kind) {
+        return new Reply(status, body.encode(), kind, Map.of());
+    }
 
     public Reply withHeader(String name, String value) {
         Map<String, String> h = new java.util.LinkedHashMap<>(headers);

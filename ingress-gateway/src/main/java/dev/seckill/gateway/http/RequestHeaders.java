@@ -9,13 +9,16 @@ import java.util.regex.Pattern;
 public final class RequestHeaders {
     private static final Pattern TRACEPARENT = Pattern.compile("^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
     private static final Pattern TRACE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Pattern WAIT = Pattern.compile("(?:^|[,;\\s])wait\\s*=\\s*\"?(\\d{1,9})\"?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern WAIT =
+            Pattern.compile("(?:^|[,;\\s])wait\\s*=\\s*\"?(\\d{1,9})\"?", Pattern.CASE_INSENSITIVE);
 
     private RequestHeaders() {}
 
     public static String bearer(RoutingContext ctx) {
         String h = ctx.request().getHeader("Authorization");
-        return h != null && h.regionMatches(true, 0, "Bearer ", 0, 7) ? h.substring(7).trim() : null;
+        return h != null && h.regionMatches(true, 0, "Bearer ", 0, 7)
+                ? h.substring(7).trim()
+                : null;
     }
 
     /** {@code X-Trace-Id} when well-formed, else the trace id of a W3C {@code traceparent}, else a new one. */

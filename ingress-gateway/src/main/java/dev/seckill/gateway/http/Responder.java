@@ -20,17 +20,28 @@ public final class Responder {
     private final MeterRegistry metrics;
     private final Map<String, Meters> meters = new ConcurrentHashMap<>();
 
-    public Responder(MeterRegistry metrics) { this.metrics = metrics; }
+    public Responder(MeterRegistry metrics) {
+        this.metrics = metrics;
+    }
 
     /** Writes the reply unless the response already ended (a waiter answered by a shutdown, say). */
     public void reply(RoutingContext ctx, Reply reply, long startNanos) {
         if (reply.later() || ctx.response().ended()) return;
         reply.headers().forEach(ctx.response()::putHeader);
-        ctx.response().setStatusCode(reply.status()).putHeader("Content-Type", "application/json").end(reply.json());
+        ctx.response()
+                .setStatusCode(reply.status())
+                .putHeader("Content-Type", "application/json")
+                .end(reply.json());
         int status = reply.status();
-        Meters m = meters.computeIfAbsent(status + "/" + reply.kind(), k -> new Meters(
-                metrics.counter("seckill_gateway_requests", "status", Integer.toString(status), "kind", reply.kind()),
-                Timer.builder("seckill_gateway_accept_latency").tag("kind", reply.kind()).publishPercentileHistogram().register(metrics)));
+        Meters m = meters.computeIfAbsent(
+                status + "/" + reply.kind(),
+                k -> new Meters(
+                        metrics.counter(
+                                "seckill_gateway_requests", "status", Integer.toString(status), "kind", reply.kind()),
+                        Timer.builder("seckill_gateway_accept_latency")
+                                .tag("kind", reply.kind())
+                                .publishPercentileHistogram()
+                                .register(metrics)));
         m.requests().increment();
         m.latency().record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }

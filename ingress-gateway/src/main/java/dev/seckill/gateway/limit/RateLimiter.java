@@ -49,7 +49,9 @@ public final class RateLimiter {
     }
 
     /** How many per-user and per-goods buckets are kept. */
-    public long trackedKeys() { return perUser.mappingCount() + perGoods.mappingCount(); }
+    public long trackedKeys() {
+        return perUser.mappingCount() + perGoods.mappingCount();
+    }
 
     private static Limited limited(String scope, long waitNanos) {
         return new Limited(scope, Math.max(1, (long) Math.ceil(waitNanos / 1e9)));
@@ -89,7 +91,9 @@ public final class RateLimiter {
         }
     }
 
-    @Override public String toString() {
-        return "global " + globalRate + "/s, per goods " + goodsRate + "/s, per user " + userRate + "/s (burst " + userBurst + ")";
+    @Override
+    public String toString() {
+        return "global " + globalRate + "/s, per goods " + goodsRate + "/s, per user " + userRate + "/s (burst "
+                + userBurst + ")";
     }
 }

@@ -43,7 +43,9 @@ public final class TokenBucket {
         return retired;
     }
 
-    double burst() { return burst; }
+    double burst() {
+        return burst;
+    }
 
     private void refill(long nowNanos) {
         if (nowNanos > last) {

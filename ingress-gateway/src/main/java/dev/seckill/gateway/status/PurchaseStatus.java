@@ -11,10 +11,17 @@ public sealed interface PurchaseStatus {
     record Unknown() implements PurchaseStatus {}
 
     /** Accepted by a gateway (Kafka has it), not decided yet. */
-    record Pending(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt) implements PurchaseStatus {
+    record Pending(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt)
+            implements PurchaseStatus {
         String encode() {
-            return new JsonObject().put("requestId", requestId).put("goodsId", goodsId).put("userId", userId).put("quantity", quantity)
-                    .put("acceptedAt", acceptedAt.toString()).put("status", "PENDING").encode();
+            return new JsonObject()
+                    .put("requestId", requestId)
+                    .put("goodsId", goodsId)
+                    .put("userId", userId)
+                    .put("quantity", quantity)
+                    .put("acceptedAt", acceptedAt.toString())
+                    .put("status", "PENDING")
+                    .encode();
         }
     }
 
@@ -34,14 +41,21 @@ public sealed interface PurchaseStatus {
         return null;
     }
 
-    static String encode(Outcome outcome) { return new String(Json.write(outcome), java.nio.charset.StandardCharsets.UTF_8); }
+    static String encode(Outcome outcome) {
+        return new String(Json.write(outcome), java.nio.charset.StandardCharsets.UTF_8);
+    }
 
     /** Reads a stored value: an outcome has an {@code outcome} field, a pending purchase has {@code status} PENDING. */
     static PurchaseStatus parse(String stored) {
         if (stored == null) return new Unknown();
         JsonObject json = new JsonObject(stored);
-        if (json.containsKey("outcome")) return new Decided(Json.read(stored.getBytes(java.nio.charset.StandardCharsets.UTF_8), Outcome.class));
-        return new Pending(json.getString("requestId"), json.getLong("goodsId"), json.getLong("userId"), json.getInteger("quantity"),
+        if (json.containsKey("outcome"))
+            return new Decided(Json.read(stored.getBytes(java.nio.charset.StandardCharsets.UTF_8), Outcome.class));
+        return new Pending(
+                json.getString("requestId"),
+                json.getLong("goodsId"),
+                json.getLong("userId"),
+                json.getInteger("quantity"),
                 Instant.parse(json.getString("acceptedAt")));
     }
 }

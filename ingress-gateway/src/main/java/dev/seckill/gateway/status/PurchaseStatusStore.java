@@ -14,7 +14,11 @@ import redis.clients.jedis.params.SetParams;
  */
 public final class PurchaseStatusStore {
     /** What a client-chosen requestId's claim found. */
-    public enum Claim { NEW, SAME_BUYER, OTHER_BUYER }
+    public enum Claim {
+        NEW,
+        SAME_BUYER,
+        OTHER_BUYER
+    }
 
     /** A claim's verdict and what the store held before it (Unknown for a new claim). */
     public record Claimed(Claim claim, PurchaseStatus previous) {}
@@ -36,22 +40,30 @@ public final class PurchaseStatusStore {
      * once that it belongs to someone else, instead of a 202 that no outcome would ever follow.
      */
     public CompletableFuture<Claimed> claim(PurchaseStatus.Pending p) {
-        return bounded(redis.submit(pipe -> pipe.setGet(keys.purchaseStatus(p.requestId()), p.encode(), SetParams.setParams().nx().px(retentionMs)))
+        return bounded(redis.submit(pipe -> pipe.setGet(
+                        keys.purchaseStatus(p.requestId()),
+                        p.encode(),
+                        SetParams.setParams().nx().px(retentionMs)))
                 .thenApply(stored -> {
                     PurchaseStatus previous = PurchaseStatus.parse(stored);
                     if (stored == null) return new Claimed(Claim.NEW, previous);
                     Long owner = previous.owner();
-                    return new Claimed(owner != null && owner == p.userId() ? Claim.SAME_BUYER : Claim.OTHER_BUYER, previous);
+                    return new Claimed(
+                            owner != null && owner == p.userId() ? Claim.SAME_BUYER : Claim.OTHER_BUYER, previous);
                 }));
     }
 
     /** Records an outcome (overwrites the pending entry). */
     public CompletableFuture<String> decided(Outcome o) {
-        return redis.submit(pipe -> pipe.set(keys.purchaseStatus(o.requestId()), PurchaseStatus.encode(o), SetParams.setParams().px(retentionMs)));
+        return redis.submit(pipe -> pipe.set(
+                keys.purchaseStatus(o.requestId()),
+                PurchaseStatus.encode(o),
+                SetParams.setParams().px(retentionMs)));
     }
 
     public CompletableFuture<PurchaseStatus> lookup(String requestId) {
-        return bounded(redis.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse));
+        return bounded(
+                redis.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse));
     }
 
     /**

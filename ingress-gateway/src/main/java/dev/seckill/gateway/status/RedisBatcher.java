@@ -21,7 +21,8 @@ public final class RedisBatcher implements AutoCloseable {
     private record Call<T>(Function<AbstractPipeline, Response<T>> request, CompletableFuture<T> result) {
         void complete(Response<?> response) {
             try {
-                @SuppressWarnings("unchecked") T value = (T) response.get();
+                @SuppressWarnings("unchecked")
+                T value = (T) response.get();
                 result.complete(value);
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
@@ -81,7 +82,8 @@ public final class RedisBatcher implements AutoCloseable {
         for (int i = 0; i < batch.size(); i++) batch.get(i).complete(responses.get(i));
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         running = false;
         try {
             thread.join(5000);

@@ -3,13 +3,13 @@ package dev.seckill.gateway.status;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
-import java.util.function.Supplier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -37,10 +37,22 @@ public final class StatusIndexer implements AutoCloseable {
 
     public StatusIndexer(String bootstrap, String groupId, Topics topics, PurchaseStatusStore store) {
         this.store = store;
-        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, groupId, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000), new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        groupId,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        2000),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         consumer.subscribe(topics.outcomes());
         this.thread = new Thread(this::run, "gateway-status-indexer");
         thread.setDaemon(true);
@@ -56,7 +68,12 @@ public final class StatusIndexer implements AutoCloseable {
                         Outcome o = Json.read(r.value(), Outcome.class);
                         writes.add(() -> store.decided(o));
                     } catch (RuntimeException e) {
-                        LOG.warn("status index skips an unreadable record {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+                        LOG.warn(
+                                "status index skips an unreadable record {}-{}@{}: {}",
+                                r.topic(),
+                                r.partition(),
+                                r.offset(),
+                                e.getMessage());
                     }
                 }
                 if (writes.isEmpty()) continue;
@@ -64,15 +81,19 @@ public final class StatusIndexer implements AutoCloseable {
                 try {
                     consumer.commitSync();
                 } catch (org.apache.kafka.clients.consumer.CommitFailedException
-                         | org.apache.kafka.common.errors.RebalanceInProgressException e) {
+                        | org.apache.kafka.common.errors.RebalanceInProgressException e) {
                     // another instance joined or left: whoever gets these partitions writes the same values again
-                    LOG.info("status index: commit skipped ({}); the batch will be written again", e.getClass().getSimpleName());
+                    LOG.info(
+                            "status index: commit skipped ({}); the batch will be written again",
+                            e.getClass().getSimpleName());
                 }
             }
         } catch (WakeupException e) {
             // closing
         } catch (RuntimeException e) {
-            LOG.error("the status index stopped (GET answers from this instance's own view until a restart): {}", e.toString());
+            LOG.error(
+                    "the status index stopped (GET answers from this instance's own view until a restart): {}",
+                    e.toString());
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }
@@ -83,7 +104,8 @@ public final class StatusIndexer implements AutoCloseable {
         long backoffMs = 100;
         while (running) {
             try {
-                CompletableFuture.allOf(writes.stream().map(Supplier::get).toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+                CompletableFuture.allOf(writes.stream().map(Supplier::get).toArray(CompletableFuture[]::new))
+                        .get(30, TimeUnit.SECONDS);
                 return;
             } catch (Exception e) {
                 LOG.warn("status index: Redis did not take {} writes ({}); retrying", writes.size(), e.getMessage());
@@ -98,7 +120,8 @@ public final class StatusIndexer implements AutoCloseable {
         }
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         running = false;
         consumer.wakeup();
         try {

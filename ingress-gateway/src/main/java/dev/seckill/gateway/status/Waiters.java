@@ -98,7 +98,9 @@ public final class Waiters {
         byRequest.values().forEach(set -> set.forEach(Waiter::expire));
     }
 
-    public int waiting() { return byRequest.values().stream().mapToInt(Set::size).sum(); }
+    public int waiting() {
+        return byRequest.values().stream().mapToInt(Set::size).sum();
+    }
 
     private void remove(Waiter w) {
         byRequest.computeIfPresent(w.requestId, (k, set) -> {

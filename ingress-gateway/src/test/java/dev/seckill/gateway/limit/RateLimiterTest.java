@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class RateLimiterTest {
 
-    @Test void givenAUserOverTheirBurst_thenTheyAreLimitedWithARetryAfter_andOtherUsersAreNot() {
+    @Test
+    void givenAUserOverTheirBurst_thenTheyAreLimitedWithARetryAfter_andOtherUsersAreNot() {
         RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 1, 3, 1000);
         for (int i = 0; i < 3; i++) assertThat(limiter.check(1001, 7)).isNull();
         RateLimiter.Limited limited = limiter.check(1001, 7);
@@ -19,18 +20,24 @@ class RateLimiterTest {
         assertThat(limiter.check(1001, 8)).isNull();
     }
 
-    @Test void givenManyPassingUsers_thenTheMapStaysBounded_andALimitedUserStaysLimited() {
+    @Test
+    void givenManyPassingUsers_thenTheMapStaysBounded_andALimitedUserStaysLimited() {
         RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 0.01, 5, 100);
         for (int i = 0; i < 5; i++) limiter.check(1001, 1);
         assertThat(limiter.check(1001, 1)).as("user 1 has used their burst").isNotNull();
         // 5,000 other buyers, once each: their buckets never refill (0.01/s) but none is empty
         for (long u = 2; u < 5_002; u++) limiter.check(1001, u);
-        assertThat(limiter.trackedKeys()).as("bounded by maxTrackedKeys per map").isLessThanOrEqualTo(2 * 101);
-        assertThat(limiter.check(1001, 1)).as("user 1, limited, was kept while 5,000 others came and went").isNotNull();
+        assertThat(limiter.trackedKeys())
+                .as("bounded by maxTrackedKeys per map")
+                .isLessThanOrEqualTo(2 * 101);
+        assertThat(limiter.check(1001, 1))
+                .as("user 1, limited, was kept while 5,000 others came and went")
+                .isNotNull();
     }
 
     /** Four event loops race on one user while other keys churn through the bound: the burst is granted exactly once. */
-    @RepeatedTest(20) void givenRacingLoopsAndPruning_thenALimitedUserGetsExactlyTheirBurst() throws Exception {
+    @RepeatedTest(20)
+    void givenRacingLoopsAndPruning_thenALimitedUserGetsExactlyTheirBurst() throws Exception {
         RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 0.001, 10, 50);
         AtomicInteger granted = new AtomicInteger();
         Racing.run(4, t -> {
@@ -44,7 +51,8 @@ class RateLimiterTest {
         assertThat(granted.get()).isEqualTo(10);
     }
 
-    @Test void givenAFullBucketRetired_thenItsUserIsServedByANewOneWithNoExtraTokens() {
+    @Test
+    void givenAFullBucketRetired_thenItsUserIsServedByANewOneWithNoExtraTokens() {
         RateLimiter limiter = new RateLimiter(1_000_000, 1_000_000, 1_000_000, 2, 10);
         // fast-refilling users: every bucket is full again within microseconds, so pruning retires them all the time
         int granted = 0;

@@ -17,7 +17,9 @@ final class CommittedOffsets {
     /** The offsets last committed (or being committed asynchronously); null before the first commit. */
     private Map<TopicPartition, OffsetAndMetadata> last;
 
-    CommittedOffsets(Consumer<String, byte[]> consumer) { this.consumer = consumer; }
+    CommittedOffsets(Consumer<String, byte[]> consumer) {
+        this.consumer = consumer;
+    }
 
     /** Where the consumer stands now on each assigned partition (past transaction markers too). */
     Map<TopicPartition, OffsetAndMetadata> positions() {
@@ -31,7 +33,9 @@ final class CommittedOffsets {
      * last offset + 1, so that the committed offset also steps over the transaction markers of the outcome and ledger
      * topics: an idle writer then shows zero lag, which is what the reconciler's grace is measured against.
      */
-    void commitPositions() { commit(positions(), false); }
+    void commitPositions() {
+        commit(positions(), false);
+    }
 
     /**
      * Commits offsets of partitions still assigned, when they moved: asynchronously in the loop (a lost commit only
@@ -47,7 +51,8 @@ final class CommittedOffsets {
             return;
         }
         consumer.commitAsync(positions, (o, error) -> {
-            if (error != null) LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
+            if (error != null)
+                LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
         });
     }
 

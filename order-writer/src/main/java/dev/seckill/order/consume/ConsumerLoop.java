@@ -48,7 +48,8 @@ public final class ConsumerLoop {
     private final MeterRegistry metrics;
     private final Runnable onFatalEnd;
     private final CommittedOffsets offsets;
-    private final ExecutorService writerThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "order-writer-db"));
+    private final ExecutorService writerThread =
+            Executors.newSingleThreadExecutor(r -> new Thread(r, "order-writer-db"));
     private final AtomicBoolean running = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile String failure;
@@ -56,8 +57,13 @@ public final class ConsumerLoop {
     private Batch ready;
 
     /** @param onFatalEnd run on the loop's thread, after the consumer is closed, when the loop ended on an error */
-    public ConsumerLoop(KafkaConsumer<String, byte[]> consumer, TopicHandlers handlers, BatchWriter batchWriter,
-                        DeadLetterWriter deadLetters, MeterRegistry metrics, Runnable onFatalEnd) {
+    public ConsumerLoop(
+            KafkaConsumer<String, byte[]> consumer,
+            TopicHandlers handlers,
+            BatchWriter batchWriter,
+            DeadLetterWriter deadLetters,
+            MeterRegistry metrics,
+            Runnable onFatalEnd) {
         this.consumer = consumer;
         this.handlers = handlers;
         this.batchWriter = batchWriter;
@@ -74,10 +80,14 @@ public final class ConsumerLoop {
         new Thread(this::run, "order-writer").start();
     }
 
-    public boolean isRunning() { return running.get(); }
+    public boolean isRunning() {
+        return running.get();
+    }
 
     /** Why the loop ended on an error, or null while it has not. */
-    public String failure() { return failure; }
+    public String failure() {
+        return failure;
+    }
 
     /** Asks the loop to end (what was written is committed) and waits for it, up to 30 s. */
     public void stop() {
@@ -94,7 +104,8 @@ public final class ConsumerLoop {
         try {
             while (running.get()) step();
         } catch (RuntimeException e) {
-            if (!(e instanceof WakeupException && !running.get())) { // a wakeup is stop() asking; anything else is fatal
+            if (!(e instanceof WakeupException
+                    && !running.get())) { // a wakeup is stop() asking; anything else is fatal
                 failure = e.getClass().getSimpleName() + ": " + e.getMessage();
                 running.set(false);
                 LOG.error("order-writer's consumer loop ended on an error: the service is DOWN and exits", e);
@@ -114,11 +125,13 @@ public final class ConsumerLoop {
         }
         if (ready == null) {
             if (!consumer.paused().isEmpty()) consumer.resume(consumer.paused());
-            ConsumerRecords<String, byte[]> records = consumer.poll(inFlight == null ? Duration.ofMillis(200) : Duration.ofMillis(5));
+            ConsumerRecords<String, byte[]> records =
+                    consumer.poll(inFlight == null ? Duration.ofMillis(200) : Duration.ofMillis(5));
             if (!records.isEmpty()) {
                 ready = batchOf(records);
             } else if (inFlight == null) {
-                offsets.commitPositions(); // moves the committed offsets past transaction markers, so lag reads 0 when idle
+                offsets.commitPositions(); // moves the committed offsets past transaction markers, so lag reads 0 when
+                // idle
             }
         } else {
             awaitWriter(Duration.ofMillis(50));
@@ -176,12 +189,14 @@ public final class ConsumerLoop {
         if (!written.written()) return; // stopped before it was written: redelivered to whoever comes next
         for (DeadLetter dead : written.deadLetters()) deadLetters.send(dead);
         offsets.commit(written.batch().positionsAfterPoll(), sync);
-        metrics.summary("seckill_writer_batch_size").record(written.batch().records().size());
+        metrics.summary("seckill_writer_batch_size")
+                .record(written.batch().records().size());
     }
 
     /** Before partitions go to another member: what was polled from them is written and committed first. */
     private final class Handover implements ConsumerRebalanceListener {
-        @Override public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             if (inFlight != null) finish(true);
             if (ready != null) {
                 Batch batch = ready;
@@ -191,11 +206,14 @@ public final class ConsumerLoop {
             }
         }
 
-        @Override public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
 
-        @Override public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
             ready = null; // no longer ours: not written, not committed; the new owner reads them
-            if (inFlight != null) awaitWriter(Duration.ofSeconds(30)); // its commit fails harmlessly; the op_id claims dedupe
+            if (inFlight != null)
+                awaitWriter(Duration.ofSeconds(30)); // its commit fails harmlessly; the op_id claims dedupe
             inFlight = null;
         }
     }

@@ -1,7 +1,7 @@
 package dev.seckill.order.consume;
 
-import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.contracts.dlq.DeadLetters;
+import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.order.write.DeadLetter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +27,8 @@ public final class DeadLetterWriter {
     private final long firstBackoffMs;
     private final MeterRegistry metrics;
 
-    public DeadLetterWriter(Producer<String, byte[]> producer, String dlqTopic, OrderWriterSettings config, MeterRegistry metrics) {
+    public DeadLetterWriter(
+            Producer<String, byte[]> producer, String dlqTopic, OrderWriterSettings config, MeterRegistry metrics) {
         this.producer = producer;
         this.dlqTopic = dlqTopic;
         this.attempts = Math.max(1, config.dlqAttempts());
@@ -50,16 +51,26 @@ public final class DeadLetterWriter {
                 throw new IllegalStateException("interrupted while writing to the DLQ", e);
             } catch (Exception e) {
                 metrics.counter("seckill_writer_dlq_send_failures").increment();
-                String why = e instanceof ExecutionException && e.getCause() != null ? e.getCause().toString() : e.toString();
+                String why = e instanceof ExecutionException && e.getCause() != null
+                        ? e.getCause().toString()
+                        : e.toString();
                 // the batch's offsets are not committed: the record is redelivered to whoever consumes next
-                if (attempt >= attempts) throw new IllegalStateException("cannot write to the DLQ after " + attempt + " attempts: " + why, e);
-                LOG.warn("DLQ send failed (attempt {} of {}), retrying in {} ms: {}", attempt, attempts, backoffMs, why);
+                if (attempt >= attempts)
+                    throw new IllegalStateException(
+                            "cannot write to the DLQ after " + attempt + " attempts: " + why, e);
+                LOG.warn(
+                        "DLQ send failed (attempt {} of {}), retrying in {} ms: {}", attempt, attempts, backoffMs, why);
                 pause(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, 5000);
             }
         }
         metrics.counter("seckill_dlq_records", "source", "order-writer").increment();
-        LOG.warn("record {}-{}@{} sent to the DLQ: {}", source.topic(), source.partition(), source.offset(), dead.reason());
+        LOG.warn(
+                "record {}-{}@{} sent to the DLQ: {}",
+                source.topic(),
+                source.partition(),
+                source.offset(),
+                dead.reason());
     }
 
     private static void pause(long backoffMs) {

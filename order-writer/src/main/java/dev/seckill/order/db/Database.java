@@ -18,8 +18,11 @@ public final class Database {
         config.setConnectionTimeout(settings.get(OrderWriterSettings.DB_CONNECT_TIMEOUT_MS));
         config.setAutoCommit(true);
         HikariDataSource ds = new HikariDataSource(config);
-        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+        Flyway.configure()
+                .dataSource(ds)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         return ds;
     }
-
 }

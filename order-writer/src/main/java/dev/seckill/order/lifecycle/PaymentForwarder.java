@@ -41,19 +41,27 @@ public final class PaymentForwarder {
     public int forward() throws SQLException {
         int sent = 0;
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT p.payment_id, o.order_id, o.goods_id, o.user_id, o.request_id "
-                     + "FROM payment p JOIN purchase_order o ON o.order_id = p.order_id AND o.payment_id = p.payment_id "
-                     + "WHERE p.status = 'PENDING' AND p.forwarded_at IS NULL AND o.status = 'PAYING' ORDER BY o.order_id LIMIT " + BATCH);
-             PreparedStatement done = c.prepareStatement("UPDATE payment SET forwarded_at = NOW(3) WHERE payment_id = ?")) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT p.payment_id, o.order_id, o.goods_id, o.user_id, o.request_id "
+                                + "FROM payment p JOIN purchase_order o ON o.order_id = p.order_id AND o.payment_id = p.payment_id "
+                                + "WHERE p.status = 'PENDING' AND p.forwarded_at IS NULL AND o.status = 'PAYING' ORDER BY o.order_id LIMIT "
+                                + BATCH);
+                PreparedStatement done =
+                        c.prepareStatement("UPDATE payment SET forwarded_at = NOW(3) WHERE payment_id = ?")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String paymentId = rs.getString(1);
                     long orderId = rs.getLong(2);
-                    Pay pay = new Pay(rs.getLong(3), rs.getLong(4), rs.getString(5), orderId, paymentId, Pay.opIdOf(orderId));
+                    Pay pay = new Pay(
+                            rs.getLong(3), rs.getLong(4), rs.getString(5), orderId, paymentId, Pay.opIdOf(orderId));
                     try {
-                        producer.send(new ProducerRecord<>(topics.commands(), pay.key(), CommandCodec.encode(pay))).get(30, TimeUnit.SECONDS);
+                        producer.send(new ProducerRecord<>(topics.commands(), pay.key(), CommandCodec.encode(pay)))
+                                .get(30, TimeUnit.SECONDS);
                     } catch (Exception e) {
-                        LOG.warn("pay command of order {} not sent yet (retried next pass): {}", orderId, e.getMessage());
+                        LOG.warn(
+                                "pay command of order {} not sent yet (retried next pass): {}",
+                                orderId,
+                                e.getMessage());
                         break;
                     }
                     done.setString(1, paymentId);

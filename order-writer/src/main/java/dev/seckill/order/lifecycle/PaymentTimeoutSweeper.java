@@ -46,8 +46,14 @@ public final class PaymentTimeoutSweeper {
      * @param grace    how long after a deadline the payments topic must have been written before the order is cancelled:
      *                 room for a payment made on time that its provider publishes late (0: none)
      */
-    public PaymentTimeoutSweeper(DataSource db, Producer<String, byte[]> producer, Topics topics, Duration deadline, Duration grace,
-                                 PaymentsProgress payments, MeterRegistry metrics) {
+    public PaymentTimeoutSweeper(
+            DataSource db,
+            Producer<String, byte[]> producer,
+            Topics topics,
+            Duration deadline,
+            Duration grace,
+            PaymentsProgress payments,
+            MeterRegistry metrics) {
         this.db = db;
         this.producer = producer;
         this.topics = topics;
@@ -69,8 +75,8 @@ public final class PaymentTimeoutSweeper {
 
     private boolean anyOverdue() throws SQLException {
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE status = 'CREATED' "
-                     + "AND created_at < NOW(3) - INTERVAL ? MICROSECOND LIMIT 1")) {
+                PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE status = 'CREATED' "
+                        + "AND created_at < NOW(3) - INTERVAL ? MICROSECOND LIMIT 1")) {
             ps.setLong(1, deadline.plus(grace).toNanos() / 1000);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -84,25 +90,30 @@ public final class PaymentTimeoutSweeper {
      * created_at and FROM_UNIXTIME are both in the session's time zone, so the comparison holds in any zone.
      */
     private int cancelOverdue(long paymentsWrittenMs) throws SQLException {
-        if (paymentsWrittenMs == Long.MIN_VALUE) return 0; // some payments partition not known written up to anything yet
+        if (paymentsWrittenMs == Long.MIN_VALUE)
+            return 0; // some payments partition not known written up to anything yet
         List<Long> overdue = new ArrayList<>();
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT order_id FROM purchase_order WHERE status = 'CREATED' "
-                     + "AND created_at < FROM_UNIXTIME(?) - INTERVAL ? MICROSECOND ORDER BY order_id LIMIT " + BATCH)) {
+                PreparedStatement ps =
+                        c.prepareStatement("SELECT order_id FROM purchase_order WHERE status = 'CREATED' "
+                                + "AND created_at < FROM_UNIXTIME(?) - INTERVAL ? MICROSECOND ORDER BY order_id LIMIT "
+                                + BATCH)) {
             ps.setBigDecimal(1, BigDecimal.valueOf(paymentsWrittenMs, 3));
             ps.setLong(2, deadline.plus(grace).toNanos() / 1000);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) overdue.add(rs.getLong(1));
             }
             int cancelled = 0;
-            try (PreparedStatement cancel = c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', "
-                    + "live_user_id = NULL, cancelled_at = NOW(3), cancel_reason = 'payment_timeout' WHERE order_id = ? AND status = 'CREATED'")) {
+            try (PreparedStatement cancel = c.prepareStatement(
+                    "UPDATE purchase_order SET status = 'CANCELLED', "
+                            + "live_user_id = NULL, cancelled_at = NOW(3), cancel_reason = 'payment_timeout' WHERE order_id = ? AND status = 'CREATED'")) {
                 for (long id : overdue) {
                     cancel.setLong(1, id);
                     cancelled += cancel.executeUpdate();
                 }
             }
-            metrics.counter("seckill_orders_cancelled", "reason", "payment_timeout").increment(cancelled);
+            metrics.counter("seckill_orders_cancelled", "reason", "payment_timeout")
+                    .increment(cancelled);
             return cancelled;
         }
     }
@@ -110,16 +121,26 @@ public final class PaymentTimeoutSweeper {
     private int sendReleases() throws SQLException {
         int sent = 0;
         try (Connection c = db.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT order_id, goods_id, user_id, quantity, request_id FROM purchase_order "
-                     + "WHERE status = 'CANCELLED' AND release_sent_at IS NULL ORDER BY order_id LIMIT " + BATCH);
-             PreparedStatement done = c.prepareStatement("UPDATE purchase_order SET release_sent_at = NOW(3) WHERE order_id = ?")) {
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT order_id, goods_id, user_id, quantity, request_id FROM purchase_order "
+                                + "WHERE status = 'CANCELLED' AND release_sent_at IS NULL ORDER BY order_id LIMIT "
+                                + BATCH);
+                PreparedStatement done =
+                        c.prepareStatement("UPDATE purchase_order SET release_sent_at = NOW(3) WHERE order_id = ?")) {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long orderId = rs.getLong(1);
-                    Release release = new Release(rs.getLong(2), rs.getLong(3), rs.getInt(4), orderId, rs.getString(5),
-                            "payment_timeout", "release-order-" + orderId);
+                    Release release = new Release(
+                            rs.getLong(2),
+                            rs.getLong(3),
+                            rs.getInt(4),
+                            orderId,
+                            rs.getString(5),
+                            "payment_timeout",
+                            "release-order-" + orderId);
                     try {
-                        producer.send(new ProducerRecord<>(topics.commands(), release.key(), CommandCodec.encode(release)))
+                        producer.send(new ProducerRecord<>(
+                                        topics.commands(), release.key(), CommandCodec.encode(release)))
                                 .get(30, TimeUnit.SECONDS);
                     } catch (Exception e) {
                         LOG.warn("release of order {} not sent yet (retried next sweep): {}", orderId, e.getMessage());

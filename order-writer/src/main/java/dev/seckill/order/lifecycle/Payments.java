@@ -1,11 +1,11 @@
 package dev.seckill.order.lifecycle;
 
 import dev.seckill.contracts.payment.Payment;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -35,8 +35,9 @@ public final class Payments {
             if (ps.executeUpdate() == 0) return PaymentResult.DUPLICATE;
         }
         int paid;
-        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'PAYING', paid_at = ?, payment_id = ? "
-                + "WHERE order_id = ? AND status = 'CREATED' AND created_at > FROM_UNIXTIME(?) - INTERVAL ? MICROSECOND")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE purchase_order SET status = 'PAYING', paid_at = ?, payment_id = ? "
+                        + "WHERE order_id = ? AND status = 'CREATED' AND created_at > FROM_UNIXTIME(?) - INTERVAL ? MICROSECOND")) {
             ps.setObject(1, LocalDateTime.ofInstant(p.paidAt(), ZoneOffset.UTC));
             ps.setString(2, p.paymentId());
             ps.setLong(3, p.orderId());
@@ -50,12 +51,15 @@ public final class Payments {
     }
 
     private static String refusal(Connection c, long orderId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT status, payment_id, cancel_reason FROM purchase_order WHERE order_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT status, payment_id, cancel_reason FROM purchase_order WHERE order_id = ?")) {
             ps.setLong(1, orderId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return "unknown order";
                 return switch (rs.getString(1)) {
-                    case "CANCELLED" -> "order cancelled" + (rs.getString(3) == null ? "" : " (" + rs.getString(3) + ")") + ": its stock was released";
+                    case "CANCELLED" ->
+                        "order cancelled" + (rs.getString(3) == null ? "" : " (" + rs.getString(3) + ")")
+                                + ": its stock was released";
                     case "CREATED" -> "paid after the order's payment deadline";
                     case "PAID" -> "order already paid by " + rs.getString(2);
                     case "PAYING" -> "order already being paid by " + rs.getString(2);
@@ -66,7 +70,8 @@ public final class Payments {
     }
 
     static void mark(Connection c, String paymentId, String status, String reason) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE payment SET status = ?, reason = ? WHERE payment_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE payment SET status = ?, reason = ? WHERE payment_id = ?")) {
             ps.setString(1, status);
             ps.setString(2, reason);
             ps.setString(3, paymentId);

@@ -49,14 +49,24 @@ public final class PaymentsProgress {
      */
     public synchronized long writtenUntil() throws Exception {
         long now = clock.getAsLong(); // before the end offsets are read: whatever was appended before now is below them
-        List<TopicPartition> partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS)
-                .get(topic).partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+        List<TopicPartition> partitions = admin
+                .describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(topic)
+                .partitions()
+                .stream()
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
         // read_committed, as the writer consumes: the end is the last stable offset
-        var ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS);
+        var ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .all()
+                .get(10, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
         long min = Long.MAX_VALUE;
         for (TopicPartition tp : partitions) {
             Deque<Snapshot> q = snapshots.computeIfAbsent(tp, k -> new ArrayDeque<>());
@@ -64,7 +74,8 @@ public final class PaymentsProgress {
             if (q.size() > MAX_SNAPSHOTS) q.removeFirst();
             OffsetAndMetadata c = committed.get(tp);
             long written = c == null ? 0 : c.offset();
-            while (!q.isEmpty() && q.peekFirst().endOffset() <= written) marks.put(tp, q.removeFirst().atMs());
+            while (!q.isEmpty() && q.peekFirst().endOffset() <= written)
+                marks.put(tp, q.removeFirst().atMs());
             min = Math.min(min, marks.getOrDefault(tp, Long.MIN_VALUE));
         }
         return partitions.isEmpty() ? Long.MIN_VALUE : min;

@@ -30,8 +30,16 @@ public final class Orders {
 
     /** Persists one SUCCESS: ledger row, order row, DB stock. Returns false when it was already applied. */
     public static boolean recordSuccess(Connection c, Outcome o, String traceId) throws SQLException {
-        LedgerEntry deduct = LedgerEntry.of(LedgerEntry.deductOpId(o.requestId()), o.goodsId(), LedgerType.DEDUCTED,
-                o.quantity(), o.userId(), o.requestId(), null, o.stockAfter(), o.decidedAt());
+        LedgerEntry deduct = LedgerEntry.of(
+                LedgerEntry.deductOpId(o.requestId()),
+                o.goodsId(),
+                LedgerType.DEDUCTED,
+                o.quantity(),
+                o.userId(),
+                o.requestId(),
+                null,
+                o.stockAfter(),
+                o.decidedAt());
         if (!StockLedger.claim(c, deduct, traceId)) return false;
         long orderId = insertOrder(c, o, traceId);
         Releases.endIfReleasedEarly(c, o, orderId);
@@ -54,7 +62,8 @@ public final class Orders {
      */
     public static int recordSuccesses(Connection c, List<TracedOutcome> batch) throws SQLException {
         Map<String, TracedOutcome> fresh = new LinkedHashMap<>();
-        for (TracedOutcome t : batch) fresh.putIfAbsent(LedgerEntry.deductOpId(t.outcome().requestId()), t);
+        for (TracedOutcome t : batch)
+            fresh.putIfAbsent(LedgerEntry.deductOpId(t.outcome().requestId()), t);
         if (fresh.isEmpty()) return 0;
         if (Releases.anyWaitingRelease(c, fresh.values())) return -1;
         // orders first, so each ledger row can name its order (as the per-record path does): the generated keys of a
@@ -62,7 +71,8 @@ public final class Orders {
         List<TracedOutcome> rows = List.copyOf(fresh.values());
         List<Long> orderIds = insertOrders(c, rows);
         Map<Long, Long> deductedByGoods = insertDeductions(c, rows, orderIds);
-        for (Map.Entry<Long, Long> d : deductedByGoods.entrySet()) StockLedger.adjustSale(c, d.getKey(), 0, -d.getValue());
+        for (Map.Entry<Long, Long> d : deductedByGoods.entrySet())
+            StockLedger.adjustSale(c, d.getKey(), 0, -d.getValue());
         return fresh.size();
     }
 
@@ -86,10 +96,12 @@ public final class Orders {
     }
 
     /** One multi-row INSERT of the orders' DEDUCTED ledger rows, each naming its order; the units deducted per goods. */
-    private static Map<Long, Long> insertDeductions(Connection c, List<TracedOutcome> rows, List<Long> orderIds) throws SQLException {
+    private static Map<Long, Long> insertDeductions(Connection c, List<TracedOutcome> rows, List<Long> orderIds)
+            throws SQLException {
         Map<Long, Long> deducted = new LinkedHashMap<>();
-        try (PreparedStatement ledger = c.prepareStatement("INSERT INTO stock_ledger (op_id, goods_id, type, quantity, user_id, "
-                + "request_id, order_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ledger = c.prepareStatement(
+                "INSERT INTO stock_ledger (op_id, goods_id, type, quantity, user_id, "
+                        + "request_id, order_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?, ?)")) {
             for (int i = 0; i < rows.size(); i++) {
                 Outcome o = rows.get(i).outcome();
                 ledger.setString(1, LedgerEntry.deductOpId(o.requestId()));

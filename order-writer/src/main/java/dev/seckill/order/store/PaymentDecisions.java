@@ -18,17 +18,20 @@ final class PaymentDecisions {
     static LedgerEffect apply(Connection c, LedgerEntry e) throws SQLException {
         if (e.orderId() == null) return LedgerEffect.APPLIED;
         if (e.type() == LedgerType.PAID) {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'PAID' WHERE order_id = ? AND status = 'PAYING'")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE purchase_order SET status = 'PAID' WHERE order_id = ? AND status = 'PAYING'")) {
                 ps.setLong(1, e.orderId());
                 if (ps.executeUpdate() == 0) return LedgerEffect.APPLIED;
             }
             endPayment(c, e.orderId(), "ACCEPTED", null);
             return LedgerEffect.ORDER_PAID;
         }
-        String reason = "the purchase's units were released (or its sale ended) before the payment reached the stock: refund it";
-        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', live_user_id = NULL, "
-                + "cancelled_at = NOW(3), cancel_reason = 'payment refused by the stock', release_sent_at = COALESCE(release_sent_at, NOW(3)) "
-                + "WHERE order_id = ? AND status = 'PAYING'")) {
+        String reason =
+                "the purchase's units were released (or its sale ended) before the payment reached the stock: refund it";
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', live_user_id = NULL, "
+                        + "cancelled_at = NOW(3), cancel_reason = 'payment refused by the stock', release_sent_at = COALESCE(release_sent_at, NOW(3)) "
+                        + "WHERE order_id = ? AND status = 'PAYING'")) {
             ps.setLong(1, e.orderId());
             ps.executeUpdate();
         }
@@ -38,7 +41,8 @@ final class PaymentDecisions {
 
     /** The order's pending payment (the one it is PAYING with) gets its final status. */
     static void endPayment(Connection c, long orderId, String status, String reason) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE payment SET status = ?, reason = ? WHERE order_id = ? AND status = 'PENDING'")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE payment SET status = ?, reason = ? WHERE order_id = ? AND status = 'PENDING'")) {
             ps.setString(1, status);
             ps.setString(2, reason);
             ps.setLong(3, orderId);

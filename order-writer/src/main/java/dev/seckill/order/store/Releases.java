@@ -28,7 +28,8 @@ final class Releases {
      * Locked, so a payment applied by another writer of the group waits for this decision.
      */
     static LedgerEffect endReleasedOrder(Connection c, LedgerEntry e) throws SQLException {
-        if (e.userId() == null) return LedgerEffect.APPLIED; // the stream always names the buyer; nothing to find without one
+        if (e.userId() == null)
+            return LedgerEffect.APPLIED; // the stream always names the buyer; nothing to find without one
         ReleasedOrder order = findForUpdate(c, e);
         if (order == null) {
             // the ledger and the outcome topics are read independently: the SUCCESS may not be written yet
@@ -36,7 +37,8 @@ final class Releases {
             return LedgerEffect.ORDER_NOT_YET_WRITTEN;
         }
         if ("PAID".equals(order.status())) {
-            // the stream refuses to release a purchase it marked paid; a PAID order released anyway (paid before payments
+            // the stream refuses to release a purchase it marked paid; a PAID order released anyway (paid before
+            // payments
             // went through the stream, or marks lost with Redis): not undone here — the unit is back in Redis and maybe
             // resold — but made visible
             recordPaidOrderReleased(c, e, order.orderId());
@@ -75,15 +77,18 @@ final class Releases {
     }
 
     private static void recordPaidOrderReleased(Connection c, LedgerEntry e, long orderId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO order_anomaly (op_id, kind, goods_id, user_id, order_id, "
-                + "request_id, detail) VALUES (?, 'paid_order_released', ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT IGNORE INTO order_anomaly (op_id, kind, goods_id, user_id, order_id, "
+                        + "request_id, detail) VALUES (?, 'paid_order_released', ?, ?, ?, ?, ?)")) {
             ps.setString(1, e.opId());
             ps.setLong(2, e.goodsId());
             ps.setLong(3, e.userId());
             ps.setLong(4, orderId);
             ps.setString(5, e.requestId());
-            ps.setString(6, "RELEASED entry " + e.opId() + " gave back " + e.quantity() + " unit(s) of a PAID order: "
-                    + "refund the buyer or take the unit back from stock");
+            ps.setString(
+                    6,
+                    "RELEASED entry " + e.opId() + " gave back " + e.quantity() + " unit(s) of a PAID order: "
+                            + "refund the buyer or take the unit back from stock");
             ps.executeUpdate();
         }
     }
@@ -94,15 +99,20 @@ final class Releases {
      * stream refuses the payment too (invariant 7: a released order is never paid).
      */
     private static void cancelReleased(Connection c, long orderId, String opId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', live_user_id = NULL, "
-                + "cancelled_at = NOW(3), cancel_reason = ?, release_sent_at = COALESCE(release_sent_at, NOW(3)) "
-                + "WHERE order_id = ? AND status IN ('CREATED', 'PAYING')")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE purchase_order SET status = 'CANCELLED', live_user_id = NULL, "
+                        + "cancelled_at = NOW(3), cancel_reason = ?, release_sent_at = COALESCE(release_sent_at, NOW(3)) "
+                        + "WHERE order_id = ? AND status IN ('CREATED', 'PAYING')")) {
             String reason = "released by " + opId;
             ps.setString(1, reason.substring(0, Math.min(120, reason.length())));
             ps.setLong(2, orderId);
             if (ps.executeUpdate() == 0) return;
         }
-        PaymentDecisions.endPayment(c, orderId, "REFUSED", "order cancelled (released by " + opId + ") before the payment reached the stock: refund it");
+        PaymentDecisions.endPayment(
+                c,
+                orderId,
+                "REFUSED",
+                "order cancelled (released by " + opId + ") before the payment reached the stock: refund it");
     }
 
     /** Whether any goods of the batch has a release waiting for its order: the fast path then steps aside. */
@@ -110,7 +120,8 @@ final class Releases {
         Set<Long> goods = new TreeSet<>();
         for (TracedOutcome t : batch) goods.add(t.outcome().goodsId());
         String in = String.join(",", Collections.nCopies(goods.size(), "?"));
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM early_release WHERE goods_id IN (" + in + ") LIMIT 1")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT 1 FROM early_release WHERE goods_id IN (" + in + ") LIMIT 1")) {
             int i = 1;
             for (long g : goods) ps.setLong(i++, g);
             try (ResultSet rs = ps.executeQuery()) {
@@ -125,8 +136,9 @@ final class Releases {
      */
     static void endIfReleasedEarly(Connection c, Outcome o, long orderId) throws SQLException {
         String opId;
-        try (PreparedStatement ps = c.prepareStatement("SELECT op_id FROM early_release WHERE goods_id = ? AND user_id = ? "
-                + "AND (request_id IS NULL OR request_id = ?) ORDER BY recorded_at, op_id LIMIT 1 FOR UPDATE")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT op_id FROM early_release WHERE goods_id = ? AND user_id = ? "
+                        + "AND (request_id IS NULL OR request_id = ?) ORDER BY recorded_at, op_id LIMIT 1 FOR UPDATE")) {
             ps.setLong(1, o.goodsId());
             ps.setLong(2, o.userId());
             ps.setString(3, o.requestId());

@@ -8,5 +8,7 @@ import java.time.ZoneOffset;
 final class SqlTime {
     private SqlTime() {}
 
-    static LocalDateTime utc(Instant i) { return i == null ? null : LocalDateTime.ofInstant(i, ZoneOffset.UTC); }
+    static LocalDateTime utc(Instant i) {
+        return i == null ? null : LocalDateTime.ofInstant(i, ZoneOffset.UTC);
+    }
 }

@@ -45,8 +45,9 @@ public final class StockLedger {
      * the previous sale is held (released, or the sale's keys expired), so no unpaid order of it is left live here.
      */
     private static void endEarlierSales(Connection c, LedgerEntry e) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? "
-                + "AND live_user_id IS NOT NULL AND status IN ('PAID', 'PAYING') AND source_offset < ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? "
+                        + "AND live_user_id IS NOT NULL AND status IN ('PAID', 'PAYING') AND source_offset < ?")) {
             ps.setLong(1, e.goodsId());
             ps.setLong(2, e.commandOffset());
             ps.executeUpdate();
@@ -74,8 +75,9 @@ public final class StockLedger {
 
     /** Upserts the sale row by deltas, so ledger entries may arrive in any order across topics. */
     static void adjustSale(Connection c, long goodsId, long openedDelta, long stockDelta) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sale (goods_id, opened_stock, stock) VALUES (?, ?, ?) "
-                + "ON DUPLICATE KEY UPDATE opened_stock = opened_stock + VALUES(opened_stock), stock = stock + VALUES(stock)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO sale (goods_id, opened_stock, stock) VALUES (?, ?, ?) "
+                        + "ON DUPLICATE KEY UPDATE opened_stock = opened_stock + VALUES(opened_stock), stock = stock + VALUES(stock)")) {
             ps.setLong(1, goodsId);
             ps.setLong(2, openedDelta);
             ps.setLong(3, stockDelta);

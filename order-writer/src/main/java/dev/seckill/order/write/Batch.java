@@ -15,8 +15,10 @@ import org.apache.kafka.common.TopicPartition;
  *                           (the batch then takes the per-record path)
  * @param positionsAfterPoll where the consumer stood right after polling it: the offsets committed after its DB commit
  */
-public record Batch(List<ConsumerRecord<String, byte[]>> records, List<TracedOutcome> fastPathSuccesses,
-                    Map<TopicPartition, OffsetAndMetadata> positionsAfterPoll) {
+public record Batch(
+        List<ConsumerRecord<String, byte[]>> records,
+        List<TracedOutcome> fastPathSuccesses,
+        Map<TopicPartition, OffsetAndMetadata> positionsAfterPoll) {
     public Batch {
         records = List.copyOf(records);
         fastPathSuccesses = fastPathSuccesses == null ? null : List.copyOf(fastPathSuccesses);

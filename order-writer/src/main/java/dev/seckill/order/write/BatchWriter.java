@@ -42,11 +42,18 @@ public final class BatchWriter {
         while (running.getAsBoolean()) {
             try {
                 List<DeadLetter> deadLetters = write(batch);
-                if (failing) LOG.info("database is back: batch of {} written", batch.records().size());
+                if (failing)
+                    LOG.info(
+                            "database is back: batch of {} written",
+                            batch.records().size());
                 return new WrittenBatch(batch, deadLetters);
             } catch (SQLException e) {
                 metrics.counter("seckill_writer_db_retries").increment();
-                LOG.warn("database write failed ({}), retrying in {} ms: {}", e.getSQLState(), backoffMs, e.getMessage());
+                LOG.warn(
+                        "database write failed ({}), retrying in {} ms: {}",
+                        e.getSQLState(),
+                        backoffMs,
+                        e.getMessage());
                 failing = true;
                 try {
                     Thread.sleep(backoffMs); // backoff between DB retries, on the writer thread
@@ -82,7 +89,9 @@ public final class BatchWriter {
                 throw e;
             }
         }
-        sample.stop(Timer.builder("seckill_writer_db_batch").publishPercentileHistogram().register(metrics));
+        sample.stop(Timer.builder("seckill_writer_db_batch")
+                .publishPercentileHistogram()
+                .register(metrics));
         return deadLetters;
     }
 
@@ -91,9 +100,12 @@ public final class BatchWriter {
         List<TracedOutcome> successes = batch.fastPathSuccesses();
         try {
             int written = Orders.recordSuccesses(c, successes);
-            if (written < 0) return writeEach(c, batch.records()); // a release waits for one of these orders: record by record
+            if (written < 0)
+                return writeEach(c, batch.records()); // a release waits for one of these orders: record by record
             metrics.counter("seckill_orders_written").increment(written);
-            return writeEach(c, batch.records().stream().filter(r -> !handlers.isSuccess(r)).toList());
+            return writeEach(
+                    c,
+                    batch.records().stream().filter(r -> !handlers.isSuccess(r)).toList());
         } catch (SQLException e) {
             if (!isDataError(e)) throw e;
             c.rollback();

@@ -12,5 +12,6 @@ public interface RecordHandler {
      * @throws PoisonRecord when the record can never be written (it goes to the DLQ)
      * @throws SQLException states 22/23 are the record's fault (DLQ); anything else is the database's (retry the batch)
      */
-    boolean apply(Connection c, ConsumerRecord<String, byte[]> record, String traceId) throws SQLException, PoisonRecord;
+    boolean apply(Connection c, ConsumerRecord<String, byte[]> record, String traceId)
+            throws SQLException, PoisonRecord;
 }

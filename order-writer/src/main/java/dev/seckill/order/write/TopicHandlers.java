@@ -44,14 +44,20 @@ public final class TopicHandlers {
         this.topics = List.of(topics.success(), topics.ledger(), topics.payments());
         this.paymentTimeout = paymentTimeout;
         this.metrics = metrics;
-        metrics.counter("seckill_orders_paid"); // at 0 from the start, for rates and dashboards before the first payment
-        this.byTopic = Map.of(topics.success(), this::success, topics.ledger(), this::ledger, topics.payments(), this::payment);
+        metrics.counter(
+                "seckill_orders_paid"); // at 0 from the start, for rates and dashboards before the first payment
+        this.byTopic = Map.of(
+                topics.success(), this::success, topics.ledger(), this::ledger, topics.payments(), this::payment);
     }
 
     /** The topics this writer consumes. */
-    public List<String> topics() { return topics; }
+    public List<String> topics() {
+        return topics;
+    }
 
-    public boolean isSuccess(ConsumerRecord<String, byte[]> r) { return r.topic().equals(successTopic); }
+    public boolean isSuccess(ConsumerRecord<String, byte[]> r) {
+        return r.topic().equals(successTopic);
+    }
 
     public RecordHandler handlerOf(String topic) {
         RecordHandler handler = byTopic.get(topic);
@@ -75,13 +81,15 @@ public final class TopicHandlers {
         return out;
     }
 
-    private boolean success(Connection c, ConsumerRecord<String, byte[]> r, String traceId) throws SQLException, PoisonRecord {
+    private boolean success(Connection c, ConsumerRecord<String, byte[]> r, String traceId)
+            throws SQLException, PoisonRecord {
         Outcome o = parse(r, Outcome.class);
         if (!isWritable(o)) throw new PoisonRecord("not a SUCCESS outcome with requestId, goodsId and quantity");
         return Orders.recordSuccess(c, o, traceId);
     }
 
-    private boolean payment(Connection c, ConsumerRecord<String, byte[]> r, String traceId) throws SQLException, PoisonRecord {
+    private boolean payment(Connection c, ConsumerRecord<String, byte[]> r, String traceId)
+            throws SQLException, PoisonRecord {
         Payment p = parse(r, Payment.class);
         if (p.paymentId() == null || p.orderId() <= 0 || p.paidAt() == null) {
             throw new PoisonRecord("payment without paymentId, orderId or paidAt");
@@ -89,26 +97,38 @@ public final class TopicHandlers {
         PaymentResult result = Payments.apply(c, p, traceId, paymentTimeout);
         metrics.counter("seckill_payments", "result", result.name()).increment();
         if (result == PaymentResult.REFUSED) {
-            LOG.info("payment {} of order {} (paid at {}) refused: the provider must refund it", p.paymentId(), p.orderId(), p.paidAt());
+            LOG.info(
+                    "payment {} of order {} (paid at {}) refused: the provider must refund it",
+                    p.paymentId(),
+                    p.orderId(),
+                    p.paidAt());
         }
         return false;
     }
 
-    private boolean ledger(Connection c, ConsumerRecord<String, byte[]> r, String traceId) throws SQLException, PoisonRecord {
+    private boolean ledger(Connection c, ConsumerRecord<String, byte[]> r, String traceId)
+            throws SQLException, PoisonRecord {
         LedgerEntry e = parse(r, LedgerEntry.class);
-        if (e.type() == null || e.opId() == null || e.goodsId() <= 0) throw new PoisonRecord("ledger entry without type, opId or goodsId");
+        if (e.type() == null || e.opId() == null || e.goodsId() <= 0)
+            throw new PoisonRecord("ledger entry without type, opId or goodsId");
         LedgerEffect effect = StockLedger.applyLedger(c, e, traceId);
         if (e.type() == LedgerType.RELEASED && effect != LedgerEffect.NONE) {
             metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
         }
-        if (effect == LedgerEffect.ORDER_PAID) metrics.counter("seckill_orders_paid").increment();
+        if (effect == LedgerEffect.ORDER_PAID)
+            metrics.counter("seckill_orders_paid").increment();
         if (e.type() == LedgerType.PAYMENT_REFUSED && effect != LedgerEffect.NONE) {
-            LOG.info("payment of order {} refused by the stock (its units were released first): the provider must refund it", e.orderId());
+            LOG.info(
+                    "payment of order {} refused by the stock (its units were released first): the provider must refund it",
+                    e.orderId());
         }
         if (effect == LedgerEffect.PAID_ORDER_RELEASED) {
             metrics.counter("seckill_writer_paid_order_released").increment();
-            LOG.error("RELEASED ledger entry {} gave back units of a PAID order (goods {}, user {}): recorded in order_anomaly",
-                    e.opId(), e.goodsId(), e.userId());
+            LOG.error(
+                    "RELEASED ledger entry {} gave back units of a PAID order (goods {}, user {}): recorded in order_anomaly",
+                    e.opId(),
+                    e.goodsId(),
+                    e.userId());
         }
         return false; // no order row written
     }

@@ -13,5 +13,7 @@ public record WrittenBatch(Batch batch, List<DeadLetter> deadLetters) {
         deadLetters = deadLetters == null ? null : List.copyOf(deadLetters);
     }
 
-    public boolean written() { return deadLetters != null; }
+    public boolean written() {
+        return deadLetters != null;
+    }
 }

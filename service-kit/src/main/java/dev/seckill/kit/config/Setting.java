@@ -21,9 +21,14 @@ public final class Setting<T> {
     private final String documentedDefault;
     private final String description;
 
-    private Setting(String name, Function<String, T> parse, Function<Settings, T> fallback, String documentedDefault,
-                    String description) {
-        if (!name.matches("[a-z][a-z0-9]*(\\.[a-z0-9]+)*")) throw new IllegalArgumentException("bad setting name: " + name);
+    private Setting(
+            String name,
+            Function<String, T> parse,
+            Function<Settings, T> fallback,
+            String documentedDefault,
+            String description) {
+        if (!name.matches("[a-z][a-z0-9]*(\\.[a-z0-9]+)*"))
+            throw new IllegalArgumentException("bad setting name: " + name);
         this.name = name;
         this.parse = parse;
         this.fallback = fallback;
@@ -36,7 +41,8 @@ public final class Setting<T> {
     }
 
     /** A text whose default is computed from the other settings or the machine, documented as {@code documentedDefault}. */
-    public static Setting<String> text(String name, Function<Settings, String> fallback, String documentedDefault, String description) {
+    public static Setting<String> text(
+            String name, Function<Settings, String> fallback, String documentedDefault, String description) {
         return new Setting<>(name, v -> v, fallback, documentedDefault, description);
     }
 
@@ -45,7 +51,8 @@ public final class Setting<T> {
     }
 
     /** An int whose default is computed, documented as {@code documentedDefault}. */
-    public static Setting<Integer> integer(String name, Function<Settings, Integer> fallback, String documentedDefault, String description) {
+    public static Setting<Integer> integer(
+            String name, Function<Settings, Integer> fallback, String documentedDefault, String description) {
         return new Setting<>(name, Integer::parseInt, fallback, documentedDefault, description);
     }
 
@@ -59,31 +66,44 @@ public final class Setting<T> {
     }
 
     /** The name of the property, e.g. {@code gateway.port} (a key of {@link Settings#with}). */
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     /** The environment variable, e.g. {@code SECKILL_GATEWAY_PORT}. */
-    public String env() { return envOf(name); }
+    public String env() {
+        return envOf(name);
+    }
 
     /** The JVM system property, e.g. {@code seckill.gateway.port}. */
-    public String property() { return "seckill." + name; }
+    public String property() {
+        return "seckill." + name;
+    }
 
     /** The default as the documentation states it (empty: the empty text). */
-    public String documentedDefault() { return documentedDefault; }
+    public String documentedDefault() {
+        return documentedDefault;
+    }
 
-    public String description() { return description; }
+    public String description() {
+        return description;
+    }
 
     T read(Settings settings) {
         return settings.find(name).map(parse).orElseGet(() -> fallback.apply(settings));
     }
 
-    static String envOf(String name) { return "SECKILL_" + name.toUpperCase().replace('.', '_'); }
+    static String envOf(String name) {
+        return "SECKILL_" + name.toUpperCase().replace('.', '_');
+    }
 
     /** The {@code public static final Setting} fields of a class, in declaration order. */
     public static List<Setting<?>> declaredIn(Class<?> holder) {
         List<Setting<?>> found = new ArrayList<>();
         for (Field f : holder.getDeclaredFields()) {
             int m = f.getModifiers();
-            if (f.getType() != Setting.class || !Modifier.isStatic(m) || !Modifier.isFinal(m) || !Modifier.isPublic(m)) continue;
+            if (f.getType() != Setting.class || !Modifier.isStatic(m) || !Modifier.isFinal(m) || !Modifier.isPublic(m))
+                continue;
             try {
                 found.add((Setting<?>) f.get(null));
             } catch (IllegalAccessException e) {
@@ -93,5 +113,8 @@ public final class Setting<T> {
         return List.copyOf(found);
     }
 
-    @Override public String toString() { return name; }
+    @Override
+    public String toString() {
+        return name;
+    }
 }

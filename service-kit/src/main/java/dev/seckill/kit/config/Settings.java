@@ -21,12 +21,18 @@ public final class Settings {
 
     private final Map<String, String> overrides;
 
-    private Settings(Map<String, String> overrides) { this.overrides = overrides; }
+    private Settings(Map<String, String> overrides) {
+        this.overrides = overrides;
+    }
 
-    public static Settings fromEnvironment() { return new Settings(Map.of()); }
+    public static Settings fromEnvironment() {
+        return new Settings(Map.of());
+    }
 
     /** Settings with explicit values winning over properties, environment and defaults (tests, drills). */
-    public static Settings with(Map<String, String> overrides) { return new Settings(Map.copyOf(overrides)); }
+    public static Settings with(Map<String, String> overrides) {
+        return new Settings(Map.copyOf(overrides));
+    }
 
     public Settings and(Map<String, String> more) {
         var merged = new java.util.HashMap<>(overrides);
@@ -35,10 +41,14 @@ public final class Settings {
     }
 
     /** The setting's value: set (override, property, environment) or its default. */
-    public <T> T get(Setting<T> setting) { return setting.read(this); }
+    public <T> T get(Setting<T> setting) {
+        return setting.read(this);
+    }
 
     /** True when the setting has a value of its own (override, property or environment), not its default. */
-    public boolean isSet(Setting<?> setting) { return find(setting.name()).isPresent(); }
+    public boolean isSet(Setting<?> setting) {
+        return find(setting.name()).isPresent();
+    }
 
     Optional<String> find(String key) {
         if (overrides.containsKey(key)) return Optional.of(overrides.get(key));
@@ -48,12 +58,35 @@ public final class Settings {
         return Optional.ofNullable(env);
     }
 
-    public String kafkaBootstrap() { return get(SharedSettings.KAFKA_BOOTSTRAP); }
-    public String topicPrefix() { return get(SharedSettings.TOPIC_PREFIX); }
-    public String redisPrefix() { return get(SharedSettings.REDIS_PREFIX); }
-    public String redisUrl() { return get(SharedSettings.REDIS_URL); }
-    public String redisCluster() { return get(SharedSettings.REDIS_CLUSTER); }
-    public String dbUrl() { return get(SharedSettings.DB_URL); }
-    public String dbUser() { return get(SharedSettings.DB_USER); }
-    public String dbPassword() { return get(SharedSettings.DB_PASSWORD); }
+    public String kafkaBootstrap() {
+        return get(SharedSettings.KAFKA_BOOTSTRAP);
+    }
+
+    public String topicPrefix() {
+        return get(SharedSettings.TOPIC_PREFIX);
+    }
+
+    public String redisPrefix() {
+        return get(SharedSettings.REDIS_PREFIX);
+    }
+
+    public String redisUrl() {
+        return get(SharedSettings.REDIS_URL);
+    }
+
+    public String redisCluster() {
+        return get(SharedSettings.REDIS_CLUSTER);
+    }
+
+    public String dbUrl() {
+        return get(SharedSettings.DB_URL);
+    }
+
+    public String dbUser() {
+        return get(SharedSettings.DB_USER);
+    }
+
+    public String dbPassword() {
+        return get(SharedSettings.DB_PASSWORD);
+    }
 }

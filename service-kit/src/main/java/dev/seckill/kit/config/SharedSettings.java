@@ -13,33 +13,49 @@ import java.util.List;
 public final class SharedSettings {
     private SharedSettings() {}
 
-    public static final Setting<String> KAFKA_BOOTSTRAP = Setting.text(Settings.KAFKA_BOOTSTRAP, "127.0.0.1:19092",
-            "Kafka bootstrap servers (host:port,host:port)");
-    public static final Setting<String> REDIS_URL = Setting.text(Settings.REDIS_URL, "redis://127.0.0.1:6379",
-            "the standalone Redis server");
-    public static final Setting<String> REDIS_CLUSTER = Setting.text(Settings.REDIS_CLUSTER, "",
+    public static final Setting<String> KAFKA_BOOTSTRAP =
+            Setting.text(Settings.KAFKA_BOOTSTRAP, "127.0.0.1:19092", "Kafka bootstrap servers (host:port,host:port)");
+    public static final Setting<String> REDIS_URL =
+            Setting.text(Settings.REDIS_URL, "redis://127.0.0.1:6379", "the standalone Redis server");
+    public static final Setting<String> REDIS_CLUSTER = Setting.text(
+            Settings.REDIS_CLUSTER,
+            "",
             "seed nodes host:port,host:port: when set, Redis Cluster instead of the standalone server");
-    public static final Setting<String> DB_URL = Setting.text(Settings.DB_URL,
-            "jdbc:mysql://127.0.0.1:3306/seckill?createDatabaseIfNotExist=true", "the MySQL-compatible database (JDBC URL)");
+    public static final Setting<String> DB_URL = Setting.text(
+            Settings.DB_URL,
+            "jdbc:mysql://127.0.0.1:3306/seckill?createDatabaseIfNotExist=true",
+            "the MySQL-compatible database (JDBC URL)");
     public static final Setting<String> DB_USER = Setting.text(Settings.DB_USER, "root", "the database user");
-    public static final Setting<String> DB_PASSWORD = Setting.text(Settings.DB_PASSWORD, "", "the database user's password");
-    public static final Setting<String> TOPIC_PREFIX = Setting.text(Settings.TOPIC_PREFIX, "seckill.",
-            "prefix of every topic (and of the default consumer-group ids)");
-    public static final Setting<String> REDIS_PREFIX = Setting.text(Settings.REDIS_PREFIX, "seckill:", "prefix of every Redis key");
-    public static final Setting<Long> SALE_KEY_GRACE_MS = Setting.number(KeyLifetime.GRACE_SETTING, KeyLifetime.DEFAULT_GRACE.toMillis(),
+    public static final Setting<String> DB_PASSWORD =
+            Setting.text(Settings.DB_PASSWORD, "", "the database user's password");
+    public static final Setting<String> TOPIC_PREFIX = Setting.text(
+            Settings.TOPIC_PREFIX, "seckill.", "prefix of every topic (and of the default consumer-group ids)");
+    public static final Setting<String> REDIS_PREFIX =
+            Setting.text(Settings.REDIS_PREFIX, "seckill:", "prefix of every Redis key");
+    public static final Setting<Long> SALE_KEY_GRACE_MS = Setting.number(
+            KeyLifetime.GRACE_SETTING,
+            KeyLifetime.DEFAULT_GRACE.toMillis(),
             "a sale's Redis keys expire this long after the later of its end and their writing (stock-stream writes them "
                     + "so, the reconciler reports a goods past it ENDED)");
-    public static final Setting<String> STREAM_APPLICATION_ID = Setting.text("stream.application.id",
-            s -> s.topicPrefix() + "stock-stream", "<topic prefix>stock-stream",
+    public static final Setting<String> STREAM_APPLICATION_ID = Setting.text(
+            "stream.application.id",
+            s -> s.topicPrefix() + "stock-stream",
+            "<topic prefix>stock-stream",
             "stock-stream's Kafka Streams application.id (its consumer group; the reconciler reads its lag)");
-    public static final Setting<String> GATEWAY_STATUS_GROUP_ID = Setting.text("gateway.status.group.id",
-            s -> s.topicPrefix() + "gateway-status", "<topic prefix>gateway-status",
+    public static final Setting<String> GATEWAY_STATUS_GROUP_ID = Setting.text(
+            "gateway.status.group.id",
+            s -> s.topicPrefix() + "gateway-status",
+            "<topic prefix>gateway-status",
             "the gateways' shared consumer group that indexes every outcome into the purchase status store");
-    public static final Setting<String> WRITER_GROUP_ID = Setting.text("writer.group.id",
-            s -> s.topicPrefix() + "order-writer", "<topic prefix>order-writer",
+    public static final Setting<String> WRITER_GROUP_ID = Setting.text(
+            "writer.group.id",
+            s -> s.topicPrefix() + "order-writer",
+            "<topic prefix>order-writer",
             "order-writer's consumer group (the reconciler reads its lag)");
 
-    public static List<Setting<?>> all() { return Setting.declaredIn(SharedSettings.class); }
+    public static List<Setting<?>> all() {
+        return Setting.declaredIn(SharedSettings.class);
+    }
 
     /** The sale keys' lifetime rule with the configured grace ({@link #SALE_KEY_GRACE_MS}), on the system clock. */
     public static KeyLifetime keyLifetime(Settings settings) {

@@ -29,7 +29,10 @@ public final class Unreachable extends RuntimeException {
 
     public static void requireRedis(String redisUrl) {
         URI u = URI.create(redisUrl);
-        requireTcp("Redis", u.getHost() + ":" + (u.getPort() < 0 ? 6379 : u.getPort()), "start it or set SECKILL_REDIS_URL");
+        requireTcp(
+                "Redis",
+                u.getHost() + ":" + (u.getPort() < 0 ? 6379 : u.getPort()),
+                "start it or set SECKILL_REDIS_URL");
     }
 
     /** host:port of a jdbc:mysql://host:port/db URL. */

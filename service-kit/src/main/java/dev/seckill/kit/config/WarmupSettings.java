@@ -7,17 +7,27 @@ import java.util.List;
  * warm-up setting is declared here. {@code 0} turns a service's warm-up off.
  */
 public final class WarmupSettings {
-    public static final Setting<Integer> GATEWAY_REQUESTS = Setting.integer("gateway.warmup.requests", 20_000,
+    public static final Setting<Integer> GATEWAY_REQUESTS = Setting.integer(
+            "gateway.warmup.requests",
+            20_000,
             "purchases the gateway sends through a warm-up door of its own (own topic, keys, token key) before /health says UP; 0: none");
-    public static final Setting<Integer> STREAM_COMMANDS = Setting.integer("stream.warmup.commands", 20_000,
+    public static final Setting<Integer> STREAM_COMMANDS = Setting.integer(
+            "stream.warmup.commands",
+            20_000,
             "commands a warm-up stock-stream app decides on a namespace of its own before /health says UP; 0: none");
 
     private WarmupSettings() {}
 
     /** Every setting declared here, in order. */
-    public static List<Setting<?>> all() { return Setting.declaredIn(WarmupSettings.class); }
+    public static List<Setting<?>> all() {
+        return Setting.declaredIn(WarmupSettings.class);
+    }
 
-    public static int gatewayRequests(Settings s) { return Math.max(0, s.get(GATEWAY_REQUESTS)); }
+    public static int gatewayRequests(Settings s) {
+        return Math.max(0, s.get(GATEWAY_REQUESTS));
+    }
 
-    public static int streamCommands(Settings s) { return Math.max(0, s.get(STREAM_COMMANDS)); }
+    public static int streamCommands(Settings s) {
+        return Math.max(0, s.get(STREAM_COMMANDS));
+    }
 }

@@ -13,8 +13,11 @@ public final class JdbcUrls {
      * driver's defaults — TLS preferred, no key retrieval over plain text — stay, unless the URL itself says otherwise).
      */
     public static String withDriverDefaults(String url) {
-        List<String> defaults = new ArrayList<>(List.of("rewriteBatchedStatements=true", "connectionTimeZone=UTC",
-                "connectTimeout=5000", "socketTimeout=30000"));
+        List<String> defaults = new ArrayList<>(List.of(
+                "rewriteBatchedStatements=true",
+                "connectionTimeZone=UTC",
+                "connectTimeout=5000",
+                "socketTimeout=30000"));
         if (loopbackOnly(url)) defaults.addAll(List.of("sslMode=DISABLED", "allowPublicKeyRetrieval=true"));
         String sep = url.contains("?") ? "&" : "?";
         StringBuilder b = new StringBuilder(url);
@@ -54,7 +57,9 @@ public final class JdbcUrls {
     /** Literal loopback addresses and {@code localhost} only: no DNS lookup decides whether TLS is dropped. */
     private static boolean isLoopback(String host) {
         String h = host.toLowerCase(java.util.Locale.ROOT);
-        return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
+        return h.equals("localhost")
+                || h.equals("::1")
+                || h.equals("0:0:0:0:0:0:0:1")
                 || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
     }
 }

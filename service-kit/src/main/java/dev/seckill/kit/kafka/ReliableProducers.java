@@ -18,8 +18,11 @@ public final class ReliableProducers {
 
     /** The configuration: bootstrap, acks=all, enable.idempotence=true, then {@code extra}. */
     public static Map<String, Object> config(String bootstrap, Map<String, Object> extra) {
-        for (String fixed : new String[] {ProducerConfig.ACKS_CONFIG, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG}) {
+        for (String fixed : new String[] {
+            ProducerConfig.ACKS_CONFIG,
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG
+        }) {
             if (extra.containsKey(fixed)) throw new IllegalArgumentException(fixed + " is not the caller's to set");
         }
         Map<String, Object> p = new HashMap<>(extra);
@@ -30,7 +33,9 @@ public final class ReliableProducers {
     }
 
     /** A String-keyed, byte-valued producer (the services' codecs encode the values themselves). */
-    public static KafkaProducer<String, byte[]> create(String bootstrap) { return create(bootstrap, Map.of()); }
+    public static KafkaProducer<String, byte[]> create(String bootstrap) {
+        return create(bootstrap, Map.of());
+    }
 
     public static KafkaProducer<String, byte[]> create(String bootstrap, Map<String, Object> extra) {
         return new KafkaProducer<>(config(bootstrap, extra), new StringSerializer(), new ByteArraySerializer());

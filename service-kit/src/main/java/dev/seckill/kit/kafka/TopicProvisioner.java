@@ -44,10 +44,15 @@ public final class TopicProvisioner {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
-                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
-                admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS).forEach((name, d) -> d.partitions()
-                        .forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(name, p.partition()),
-                                org.apache.kafka.clients.admin.OffsetSpec.latest())));
+                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                        new java.util.HashMap<>();
+                admin.describeTopics(topics)
+                        .allTopicNames()
+                        .get(10, TimeUnit.SECONDS)
+                        .forEach((name, d) -> d.partitions()
+                                .forEach(p -> latest.put(
+                                        new org.apache.kafka.common.TopicPartition(name, p.partition()),
+                                        org.apache.kafka.clients.admin.OffsetSpec.latest())));
                 admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
                 return;
             } catch (ExecutionException e) {
@@ -58,8 +63,8 @@ public final class TopicProvisioner {
     }
 
     /** Assigns a consumer every partition of the topics (no group), from the beginning or from the end. */
-    public static List<org.apache.kafka.common.TopicPartition> assignAll(org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
-                                                                          List<String> topics, boolean fromEnd) {
+    public static List<org.apache.kafka.common.TopicPartition> assignAll(
+            org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, List<String> topics, boolean fromEnd) {
         List<org.apache.kafka.common.TopicPartition> parts = new ArrayList<>();
         for (String t : topics) {
             consumer.partitionsFor(t, java.time.Duration.ofSeconds(30))
@@ -79,7 +84,9 @@ public final class TopicProvisioner {
     public static List<String> ensure(String bootstrap, Topics topics, int partitions) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = specs(topics, partitions).stream().filter(t -> !existing.contains(t.name())).toList();
+            List<NewTopic> missing = specs(topics, partitions).stream()
+                    .filter(t -> !existing.contains(t.name()))
+                    .toList();
             if (missing.isEmpty()) return List.of();
             try {
                 admin.createTopics(missing).all().get(60, TimeUnit.SECONDS);

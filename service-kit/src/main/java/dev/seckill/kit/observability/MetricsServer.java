@@ -13,9 +13,13 @@ import java.nio.charset.StandardCharsets;
 public final class MetricsServer implements AutoCloseable {
     private final HttpServer server;
 
-    private MetricsServer(HttpServer server) { this.server = server; }
+    private MetricsServer(HttpServer server) {
+        this.server = server;
+    }
 
-    public static PrometheusMeterRegistry newRegistry() { return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT); }
+    public static PrometheusMeterRegistry newRegistry() {
+        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    }
 
     public static MetricsServer start(PrometheusMeterRegistry registry, int port) throws IOException {
         return start(registry, port, null);
@@ -25,7 +29,8 @@ public final class MetricsServer implements AutoCloseable {
      * As above, and with a readiness: {@code GET /health} answers 200 {@code {"status":"UP"}} when ready, else 503
      * with the state ({@code starting}, {@code warming}).
      */
-    public static MetricsServer start(PrometheusMeterRegistry registry, int port, Readiness readiness) throws IOException {
+    public static MetricsServer start(PrometheusMeterRegistry registry, int port, Readiness readiness)
+            throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/metrics", exchange -> {
             byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
@@ -50,7 +55,12 @@ public final class MetricsServer implements AutoCloseable {
         return new MetricsServer(server);
     }
 
-    public int port() { return server.getAddress().getPort(); }
+    public int port() {
+        return server.getAddress().getPort();
+    }
 
-    @Override public void close() { server.stop(0); }
+    @Override
+    public void close() {
+        server.stop(0);
+    }
 }

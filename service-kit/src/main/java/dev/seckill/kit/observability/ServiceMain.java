@@ -30,24 +30,31 @@ public final class ServiceMain {
      * As above, with the metrics port (and its {@code /health}, from {@code readiness}) open before the service starts,
      * so that a service warming itself answers {@code starting} / {@code warming} until it is ready.
      */
-    public static void run(String name, Setting<Integer> metricsPort, Starter starter, Readiness readiness) throws Exception {
+    public static void run(String name, Setting<Integer> metricsPort, Starter starter, Readiness readiness)
+            throws Exception {
         Settings settings = Settings.fromEnvironment();
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
         try {
-            MetricsServer early = readiness == null || metricsPort == null ? null
+            MetricsServer early = readiness == null || metricsPort == null
+                    ? null
                     : MetricsServer.start(registry, settings.get(metricsPort), readiness);
             AutoCloseable service = starter.start(settings, registry);
-            MetricsServer server = early != null ? early
+            MetricsServer server = early != null
+                    ? early
                     : metricsPort == null ? null : MetricsServer.start(registry, settings.get(metricsPort));
-            System.out.println(name + " RUNNING" + (server == null ? "" : "; metrics on http://127.0.0.1:" + server.port() + "/metrics"));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    service.close();
-                } catch (Exception e) {
-                    System.err.println(name + ": " + e.getMessage());
-                }
-                if (server != null) server.close();
-            }, name + "-shutdown"));
+            System.out.println(name + " RUNNING"
+                    + (server == null ? "" : "; metrics on http://127.0.0.1:" + server.port() + "/metrics"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                try {
+                                    service.close();
+                                } catch (Exception e) {
+                                    System.err.println(name + ": " + e.getMessage());
+                                }
+                                if (server != null) server.close();
+                            },
+                            name + "-shutdown"));
             Thread.currentThread().join();
         } catch (Unreachable | IllegalStateException e) {
             System.err.println(name + ": " + e.getMessage());

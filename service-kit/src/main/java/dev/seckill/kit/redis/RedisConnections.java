@@ -22,7 +22,9 @@ public final class RedisConnections {
     public static UnifiedJedis open(Settings settings) {
         String cluster = settings.redisCluster();
         if (cluster != null && !cluster.isBlank()) {
-            Set<HostAndPort> nodes = Arrays.stream(cluster.split(",")).map(String::trim).map(HostAndPort::from)
+            Set<HostAndPort> nodes = Arrays.stream(cluster.split(","))
+                    .map(String::trim)
+                    .map(HostAndPort::from)
                     .collect(Collectors.toSet());
             Unreachable.requireTcp("Redis Cluster", cluster, "check SECKILL_REDIS_CLUSTER");
             return RedisClusterClient.create(nodes);

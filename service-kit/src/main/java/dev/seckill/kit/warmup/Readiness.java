@@ -9,25 +9,41 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Readiness {
     public enum State {
-        STARTING("starting"), WARMING("warming"), UP("UP");
+        STARTING("starting"),
+        WARMING("warming"),
+        UP("UP");
 
         public final String label;
 
-        State(String label) { this.label = label; }
+        State(String label) {
+            this.label = label;
+        }
     }
 
     private final AtomicReference<State> state;
 
-    public Readiness(State initial) { this.state = new AtomicReference<>(initial); }
+    public Readiness(State initial) {
+        this.state = new AtomicReference<>(initial);
+    }
 
     /** Starts {@link State#UP}: for a service that does not warm itself (tests, drills). */
-    public static Readiness noWarmup() { return new Readiness(State.UP); }
+    public static Readiness noWarmup() {
+        return new Readiness(State.UP);
+    }
 
-    public State state() { return state.get(); }
+    public State state() {
+        return state.get();
+    }
 
-    public boolean ready() { return state.get() == State.UP; }
+    public boolean ready() {
+        return state.get() == State.UP;
+    }
 
-    public void warming() { state.set(State.WARMING); }
+    public void warming() {
+        state.set(State.WARMING);
+    }
 
-    public void up() { state.set(State.UP); }
+    public void up() {
+        state.set(State.UP);
+    }
 }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class MetricsServerHealthTest {
     static final HttpClient http = HttpClient.newHttpClient();
 
-    @Test void healthIsNotReadyUntilTheWarmUpIsDone() throws Exception {
+    @Test
+    void healthIsNotReadyUntilTheWarmUpIsDone() throws Exception {
         Readiness readiness = new Readiness(Readiness.State.STARTING);
         try (MetricsServer server = MetricsServer.start(MetricsServer.newRegistry(), 0, readiness)) {
             assertThat(health(server)).isEqualTo("503 {\"status\":\"starting\"}");
@@ -24,14 +25,17 @@ class MetricsServerHealthTest {
         }
     }
 
-    @Test void withoutReadinessThereIsNoHealthRoute() throws Exception {
+    @Test
+    void withoutReadinessThereIsNoHealthRoute() throws Exception {
         try (MetricsServer server = MetricsServer.start(MetricsServer.newRegistry(), 0)) {
             assertThat(health(server)).startsWith("404");
         }
     }
 
     static String health(MetricsServer server) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health")).build(),
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         return r.statusCode() + " " + r.body();
     }

@@ -4,8 +4,8 @@ import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.ParsedCommand;
+import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
@@ -29,9 +29,13 @@ public final class Decider {
      * kept by a drill's copy), the instant an {@code open_sale} was issued; negative when unknown.
      */
     public record Input(String key, byte[] raw, int partition, long offset, long timestamp) {
-        public Input(String key, byte[] raw, int partition, long offset) { this(key, raw, partition, offset, -1); }
+        public Input(String key, byte[] raw, int partition, long offset) {
+            this(key, raw, partition, offset, -1);
+        }
 
-        String position() { return partition + ":" + offset; }
+        String position() {
+            return partition + ":" + offset;
+        }
     }
 
     /** A call waiting for its batch's round trip, with the index of the input it answers. */
@@ -54,7 +58,12 @@ public final class Decider {
      * @param shortCircuits  where in-memory decisions are kept; null turns the sold-out short-circuit off
      * @param onShortCircuit called for each purchase answered without Redis (a metric)
      */
-    public Decider(StockScripts scripts, Clock clock, FoldStore folds, ShortCircuitLog shortCircuits, Runnable onShortCircuit) {
+    public Decider(
+            StockScripts scripts,
+            Clock clock,
+            FoldStore folds,
+            ShortCircuitLog shortCircuits,
+            Runnable onShortCircuit) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
@@ -75,13 +84,18 @@ public final class Decider {
         for (int i = 0; i < inputs.size(); i++) {
             Input in = inputs.get(i);
             ParsedCommand parsed = CommandCodec.decode(in.raw());
-            if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof Restore r && keyMatches(in.key(), r.goodsId())) {
+            if (parsed instanceof ParsedCommand.Valid v
+                    && v.command() instanceof Restore r
+                    && keyMatches(in.key(), r.goodsId())) {
                 run(waiting, out, inputs.get(Math.max(0, i - 1))); // the restore needs the fold of everything before it
                 gate.forget(r.goodsId());
                 out[i] = operations.restore(r, in.position());
                 continue;
             }
-            if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale o && o.force() && !waiting.isEmpty()) {
+            if (parsed instanceof ParsedCommand.Valid v
+                    && v.command() instanceof OpenSale o
+                    && o.force()
+                    && !waiting.isEmpty()) {
                 run(waiting, out, inputs.get(i - 1)); // a forced open judges the holdings after everything before it
             }
             Step step = step(parsed, in);
@@ -95,7 +109,8 @@ public final class Decider {
     /** Runs the waiting Lua calls (one pipeline), completes their decisions, then lets the gate settle. */
     private void run(List<Waiting> waiting, Decision[] out, Input last) {
         if (!waiting.isEmpty()) {
-            List<LuaResult> results = scripts.callAll(waiting.stream().map(w -> w.call().call()).toList());
+            List<LuaResult> results =
+                    scripts.callAll(waiting.stream().map(w -> w.call().call()).toList());
             for (int j = 0; j < waiting.size(); j++) {
                 out[waiting.get(j).index()] = waiting.get(j).call().complete().apply(results.get(j));
             }
@@ -115,22 +130,30 @@ public final class Decider {
         if (!keyMatches(in.key(), command.goodsId())) return Step.decided(keyMismatch(in.key(), command.goodsId()));
         if (command instanceof Purchase p) return purchases.step(p, in);
         gate.unsettle(command.goodsId(), null);
-        if (command instanceof Release rel) return new Step.Call(scripts.releaseCall(rel, in.position()), r -> operations.released(rel, r));
-        if (command instanceof Pay pay) return new Step.Call(scripts.payCall(pay, in.position()), r -> operations.paid(pay, r));
+        if (command instanceof Release rel)
+            return new Step.Call(scripts.releaseCall(rel, in.position()), r -> operations.released(rel, r));
+        if (command instanceof Pay pay)
+            return new Step.Call(scripts.payCall(pay, in.position()), r -> operations.paid(pay, r));
         if (command instanceof OpenSale o) {
-            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp()))) return Step.decided(SaleOperations.endedBeforeIssued(o, in.timestamp()));
+            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
+                return Step.decided(SaleOperations.endedBeforeIssued(o, in.timestamp()));
             int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
             if (holders > 0) return Step.decided(SaleOperations.forcedOverLiveBuyers(o, holders));
             long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
-            return new Step.Call(scripts.openSaleCall(o, in.position(), expireAt), r -> operations.opened(o, r, expireAt, in.offset()));
+            return new Step.Call(
+                    scripts.openSaleCall(o, in.position(), expireAt),
+                    r -> operations.opened(o, r, expireAt, in.offset()));
         }
         CloseSale c = (CloseSale) command;
         return new Step.Call(scripts.closeSaleCall(c, in.position()), r -> operations.closed(c, r));
     }
 
-    private static boolean keyMatches(String key, long goodsId) { return Long.toString(goodsId).equals(key); }
+    private static boolean keyMatches(String key, long goodsId) {
+        return Long.toString(goodsId).equals(key);
+    }
 
     private static Decision keyMismatch(String key, long goodsId) {
-        return Decision.dlq("record key '" + key + "' is not the goodsId " + goodsId + " (commands are keyed by goodsId)");
+        return Decision.dlq(
+                "record key '" + key + "' is not the goodsId " + goodsId + " (commands are keyed by goodsId)");
     }
 }

@@ -10,9 +10,19 @@ import dev.seckill.contracts.outcome.Outcome;
 public record Decision(Outcome outcome, LedgerEntry ledger, String dlqReason) {
     public static final Decision NOTHING = new Decision(null, null, null);
 
-    public static Decision dlq(String reason) { return new Decision(null, null, reason); }
+    public static Decision dlq(String reason) {
+        return new Decision(null, null, reason);
+    }
 
-    public boolean hasOutcome() { return outcome != null; }
-    public boolean hasLedger() { return ledger != null; }
-    public boolean toDlq() { return dlqReason != null; }
+    public boolean hasOutcome() {
+        return outcome != null;
+    }
+
+    public boolean hasLedger() {
+        return ledger != null;
+    }
+
+    public boolean toDlq() {
+        return dlqReason != null;
+    }
 }

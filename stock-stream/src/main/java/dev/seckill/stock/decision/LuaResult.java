@@ -9,19 +9,28 @@ import java.util.List;
  * command with the same id ({@link Status#RETRY}).
  */
 public record LuaResult(String code, String detail, long stockAfter, Status status) {
-    public enum Status { NEW, REPLAY, RETRY }
+    public enum Status {
+        NEW,
+        REPLAY,
+        RETRY
+    }
 
     static LuaResult from(Object reply) {
         if (!(reply instanceof List<?> list) || list.size() != 4) {
             throw new IllegalStateException("unexpected Lua reply: " + reply);
         }
-        return new LuaResult(str(list.get(0)), str(list.get(1)), Long.parseLong(str(list.get(2))), Status.valueOf(str(list.get(3))));
+        return new LuaResult(
+                str(list.get(0)), str(list.get(1)), Long.parseLong(str(list.get(2))), Status.valueOf(str(list.get(3))));
     }
 
     /** True when this result should be emitted (decided now, or the replay of an uncommitted first emission). */
-    public boolean emits() { return status != Status.RETRY; }
+    public boolean emits() {
+        return status != Status.RETRY;
+    }
 
-    public long detailAsLong() { return detail == null || detail.isEmpty() ? 0 : Long.parseLong(detail); }
+    public long detailAsLong() {
+        return detail == null || detail.isEmpty() ? 0 : Long.parseLong(detail);
+    }
 
     private static String str(Object o) {
         if (o instanceof byte[] b) return new String(b, java.nio.charset.StandardCharsets.UTF_8);

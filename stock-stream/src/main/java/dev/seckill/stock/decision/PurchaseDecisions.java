@@ -25,8 +25,14 @@ final class PurchaseDecisions {
     private final Runnable onShortCircuit;
 
     /** @param shortCircuits where in-memory decisions are kept; null turns the sold-out short-circuit off */
-    PurchaseDecisions(StockScripts scripts, Clock clock, FoldStore folds, SaleOperations operations, SoldOutGate gate,
-                      ShortCircuitLog shortCircuits, Runnable onShortCircuit) {
+    PurchaseDecisions(
+            StockScripts scripts,
+            Clock clock,
+            FoldStore folds,
+            SaleOperations operations,
+            SoldOutGate gate,
+            ShortCircuitLog shortCircuits,
+            Runnable onShortCircuit) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
@@ -38,12 +44,26 @@ final class PurchaseDecisions {
 
     /** A purchase with a usable requestId but bad fields: REJECTED invalid, stored and deduplicated like any other. */
     Step invalidStep(ParsedCommand.InvalidPurchase ip, Decider.Input in) {
-        Decision logged = fromShortCircuitLog(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), in);
+        Decision logged =
+                fromShortCircuitLog(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), in);
         if (logged != null) return Step.decided(logged);
         gate.unsettle(ip.goodsId(), ip.requestId());
-        return new Step.Call(scripts.invalidPurchaseCall(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(),
-                in.position()), r -> r.emits() ? new Decision(outcome(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(),
-                ip.acceptedAt(), r, in), null, null) : Decision.NOTHING);
+        return new Step.Call(
+                scripts.invalidPurchaseCall(
+                        ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), in.position()),
+                r -> r.emits()
+                        ? new Decision(
+                                outcome(
+                                        ip.requestId(),
+                                        ip.goodsId(),
+                                        ip.userId(),
+                                        ip.quantity(),
+                                        ip.acceptedAt(),
+                                        r,
+                                        in),
+                                null,
+                                null)
+                        : Decision.NOTHING);
     }
 
     /**
@@ -52,14 +72,20 @@ final class PurchaseDecisions {
      */
     Step step(Purchase p, Decider.Input in) {
         if (shortCircuits != null) {
-            Decision logged = fromShortCircuitLog(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), in);
+            Decision logged =
+                    fromShortCircuitLog(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), in);
             if (logged != null) return Step.decided(logged);
             LuaResult answer = gate.judge(p);
             if (answer != null) {
-                shortCircuits.put(p.goodsId(), p.requestId(), StoredDecision.of(answer, in.position()).encode());
+                shortCircuits.put(
+                        p.goodsId(),
+                        p.requestId(),
+                        StoredDecision.of(answer, in.position()).encode());
                 onShortCircuit.run();
-                return Step.decided(new Decision(outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), answer, in),
-                        null, null));
+                return Step.decided(new Decision(
+                        outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), answer, in),
+                        null,
+                        null));
             }
             gate.unsettle(p.goodsId(), p.requestId());
         }
@@ -70,7 +96,8 @@ final class PurchaseDecisions {
     }
 
     /** The stored in-memory decision of this request: emitted again for its own record, nothing for a retry. */
-    private Decision fromShortCircuitLog(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, Decider.Input in) {
+    private Decision fromShortCircuitLog(
+            String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, Decider.Input in) {
         if (shortCircuits == null) return null;
         String stored = shortCircuits.get(goodsId, requestId);
         if (stored == null) return null;
@@ -85,20 +112,45 @@ final class PurchaseDecisions {
         Outcome outcome = outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), r, in);
         LedgerEntry ledger = null;
         if (outcome.outcome() == OutcomeKind.SUCCESS) {
-            ledger = LedgerEntry.of(LedgerEntry.deductOpId(p.requestId()), p.goodsId(), LedgerType.DEDUCTED, p.quantity(),
-                    p.userId(), p.requestId(), null, r.stockAfter(), outcome.decidedAt());
+            ledger = LedgerEntry.of(
+                    LedgerEntry.deductOpId(p.requestId()),
+                    p.goodsId(),
+                    LedgerType.DEDUCTED,
+                    p.quantity(),
+                    p.userId(),
+                    p.requestId(),
+                    null,
+                    r.stockAfter(),
+                    outcome.decidedAt());
             GoodsFold fold = operations.fold(p.goodsId());
-            fold.stock -= p.quantity(); // by delta, as the ledger entry says: never copied from an answer (see released)
+            fold.stock -=
+                    p.quantity(); // by delta, as the ledger entry says: never copied from an answer (see released)
             folds.put(p.goodsId(), fold);
             folds.hold(p.goodsId(), p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
         }
         return new Decision(outcome, ledger, null);
     }
 
-
-    private Outcome outcome(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, LuaResult r, Decider.Input in) {
+    private Outcome outcome(
+            String requestId,
+            long goodsId,
+            long userId,
+            int quantity,
+            Instant acceptedAt,
+            LuaResult r,
+            Decider.Input in) {
         OutcomeKind kind = OutcomeKind.valueOf(r.code());
-        return Outcome.of(requestId, goodsId, userId, quantity, kind, r.detail().isEmpty() ? null : r.detail(), r.stockAfter(),
-                acceptedAt, clock.instant(), in.partition(), in.offset());
+        return Outcome.of(
+                requestId,
+                goodsId,
+                userId,
+                quantity,
+                kind,
+                r.detail().isEmpty() ? null : r.detail(),
+                r.stockAfter(),
+                acceptedAt,
+                clock.instant(),
+                in.partition(),
+                in.offset());
     }
 }

@@ -40,8 +40,19 @@ final class SaleOperations {
         fold.stock += r.detailAsLong();
         folds.put(rel.goodsId(), fold);
         folds.release(rel.goodsId(), rel.userId());
-        return new Decision(null, LedgerEntry.of(rel.opId(), rel.goodsId(), LedgerType.RELEASED, r.detailAsLong(), rel.userId(),
-                rel.requestId(), rel.orderId(), r.stockAfter(), clock.instant()), null);
+        return new Decision(
+                null,
+                LedgerEntry.of(
+                        rel.opId(),
+                        rel.goodsId(),
+                        LedgerType.RELEASED,
+                        r.detailAsLong(),
+                        rel.userId(),
+                        rel.requestId(),
+                        rel.orderId(),
+                        r.stockAfter(),
+                        clock.instant()),
+                null);
     }
 
     /**
@@ -49,8 +60,9 @@ final class SaleOperations {
      * so a drill replaying a recording decides it as the recording did): nothing could ever be bought in it.
      */
     static Decision endedBeforeIssued(OpenSale o, long issuedAt) {
-        return Decision.dlq("open_sale refused: its window ended at " + o.endAt() + ", before the command was issued at "
-                + Instant.ofEpochMilli(issuedAt) + " (the record's timestamp); send a window that ends later");
+        return Decision.dlq(
+                "open_sale refused: its window ended at " + o.endAt() + ", before the command was issued at "
+                        + Instant.ofEpochMilli(issuedAt) + " (the record's timestamp); send a window that ends later");
     }
 
     /**
@@ -59,9 +71,10 @@ final class SaleOperations {
      * sale at a time: release or let the previous sale's orders end; paid ones end with its keys' lifetime.
      */
     static Decision forcedOverLiveBuyers(OpenSale o, int holders) {
-        return Decision.dlq("open_sale refused: " + holders + " buyers of the previous sale of goods " + o.goodsId()
-                + " still hold units (their orders are unpaid or paid); a forced open would orphan them. Let them be"
-                + " released (payment timeout, cancel) or wait until the previous sale's keys expire, then open without force");
+        return Decision.dlq(
+                "open_sale refused: " + holders + " buyers of the previous sale of goods " + o.goodsId()
+                        + " still hold units (their orders are unpaid or paid); a forced open would orphan them. Let them be"
+                        + " released (payment timeout, cancel) or wait until the previous sale's keys expire, then open without force");
     }
 
     Decision opened(OpenSale o, LuaResult r, long expireAt, long offset) {
@@ -83,10 +96,24 @@ final class SaleOperations {
         fold.stock = o.stock();
         fold.expireAt = expireAt;
         folds.put(o.goodsId(), fold);
-        // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found none
+        // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found
+        // none
         folds.releaseAll(o.goodsId());
-        return new Decision(null, LedgerEntry.of(o.opId(), o.goodsId(), LedgerType.OPENED, delta, null, null, null,
-                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(expireAt)).withCommandOffset(offset), null);
+        return new Decision(
+                null,
+                LedgerEntry.of(
+                                o.opId(),
+                                o.goodsId(),
+                                LedgerType.OPENED,
+                                delta,
+                                null,
+                                null,
+                                null,
+                                r.stockAfter(),
+                                clock.instant())
+                        .withKeysExpireAt(Instant.ofEpochMilli(expireAt))
+                        .withCommandOffset(offset),
+                null);
     }
 
     Decision closed(CloseSale c, LuaResult r) {
@@ -95,29 +122,48 @@ final class SaleOperations {
         GoodsFold fold = fold(c.goodsId());
         fold.status = "closed";
         folds.put(c.goodsId(), fold);
-        return new Decision(null, LedgerEntry.of(c.opId(), c.goodsId(), LedgerType.CLOSED, 0, null, null, null, r.stockAfter(),
-                clock.instant()), null);
+        return new Decision(
+                null,
+                LedgerEntry.of(
+                        c.opId(), c.goodsId(), LedgerType.CLOSED, 0, null, null, null, r.stockAfter(), clock.instant()),
+                null);
     }
 
     Decision restore(Restore restore, String position) {
         GoodsFold fold = folds.get(restore.goodsId());
         if (fold == null) {
-            return Decision.dlq("restore refused: the ledger has no sale of goods " + restore.goodsId() + " to restore from");
+            return Decision.dlq(
+                    "restore refused: the ledger has no sale of goods " + restore.goodsId() + " to restore from");
         }
-        long keysEnd = fold.expireAt > 0 ? fold.expireAt : fold.endAt + scripts.lifetime().grace().toMillis();
+        long keysEnd = fold.expireAt > 0
+                ? fold.expireAt
+                : fold.endAt + scripts.lifetime().grace().toMillis();
         if (scripts.lifetime().retired(keysEnd)) {
             // the sale is over and its keys have gone as they should: there is nothing to restore (and its holdings
             // were retired with them), so a restore would only bring an ended sale back for another grace
-            return Decision.dlq("restore refused: the sale of goods " + restore.goodsId() + " ended and its keys expired at "
-                    + Instant.ofEpochMilli(keysEnd) + "; open a new sale instead");
+            return Decision.dlq("restore refused: the sale of goods " + restore.goodsId()
+                    + " ended and its keys expired at " + Instant.ofEpochMilli(keysEnd) + "; open a new sale instead");
         }
         long expireAt = scripts.lifetime().expireAt(fold.endAt);
         LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position, expireAt);
         if (!r.emits()) return Decision.NOTHING;
-        fold.expireAt = expireAt; // on a crash replay, Redis keeps the first run's instant: a crash's length apart at most
+        fold.expireAt =
+                expireAt; // on a crash replay, Redis keeps the first run's instant: a crash's length apart at most
         folds.put(restore.goodsId(), fold);
-        return new Decision(null, LedgerEntry.of(restore.opId(), restore.goodsId(), LedgerType.RESTORED, 0, null, null, null,
-                r.stockAfter(), clock.instant()).withKeysExpireAt(Instant.ofEpochMilli(fold.expireAt)), null);
+        return new Decision(
+                null,
+                LedgerEntry.of(
+                                restore.opId(),
+                                restore.goodsId(),
+                                LedgerType.RESTORED,
+                                0,
+                                null,
+                                null,
+                                null,
+                                r.stockAfter(),
+                                clock.instant())
+                        .withKeysExpireAt(Instant.ofEpochMilli(fold.expireAt)),
+                null);
     }
 
     /** The fold of a goods; an empty one (to be filled) when the ledger has none yet. */
@@ -138,14 +184,26 @@ final class SaleOperations {
             GoodsFold.Holding h = folds.holdings(p.goodsId()).get(p.userId());
             if (h != null && p.requestId().equals(h.requestId())) folds.hold(p.goodsId(), p.userId(), h.markedPaid());
         }
-        return new Decision(null, LedgerEntry.of(p.opId(), p.goodsId(), paid ? LedgerType.PAID : LedgerType.PAYMENT_REFUSED, 0,
-                p.userId(), p.requestId(), p.orderId(), r.stockAfter(), clock.instant()), null);
+        return new Decision(
+                null,
+                LedgerEntry.of(
+                        p.opId(),
+                        p.goodsId(),
+                        paid ? LedgerType.PAID : LedgerType.PAYMENT_REFUSED,
+                        0,
+                        p.userId(),
+                        p.requestId(),
+                        p.orderId(),
+                        r.stockAfter(),
+                        clock.instant()),
+                null);
     }
 
     /** A release of a purchase marked paid: refused (nothing given back), and shown on the DLQ with the reason. */
     static Decision releaseOfPaid(Release rel) {
         return Decision.dlq("release refused: the purchase " + (rel.requestId() == null ? "" : rel.requestId() + " ")
-                + "that user " + rel.userId() + " holds of goods " + rel.goodsId() + " is paid; a paid order is never released"
+                + "that user " + rel.userId() + " holds of goods " + rel.goodsId()
+                + " is paid; a paid order is never released"
                 + " (docs/invariants.md, invariant 7): refund it through the payment provider, not by a release");
     }
 }

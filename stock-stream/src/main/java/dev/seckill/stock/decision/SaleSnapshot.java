@@ -8,5 +8,12 @@ import java.util.Set;
  * among those decisions (to tell whether Redis is ahead of the record being decided, as it is while a crashed
  * task replays).
  */
-public record SaleSnapshot(long startAt, long endAt, int perUserLimit, boolean closed, long stock, Set<Long> buyers,
-                           Set<String> decided, long lastDecidedOffset) {}
+public record SaleSnapshot(
+        long startAt,
+        long endAt,
+        int perUserLimit,
+        boolean closed,
+        long stock,
+        Set<Long> buyers,
+        Set<String> decided,
+        long lastDecidedOffset) {}

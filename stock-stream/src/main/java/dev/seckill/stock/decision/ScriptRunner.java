@@ -27,8 +27,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * Records the Lua result counts and the Redis call latency.
  */
 final class ScriptRunner {
-    private static final List<String> TRANSIENT_REFUSALS = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY",
-            "OOM", "MISCONF");
+    private static final List<String> TRANSIENT_REFUSALS =
+            List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY", "OOM", "MISCONF");
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
@@ -45,10 +45,16 @@ final class ScriptRunner {
         this.metrics = metrics;
         this.maxAttempts = maxAttempts;
         this.firstBackoff = firstBackoff;
-        metrics.counter("seckill_redis_errors"); // at 0 from the start, so a rate (and its alert) exists before the first error
+        metrics.counter(
+                "seckill_redis_errors"); // at 0 from the start, so a rate (and its alert) exists before the first error
         for (StockScript script : StockScript.values()) {
-            latency.put(script, Timer.builder("seckill_redis_call").description("Redis Lua call latency")
-                    .tag("script", script.metricName()).publishPercentileHistogram().register(metrics));
+            latency.put(
+                    script,
+                    Timer.builder("seckill_redis_call")
+                            .description("Redis Lua call latency")
+                            .tag("script", script.metricName())
+                            .publishPercentileHistogram()
+                            .register(metrics));
         }
     }
 
@@ -64,19 +70,26 @@ final class ScriptRunner {
         for (int attempt = 1; ; attempt++) {
             long start = System.nanoTime();
             try {
-                List<LuaResult> results = calls.size() == 1 ? List.of(LuaResult.from(evalsha(calls.get(0))))
-                        : pipelined(calls);
+                List<LuaResult> results =
+                        calls.size() == 1 ? List.of(LuaResult.from(evalsha(calls.get(0)))) : pipelined(calls);
                 long perCall = (System.nanoTime() - start) / calls.size();
                 for (int i = 0; i < calls.size(); i++) {
                     ScriptCall c = calls.get(i);
                     LuaResult r = results.get(i);
                     latency.get(c.script()).record(perCall, TimeUnit.NANOSECONDS);
-                    resultCounters.computeIfAbsent(c.script().metricName() + "/" + r.code() + "/" + r.status(), id ->
-                            Counter.builder("seckill_lua_results").description("Lua results by script, result and status")
-                                    .tag("script", c.script().metricName()).tag("result", r.code())
-                                    .tag("status", r.status().name()).register(metrics)).increment();
+                    resultCounters
+                            .computeIfAbsent(
+                                    c.script().metricName() + "/" + r.code() + "/" + r.status(),
+                                    id -> Counter.builder("seckill_lua_results")
+                                            .description("Lua results by script, result and status")
+                                            .tag("script", c.script().metricName())
+                                            .tag("result", r.code())
+                                            .tag("status", r.status().name())
+                                            .register(metrics))
+                            .increment();
                 }
-                if (calls.size() > 1) metrics.summary("seckill_redis_pipeline_size").record(calls.size());
+                if (calls.size() > 1)
+                    metrics.summary("seckill_redis_pipeline_size").record(calls.size());
                 return results;
             } catch (JedisException e) {
                 // a script error is a bug, not an outage: retrying cannot help; a server that is loading its data,
@@ -84,11 +97,15 @@ final class ScriptRunner {
                 if (e instanceof JedisDataException d && !transientRefusal(d)) throw e;
                 metrics.counter("seckill_redis_errors").increment();
                 if (attempt >= maxAttempts) {
-                    throw new RedisUnavailable("Redis did not take a batch of " + calls.size() + " calls after " + attempt
-                            + " attempts: " + e.getMessage(), e);
+                    throw new RedisUnavailable(
+                            "Redis did not take a batch of " + calls.size() + " calls after " + attempt + " attempts: "
+                                    + e.getMessage(),
+                            e);
                 }
                 sleep(backoff);
-                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(2)) > 0 ? Duration.ofSeconds(2) : backoff.multipliedBy(2);
+                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(2)) > 0
+                        ? Duration.ofSeconds(2)
+                        : backoff.multipliedBy(2);
             }
         }
     }

@@ -11,5 +11,7 @@ public interface ShortCircuitLog {
 
     void put(long goodsId, String requestId, String stored);
 
-    static String key(long goodsId, String requestId) { return goodsId + ":" + requestId; }
+    static String key(long goodsId, String requestId) {
+        return goodsId + ":" + requestId;
+    }
 }

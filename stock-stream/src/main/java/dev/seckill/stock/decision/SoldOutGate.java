@@ -83,8 +83,8 @@ public final class SoldOutGate {
             if (r.status() == LuaResult.Status.RETRY) return;
             if ("SUCCESS".equals(r.code())) g.buyers.add(p.userId());
             g.stock = r.stockAfter();
-        } else if (r.status() != LuaResult.Status.RETRY && ("SOLD_OUT".equals(r.code())
-                || ("SUCCESS".equals(r.code()) && r.stockAfter() == 0))) {
+        } else if (r.status() != LuaResult.Status.RETRY
+                && ("SOLD_OUT".equals(r.code()) || ("SUCCESS".equals(r.code()) && r.stockAfter() == 0))) {
             toArm.add(p.goodsId());
         }
     }

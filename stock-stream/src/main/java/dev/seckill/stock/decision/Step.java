@@ -10,5 +10,7 @@ sealed interface Step {
     /** The Lua call to make and what to do with its answer; calls run in input order, one pipeline per batch. */
     record Call(ScriptCall call, Function<LuaResult, Decision> complete) implements Step {}
 
-    static Step decided(Decision d) { return new Decided(d); }
+    static Step decided(Decision d) {
+        return new Decided(d);
+    }
 }

@@ -24,7 +24,8 @@ public enum StockScript {
         try (InputStream in = StockScript.class.getResourceAsStream(resource)) {
             if (in == null) throw new IllegalStateException("missing Lua resource " + resource);
             this.source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            this.sha1 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+            this.sha1 = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {
@@ -32,7 +33,15 @@ public enum StockScript {
         }
     }
 
-    public String source() { return source; }
-    public String sha1() { return sha1; }
-    public String metricName() { return name().toLowerCase(); }
+    public String source() {
+        return source;
+    }
+
+    public String sha1() {
+        return sha1;
+    }
+
+    public String metricName() {
+        return name().toLowerCase();
+    }
 }

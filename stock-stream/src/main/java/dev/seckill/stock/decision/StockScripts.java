@@ -40,13 +40,19 @@ public final class StockScripts {
     private final KeyLifetime lifetime;
     private final ScriptRunner runner;
 
-    public StockScripts(UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff) {
+    public StockScripts(
+            UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff) {
         this(redis, keys, metrics, maxAttempts, firstBackoff, KeyLifetime.standard());
     }
 
     /** @param lifetime how long a sale's keys live ({@link KeyLifetime}: from the later of its end and their writing) */
-    public StockScripts(UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff,
-                        KeyLifetime lifetime) {
+    public StockScripts(
+            UnifiedJedis redis,
+            RedisKeys keys,
+            MeterRegistry metrics,
+            int maxAttempts,
+            Duration firstBackoff,
+            KeyLifetime lifetime) {
         this.lifetime = lifetime;
         this.redis = redis;
         this.keys = keys;
@@ -54,42 +60,81 @@ public final class StockScripts {
         this.runner = new ScriptRunner(redis, keys, metrics, maxAttempts, firstBackoff);
     }
 
-    public LuaResult purchase(Purchase p, String position) { return call(purchaseCall(p, position)); }
+    public LuaResult purchase(Purchase p, String position) {
+        return call(purchaseCall(p, position));
+    }
 
     ScriptCall purchaseCall(Purchase p, String position) {
-        return new ScriptCall(StockScript.PURCHASE, p.goodsId(), List.of(p.requestId(), Long.toString(p.userId()),
-                Integer.toString(p.quantity()), Long.toString(p.acceptedAt().toEpochMilli()), position, "",
-                Long.toString(NO_SALE_DECISION_TTL_MS)));
+        return new ScriptCall(
+                StockScript.PURCHASE,
+                p.goodsId(),
+                List.of(
+                        p.requestId(),
+                        Long.toString(p.userId()),
+                        Integer.toString(p.quantity()),
+                        Long.toString(p.acceptedAt().toEpochMilli()),
+                        position,
+                        "",
+                        Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
     /** A purchase with out-of-range fields: stored and answered REJECTED invalid, deduplicated like any other. */
-    public LuaResult invalidPurchase(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt,
-                                     String position) {
+    public LuaResult invalidPurchase(
+            String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, String position) {
         return call(invalidPurchaseCall(requestId, goodsId, userId, quantity, acceptedAt, position));
     }
 
-    ScriptCall invalidPurchaseCall(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, String position) {
-        return new ScriptCall(StockScript.PURCHASE, goodsId, List.of(requestId, Long.toString(userId), Integer.toString(quantity),
-                Long.toString(acceptedAt == null ? 0 : acceptedAt.toEpochMilli()), position, "invalid",
-                Long.toString(NO_SALE_DECISION_TTL_MS)));
+    ScriptCall invalidPurchaseCall(
+            String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, String position) {
+        return new ScriptCall(
+                StockScript.PURCHASE,
+                goodsId,
+                List.of(
+                        requestId,
+                        Long.toString(userId),
+                        Integer.toString(quantity),
+                        Long.toString(acceptedAt == null ? 0 : acceptedAt.toEpochMilli()),
+                        position,
+                        "invalid",
+                        Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
-    public LuaResult release(Release r, String position) { return call(releaseCall(r, position)); }
+    public LuaResult release(Release r, String position) {
+        return call(releaseCall(r, position));
+    }
 
     ScriptCall releaseCall(Release r, String position) {
-        return new ScriptCall(StockScript.RELEASE, r.goodsId(), List.of(r.opId(), Long.toString(r.userId()),
-                r.requestId() == null ? "" : r.requestId(), position, Long.toString(NO_SALE_DECISION_TTL_MS)));
+        return new ScriptCall(
+                StockScript.RELEASE,
+                r.goodsId(),
+                List.of(
+                        r.opId(),
+                        Long.toString(r.userId()),
+                        r.requestId() == null ? "" : r.requestId(),
+                        position,
+                        Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
-    public LuaResult pay(Pay p, String position) { return call(payCall(p, position)); }
+    public LuaResult pay(Pay p, String position) {
+        return call(payCall(p, position));
+    }
 
     ScriptCall payCall(Pay p, String position) {
-        return new ScriptCall(StockScript.PAY, p.goodsId(), List.of(p.opId(), Long.toString(p.userId()), p.requestId(), position,
-                Long.toString(NO_SALE_DECISION_TTL_MS)));
+        return new ScriptCall(
+                StockScript.PAY,
+                p.goodsId(),
+                List.of(
+                        p.opId(),
+                        Long.toString(p.userId()),
+                        p.requestId(),
+                        position,
+                        Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
     /** The lifetime rule this instance writes keys with. */
-    public KeyLifetime lifetime() { return lifetime; }
+    public KeyLifetime lifetime() {
+        return lifetime;
+    }
 
     /** Opens a sale whose keys expire by the {@link #lifetime()} rule, counted from now. */
     public LuaResult openSale(OpenSale o, String position) {
@@ -98,24 +143,50 @@ public final class StockScripts {
 
     /** @param expireAt when every key of the sale expires (epoch ms), from {@link KeyLifetime#expireAt(long)} */
     ScriptCall openSaleCall(OpenSale o, String position, long expireAt) {
-        return new ScriptCall(StockScript.OPEN_SALE, o.goodsId(), List.of(o.opId(), Long.toString(o.stock()),
-                Long.toString(o.startAt().toEpochMilli()), Long.toString(o.endAt().toEpochMilli()),
-                Integer.toString(o.perUserLimit()), o.force() ? "1" : "0", Long.toString(expireAt), position));
+        return new ScriptCall(
+                StockScript.OPEN_SALE,
+                o.goodsId(),
+                List.of(
+                        o.opId(),
+                        Long.toString(o.stock()),
+                        Long.toString(o.startAt().toEpochMilli()),
+                        Long.toString(o.endAt().toEpochMilli()),
+                        Integer.toString(o.perUserLimit()),
+                        o.force() ? "1" : "0",
+                        Long.toString(expireAt),
+                        position));
     }
 
-    public LuaResult closeSale(CloseSale c, String position) { return call(closeSaleCall(c, position)); }
+    public LuaResult closeSale(CloseSale c, String position) {
+        return call(closeSaleCall(c, position));
+    }
 
     ScriptCall closeSaleCall(CloseSale c, String position) {
-        return new ScriptCall(StockScript.CLOSE_SALE, c.goodsId(), List.of(c.opId(), position, Long.toString(NO_SALE_DECISION_TTL_MS)));
+        return new ScriptCall(
+                StockScript.CLOSE_SALE,
+                c.goodsId(),
+                List.of(c.opId(), position, Long.toString(NO_SALE_DECISION_TTL_MS)));
     }
 
     /** Rebuilds a goods from its fold; the keys expire at {@code expireAt} (epoch ms). */
-    public LuaResult restore(Restore r, GoodsFold fold, Map<Long, GoodsFold.Holding> holdings, String position, long expireAt) {
-        List<String> args = new ArrayList<>(List.of(r.opId(), position, Long.toString(fold.startAt),
-                Long.toString(fold.endAt), Integer.toString(fold.perUserLimit), fold.status, Long.toString(fold.stock),
-                Long.toString(fold.opened), Long.toString(expireAt)));
-        holdings.forEach((user, h) -> args.addAll(List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(),
-                Long.toString(h.stockAfter()), h.paid() ? "1" : "0")));
+    public LuaResult restore(
+            Restore r, GoodsFold fold, Map<Long, GoodsFold.Holding> holdings, String position, long expireAt) {
+        List<String> args = new ArrayList<>(List.of(
+                r.opId(),
+                position,
+                Long.toString(fold.startAt),
+                Long.toString(fold.endAt),
+                Integer.toString(fold.perUserLimit),
+                fold.status,
+                Long.toString(fold.stock),
+                Long.toString(fold.opened),
+                Long.toString(expireAt)));
+        holdings.forEach((user, h) -> args.addAll(List.of(
+                Long.toString(user),
+                Long.toString(h.quantity()),
+                h.requestId(),
+                Long.toString(h.stockAfter()),
+                h.paid() ? "1" : "0")));
         return call(new ScriptCall(StockScript.RESTORE, r.goodsId(), args));
     }
 
@@ -139,14 +210,23 @@ public final class StockScripts {
                 ScanResult<Map.Entry<String, String>> scan = redis.hscan(keys.decisions(goodsId), cursor, page);
                 for (Map.Entry<String, String> e : scan.getResult()) {
                     if (e.getKey().startsWith(PAID_MARK)) continue; // a mark, not a decision
-                    if (e.getKey().startsWith(PURCHASE_DECISION)) decided.add(e.getKey().substring(PURCHASE_DECISION.length()));
-                    lastOffset = Math.max(lastOffset, StoredDecision.parse(e.getValue()).offsetIn(partition));
+                    if (e.getKey().startsWith(PURCHASE_DECISION))
+                        decided.add(e.getKey().substring(PURCHASE_DECISION.length()));
+                    lastOffset = Math.max(
+                            lastOffset, StoredDecision.parse(e.getValue()).offsetIn(partition));
                 }
                 cursor = scan.getCursor();
             } while (!ScanParams.SCAN_POINTER_START.equals(cursor));
             metrics.counter("seckill_soldout_gate_snapshots").increment();
-            return new SaleSnapshot(Long.parseLong(sale.get(0)), Long.parseLong(sale.get(1)), Integer.parseInt(sale.get(2)),
-                    "closed".equals(sale.get(3)), stock == null ? 0 : Long.parseLong(stock), buyers, decided, lastOffset);
+            return new SaleSnapshot(
+                    Long.parseLong(sale.get(0)),
+                    Long.parseLong(sale.get(1)),
+                    Integer.parseInt(sale.get(2)),
+                    "closed".equals(sale.get(3)),
+                    stock == null ? 0 : Long.parseLong(stock),
+                    buyers,
+                    decided,
+                    lastOffset);
         } catch (RuntimeException e) { // Redis refused or an entry did not parse: the gate stays unarmed
             metrics.counter("seckill_soldout_gate_snapshot_errors").increment();
             return null;
@@ -154,14 +234,20 @@ public final class StockScripts {
     }
 
     /** One script, one round trip. */
-    public LuaResult call(ScriptCall c) { return callAll(List.of(c)).get(0); }
+    public LuaResult call(ScriptCall c) {
+        return callAll(List.of(c)).get(0);
+    }
 
     /**
      * Runs the calls in order on one pipeline (one round trip for the lot); retries and script loading as
      * {@link ScriptRunner#callAll} says.
      */
-    public List<LuaResult> callAll(List<ScriptCall> calls) { return runner.callAll(calls); }
+    public List<LuaResult> callAll(List<ScriptCall> calls) {
+        return runner.callAll(calls);
+    }
 
     /** Whether Redis refused only for now (loading, busy, failing over, out of memory): see {@link ScriptRunner}. */
-    static boolean transientRefusal(JedisDataException e) { return ScriptRunner.transientRefusal(e); }
+    static boolean transientRefusal(JedisDataException e) {
+        return ScriptRunner.transientRefusal(e);
+    }
 }

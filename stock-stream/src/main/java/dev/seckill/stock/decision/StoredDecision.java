@@ -14,7 +14,9 @@ public record StoredDecision(String result, String detail, long stockAfter, Stri
         return new StoredDecision(answer.code(), answer.detail(), answer.stockAfter(), position);
     }
 
-    public String encode() { return result + SEPARATOR + detail + SEPARATOR + stockAfter + SEPARATOR + position; }
+    public String encode() {
+        return result + SEPARATOR + detail + SEPARATOR + stockAfter + SEPARATOR + position;
+    }
 
     /** Parses the stored form; an entry of another shape is a bug, not input, and fails loudly. */
     public static StoredDecision parse(String stored) {
@@ -30,5 +32,7 @@ public record StoredDecision(String result, String detail, long stockAfter, Stri
     }
 
     /** This decision answered again: for its own command ({@code REPLAY}) or for a later one with the same id. */
-    public LuaResult answer(LuaResult.Status status) { return new LuaResult(result, detail, stockAfter, status); }
+    public LuaResult answer(LuaResult.Status status) {
+        return new LuaResult(result, detail, stockAfter, status);
+    }
 }

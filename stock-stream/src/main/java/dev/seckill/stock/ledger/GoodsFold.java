@@ -11,9 +11,13 @@ public final class GoodsFold {
      * release can take a paid unit back). Holdings stored before {@code paid} existed read as unpaid.
      */
     public record Holding(long quantity, String requestId, long stockAfter, boolean paid) {
-        public Holding(long quantity, String requestId, long stockAfter) { this(quantity, requestId, stockAfter, false); }
+        public Holding(long quantity, String requestId, long stockAfter) {
+            this(quantity, requestId, stockAfter, false);
+        }
 
-        public Holding markedPaid() { return new Holding(quantity, requestId, stockAfter, true); }
+        public Holding markedPaid() {
+            return new Holding(quantity, requestId, stockAfter, true);
+        }
     }
 
     public long startAt;

@@ -33,28 +33,44 @@ class CrashReplayFoldTest {
     final Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
     TestRedis redis;
 
-    @BeforeEach void setUp() { redis = new TestRedis(); }
+    @BeforeEach
+    void setUp() {
+        redis = new TestRedis();
+    }
 
-    @AfterEach void tearDown() { redis.close(); }
+    @AfterEach
+    void tearDown() {
+        redis.close();
+    }
 
     static ShortCircuitLog inMemoryLog() {
         Map<String, String> map = new HashMap<>();
         return new ShortCircuitLog() {
-            @Override public String get(long goodsId, String requestId) { return map.get(ShortCircuitLog.key(goodsId, requestId)); }
+            @Override
+            public String get(long goodsId, String requestId) {
+                return map.get(ShortCircuitLog.key(goodsId, requestId));
+            }
 
-            @Override public void put(long goodsId, String requestId, String stored) { map.put(ShortCircuitLog.key(goodsId, requestId), stored); }
+            @Override
+            public void put(long goodsId, String requestId, String stored) {
+                map.put(ShortCircuitLog.key(goodsId, requestId), stored);
+            }
         };
     }
 
-    Decider decider(FoldStore folds) { return new Decider(redis.scripts(), Clock.systemUTC(), folds, inMemoryLog(), () -> {}); }
+    Decider decider(FoldStore folds) {
+        return new Decider(redis.scripts(), Clock.systemUTC(), folds, inMemoryLog(), () -> {});
+    }
 
     static Decider.Input in(long offset, Object command) {
-        byte[] raw = command instanceof OpenSale o ? CommandCodec.encode(o)
+        byte[] raw = command instanceof OpenSale o
+                ? CommandCodec.encode(o)
                 : command instanceof Purchase p ? CommandCodec.encode(p) : CommandCodec.encode((Release) command);
         return new Decider.Input(Long.toString(GOODS), raw, 0, offset, System.currentTimeMillis());
     }
 
-    @Test void aCrashReplayThatDecidesDifferentlyLeavesTheFoldEqualToRedis() {
+    @Test
+    void aCrashReplayThatDecidesDifferentlyLeavesTheFoldEqualToRedis() {
         Decider.Input open = in(0, new OpenSale(GOODS, 1, start, start.plusSeconds(3600), 1, "open", false));
         Decider.Input first = in(1, new Purchase("first", GOODS, 1, 1, start.plusSeconds(1)));
         Decider.Input second = in(2, new Purchase("second", GOODS, 2, 1, start.plusSeconds(2)));
@@ -62,22 +78,33 @@ class CrashReplayFoldTest {
 
         Decider firstRun = decider(FoldStore.inMemory());
         firstRun.decideAll(List.of(open));
-        firstRun.decideAll(List.of(first));                    // SUCCESS, sold out: the gate arms
+        firstRun.decideAll(List.of(first)); // SUCCESS, sold out: the gate arms
         var aborted = firstRun.decideAll(List.of(second, release));
         assertThat(aborted.get(0).outcome().outcome()).as("answered in memory").isEqualTo(OutcomeKind.SOLD_OUT);
-        assertThat(redis.redis.hexists(redis.keys.decisions(GOODS), "req:second")).isFalse();
+        assertThat(redis.redis.hexists(redis.keys.decisions(GOODS), "req:second"))
+                .isFalse();
 
         // the crash: nothing after the open was committed; the task restarts with the committed fold and an empty gate
         FoldStore committed = FoldStore.inMemory();
         Decider replay = decider(committed);
         replay.decideAll(List.of(open));
         var decided = replay.decideAll(List.of(first, second, release));
-        assertThat(decided.get(1).outcome().outcome()).as("the released unit, bought on replay").isEqualTo(OutcomeKind.SUCCESS);
-        long ledgerStock = decided.stream().map(d -> d.ledger()).filter(Objects::nonNull).mapToLong(LedgerEntry::stockDelta).sum() + 1;
+        assertThat(decided.get(1).outcome().outcome())
+                .as("the released unit, bought on replay")
+                .isEqualTo(OutcomeKind.SUCCESS);
+        long ledgerStock = decided.stream()
+                        .map(d -> d.ledger())
+                        .filter(Objects::nonNull)
+                        .mapToLong(LedgerEntry::stockDelta)
+                        .sum()
+                + 1;
 
         long redisStock = Long.parseLong(redis.redis.get(redis.keys.stock(GOODS)));
         assertThat(redisStock).isZero();
-        assertThat(committed.get(GOODS).stock).as("the fold restore would write").isEqualTo(redisStock).isEqualTo(ledgerStock);
+        assertThat(committed.get(GOODS).stock)
+                .as("the fold restore would write")
+                .isEqualTo(redisStock)
+                .isEqualTo(ledgerStock);
         assertThat(committed.holdings(GOODS)).containsOnlyKeys(2L);
     }
 }

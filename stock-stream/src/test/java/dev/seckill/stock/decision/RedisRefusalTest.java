@@ -30,18 +30,21 @@ class RedisRefusalTest {
     RedisServer server;
     RedisClient client;
 
-    @BeforeEach void start() {
+    @BeforeEach
+    void start() {
         server = RedisServer.onFreePort().start();
         client = RedisClient.create("127.0.0.1", server.port());
         client.configSet("busy-reply-threshold", "50");
     }
 
-    @AfterEach void stop() {
+    @AfterEach
+    void stop() {
         client.close();
         server.stop();
     }
 
-    @Test void givenRedisBusyWithALongScript_whenASaleOpens_thenTheCallIsRetriedUntilRedisServesAgain() {
+    @Test
+    void givenRedisBusyWithALongScript_whenASaleOpens_thenTheCallIsRetriedUntilRedisServesAgain() {
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
         StockScripts scripts = new StockScripts(client, new RedisKeys("busy:"), metrics, 12, Duration.ofMillis(50));
         scripts.openSale(new OpenSale(1, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "warm", false), "0:0");
@@ -49,47 +52,73 @@ class RedisRefusalTest {
         try (RedisClient other = clientThatWaitsOutTheScript()) {
             busy = CompletableFuture.supplyAsync(() -> other.eval(BUSY_FOR_TWO_SECONDS));
             try (RedisClient probe = RedisClient.create("127.0.0.1", server.port())) {
-                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> refusesWithBusy(probe));
+                await().atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(5))
+                        .until(() -> refusesWithBusy(probe));
             }
-            LuaResult opened = scripts.openSale(new OpenSale(2, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "during", false), "0:1");
+            LuaResult opened = scripts.openSale(
+                    new OpenSale(2, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "during", false), "0:1");
 
             assertThat(opened.code()).isEqualTo("OPENED");
-            assertThat(metrics.counter("seckill_redis_errors").count()).as("refused at least once, then retried").isPositive();
+            assertThat(metrics.counter("seckill_redis_errors").count())
+                    .as("refused at least once, then retried")
+                    .isPositive();
             assertThat(busy.join()).isEqualTo(1L);
         }
     }
 
-    @Test void givenRedisBusyForLongerThanTheRetries_thenTheCallFailsAsAnOutageNotAsADecision() {
-        StockScripts scripts = new StockScripts(client, new RedisKeys("busy:"), new SimpleMeterRegistry(), 2, Duration.ofMillis(10));
+    @Test
+    void givenRedisBusyForLongerThanTheRetries_thenTheCallFailsAsAnOutageNotAsADecision() {
+        StockScripts scripts =
+                new StockScripts(client, new RedisKeys("busy:"), new SimpleMeterRegistry(), 2, Duration.ofMillis(10));
         try (RedisClient other = clientThatWaitsOutTheScript();
-             RedisClient probe = RedisClient.create("127.0.0.1", server.port())) {
+                RedisClient probe = RedisClient.create("127.0.0.1", server.port())) {
             CompletableFuture<Object> busy = CompletableFuture.supplyAsync(() -> other.eval(BUSY_FOR_TWO_SECONDS));
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5)).until(() -> refusesWithBusy(probe));
+            await().atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(5))
+                    .until(() -> refusesWithBusy(probe));
 
-            assertThatThrownBy(() -> scripts.openSale(new OpenSale(3, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "x", false), "0:2"))
-                    .isInstanceOf(RedisUnavailable.class).hasMessageContaining("BUSY");
+            assertThatThrownBy(() -> scripts.openSale(
+                            new OpenSale(3, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "x", false), "0:2"))
+                    .isInstanceOf(RedisUnavailable.class)
+                    .hasMessageContaining("BUSY");
             busy.join();
         }
     }
 
-    @Test void onlyTheRefusalsOfAServerThatCannotServeYetAreRetried() {
-        for (String m : List.of("LOADING Redis is loading the dataset in memory", "BUSY Redis is busy running a script",
-                "TRYAGAIN Multiple keys request during rehashing of slot", "CLUSTERDOWN The cluster is down",
-                "MASTERDOWN Link with MASTER is down", "READONLY You can't write against a read only replica.",
+    @Test
+    void onlyTheRefusalsOfAServerThatCannotServeYetAreRetried() {
+        for (String m : List.of(
+                "LOADING Redis is loading the dataset in memory",
+                "BUSY Redis is busy running a script",
+                "TRYAGAIN Multiple keys request during rehashing of slot",
+                "CLUSTERDOWN The cluster is down",
+                "MASTERDOWN Link with MASTER is down",
+                "READONLY You can't write against a read only replica.",
                 "OOM command not allowed when used memory > 'maxmemory'.",
                 "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk.")) {
-            assertThat(StockScripts.transientRefusal(new JedisDataException(m))).as(m).isTrue();
+            assertThat(StockScripts.transientRefusal(new JedisDataException(m)))
+                    .as(m)
+                    .isTrue();
         }
-        for (String m : List.of("ERR Error running script (call to f_x): user_script:3: attempt to compare nil with number",
-                "WRONGTYPE Operation against a key holding the wrong kind of value", "CROSSSLOT Keys in request don't hash to the same slot")) {
-            assertThat(StockScripts.transientRefusal(new JedisDataException(m))).as(m).isFalse();
+        for (String m : List.of(
+                "ERR Error running script (call to f_x): user_script:3: attempt to compare nil with number",
+                "WRONGTYPE Operation against a key holding the wrong kind of value",
+                "CROSSSLOT Keys in request don't hash to the same slot")) {
+            assertThat(StockScripts.transientRefusal(new JedisDataException(m)))
+                    .as(m)
+                    .isFalse();
         }
     }
 
     /** Runs the 2 s script: Jedis' default 2 s read timeout would race it (CI once lost that race). */
     private RedisClient clientThatWaitsOutTheScript() {
-        return RedisClient.builder().hostAndPort("127.0.0.1", server.port())
-                .clientConfig(DefaultJedisClientConfig.builder().socketTimeoutMillis(15_000).build()).build();
+        return RedisClient.builder()
+                .hostAndPort("127.0.0.1", server.port())
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .socketTimeoutMillis(15_000)
+                        .build())
+                .build();
     }
 
     private static boolean refusesWithBusy(RedisClient probe) {

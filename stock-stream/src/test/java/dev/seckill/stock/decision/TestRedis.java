@@ -23,10 +23,12 @@ public final class TestRedis implements AutoCloseable {
         return new StockScripts(redis, keys, new SimpleMeterRegistry(), 3, Duration.ofMillis(10));
     }
 
-    @Override public void close() {
+    @Override
+    public void close() {
         String cursor = ScanParams.SCAN_POINTER_START;
         do {
-            var page = redis.scan(cursor, new ScanParams().match(keys.prefix() + "*").count(500));
+            var page = redis.scan(
+                    cursor, new ScanParams().match(keys.prefix() + "*").count(500));
             page.getResult().forEach(redis::del);
             cursor = page.getCursor();
         } while (!cursor.equals(ScanParams.SCAN_POINTER_START));

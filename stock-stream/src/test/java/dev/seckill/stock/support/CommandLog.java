@@ -1,5 +1,7 @@
 package dev.seckill.stock.support;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CloseSale;
@@ -8,8 +10,8 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
-import dev.seckill.kit.config.Settings;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -25,15 +27,21 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-import static org.awaitility.Awaitility.await;
-
 /** A reproducible command log (sales, purchases across the window, releases, a close), and running the decider on it. */
 public final class CommandLog {
     private CommandLog() {}
 
     /** Writes the log of a sale that started a minute ago; returns the number of purchases in it. */
-    public static int write(String bootstrap, Topics topics, long firstGoods, int goodsCount, int purchases, long seed) {
-        return write(bootstrap, topics, firstGoods, goodsCount, purchases, seed, Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60));
+    public static int write(
+            String bootstrap, Topics topics, long firstGoods, int goodsCount, int purchases, long seed) {
+        return write(
+                bootstrap,
+                topics,
+                firstGoods,
+                goodsCount,
+                purchases,
+                seed,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60));
     }
 
     /**
@@ -42,18 +50,21 @@ public final class CommandLog {
      * later than now), so a log of a sale that started days ago is what a recording of it replayed later looks like.
      * The same seed gives the same commands whatever the start, shifted with it. Returns the number of purchases.
      */
-    public static int write(String bootstrap, Topics topics, long firstGoods, int goodsCount, int purchases, long seed, Instant start) {
+    public static int write(
+            String bootstrap, Topics topics, long firstGoods, int goodsCount, int purchases, long seed, Instant start) {
         Random random = new Random(seed);
         Instant opened = start.minusSeconds(30);
         java.util.function.Function<Command, Long> recordedAt = c -> {
             Instant at = c instanceof Purchase p && p.acceptedAt().isAfter(opened) ? p.acceptedAt() : opened;
             return Math.min(at.toEpochMilli(), System.currentTimeMillis());
         };
-        try (var producer = new KafkaProducer<String, byte[]>(Map.of("bootstrap.servers", bootstrap, "acks", "all"),
-                new StringSerializer(), new ByteArraySerializer())) {
+        try (var producer = new KafkaProducer<String, byte[]>(
+                Map.of("bootstrap.servers", bootstrap, "acks", "all"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             java.util.List<java.util.concurrent.Future<?>> acks = new java.util.ArrayList<>();
-            java.util.function.Consumer<Command> send = c ->
-                    acks.add(producer.send(new ProducerRecord<>(topics.commands(), null, recordedAt.apply(c), c.key(), CommandCodec.encode(c))));
+            java.util.function.Consumer<Command> send = c -> acks.add(producer.send(new ProducerRecord<>(
+                    topics.commands(), null, recordedAt.apply(c), c.key(), CommandCodec.encode(c))));
             for (long g = firstGoods; g < firstGoods + goodsCount; g++) {
                 send.accept(new OpenSale(g, 20, start, start.plusSeconds(600), 2, "open-" + g, false));
             }
@@ -88,10 +99,14 @@ public final class CommandLog {
      * to another prefix's commands topic (as a replay drill copies a recording).
      */
     public static void copy(String bootstrap, Topics from, Topics to) {
-        try (var producer = new KafkaProducer<String, byte[]>(Map.of("bootstrap.servers", bootstrap, "acks", "all",
-                "max.in.flight.requests.per.connection", 1), new StringSerializer(), new ByteArraySerializer())) {
-            for (ConsumerRecord<String, byte[]> r : CommittedRecords.read(bootstrap, java.util.List.of(from.commands()))) {
-                producer.send(new ProducerRecord<>(to.commands(), r.partition(), r.timestamp(), r.key(), r.value(), r.headers()));
+        try (var producer = new KafkaProducer<String, byte[]>(
+                Map.of("bootstrap.servers", bootstrap, "acks", "all", "max.in.flight.requests.per.connection", 1),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            for (ConsumerRecord<String, byte[]> r :
+                    CommittedRecords.read(bootstrap, java.util.List.of(from.commands()))) {
+                producer.send(new ProducerRecord<>(
+                        to.commands(), r.partition(), r.timestamp(), r.key(), r.value(), r.headers()));
             }
         }
     }
@@ -102,11 +117,14 @@ public final class CommandLog {
     }
 
     /** As {@link #decide(Settings, int)}, with the app's metrics in {@code metrics}. */
-    public static Map<String, Outcome> decide(Settings settings, int expected, io.micrometer.core.instrument.MeterRegistry metrics) {
+    public static Map<String, Outcome> decide(
+            Settings settings, int expected, io.micrometer.core.instrument.MeterRegistry metrics) {
         Topics topics = new Topics(settings.topicPrefix());
         try (StockStreamApp app = new StockStreamApp(settings, metrics).start()) {
-            await().atMost(Duration.ofSeconds(120)).until(() ->
-                    CommittedRecords.read(settings.kafkaBootstrap(), topics.outcomes()).size() >= expected);
+            await().atMost(Duration.ofSeconds(120))
+                    .until(() -> CommittedRecords.read(settings.kafkaBootstrap(), topics.outcomes())
+                                    .size()
+                            >= expected);
         }
         return CommittedRecords.read(settings.kafkaBootstrap(), topics.outcomes()).stream()
                 .map(r -> Json.read(r.value(), Outcome.class))

@@ -17,12 +17,20 @@ public final class CommittedRecords {
 
     public static List<ConsumerRecord<String, byte[]>> read(String bootstrap, List<String> topics) {
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> parts = new ArrayList<>();
             for (String t : topics) {
-                c.partitionsFor(t, Duration.ofSeconds(30)).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
+                c.partitionsFor(t, Duration.ofSeconds(30))
+                        .forEach(p -> parts.add(new TopicPartition(t, p.partition())));
             }
             c.assign(parts);
             c.seekToBeginning(parts);

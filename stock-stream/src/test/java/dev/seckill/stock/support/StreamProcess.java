@@ -21,8 +21,12 @@ public final class StreamProcess implements AutoCloseable {
 
     public static StreamProcess start(Map<String, String> env, Path log) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "dev.seckill.stock.StockStreamApp"))
+        ProcessBuilder pb = new ProcessBuilder(List.of(
+                        java,
+                        "-Xmx512m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.seckill.stock.StockStreamApp"))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -43,7 +47,9 @@ public final class StreamProcess implements AutoCloseable {
         }
     }
 
-    public boolean isAlive() { return process.isAlive(); }
+    public boolean isAlive() {
+        return process.isAlive();
+    }
 
     /** SIGKILL: no shutdown hook, no commit, no goodbye. */
     public void kill() throws InterruptedException {
@@ -57,7 +63,8 @@ public final class StreamProcess implements AutoCloseable {
         if (!process.waitFor(60, TimeUnit.SECONDS)) kill();
     }
 
-    @Override public void close() throws InterruptedException {
+    @Override
+    public void close() throws InterruptedException {
         if (process.isAlive()) kill();
     }
 }

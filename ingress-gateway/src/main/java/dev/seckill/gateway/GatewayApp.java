@@ -26,10 +26,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,7 +129,7 @@ public final class GatewayApp implements AutoCloseable {
                 .handler(
                         new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
                 .failureHandler(JsonBodies.tooLarge(responder));
-        router.get("/health").handler(this::health);
+        router.get("/health").handler(new HealthRoute(vertx, view, redis, readiness));
         if (metrics instanceof PrometheusMeterRegistry prom) {
             router.get("/metrics")
                     .handler(ctx -> ctx.response()
@@ -144,58 +141,10 @@ public final class GatewayApp implements AutoCloseable {
         return this;
     }
 
-    /** What a purchase meets at one door: the real one, or the warm-up's ({@link GatewayWarmup}: its own topic, keys, token key, counters). */
-    record Door(
-            Topics topics,
-            MeterRegistry metrics,
-            Jwt jwt,
-            RateLimiter limiter,
-            RecentIds acceptedIds,
-            SaleWindows windows,
-            PurchaseStatusStore store,
-            GeneratedIds ids,
-            OutcomeView view) {}
-
-    /** The purchase routes (POST and GET) of a door, over this gateway's producer, outcome view and waiters. */
+    /** The purchase routes (POST and GET) of a door ({@link Door}), over this gateway's producer, outcome view and waiters. */
     Router door(Door d) {
-        Router router = Router.router(vertx);
-        Responder responder = new Responder(d.metrics());
-        KafkaSender sender = new KafkaSender(vertx, producer, d.metrics());
-        router.post("/api/purchases")
-                .handler(JsonBodies.jsonOnly(responder))
-                .handler(JsonBodies.bounded(config.bodyLimit()))
-                .handler(new PurchaseRoute(new PurchaseRoute.Parts(
-                        vertx,
-                        d.topics(),
-                        clock,
-                        d.metrics(),
-                        responder,
-                        d.jwt(),
-                        d.limiter(),
-                        d.acceptedIds(),
-                        d.windows(),
-                        d.view(),
-                        sender,
-                        d.store(),
-                        waiters,
-                        d.ids(),
-                        () -> accepting,
-                        maxWait)))
-                .failureHandler(JsonBodies.tooLarge(responder));
-        router.get("/api/purchases/:requestId")
-                .handler(new StatusRoute(new StatusRoute.Parts(
-                        vertx,
-                        d.metrics(),
-                        responder,
-                        d.jwt(),
-                        d.view(),
-                        d.acceptedIds(),
-                        d.store(),
-                        waiters,
-                        d.ids(),
-                        issuedPendingMs,
-                        maxWait)));
-        return router;
+        return d.routes(new Door.Shared(
+                vertx, producer, clock, waiters, () -> accepting, maxWait, issuedPendingMs, config.bodyLimit()));
     }
 
     /**
@@ -237,50 +186,9 @@ public final class GatewayApp implements AutoCloseable {
         return readiness;
     }
 
-    /** One server per event loop on {@code port} (0: a free one), all sharing it; Vert.x spreads connections across them. */
+    /** One server per event loop on {@code port} (0: a free one), all sharing it ({@link HttpListeners}). */
     List<HttpServer> listen(Router router, int port) {
-        String host = config.host();
-        HttpServerOptions options = new HttpServerOptions()
-                .setHost(host)
-                .setPort(port == 0 ? freePort(host) : port)
-                .setTcpNoDelay(true)
-                .setIdleTimeout(60)
-                // HTTP/1.1 only: no h2c upgrade sniffing and no WebSocket extension handler on every connection's
-                // pipeline
-                .setHttp2ClearTextEnabled(false)
-                .setPerFrameWebSocketCompressionSupported(false)
-                .setPerMessageWebSocketCompressionSupported(false);
-        int loops = config.eventLoops();
-        List<HttpServer> listening = new ArrayList<>();
-        try {
-            for (int i = 0; i < loops; i++) {
-                listening.add(vertx.createHttpServer(options)
-                        .requestHandler(router)
-                        .listen()
-                        .toCompletionStage()
-                        .toCompletableFuture()
-                        .get(30, TimeUnit.SECONDS));
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException(
-                    "gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": " + e.getMessage(),
-                    e);
-        }
-        LOG.info(
-                "gateway listening on http://{}:{} ({} event loops)",
-                options.getHost(),
-                listening.get(0).actualPort(),
-                loops);
-        return listening;
-    }
-
-    /** Port 0 means "any free port"; every event loop's server must then share the one picked here. */
-    private static int freePort(String host) {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
-            return s.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("no free port on " + host, e);
-        }
+        return HttpListeners.listen(vertx, router, config.host(), port, config.eventLoops());
     }
 
     public int port() {
@@ -290,31 +198,6 @@ public final class GatewayApp implements AutoCloseable {
     /** The body of an accepted purchase (every 202). */
     static String pending(String requestId) {
         return Responder.pending(requestId);
-    }
-
-    /** 200 UP when Kafka and Redis answer and the gateway is warm; 503 with {@code status} DOWN, or {@code warming} before that. */
-    private void health(RoutingContext ctx) {
-        boolean kafka = view.healthy(5000);
-        vertx.executeBlocking(() -> {
-                    try {
-                        return "PONG".equalsIgnoreCase(redis.ping());
-                    } catch (RuntimeException e) {
-                        return false;
-                    }
-                })
-                .onComplete(r -> {
-                    boolean redisUp = r.succeeded() && Boolean.TRUE.equals(r.result());
-                    boolean up = kafka && redisUp && readiness.ready();
-                    String status = !(kafka && redisUp) ? "DOWN" : readiness.state().label;
-                    JsonObject body = new JsonObject()
-                            .put("kafka", kafka ? "UP" : "DOWN")
-                            .put("redis", redisUp ? "UP" : "DOWN")
-                            .put("status", status);
-                    ctx.response()
-                            .setStatusCode(up ? 200 : 503)
-                            .putHeader("Content-Type", "application/json")
-                            .end(body.encode());
-                });
     }
 
     /** Graceful: stop accepting, answer every waiter (202 PENDING), let in-flight sends finish (flush), then close. */

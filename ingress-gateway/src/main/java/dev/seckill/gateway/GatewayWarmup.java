@@ -90,7 +90,7 @@ final class GatewayWarmup {
         SaleWindows windows = new SaleWindows(shared.redis(), keys, shared.windowLookups(), 1000, 10_000);
         PurchaseStatusStore store = new PurchaseStatusStore(shared.statusRedis(), keys, Duration.ofMinutes(10));
         WarmupReadSide readSide = new WarmupReadSide(shared.settings().kafkaBootstrap(), topics, store, windows);
-        GatewayApp.Door door = new GatewayApp.Door(
+        Door door = new Door(
                 topics,
                 MetricsServer.newRegistry(),
                 jwt,

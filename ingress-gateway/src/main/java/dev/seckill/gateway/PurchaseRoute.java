@@ -68,11 +68,15 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             int maxWaitSeconds) {}
 
     private final Parts parts;
-    private final List<DoorCheck> checks =
-            List.of(this::rateLimit, this::requestIdOwner, this::saleWindow, this::soldOut);
+    private final List<DoorCheck> checks;
 
     PurchaseRoute(Parts parts) {
         this.parts = parts;
+        this.checks = List.of(
+                a -> DoorChecks.rateLimit(parts, a),
+                this::requestIdOwner,
+                a -> DoorChecks.saleWindow(parts, a),
+                a -> DoorChecks.soldOut(parts, a));
     }
 
     @Override
@@ -126,22 +130,6 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         else send(a, parts.ids().next(parts.clock().millis()));
     }
 
-    private Reply rateLimit(Attempt a) {
-        RateLimiter.Limited limited =
-                parts.limiter().check(a.request().goodsId(), a.request().userId());
-        if (limited == null) return null;
-        parts.metrics()
-                .counter("seckill_gateway_rate_limited", "scope", limited.scope())
-                .increment();
-        return Reply.of(
-                        429,
-                        new JsonObject()
-                                .put("error", "rate limited (" + limited.scope() + ")")
-                                .put("retryAfterSeconds", limited.retryAfterSeconds()),
-                        "rate_limited")
-                .withHeader("Retry-After", Long.toString(limited.retryAfterSeconds()));
-    }
-
     /** A requestId this gateway accepted recently: the owner's retry is 202 again, another buyer's is 409. */
     private Reply requestIdOwner(Attempt a) {
         if (a.request().requestId() == null) return null;
@@ -153,35 +141,6 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             return Reply.LATER;
         }
         return new Reply(202, Responder.pending(a.request().requestId()), "retry_accepted", java.util.Map.of());
-    }
-
-    private Reply saleWindow(Attempt a) {
-        String outside =
-                parts.windows().reject(a.request().goodsId(), parts.clock().millis());
-        if (outside == null) return null;
-        parts.metrics()
-                .counter("seckill_gateway_short_circuits", "kind", outside)
-                .increment();
-        return Reply.of(
-                200,
-                new JsonObject()
-                        .put("status", "REJECTED")
-                        .put("reason", outside)
-                        .put("goodsId", a.request().goodsId()),
-                "rejected_" + outside);
-    }
-
-    private Reply soldOut(Attempt a) {
-        if (!parts.view().knownSoldOut(a.request().goodsId())) return null;
-        parts.metrics()
-                .counter("seckill_gateway_short_circuits", "kind", "sold_out")
-                .increment();
-        return Reply.of(
-                200,
-                new JsonObject()
-                        .put("status", "SOLD_OUT")
-                        .put("goodsId", a.request().goodsId()),
-                "sold_out");
     }
 
     private static Reply conflict(String requestId) {

@@ -1,0 +1,62 @@
+package dev.seckill.gateway;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The gateway's HTTP servers: one per event loop on one port, so Vert.x spreads connections across the loops. */
+final class HttpListeners {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpListeners.class);
+
+    private HttpListeners() {}
+
+    /** {@code loops} servers on {@code host:port} (port 0: a free one, shared by all), each handing requests to {@code router}. */
+    static List<HttpServer> listen(Vertx vertx, Router router, String host, int port, int loops) {
+        HttpServerOptions options = new HttpServerOptions()
+                .setHost(host)
+                .setPort(port == 0 ? freePort(host) : port)
+                .setTcpNoDelay(true)
+                .setIdleTimeout(60)
+                // HTTP/1.1 only: no h2c upgrade sniffing and no WebSocket extension handler on every connection's
+                // pipeline
+                .setHttp2ClearTextEnabled(false)
+                .setPerFrameWebSocketCompressionSupported(false)
+                .setPerMessageWebSocketCompressionSupported(false);
+        List<HttpServer> listening = new ArrayList<>();
+        try {
+            for (int i = 0; i < loops; i++) {
+                listening.add(vertx.createHttpServer(options)
+                        .requestHandler(router)
+                        .listen()
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(30, TimeUnit.SECONDS));
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": " + e.getMessage(),
+                    e);
+        }
+        LOG.info(
+                "gateway listening on http://{}:{} ({} event loops)",
+                options.getHost(),
+                listening.get(0).actualPort(),
+                loops);
+        return listening;
+    }
+
+    /** Port 0 means "any free port"; every event loop's server must then share the one picked here. */
+    private static int freePort(String host) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("no free port on " + host, e);
+        }
+    }
+}

@@ -40,7 +40,13 @@ final class OutcomeView implements AutoCloseable {
     private final Map<Long, Long> soldOutUntil = new ConcurrentHashMap<>();
     private final long soldOutTtlMs;
     private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicLong lastPollOk = new AtomicLong();
+    /**
+     * When a poll last succeeded; it starts at construction: the gateway has just reached Kafka (it provisioned the
+     * topics), so a view that has not polled yet is not a Kafka outage (under load the first poll came seconds later,
+     * and /health said DOWN instead of warming).
+     */
+    private final AtomicLong lastPollOk = new AtomicLong(System.currentTimeMillis());
+
     private final Thread thread;
 
     private final java.util.function.LongConsumer saleChanged;

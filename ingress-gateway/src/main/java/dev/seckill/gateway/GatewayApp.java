@@ -82,13 +82,7 @@ public final class GatewayApp implements AutoCloseable {
         new KafkaClientMetrics(producer).bindTo(metrics);
         Jwt jwt = GatewayKeys.buyerIdentity(settings, clock);
         PaymentRoute.credential(settings); // refuse to start on a bad payment credential, before anything listens
-        RateLimiter limiter = new RateLimiter(
-                config.limitGlobalPerSecond(),
-                config.limitGoodsPerSecond(),
-                config.limitUserPerSecond(),
-                config.limitUserBurst(),
-                config.limitTrackedKeys());
-        metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
+        RateLimiter limiter = rateLimiter();
         redis = RedisConnections.open(settings);
         RedisKeys keys = new RedisKeys(settings.redisPrefix());
         windowLookups = SaleWindows.lookups(2, config.windowLookupQueue());
@@ -122,6 +116,25 @@ public final class GatewayApp implements AutoCloseable {
                 store,
                 new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
                 view));
+        serviceRoutes(router);
+        servers.addAll(listen(router, config.port()));
+        accepting = true;
+        return this;
+    }
+
+    private RateLimiter rateLimiter() {
+        RateLimiter limiter = new RateLimiter(
+                config.limitGlobalPerSecond(),
+                config.limitGoodsPerSecond(),
+                config.limitUserPerSecond(),
+                config.limitUserBurst(),
+                config.limitTrackedKeys());
+        metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
+        return limiter;
+    }
+
+    /** The routes beside the purchases: the payment provider's pay endpoint, health and metrics. */
+    private void serviceRoutes(Router router) {
         Responder responder = new Responder(metrics);
         router.post("/api/orders/:orderId/pay")
                 .handler(JsonBodies.jsonOnly(responder))
@@ -136,9 +149,6 @@ public final class GatewayApp implements AutoCloseable {
                             .putHeader("Content-Type", "text/plain; version=0.0.4")
                             .end(prom.scrape()));
         }
-        servers.addAll(listen(router, config.port()));
-        accepting = true;
-        return this;
     }
 
     /** The purchase routes (POST and GET) of a door ({@link Door}), over this gateway's producer, outcome view and waiters. */

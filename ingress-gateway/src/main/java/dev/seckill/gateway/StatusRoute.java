@@ -81,44 +81,51 @@ final class StatusRoute implements Handler<RoutingContext> {
         parts.store()
                 .lookup(requestId)
                 .whenComplete((status, error) -> context.runOnContext(v -> {
-                    PurchaseStatus known = status;
                     if (error != null) {
                         parts.metrics()
                                 .counter("seckill_gateway_status_store_errors")
                                 .increment();
-                        known = new PurchaseStatus.Unknown();
                     }
-                    Long acceptedHere =
-                            parts.acceptedIds().owner(requestId); // e.g. accepted while Redis did not answer
-                    if (known instanceof PurchaseStatus.Unknown && acceptedHere != null) {
-                        known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, java.time.Instant.EPOCH);
-                    }
-                    long issuedAt = known instanceof PurchaseStatus.Unknown
-                            ? parts.ids().issuedAt(requestId)
-                            : -1;
-                    if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs())
-                        known = new PurchaseStatus.Issued(issuedAt);
+                    PurchaseStatus known = known(requestId, error != null ? new PurchaseStatus.Unknown() : status);
                     Reply reply = answer(requestId, known, who);
                     if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued)
                             && reply.status() == 200
                             && wait > 0) {
-                        String applied = "wait=" + wait;
-                        parts.waiters()
-                                .await(
-                                        requestId,
-                                        wait * 1000L,
-                                        o -> parts.responder()
-                                                .reply(
-                                                        ctx,
-                                                        answer(requestId, new PurchaseStatus.Decided(o), who)
-                                                                .withHeader("Preference-Applied", applied),
-                                                        start),
-                                        () -> parts.responder()
-                                                .reply(ctx, reply.withHeader("Preference-Applied", applied), start));
+                        awaitThenReply(ctx, requestId, reply, who, wait, start);
                         return;
                     }
                     parts.responder().reply(ctx, reply, start);
                 }));
+    }
+
+    /** What the store said, completed by what this gateway knows: an id it accepted, or one a gateway issued. */
+    private PurchaseStatus known(String requestId, PurchaseStatus stored) {
+        PurchaseStatus known = stored;
+        Long acceptedHere = parts.acceptedIds().owner(requestId); // e.g. accepted while Redis did not answer
+        if (known instanceof PurchaseStatus.Unknown && acceptedHere != null) {
+            known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, java.time.Instant.EPOCH);
+        }
+        long issuedAt = known instanceof PurchaseStatus.Unknown ? parts.ids().issuedAt(requestId) : -1;
+        if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs()) {
+            known = new PurchaseStatus.Issued(issuedAt);
+        }
+        return known;
+    }
+
+    /** Long poll: the outcome as soon as it is decided, else the pending reply when the preferred wait is over. */
+    private void awaitThenReply(RoutingContext ctx, String requestId, Reply pending, Long who, int wait, long start) {
+        String applied = "wait=" + wait;
+        parts.waiters()
+                .await(
+                        requestId,
+                        wait * 1000L,
+                        o -> parts.responder()
+                                .reply(
+                                        ctx,
+                                        answer(requestId, new PurchaseStatus.Decided(o), who)
+                                                .withHeader("Preference-Applied", applied),
+                                        start),
+                        () -> parts.responder().reply(ctx, pending.withHeader("Preference-Applied", applied), start));
     }
 
     /** The answer to {@code caller} (null: no token) about a purchase, by what the store knows of it. */

@@ -12,8 +12,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.BiFunction;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -92,48 +90,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         KeyValueStore<String, GoodsFold.Holding> holdings = context.getStateStore(StockTopology.HOLDINGS_STORE);
         KeyValueStore<String, String> shortCircuits = context.getStateStore(StockTopology.SHORT_CIRCUIT_STORE);
         this.decider = deciderFactory.apply(
-                new FoldStore() {
-                    @Override
-                    public GoodsFold get(long goodsId) {
-                        return store.get(goodsId);
-                    }
-
-                    @Override
-                    public void put(long goodsId, GoodsFold fold) {
-                        store.put(goodsId, fold);
-                    }
-
-                    @Override
-                    public void hold(long goodsId, long userId, GoodsFold.Holding h) {
-                        holdings.put(FoldStore.holdingKey(goodsId, userId), h);
-                    }
-
-                    @Override
-                    public void release(long goodsId, long userId) {
-                        holdings.delete(FoldStore.holdingKey(goodsId, userId));
-                    }
-
-                    @Override
-                    public Map<Long, GoodsFold.Holding> holdings(long goodsId) {
-                        Map<Long, GoodsFold.Holding> out = new TreeMap<>();
-                        try (var it = holdings.prefixScan(goodsId + ":", new StringSerializer())) {
-                            it.forEachRemaining(
-                                    kv -> out.put(Long.parseLong(kv.key.substring(kv.key.indexOf(':') + 1)), kv.value));
-                        }
-                        return out;
-                    }
-                },
-                new ShortCircuitLog() {
-                    @Override
-                    public String get(long goodsId, String requestId) {
-                        return shortCircuits.get(ShortCircuitLog.key(goodsId, requestId));
-                    }
-
-                    @Override
-                    public void put(long goodsId, String requestId, String stored) {
-                        shortCircuits.put(ShortCircuitLog.key(goodsId, requestId), stored);
-                    }
-                });
+                StateStoreFolds.over(store, holdings), StateStoreFolds.shortCircuits(shortCircuits));
         context.schedule(
                 PURGE_EVERY,
                 PunctuationType.WALL_CLOCK_TIME,

@@ -85,13 +85,7 @@ public final class StockTopology {
             boolean shortCircuit,
             Duration earlyEvery,
             Duration interval) {
-        builder.addStateStore(DecisionBuffer.builder());
-        builder.addStateStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
+        addStores(builder);
         Counter hits = Counter.builder("seckill_short_circuit_hits")
                 .description("purchases of a sold-out goods answered without Redis")
                 .register(metrics);
@@ -113,6 +107,22 @@ public final class StockTopology {
                         SHORT_CIRCUIT_STORE,
                         DecisionBuffer.NAME);
 
+        routeOutputs(decided, topics);
+    }
+
+    /** The stores the decide step keeps in its transaction: the decision buffer, the fold, holdings, short-circuits. */
+    private static void addStores(StreamsBuilder builder) {
+        builder.addStateStore(DecisionBuffer.builder());
+        builder.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
+    }
+
+    /** Each decision to where it goes: poison to the DLQ, stock changes to the ledger, outcomes to the topic of their kind. */
+    private static void routeOutputs(KStream<String, DecidedRecord> decided, Topics topics) {
         decided.filter((k, d) -> d.decision().toDlq(), Named.as("poison"))
                 .mapValues(DecidedRecord::raw, Named.as("raw"))
                 .to(

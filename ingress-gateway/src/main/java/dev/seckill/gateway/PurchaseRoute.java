@@ -4,12 +4,12 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
+import dev.seckill.gateway.http.TraceLog;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatus;
@@ -23,11 +23,11 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * {@code POST /api/purchases}: the door. Authentication and parsing first (they make the request), then the checks
@@ -135,26 +135,13 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         if (a.request().requestId() == null) return null;
         Long owner = parts.acceptedIds().owner(a.request().requestId());
         if (owner == null) return null;
-        if (owner != a.request().userId()) return conflict(a.request().requestId());
+        if (owner != a.request().userId())
+            return PurchaseReplies.conflict(a.request().requestId());
         if (a.waitSeconds() > 0) {
             awaitOutcome(a, a.request().requestId(), "retry_accepted");
             return Reply.LATER;
         }
-        return new Reply(202, Responder.pending(a.request().requestId()), "retry_accepted", java.util.Map.of());
-    }
-
-    private static Reply conflict(String requestId) {
-        // the stream would take it for a retry of the other buyer's purchase: this buyer would get 202 and no outcome
-        return Reply.of(
-                409,
-                new JsonObject()
-                        .put(
-                                "error",
-                                "requestId " + requestId + " is already used by another purchase; "
-                                        + "choose a new requestId")
-                        .put("field", "requestId")
-                        .put("requestId", requestId),
-                "request_id_conflict");
+        return new Reply(202, Responder.pending(a.request().requestId()), "retry_accepted", Map.of());
     }
 
     /**
@@ -179,7 +166,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                                 .increment();
                     PurchaseStatusStore.Claim claim = claimed == null ? null : claimed.claim();
                     if (claim == PurchaseStatusStore.Claim.OTHER_BUYER) {
-                        answer(a.ctx(), conflict(r.requestId()), a.start());
+                        answer(a.ctx(), PurchaseReplies.conflict(r.requestId()), a.start());
                     } else if (claim == PurchaseStatusStore.Claim.SAME_BUYER
                             && a.waitSeconds() > 0
                             && claimed.previous() instanceof PurchaseStatus.Decided d) {
@@ -189,9 +176,9 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                                 a.ctx(),
                                 new Reply(
                                         200,
-                                        outcomeBody(d.outcome()),
+                                        PurchaseReplies.outcomeBody(d.outcome()),
                                         "decided",
-                                        java.util.Map.of("Preference-Applied", "wait=" + a.waitSeconds())),
+                                        Map.of("Preference-Applied", "wait=" + a.waitSeconds())),
                                 a.start());
                     } else {
                         send(a, r.requestId());
@@ -217,12 +204,12 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                             else
                                 answer(
                                         a.ctx(),
-                                        new Reply(202, Responder.pending(requestId), "accepted", java.util.Map.of()),
+                                        new Reply(202, Responder.pending(requestId), "accepted", Map.of()),
                                         a.start());
                         },
                         error -> {
-                            logWithTrace(a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
-                            answer(a.ctx(), unavailable(requestId, error), a.start());
+                            TraceLog.warn(LOG, a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
+                            answer(a.ctx(), PurchaseReplies.unavailable(requestId, error), a.start());
                         });
     }
 
@@ -237,61 +224,18 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                                 a.ctx(),
                                 new Reply(
                                         200,
-                                        outcomeBody(o),
+                                        PurchaseReplies.outcomeBody(o),
                                         "decided",
-                                        java.util.Map.of("Preference-Applied", applied)),
+                                        Map.of("Preference-Applied", applied)),
                                 a.start()),
                         () -> answer(
                                 a.ctx(),
                                 new Reply(
-                                        202,
-                                        Responder.pending(requestId),
-                                        kind,
-                                        java.util.Map.of("Preference-Applied", applied)),
+                                        202, Responder.pending(requestId), kind, Map.of("Preference-Applied", applied)),
                                 a.start()));
-    }
-
-    /** The outcome as {@code GET} shows it to its owner: every field of the outcome, and {@code status}. */
-    static String outcomeBody(Outcome o) {
-        return new JsonObject(PurchaseStatus.encode(o))
-                .put("status", o.outcome().name())
-                .encode();
-    }
-
-    /**
-     * 503 for a purchase Kafka did not acknowledge. A timed-out send may still have been appended (and then decided),
-     * so the body carries the requestId, the gateway's own when the client sent none: the buyer can look it up and retry
-     * with it, and a retry with the same requestId is decided at most once. {@code Retry-After} says when to try again.
-     */
-    private static Reply unavailable(String requestId, Throwable cause) {
-        String error = cause instanceof RuntimeException && !(cause instanceof org.apache.kafka.common.KafkaException)
-                ? "Kafka cannot take the command now"
-                : "Kafka did not acknowledge the command in time";
-        return Reply.of(
-                        503,
-                        new JsonObject()
-                                .put("error", error)
-                                .put("reason", cause.getClass().getSimpleName())
-                                .put("requestId", requestId)
-                                .put("status", "UNKNOWN")
-                                .put("retryAfterSeconds", RETRY_AFTER_SECONDS)
-                                .put(
-                                        "hint",
-                                        "the command may still have been accepted: retry with this requestId, or look it up"),
-                        "kafka_unavailable")
-                .withHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
     }
 
     private void answer(RoutingContext ctx, Reply reply, long start) {
         parts.responder().reply(ctx, reply, start);
-    }
-
-    private static void logWithTrace(String traceId, String format, Object... args) {
-        MDC.put("traceId", traceId);
-        try {
-            LOG.warn(format, args);
-        } finally {
-            MDC.remove("traceId");
-        }
     }
 }

@@ -158,6 +158,6 @@ final class StatusRoute implements Handler<RoutingContext> {
             if (o.reason() != null) body.put("reason", o.reason());
             return Reply.of(200, body, "status_decided");
         }
-        return new Reply(200, PurchaseRoute.outcomeBody(o), "status_decided", Map.of());
+        return new Reply(200, PurchaseReplies.outcomeBody(o), "status_decided", Map.of());
     }
 }

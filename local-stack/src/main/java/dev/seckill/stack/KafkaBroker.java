@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -117,7 +116,7 @@ public final class KafkaBroker implements AutoCloseable {
             Path props = dir.resolve("server.properties");
             Files.writeString(props, serverProperties());
             Path log4j = dir.resolve("log4j2.properties");
-            Files.writeString(log4j, LOG4J2);
+            Files.writeString(log4j, BrokerProperties.LOG4J2);
             String cp = brokerClasspath();
             if (!Files.exists(dir.resolve("data/meta.properties"))) {
                 ServerProcess.run(
@@ -211,38 +210,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private String serverProperties() {
-        Properties p = new Properties();
-        p.putAll(Map.ofEntries(
-                Map.entry("process.roles", "broker,controller"),
-                Map.entry("node.id", Integer.toString(nodeId)),
-                Map.entry("controller.quorum.voters", voters),
-                Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort),
-                Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port),
-                Map.entry("controller.listener.names", "CONTROLLER"),
-                Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-                Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"),
-                Map.entry("log.dirs", dir.resolve("data").toString()),
-                Map.entry("num.partitions", "12"),
-                Map.entry("auto.create.topics.enable", "false"),
-                Map.entry("offsets.topic.replication.factor", Integer.toString(replication)),
-                Map.entry("offsets.topic.num.partitions", "8"),
-                Map.entry("transaction.state.log.replication.factor", Integer.toString(replication)),
-                Map.entry("transaction.state.log.min.isr", Integer.toString(Math.max(1, replication - 1))),
-                Map.entry("transaction.state.log.num.partitions", "8"),
-                Map.entry("share.coordinator.state.topic.replication.factor", Integer.toString(replication)),
-                Map.entry("share.coordinator.state.topic.min.isr", Integer.toString(Math.max(1, replication - 1))),
-                // a cluster's topics: every partition on every node, a write acknowledged by two (acks=all)
-                Map.entry("default.replication.factor", Integer.toString(replication)),
-                Map.entry("min.insync.replicas", Integer.toString(Math.max(1, replication - 1))),
-                Map.entry("group.initial.rebalance.delay.ms", "0"),
-                Map.entry("log.retention.hours", "-1")));
-        var out = new java.io.StringWriter();
-        try {
-            p.store(out, "written by seckill local-stack");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
+        return BrokerProperties.of(nodeId, voters, port, controllerPort, dir.resolve("data"), replication);
     }
 
     static String brokerClasspath() {
@@ -259,18 +227,4 @@ public final class KafkaBroker implements AutoCloseable {
     private static String javaBin() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
-
-    private static final String LOG4J2 = """
-            status = warn
-            appender.console.type = Console
-            appender.console.name = STDOUT
-            appender.console.layout.type = PatternLayout
-            appender.console.layout.pattern = [%d] %p %m (%c)%n
-            rootLogger.level = WARN
-            rootLogger.appenderRef.stdout.ref = STDOUT
-            logger.server.name = kafka.server.KafkaRaftServer
-            logger.server.level = INFO
-            logger.kafka.name = kafka.Kafka
-            logger.kafka.level = INFO
-            """;
 }

@@ -114,9 +114,9 @@ public final class CommandCodec {
         }
         if (n == null || !n.isObject()) return new ParsedCommand.Poison("malformed JSON: not an object");
         if (n.has("v") && n.get("v").asInt(-1) != 1) return new ParsedCommand.Poison("unsupported v: " + n.get("v"));
-        String type = text(n, "type");
+        String type = JsonFields.text(n, "type");
         if (type == null) return new ParsedCommand.Poison("missing type");
-        long goodsId = positiveLong(n, "goodsId");
+        long goodsId = JsonFields.positiveLong(n, "goodsId");
         if (goodsId <= 0 && isKnownType(type))
             return new ParsedCommand.Poison("goodsId missing or not a positive integer");
         return switch (type) {
@@ -138,13 +138,13 @@ public final class CommandCodec {
     }
 
     private static ParsedCommand purchase(JsonNode n, long goodsId) {
-        String requestId = text(n, "requestId");
+        String requestId = JsonFields.text(n, "requestId");
         if (!CommandRules.validRequestId(requestId)) {
             return new ParsedCommand.Poison("requestId missing or not 1-64 of [A-Za-z0-9._:-]");
         }
-        long userId = positiveLong(n, "userId");
-        long quantity = positiveLong(n, "quantity");
-        Instant acceptedAt = instant(n, "acceptedAt");
+        long userId = JsonFields.positiveLong(n, "userId");
+        long quantity = JsonFields.positiveLong(n, "quantity");
+        Instant acceptedAt = JsonFields.instant(n, "acceptedAt");
         int q = (int) Math.max(0, Math.min(quantity, Integer.MAX_VALUE));
         String problem = null;
         if (userId <= 0) problem = "userId missing or not a positive integer";
@@ -158,7 +158,7 @@ public final class CommandCodec {
     }
 
     private static ParsedCommand openSale(JsonNode n, long goodsId) {
-        String opId = text(n, "opId");
+        String opId = JsonFields.text(n, "opId");
         if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         JsonNode stockNode = n.get("stock");
         if (stockNode == null
@@ -167,12 +167,12 @@ public final class CommandCodec {
                 || stockNode.asLong() < 0) {
             return new ParsedCommand.Poison("stock missing or negative");
         }
-        Instant start = instant(n, "startAt");
-        Instant end = instant(n, "endAt");
+        Instant start = JsonFields.instant(n, "startAt");
+        Instant end = JsonFields.instant(n, "endAt");
         if (start == null) return new ParsedCommand.Poison("startAt missing or not an ISO-8601 instant");
         if (end == null) return new ParsedCommand.Poison("endAt missing or not an ISO-8601 instant");
         if (!end.isAfter(start)) return new ParsedCommand.Poison("endAt must be after startAt");
-        long limit = n.has("perUserLimit") ? positiveLong(n, "perUserLimit") : 1;
+        long limit = n.has("perUserLimit") ? JsonFields.positiveLong(n, "perUserLimit") : 1;
         if (!CommandRules.validQuantity(limit))
             return new ParsedCommand.Poison("perUserLimit not in 1.." + CommandRules.MAX_QUANTITY);
         boolean force = n.path("force").asBoolean(false);
@@ -180,19 +180,19 @@ public final class CommandCodec {
     }
 
     private static ParsedCommand release(JsonNode n, long goodsId) {
-        String opId = text(n, "opId");
+        String opId = JsonFields.text(n, "opId");
         Long orderId = n.hasNonNull("orderId") && n.get("orderId").canConvertToLong()
                 ? n.get("orderId").asLong()
                 : null;
         if (opId == null && orderId != null) opId = "release-order-" + orderId;
         if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
-        long userId = positiveLong(n, "userId");
+        long userId = JsonFields.positiveLong(n, "userId");
         if (userId <= 0) return new ParsedCommand.Poison("userId missing or not a positive integer");
-        long quantity = n.has("quantity") ? positiveLong(n, "quantity") : 0;
-        String requestId = text(n, "requestId");
+        long quantity = n.has("quantity") ? JsonFields.positiveLong(n, "quantity") : 0;
+        String requestId = JsonFields.text(n, "requestId");
         if (requestId != null && !CommandRules.validRequestId(requestId))
             return new ParsedCommand.Poison("requestId invalid");
-        String reason = text(n, "reason");
+        String reason = JsonFields.text(n, "reason");
         if (reason == null || !Release.REASONS.contains(reason)) {
             return new ParsedCommand.Poison("reason missing or not one of " + Release.REASONS);
         }
@@ -201,49 +201,23 @@ public final class CommandCodec {
     }
 
     private static ParsedCommand pay(JsonNode n, long goodsId) {
-        String opId = text(n, "opId");
+        String opId = JsonFields.text(n, "opId");
         if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
-        long userId = positiveLong(n, "userId");
+        long userId = JsonFields.positiveLong(n, "userId");
         if (userId <= 0) return new ParsedCommand.Poison("userId missing or not a positive integer");
-        long orderId = positiveLong(n, "orderId");
+        long orderId = JsonFields.positiveLong(n, "orderId");
         if (orderId <= 0) return new ParsedCommand.Poison("orderId missing or not a positive integer");
-        String requestId = text(n, "requestId");
+        String requestId = JsonFields.text(n, "requestId");
         if (!CommandRules.validRequestId(requestId)) return new ParsedCommand.Poison("requestId missing or invalid");
-        String paymentId = text(n, "paymentId");
+        String paymentId = JsonFields.text(n, "paymentId");
         if (!CommandRules.validRequestId(paymentId)) return new ParsedCommand.Poison("paymentId missing or invalid");
         return new ParsedCommand.Valid(new Pay(goodsId, userId, requestId, orderId, paymentId, opId));
     }
 
     private static ParsedCommand withOpId(JsonNode n, Function<String, Command> make) {
-        String opId = text(n, "opId");
+        String opId = JsonFields.text(n, "opId");
         if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         return new ParsedCommand.Valid(make.apply(opId));
-    }
-
-    private static String text(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        return v != null && v.isTextual() ? v.asText() : null;
-    }
-
-    /** The field as a positive long, or -1 when missing, not integral or not positive. */
-    private static long positiveLong(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null) return -1;
-        if (v.isIntegralNumber() && v.canConvertToLong()) return v.asLong() > 0 ? v.asLong() : -1;
-        if (v.isTextual()) {
-            try {
-                long l = Long.parseLong(v.asText());
-                return l > 0 ? l : -1;
-            } catch (NumberFormatException e) {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
-    private static Instant instant(JsonNode n, String field) {
-        String s = text(n, field);
-        return s == null ? null : IsoInstants.parse(s);
     }
 
     private static String firstLine(String s) {

@@ -75,7 +75,7 @@ public final class AnswerBenchmark {
         double rawPipelined;
         Namespace rawNs = Namespace.create(base, name + "-raw");
         try (UnifiedJedis jedis = RedisConnections.open(rawNs.settings())) {
-            rawPipelined = DecideBenchmark.rawLua(jedis, rawNs.settings().redisPrefix() + "raw-p:", 200_000, true);
+            rawPipelined = RawLua.opsPerSecond(jedis, rawNs.settings().redisPrefix() + "raw-p:", 200_000, true);
         }
         rawNs.deleteRedisKeys();
         out.printf(

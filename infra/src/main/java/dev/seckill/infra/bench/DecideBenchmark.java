@@ -4,7 +4,6 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
@@ -15,7 +14,6 @@ import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stock.StockStreamApp;
 import dev.seckill.stock.StockStreamSettings;
-import dev.seckill.stock.decision.StockScript;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -34,8 +32,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -71,8 +67,8 @@ public final class DecideBenchmark {
         double rawPlain;
         double rawPipelined;
         try (UnifiedJedis redis = RedisConnections.open(s)) {
-            rawPlain = rawLua(redis, s.redisPrefix() + "raw:", rawOps, false);
-            rawPipelined = rawLua(redis, s.redisPrefix() + "raw-p:", rawOps, true);
+            rawPlain = RawLua.opsPerSecond(redis, s.redisPrefix() + "raw:", rawOps, false);
+            rawPipelined = RawLua.opsPerSecond(redis, s.redisPrefix() + "raw-p:", rawOps, true);
         }
         out.printf(
                 "raw Lua    %,.0f ops/s unpipelined (1 connection), %,.0f ops/s pipelined (batches of 32)%n",
@@ -174,38 +170,6 @@ public final class DecideBenchmark {
             p.flush();
             bar.finish(n);
         }
-    }
-
-    /** The purchase script as the stream calls it (fresh requestIds, a sale that never sells out), timed. */
-    static double rawLua(UnifiedJedis redis, String prefix, int ops, boolean pipelined) {
-        RedisKeys keys = new RedisKeys(prefix);
-        long goods = 1;
-        long end = System.currentTimeMillis() + 3_600_000;
-        redis.hset(
-                keys.sale(goods),
-                Map.of("startAt", "0", "endAt", Long.toString(end), "perUserLimit", "1", "status", "open"));
-        redis.set(keys.stock(goods), Long.toString(Long.MAX_VALUE / 2));
-        redis.scriptLoad(StockScript.PURCHASE.source(), keys.stock(goods));
-        List<String> k = keys.goodsKeys(goods);
-        String sha = StockScript.PURCHASE.sha1();
-        long t0 = System.nanoTime();
-        if (!pipelined) {
-            for (int i = 0; i < ops; i++) {
-                redis.evalsha(sha, k, List.of("r" + i, Integer.toString(i), "1", "1", "0:" + i, "", "86400000"));
-            }
-        } else if (redis instanceof RedisClient client) {
-            for (int i = 0; i < ops; i += 32) {
-                try (AbstractPipeline pipe = client.pipelined()) {
-                    for (int j = i; j < Math.min(ops, i + 32); j++) {
-                        pipe.evalsha(sha, k, List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000"));
-                    }
-                    pipe.sync();
-                }
-            }
-        }
-        double rate = ops / ((System.nanoTime() - t0) / 1e9);
-        for (String key : k) redis.del(key);
-        return rate;
     }
 
     /** When the first commit was seen and how much it covered, when the last one came, and the peak RSS. */

@@ -128,7 +128,8 @@ public final class ReplayDrill {
             }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             goods.removeAll(opened);
-            return compare(o, copied, purchases, recorded(from, purchases), drilled(log, purchases), goods, took);
+            return ReplayComparison.compare(
+                    o, copied, purchases, recorded(from, purchases), drilled(log, purchases), goods, took);
         }
     }
 
@@ -199,49 +200,6 @@ public final class ReplayDrill {
         Map<String, Outcome> out = new HashMap<>();
         for (Outcome o : log.snapshot()) if (ids.contains(o.requestId())) out.putIfAbsent(o.requestId(), o);
         return out;
-    }
-
-    static Result compare(
-            Options o,
-            long copied,
-            Set<String> ids,
-            Map<String, Outcome> recorded,
-            Map<String, Outcome> drilled,
-            Set<Long> goodsWithoutOpen,
-            Duration took) {
-        long identical = 0;
-        long shifted = 0;
-        List<Difference> differences = new ArrayList<>();
-        for (String id : ids) {
-            Outcome was = recorded.get(id);
-            Outcome now = drilled.get(id);
-            if (was != null && now != null && was.withoutRunFields().equals(now.withoutRunFields())) {
-                identical++;
-            } else if (was != null
-                    && now != null
-                    && o.changesTheSale()
-                    && was.outcome() == now.outcome()
-                    && java.util.Objects.equals(was.reason(), now.reason())) {
-                shifted++;
-            } else {
-                differences.add(new Difference(id, was, now, why(was, now, o)));
-            }
-        }
-        return new Result(copied, ids.size(), identical, shifted, differences, goodsWithoutOpen, took);
-    }
-
-    static String why(Outcome was, Outcome now, Options o) {
-        if (was == null) return "no recorded outcome (decided outside the window, or never)";
-        if (now == null) return "not decided by the drill in time";
-        String change = was.outcome() + (was.reason() == null ? "" : " " + was.reason()) + " -> " + now.outcome()
-                + (now.reason() == null ? "" : " " + now.reason());
-        if (!o.changesTheSale())
-            return change + " with the same sale: a determinism break (docs/invariants.md, invariant 6)";
-        String sale = (o.stock() != null ? "stock " + o.stock() : "")
-                + (o.stock() != null && o.limit() != null ? ", " : "")
-                + (o.limit() != null ? "limit " + o.limit() : "");
-        return change + " (the drill's sale has " + sale + "; stock after: recorded " + was.stockAfter() + ", drill "
-                + now.stockAfter() + ")";
     }
 
     private static void pace(long t0, long atMs) throws InterruptedException {

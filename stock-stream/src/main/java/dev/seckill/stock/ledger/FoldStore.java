@@ -1,5 +1,6 @@
 package dev.seckill.stock.ledger;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,7 +29,7 @@ public interface FoldStore {
 
     /** A store in plain maps, for tests that run the decider without Kafka Streams. */
     static FoldStore inMemory() {
-        Map<Long, GoodsFold> folds = new java.util.HashMap<>();
+        Map<Long, GoodsFold> folds = new HashMap<>();
         TreeMap<String, GoodsFold.Holding> holdings = new TreeMap<>();
         return new FoldStore() {
             @Override

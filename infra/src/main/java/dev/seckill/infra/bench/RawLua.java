@@ -1,0 +1,46 @@
+package dev.seckill.infra.bench;
+
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.stock.decision.StockScript;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/** The reference the decide figures are a ratio to: the same Lua deduct run raw against Redis, with and without pipelining. */
+final class RawLua {
+    private RawLua() {}
+
+    /** The purchase script as the stream calls it (fresh requestIds, a sale that never sells out), timed. */
+    static double opsPerSecond(UnifiedJedis redis, String prefix, int ops, boolean pipelined) {
+        RedisKeys keys = new RedisKeys(prefix);
+        long goods = 1;
+        long end = System.currentTimeMillis() + 3_600_000;
+        redis.hset(
+                keys.sale(goods),
+                Map.of("startAt", "0", "endAt", Long.toString(end), "perUserLimit", "1", "status", "open"));
+        redis.set(keys.stock(goods), Long.toString(Long.MAX_VALUE / 2));
+        redis.scriptLoad(StockScript.PURCHASE.source(), keys.stock(goods));
+        List<String> k = keys.goodsKeys(goods);
+        String sha = StockScript.PURCHASE.sha1();
+        long t0 = System.nanoTime();
+        if (!pipelined) {
+            for (int i = 0; i < ops; i++) {
+                redis.evalsha(sha, k, List.of("r" + i, Integer.toString(i), "1", "1", "0:" + i, "", "86400000"));
+            }
+        } else if (redis instanceof RedisClient client) {
+            for (int i = 0; i < ops; i += 32) {
+                try (AbstractPipeline pipe = client.pipelined()) {
+                    for (int j = i; j < Math.min(ops, i + 32); j++) {
+                        pipe.evalsha(sha, k, List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000"));
+                    }
+                    pipe.sync();
+                }
+            }
+        }
+        double rate = ops / ((System.nanoTime() - t0) / 1e9);
+        for (String key : k) redis.del(key);
+        return rate;
+    }
+}

@@ -1,4 +1,4 @@
-package dev.seckill.infra;
+package dev.seckill.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,5 +1,6 @@
 package dev.seckill.contracts;
 
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -7,14 +8,14 @@ import org.apache.kafka.common.serialization.Serializer;
 /** A Kafka serde for one contract record type. */
 public final class JsonSerde<T> implements Serde<T> {
     private final Class<T> type;
-    private final java.util.function.Function<T, byte[]> encoder;
+    private final Function<T, byte[]> encoder;
 
     public JsonSerde(Class<T> type) {
         this(type, Json::write);
     }
 
     /** @param encoder writes a value exactly as {@link Json#write} would, faster (a hand-written hot path) */
-    public JsonSerde(Class<T> type, java.util.function.Function<T, byte[]> encoder) {
+    public JsonSerde(Class<T> type, Function<T, byte[]> encoder) {
         this.type = type;
         this.encoder = encoder;
     }

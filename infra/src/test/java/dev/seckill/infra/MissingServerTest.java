@@ -3,6 +3,7 @@ package dev.seckill.infra;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.infra.cli.Seckill;
+import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.ServerProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -46,7 +47,7 @@ class MissingServerTest {
     @Test
     void redisMissing() {
         int port = ServerProcess.freePort();
-        System.setProperty("seckill.kafka.bootstrap", dev.seckill.stack.KafkaFixture.bootstrap());
+        System.setProperty("seckill.kafka.bootstrap", KafkaFixture.bootstrap());
         System.setProperty("seckill.redis.url", "redis://127.0.0.1:" + port);
         String[] r = run("reconcile");
         assertThat(r[0]).isEqualTo("2");
@@ -58,7 +59,7 @@ class MissingServerTest {
     @Test
     void mysqlMissing() {
         int port = ServerProcess.freePort();
-        System.setProperty("seckill.kafka.bootstrap", dev.seckill.stack.KafkaFixture.bootstrap());
+        System.setProperty("seckill.kafka.bootstrap", KafkaFixture.bootstrap());
         System.setProperty("seckill.db.url", "jdbc:mysql://127.0.0.1:" + port + "/seckill");
         String[] r = run("reconcile");
         assertThat(r[0]).isEqualTo("2");

@@ -3,6 +3,7 @@ package dev.seckill.gateway;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.kit.config.Settings;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -20,7 +21,7 @@ final class GatewayKeys {
         if (!configured.isEmpty()) return GeneratedIds.derivedKey(configured);
         if (authOn) return GeneratedIds.derivedKey(settings.get(GatewaySettings.AUTH_SECRET));
         byte[] own = new byte[32];
-        new java.security.SecureRandom().nextBytes(own);
+        new SecureRandom().nextBytes(own);
         return own;
     }
 

@@ -4,6 +4,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -53,9 +56,9 @@ final class HttpListeners {
 
     /** Port 0 means "any free port"; every event loop's server must then share the one picked here. */
     private static int freePort(String host) {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(host))) {
             return s.getLocalPort();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("no free port on " + host, e);
         }
     }

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -49,9 +51,9 @@ final class OutcomeView implements AutoCloseable {
 
     private final Thread thread;
 
-    private final java.util.function.LongConsumer saleChanged;
+    private final LongConsumer saleChanged;
 
-    private volatile java.util.function.Consumer<Outcome> onOutcome = o -> {};
+    private volatile Consumer<Outcome> onOutcome = o -> {};
 
     /** @param fetchMaxWait how long the broker may hold a fetch that finds nothing new (Kafka's default 500 ms) */
     OutcomeView(
@@ -60,7 +62,7 @@ final class OutcomeView implements AutoCloseable {
             int capacity,
             Duration soldOutTtl,
             Duration fetchMaxWait,
-            java.util.function.LongConsumer saleChanged) {
+            LongConsumer saleChanged) {
         this.topics = topics;
         this.saleChanged = saleChanged;
         this.soldOutTtlMs = soldOutTtl.toMillis();
@@ -116,7 +118,7 @@ final class OutcomeView implements AutoCloseable {
     }
 
     /** Called with every outcome after it is in the view (the waiters of {@code Prefer: wait}). */
-    void onOutcome(java.util.function.Consumer<Outcome> listener) {
+    void onOutcome(Consumer<Outcome> listener) {
         this.onOutcome = listener;
     }
 

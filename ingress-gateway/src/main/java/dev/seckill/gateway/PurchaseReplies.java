@@ -4,6 +4,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.status.PurchaseStatus;
 import io.vertx.core.json.JsonObject;
+import org.apache.kafka.common.KafkaException;
 
 /** The purchase routes' answers that say more than a status: a decided outcome, a 503 that may have been taken, a 409. */
 final class PurchaseReplies {
@@ -22,7 +23,7 @@ final class PurchaseReplies {
      * with it, and a retry with the same requestId is decided at most once. {@code Retry-After} says when to try again.
      */
     static Reply unavailable(String requestId, Throwable cause) {
-        String error = cause instanceof RuntimeException && !(cause instanceof org.apache.kafka.common.KafkaException)
+        String error = cause instanceof RuntimeException && !(cause instanceof KafkaException)
                 ? "Kafka cannot take the command now"
                 : "Kafka did not acknowledge the command in time";
         return Reply.of(

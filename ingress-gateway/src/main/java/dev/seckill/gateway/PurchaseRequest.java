@@ -3,6 +3,8 @@ package dev.seckill.gateway;
 import dev.seckill.contracts.command.CommandRules;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 
 /** A validated {@code POST /api/purchases} body. Validation names the offending field. */
 record PurchaseRequest(String requestId, long goodsId, long userId, int quantity) {
@@ -73,8 +75,7 @@ record PurchaseRequest(String requestId, long goodsId, long userId, int quantity
         if (n instanceof Double || n instanceof Float) {
             if (n.doubleValue() > Long.MAX_VALUE) throw new Invalid(field, field + " is out of range");
         }
-        if (v instanceof java.math.BigInteger || v instanceof java.math.BigDecimal)
-            throw new Invalid(field, field + " is out of range");
+        if (v instanceof BigInteger || v instanceof BigDecimal) throw new Invalid(field, field + " is out of range");
         long l = n.longValue();
         if (l <= 0) throw new Invalid(field, field + " must be a positive integer");
         return l;

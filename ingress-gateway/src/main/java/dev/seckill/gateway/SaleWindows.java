@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -34,7 +35,7 @@ final class SaleWindows {
     /** Goods with a lookup queued or running; bounded by the lookup queue, as an entry lives only while its task does. */
     private final Map<Long, Boolean> refreshing = new ConcurrentHashMap<>();
     /** Counts invalidations: a lookup that saw one while it read Redis does not keep what it read. */
-    private final java.util.concurrent.atomic.AtomicLong invalidations = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong invalidations = new AtomicLong();
     /** A sweep that freed nothing is not repeated before entries can have gone stale. */
     private volatile long noSweepBefore;
 

@@ -16,6 +16,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -103,7 +104,7 @@ final class StatusRoute implements Handler<RoutingContext> {
         PurchaseStatus known = stored;
         Long acceptedHere = parts.acceptedIds().owner(requestId); // e.g. accepted while Redis did not answer
         if (known instanceof PurchaseStatus.Unknown && acceptedHere != null) {
-            known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, java.time.Instant.EPOCH);
+            known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, Instant.EPOCH);
         }
         long issuedAt = known instanceof PurchaseStatus.Unknown ? parts.ids().issuedAt(requestId) : -1;
         if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs()) {

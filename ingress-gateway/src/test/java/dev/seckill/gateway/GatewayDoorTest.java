@@ -3,24 +3,38 @@ package dev.seckill.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -160,7 +174,7 @@ class GatewayDoorTest {
         RedisKeys keys = new RedisKeys(redisPrefix);
         long now = System.currentTimeMillis();
         try (RedisClient redis = RedisClient.create(
-                java.net.URI.create(System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379")))) {
+                URI.create(System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379")))) {
             redis.hset(
                     keys.sale(501),
                     Map.of(
@@ -201,15 +215,15 @@ class GatewayDoorTest {
     }
 
     static HttpResponse<String> pay(int port, long orderId, String body, String authorization) throws Exception {
-        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://127.0.0.1:" + port + "/api/orders/" + orderId + "/pay"))
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/api/orders/" + orderId + "/pay"))
                 .header("Content-Type", "application/json")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (authorization != null) b.header("Authorization", authorization);
         return GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    static java.util.List<String> paymentsIn() {
+    static List<String> paymentsIn() {
         return GatewayTest.commandsIn(KafkaFixture.bootstrap(), prefix + "payments").stream()
                 .map(r -> r.key() + "=" + new String(r.value(), StandardCharsets.UTF_8))
                 .toList();
@@ -237,7 +251,7 @@ class GatewayDoorTest {
                 pay(gateway.port(), 9104, "{\"paymentId\":\"provider-9104\"}", "Bearer " + PAYMENT_SECRET);
         assertThat(provider.statusCode()).isEqualTo(202);
         assertThat(provider.body()).contains("\"paymentId\":\"provider-9104\"", "\"orderId\":9104");
-        java.util.List<String> payments = paymentsIn();
+        List<String> payments = paymentsIn();
         assertThat(payments).anyMatch(p -> p.startsWith("9104=") && p.contains("provider-9104"));
         assertThat(payments)
                 .as("refused calls never reach the payments topic")
@@ -247,10 +261,10 @@ class GatewayDoorTest {
 
     @Test
     void thePaymentCredentialMustBeLongAndNotTheBuyersSecret() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(
+        Assertions.assertThatThrownBy(
                         () -> PaymentRoute.credential(Settings.with(Map.of("gateway.payment.secret", "too-short"))))
                 .hasMessageContaining("at least 32 characters");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaymentRoute.credential(
+        Assertions.assertThatThrownBy(() -> PaymentRoute.credential(
                         Settings.with(Map.of("gateway.payment.secret", SECRET, "gateway.auth.secret", SECRET))))
                 .hasMessageContaining("must differ");
         assertThat(PaymentRoute.credential(Settings.with(Map.of())))
@@ -259,36 +273,21 @@ class GatewayDoorTest {
     }
 
     static HttpResponse<String> status(String requestId, String token) throws Exception {
-        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases/" + requestId));
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases/" + requestId));
         if (token != null) b.header("Authorization", "Bearer " + token);
         return GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** An outcome as stock-stream writes it, on the real outcome topic the gateway follows. */
     static void decided(String requestId, long goodsId, long userId) throws Exception {
-        dev.seckill.contracts.outcome.Outcome o = dev.seckill.contracts.outcome.Outcome.of(
-                requestId,
-                goodsId,
-                userId,
-                1,
-                dev.seckill.contracts.outcome.OutcomeKind.SUCCESS,
-                null,
-                4,
-                Instant.now(),
-                Instant.now(),
-                0,
-                0);
-        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
-                Map.of(
-                        org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        KafkaFixture.bootstrap()),
-                new org.apache.kafka.common.serialization.StringSerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
-                            new dev.seckill.contracts.Topics(prefix).success(),
-                            Long.toString(goodsId),
-                            dev.seckill.contracts.Json.write(o)))
+        Outcome o = Outcome.of(
+                requestId, goodsId, userId, 1, OutcomeKind.SUCCESS, null, 4, Instant.now(), Instant.now(), 0, 0);
+        try (var producer = new KafkaProducer<String, byte[]>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(new Topics(prefix).success(), Long.toString(goodsId), Json.write(o)))
                     .get();
         }
     }
@@ -303,8 +302,7 @@ class GatewayDoorTest {
                 .untilAsserted(() -> assertThat(status(id, valid(owner)).body()).contains("\"status\":\"SUCCESS\""));
         HttpResponse<String> mine = status(id, valid(owner));
         assertThat(mine.statusCode()).isEqualTo(200);
-        assertThat(new io.vertx.core.json.JsonObject(mine.body()).getLong("userId"))
-                .isEqualTo(owner);
+        assertThat(new JsonObject(mine.body()).getLong("userId")).isEqualTo(owner);
 
         HttpResponse<String> theirs = status(id, valid(other));
         assertThat(theirs.statusCode()).isEqualTo(404);
@@ -312,7 +310,7 @@ class GatewayDoorTest {
 
         HttpResponse<String> anonymous = status(id, null);
         assertThat(anonymous.statusCode()).isEqualTo(200);
-        io.vertx.core.json.JsonObject redacted = new io.vertx.core.json.JsonObject(anonymous.body());
+        JsonObject redacted = new JsonObject(anonymous.body());
         assertThat(redacted.getString("status")).isEqualTo("SUCCESS");
         assertThat(redacted.fieldNames()).doesNotContain("userId", "goodsId", "quantity", "stockAfter");
 
@@ -331,7 +329,7 @@ class GatewayDoorTest {
                 .isEqualTo(202);
         HttpResponse<String> reused = post("{\"goodsId\":9301,\"requestId\":\"" + id + "\"}", valid(other));
         assertThat(reused.statusCode()).isEqualTo(409);
-        io.vertx.core.json.JsonObject body = new io.vertx.core.json.JsonObject(reused.body());
+        JsonObject body = new JsonObject(reused.body());
         assertThat(body.getString("requestId")).isEqualTo(id);
         assertThat(body.getString("field")).isEqualTo("requestId");
         assertThat(body.encode()).doesNotContain(Long.toString(owner));

@@ -13,15 +13,25 @@ import dev.seckill.stack.KafkaBroker;
 import dev.seckill.stack.KafkaFixture;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -165,10 +175,10 @@ class GatewayTest {
                 .noneMatch(c -> new String(c.value()).contains("p-77"));
     }
 
-    static long filesUnder(java.nio.file.Path dir) throws java.io.IOException {
-        if (!java.nio.file.Files.exists(dir)) return 0;
-        try (var files = java.nio.file.Files.walk(dir)) {
-            return files.filter(java.nio.file.Files::isRegularFile).count();
+    static long filesUnder(Path dir) throws IOException {
+        if (!Files.exists(dir)) return 0;
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).count();
         }
     }
 
@@ -176,7 +186,7 @@ class GatewayTest {
     void aMultipartUploadIsRefusedWith415_andLeavesNoFile() throws Exception {
         // Vert.x's default upload directory, relative to the working directory: where the default BodyHandler wrote
         // uploads
-        java.nio.file.Path uploads = java.nio.file.Path.of("file-uploads").toAbsolutePath();
+        Path uploads = Path.of("file-uploads").toAbsolutePath();
         long before = filesUnder(uploads);
         String boundary = "----seckill" + UUID.randomUUID().toString().replace("-", "");
         String multipart = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"goodsId\"\r\n\r\n1\r\n"
@@ -265,7 +275,7 @@ class GatewayTest {
             assertThat(ms)
                     .as("answered within the configured timeout plus slack")
                     .isLessThan(5000);
-            assertThat(new io.vertx.core.json.JsonObject(down.body()).getString("requestId"))
+            assertThat(new JsonObject(down.body()).getString("requestId"))
                     .as("the client's requestId")
                     .isEqualTo("during");
             assertThat(down.headers().firstValue("Retry-After"))
@@ -275,7 +285,7 @@ class GatewayTest {
             HttpResponse<String> generated = post(own.port(), "{\"goodsId\":7,\"userId\":4}");
             assertThat(generated.statusCode()).isEqualTo(503);
             assertThat(generated.headers().firstValue("Retry-After")).isPresent();
-            String gatewayId = new io.vertx.core.json.JsonObject(generated.body()).getString("requestId");
+            String gatewayId = new JsonObject(generated.body()).getString("requestId");
             assertThat(gatewayId).as(generated.body()).isNotNull();
             assertThat(gatewayId).as("an id the gateway issued and signed").matches("g-[0-9a-f]{43}");
             broker.start();
@@ -320,18 +330,15 @@ class GatewayTest {
                 "1000"));
         GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
         int port = own.port();
-        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(8);
-        java.util.List<java.util.concurrent.Future<HttpResponse<String>>> calls = new ArrayList<>();
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        List<Future<HttpResponse<String>>> calls = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
             String body =
                     "{\"goodsId\":" + (1 + i % 7) + ",\"userId\":" + (i + 1) + ",\"requestId\":\"stop-" + i + "\"}";
             calls.add(clients.submit(() -> post(port, body)));
         }
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> calls.stream()
-                                .filter(java.util.concurrent.Future::isDone)
-                                .count()
-                        >= 50);
+                .until(() -> calls.stream().filter(Future::isDone).count() >= 50);
         own.close(); // mid-flight: stop accepting, flush the producer, exit
         List<String> acknowledged = new ArrayList<>();
         for (var call : calls) {
@@ -339,13 +346,13 @@ class GatewayTest {
                 HttpResponse<String> r = call.get();
                 if (r.statusCode() == 202)
                     acknowledged.add(r.body().replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1"));
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 // refused connection after the stop: never acknowledged
             }
         }
         clients.shutdown();
         assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(50);
-        java.util.Set<String> inLog = new java.util.HashSet<>();
+        Set<String> inLog = new HashSet<>();
         commandsIn(KafkaFixture.bootstrap(), prefix + "commands")
                 .forEach(c -> inLog.add(new String(c.value()).replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1")));
         assertThat(inLog).containsAll(acknowledged);

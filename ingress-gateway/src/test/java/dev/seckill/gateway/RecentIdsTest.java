@@ -3,6 +3,7 @@ package dev.seckill.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.RepeatedTest;
@@ -79,8 +80,8 @@ class RecentIdsTest {
         for (int cycle = 0; cycle < 2_000; cycle++) {
             RecentIds ids = new RecentIds(2 * generation);
             ids.add("sentinel", 1);
-            java.util.concurrent.atomic.AtomicBoolean reading = new java.util.concurrent.atomic.AtomicBoolean(true);
-            java.util.concurrent.atomic.AtomicBoolean missedIt = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicBoolean reading = new AtomicBoolean(true);
+            AtomicBoolean missedIt = new AtomicBoolean();
             Thread reader = new Thread(() -> {
                 while (reading.get()) if (!ids.contains("sentinel")) missedIt.set(true);
             });

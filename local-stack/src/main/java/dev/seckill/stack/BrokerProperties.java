@@ -1,6 +1,7 @@
 package dev.seckill.stack;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -50,7 +51,7 @@ final class BrokerProperties {
                 Map.entry("min.insync.replicas", Integer.toString(Math.max(1, replication - 1))),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
                 Map.entry("log.retention.hours", "-1")));
-        var out = new java.io.StringWriter();
+        var out = new StringWriter();
         try {
             p.store(out, "written by seckill local-stack");
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.seckill.stack;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -154,7 +155,7 @@ public final class KafkaBroker implements AutoCloseable {
             process = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();
             Files.writeString(dir.resolve("kafka.pid"), Long.toString(process.pid()));
             return this;

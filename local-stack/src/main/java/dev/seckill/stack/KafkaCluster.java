@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -41,7 +42,7 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     private static KafkaCluster of(Path dir, List<int[]> ports) {
-        String voters = java.util.stream.IntStream.range(0, ports.size())
+        String voters = IntStream.range(0, ports.size())
                 .mapToObj(i -> (i + 1) + "@127.0.0.1:" + ports.get(i)[1])
                 .collect(Collectors.joining(","));
         Path idFile = dir.resolve("cluster.id");

@@ -1,5 +1,6 @@
 package dev.seckill.stack;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -74,7 +75,7 @@ public final class MariaDbServer implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(
                             dir.resolve("stdout.log").toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();
             ServerProcess.awaitReady(
                     "mariadbd on 127.0.0.1:" + port,

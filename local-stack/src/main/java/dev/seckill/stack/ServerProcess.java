@@ -1,6 +1,7 @@
 package dev.seckill.stack;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -26,7 +27,7 @@ public final class ServerProcess {
     }
 
     public static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();
         } catch (IOException e) {

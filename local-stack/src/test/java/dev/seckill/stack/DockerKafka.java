@@ -1,5 +1,7 @@
 package dev.seckill.stack;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 
@@ -10,8 +12,7 @@ final class DockerKafka {
     static boolean engineAvailable() {
         if ("false".equals(System.getenv("SECKILL_USE_DOCKER"))) return false;
         // no socket and no DOCKER_HOST: no engine, and no need to let Testcontainers log its search as an error
-        if (System.getenv("DOCKER_HOST") == null
-                && !java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"))) {
+        if (System.getenv("DOCKER_HOST") == null && !Files.exists(Path.of("/var/run/docker.sock"))) {
             return false;
         }
         try {

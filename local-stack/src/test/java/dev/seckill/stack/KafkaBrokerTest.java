@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.kafka.TopicProvisioner;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -48,8 +50,7 @@ class KafkaBrokerTest {
                     .allTopicNames()
                     .get();
             assertThat(desc.get(topics.commands()).partitions()).hasSize(3);
-            var res = new org.apache.kafka.common.config.ConfigResource(
-                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topics.ledger());
+            var res = new ConfigResource(ConfigResource.Type.TOPIC, topics.ledger());
             var config = admin.describeConfigs(List.of(res)).all().get().get(res);
             assertThat(config.get("retention.ms").value()).isEqualTo("-1");
         }
@@ -57,7 +58,7 @@ class KafkaBrokerTest {
 
     @Test
     void theBrokerLogsThroughLog4j2() throws Exception {
-        String log = java.nio.file.Files.readString(broker.log());
+        String log = Files.readString(broker.log());
         assertThat(log)
                 .as("a log4j2 provider matching log4j-core is on the broker's classpath")
                 .contains("Kafka Server started")

@@ -12,7 +12,9 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,8 +49,7 @@ class KafkaClusterTest {
             assertThat(t.partitions().get(0).replicas())
                     .as("replication factor 3 by default")
                     .hasSize(3);
-            String minIsr = admin.describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
-                            org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "t")))
+            String minIsr = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "t")))
                     .all()
                     .get(30, TimeUnit.SECONDS)
                     .values()
@@ -68,7 +69,7 @@ class KafkaClusterTest {
                     "acks=all write after the leader's SIGKILL took %d ms%n", (System.nanoTime() - t0) / 1_000_000);
 
             cluster.node(leader).launch().awaitReady();
-            org.awaitility.Awaitility.await()
+            Awaitility.await()
                     .atMost(Duration.ofSeconds(90))
                     .until(() -> admin.describeTopics(List.of("t"))
                                     .allTopicNames()

@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -66,9 +68,8 @@ class OrderWriterTest {
     @AfterEach
     void tearDown() throws Exception {
         producer.close();
-        try (var admin =
-                org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()))) {
-            admin.deleteTopics(topics.all()).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        try (var admin = Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()))) {
+            admin.deleteTopics(topics.all()).all().get(30, TimeUnit.SECONDS);
         }
         try (Connection c = DriverManager.getConnection(DB_SERVER + "/?sslMode=DISABLED", "root", "")) {
             c.createStatement().execute("DROP DATABASE IF EXISTS seckill_" + name);

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -138,7 +139,7 @@ final class DurableLedgerFold implements AutoCloseable {
             ps.setLong(3, deducted);
             ps.setLong(4, released);
             // OPENED and RESTORED say when the sale's keys expire; the fold keeps the latest
-            if (e.keysExpireAt() == null) ps.setNull(5, java.sql.Types.BIGINT);
+            if (e.keysExpireAt() == null) ps.setNull(5, Types.BIGINT);
             else ps.setLong(5, e.keysExpireAt().toEpochMilli());
             ps.executeUpdate();
         }

@@ -3,15 +3,19 @@ package dev.seckill.reconcile;
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 
@@ -43,7 +47,7 @@ final class PipelineLag {
         boolean settledUntil(Snapshot later, int partition) {
             return !busy.contains(partition)
                     && !later.busy.contains(partition)
-                    && java.util.Objects.equals(commandEnds.get(partition), later.commandEnds.get(partition));
+                    && Objects.equals(commandEnds.get(partition), later.commandEnds.get(partition));
         }
     }
 
@@ -63,10 +67,7 @@ final class PipelineLag {
                 .get(10, TimeUnit.SECONDS)
                 .forEach((name, d) -> d.partitions()
                         .forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
-        var ends = admin.listOffsets(
-                        latest,
-                        new org.apache.kafka.clients.admin.ListOffsetsOptions(
-                                org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+        var ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
                 .all()
                 .get(10, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
@@ -82,7 +83,6 @@ final class PipelineLag {
 
     /** The partition a goods' records go to (Kafka's default partitioner for a String key). */
     static int partitionOf(long goodsId, int partitions) {
-        return Utils.toPositive(Utils.murmur2(Long.toString(goodsId).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
-                % partitions;
+        return Utils.toPositive(Utils.murmur2(Long.toString(goodsId).getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.stock;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
@@ -48,7 +49,7 @@ public final class StockStreamApp implements AutoCloseable {
     public static Properties streamsConfig(Settings settings) {
         StockStreamSettings config = StockStreamSettings.from(settings);
         Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, dev.seckill.kit.config.GroupIds.stockStream(settings));
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, GroupIds.stockStream(settings));
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());

@@ -4,6 +4,7 @@ import dev.seckill.contracts.JsonSerde;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.StockScripts;
@@ -28,8 +29,7 @@ import org.apache.kafka.streams.state.Stores;
  * Built by a plain method so the real app and TopologyTestDriver share it.
  */
 public final class StockTopology {
-    public static final JsonSerde<Outcome> OUTCOME_SERDE =
-            new JsonSerde<>(Outcome.class, dev.seckill.contracts.outcome.OutcomeJson::encode);
+    public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class, OutcomeJson::encode);
     public static final JsonSerde<LedgerEntry> LEDGER_SERDE = new JsonSerde<>(LedgerEntry.class);
     /** The per-goods ledger folds (changelogged, so they commit with the outputs): what {@code restore} rebuilds from. */
     public static final String FOLD_STORE = "goods-fold";

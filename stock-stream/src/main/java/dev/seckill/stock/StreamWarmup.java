@@ -5,6 +5,7 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
@@ -165,8 +166,7 @@ public final class StreamWarmup {
     }
 
     private long committed(Admin admin, Topics topics) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(
-                        dev.seckill.kit.config.GroupIds.stockStream(settings))
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(GroupIds.stockStream(settings))
                 .partitionsToOffsetAndMetadata()
                 .get(10, TimeUnit.SECONDS);
         return offsets.entrySet().stream()
@@ -182,7 +182,7 @@ public final class StreamWarmup {
                     .filter(t -> t.startsWith(settings.topicPrefix()))
                     .toList();
             if (!mine.isEmpty()) admin.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(List.of(dev.seckill.kit.config.GroupIds.stockStream(settings)))
+            admin.deleteConsumerGroups(List.of(GroupIds.stockStream(settings)))
                     .all()
                     .get(30, TimeUnit.SECONDS);
         } catch (Exception e) {

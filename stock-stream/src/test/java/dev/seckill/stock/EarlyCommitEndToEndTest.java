@@ -23,6 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,7 +88,7 @@ class EarlyCommitEndToEndTest {
                             .until(() -> CommittedRecords.read(KafkaFixture.bootstrap(), topics.outcomes()).stream()
                                     .anyMatch(r -> new String(r.value()).contains("\"requestId\":\"e1\"")));
                     return System.nanoTime() - sent < within.toNanos();
-                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                } catch (ConditionTimeoutException e) {
                     return false;
                 }
             } finally {

@@ -21,6 +21,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -61,7 +62,7 @@ class RedisClusterTest {
                 () -> {
                     try (RedisClient c =
                             RedisClient.create("127.0.0.1", nodes.get(0).port())) {
-                        return new String((byte[]) c.sendCommand(redis.clients.jedis.Protocol.Command.CLUSTER, "INFO"))
+                        return new String((byte[]) c.sendCommand(Protocol.Command.CLUSTER, "INFO"))
                                 .contains("cluster_state:ok");
                     } catch (RuntimeException e) {
                         return false;

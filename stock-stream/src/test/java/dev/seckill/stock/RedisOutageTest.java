@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -84,7 +85,7 @@ class RedisOutageTest {
             redis.stop();
             for (int i = 0; i < 240; i++) ids.add(send(producer, topics, "b" + i, 1 + random.nextInt(300)));
             // the stream cannot decide anything new while Redis is gone: the outcomes stop growing short of the total
-            java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger(-1);
+            AtomicInteger seen = new AtomicInteger(-1);
             await().pollInterval(Duration.ofSeconds(2))
                     .atMost(Duration.ofSeconds(40))
                     .until(() -> outcomes(topics).size()

@@ -10,6 +10,9 @@ import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommandLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -88,10 +91,8 @@ class ReplayDeterminismTest {
         Topics old = new Topics("replay-old-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), live, 3);
         TopicProvisioner.ensure(KafkaFixture.bootstrap(), old, 3);
-        java.time.Instant start = java.time.Instant.now()
-                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                .minusSeconds(60);
-        java.time.Duration age = java.time.Duration.ofDays(3);
+        Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
+        Duration age = Duration.ofDays(3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), live, 7101, 3, 400, 17, start);
         CommandLog.write(KafkaFixture.bootstrap(), old, 7101, 3, 400, 17, start.minus(age));
         Map<String, Outcome> whenLive, daysLater;

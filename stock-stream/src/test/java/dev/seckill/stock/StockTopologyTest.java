@@ -5,18 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.stock.decision.TestRedis;
+import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Properties;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -26,7 +33,9 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,8 +43,7 @@ import org.junit.jupiter.api.Test;
 /** The topology under TopologyTestDriver, deciding against the real Redis. */
 class StockTopologyTest {
     /** The window comes from the clock the stream's key lifetime uses, never from a calendar day (issue 17). */
-    static final Instant START =
-            Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(600);
+    static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(600);
 
     static final Instant END = START.plusSeconds(3600);
     final Topics topics = new Topics("ttd.");
@@ -53,7 +61,7 @@ class StockTopologyTest {
         StreamsBuilder builder = new StreamsBuilder();
         metrics = new SimpleMeterRegistry();
         StockTopology.build(
-                builder, topics, redis::scripts, Clock.systemUTC(), metrics, 64, java.time.Duration.ofMillis(5), true);
+                builder, topics, redis::scripts, Clock.systemUTC(), metrics, 64, Duration.ofMillis(5), true);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -100,16 +108,15 @@ class StockTopologyTest {
 
         assertThat(success.readValuesToList())
                 .extracting(Outcome::requestId, Outcome::stockAfter)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("a", 1L), org.assertj.core.groups.Tuple.tuple("c", 0L));
+                .containsExactly(Tuple.tuple("a", 1L), Tuple.tuple("c", 0L));
         assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("b");
         assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("d");
         assertThat(ledger.readValuesToList())
                 .extracting(LedgerEntry::type, LedgerEntry::quantity)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(LedgerType.OPENED, 2L),
-                        org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L),
-                        org.assertj.core.groups.Tuple.tuple(LedgerType.DEDUCTED, 1L));
+                        Tuple.tuple(LedgerType.OPENED, 2L),
+                        Tuple.tuple(LedgerType.DEDUCTED, 1L),
+                        Tuple.tuple(LedgerType.DEDUCTED, 1L));
     }
 
     @Test
@@ -198,7 +205,7 @@ class StockTopologyTest {
         buy("b", 1001, 2);
         send(1001, CommandCodec.encode(new Release(1001, 1, 1, null, "a", "cancelled", "rel-a")));
         redis.keys.goodsKeys(1001).forEach(redis.redis::del); // "Redis crashed or the key expired"
-        send(1001, CommandCodec.encode(new dev.seckill.contracts.command.Restore(1001, "restore-1")));
+        send(1001, CommandCodec.encode(new Restore(1001, "restore-1")));
 
         assertThat(redis.redis.get(redis.keys.stock(1001))).isEqualTo("4");
         assertThat(redis.redis.hgetAll(redis.keys.buyers(1001))).containsOnlyKeys("2");
@@ -214,7 +221,7 @@ class StockTopologyTest {
 
     @Test
     void restoreOfAGoodsWithoutLedgerHistoryGoesToTheDlq() {
-        send(4242, CommandCodec.encode(new dev.seckill.contracts.command.Restore(4242, "restore-x")));
+        send(4242, CommandCodec.encode(new Restore(4242, "restore-x")));
         assertThat(header(dlq.readRecord(), "error")).startsWith("restore refused");
     }
 
@@ -243,8 +250,7 @@ class StockTopologyTest {
 
         assertThat(success.readValuesToList())
                 .extracting(Outcome::requestId, Outcome::stockAfter)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("a", 0L), org.assertj.core.groups.Tuple.tuple("c", 0L));
+                .containsExactly(Tuple.tuple("a", 0L), Tuple.tuple("c", 0L));
         assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("b", "d");
         assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("a2", "e");
         assertThat(redisDecided(2001, "d")).isFalse();
@@ -262,9 +268,9 @@ class StockTopologyTest {
         assertThat(rejected.readValuesToList())
                 .extracting(Outcome::requestId, Outcome::reason)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("early", "not_started"),
-                        org.assertj.core.groups.Tuple.tuple("two", "over_limit"),
-                        org.assertj.core.groups.Tuple.tuple("late", "ended"));
+                        Tuple.tuple("early", "not_started"),
+                        Tuple.tuple("two", "over_limit"),
+                        Tuple.tuple("late", "ended"));
         assertThat(redisDecided(2002, "early")).isFalse();
         assertThat(redisDecided(2002, "two")).isFalse();
         assertThat(redisDecided(2002, "late"))
@@ -273,14 +279,12 @@ class StockTopologyTest {
     }
 
     void sendAt(long goods, byte[] value, Instant recordTime) {
-        commands.pipeInput(new TestRecord<>(
-                Long.toString(goods), value, new org.apache.kafka.common.header.internals.RecordHeaders(), recordTime));
+        commands.pipeInput(new TestRecord<>(Long.toString(goods), value, new RecordHeaders(), recordTime));
     }
 
     @Test
     void anOpenSaleIssuedAfterItsWindowEndedIsRefusedToTheDlqWithTheReason_andNothingIsWritten() {
-        Instant end =
-                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(5);
+        Instant end = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(5);
         sendAt(
                 3001,
                 CommandCodec.encode(new OpenSale(3001, 5, end.minusSeconds(3600), end, 1, "open-late", false)),
@@ -296,7 +300,7 @@ class StockTopologyTest {
 
     @Test
     void aRecordingOfASaleThatEndedDaysAgo_isDecidedAsRecorded_andItsKeysLiveAGraceFromNow() {
-        Instant start = START.minus(java.time.Duration.ofDays(3)), end = start.plusSeconds(3600);
+        Instant start = START.minus(Duration.ofDays(3)), end = start.plusSeconds(3600);
         sendAt(
                 3002,
                 CommandCodec.encode(new OpenSale(3002, 1, start, end, 1, "open-recorded", false)),
@@ -316,7 +320,7 @@ class StockTopologyTest {
         assertThat(redis.keys.goodsKeys(3002))
                 .allSatisfy(k -> assertThat(redis.redis.pttl(k))
                         .as(k)
-                        .isGreaterThan(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE.toMillis() - 60_000));
+                        .isGreaterThan(KeyLifetime.DEFAULT_GRACE.toMillis() - 60_000));
     }
 
     @Test
@@ -331,7 +335,7 @@ class StockTopologyTest {
                 .containsExactly("victim", "op:release-order-77");
         assertThat(ledger.readValuesToList())
                 .extracting(LedgerEntry::type, LedgerEntry::opId)
-                .endsWith(org.assertj.core.groups.Tuple.tuple(LedgerType.RELEASED, "release-order-77"));
+                .endsWith(Tuple.tuple(LedgerType.RELEASED, "release-order-77"));
         assertThat(redis.redis.get(redis.keys.stock(3003)))
                 .as("the victim's unit came back")
                 .isEqualTo("1");
@@ -342,24 +346,20 @@ class StockTopologyTest {
         open(3004, 1);
         buy("a", 3004, 1); // SUCCESS: a holding; sold out, so the gate arms
         buy("b", 3004, 2); // SOLD_OUT in memory: a short-circuit entry
-        org.apache.kafka.streams.state.KeyValueStore<String, dev.seckill.stock.ledger.GoodsFold.Holding> holdings =
-                driver.getKeyValueStore(StockTopology.HOLDINGS_STORE);
-        org.apache.kafka.streams.state.KeyValueStore<String, String> shortCircuits =
-                driver.getKeyValueStore(StockTopology.SHORT_CIRCUIT_STORE);
+        KeyValueStore<String, GoodsFold.Holding> holdings = driver.getKeyValueStore(StockTopology.HOLDINGS_STORE);
+        KeyValueStore<String, String> shortCircuits = driver.getKeyValueStore(StockTopology.SHORT_CIRCUIT_STORE);
         assertThat(holdings.get("3004:1")).isNotNull();
         assertThat(shortCircuits.get("3004:b")).isNotNull();
 
-        driver.advanceWallClockTime(java.time.Duration.ofMinutes(2));
+        driver.advanceWallClockTime(Duration.ofMinutes(2));
         assertThat(holdings.get("3004:1"))
                 .as("the keys still live: nothing retired")
                 .isNotNull();
-        java.time.Instant expired =
-                END.plus(dev.seckill.contracts.redis.KeyLifetime.DEFAULT_GRACE).plusSeconds(120);
-        driver.advanceWallClockTime(java.time.Duration.between(java.time.Instant.now(), expired));
+        Instant expired = END.plus(KeyLifetime.DEFAULT_GRACE).plusSeconds(120);
+        driver.advanceWallClockTime(Duration.between(Instant.now(), expired));
         assertThat(holdings.get("3004:1")).isNull();
         assertThat(shortCircuits.get("3004:b")).isNull();
-        org.apache.kafka.streams.state.KeyValueStore<Long, dev.seckill.stock.ledger.GoodsFold> folds =
-                driver.getKeyValueStore(StockTopology.FOLD_STORE);
+        KeyValueStore<Long, GoodsFold> folds = driver.getKeyValueStore(StockTopology.FOLD_STORE);
         assertThat(folds.get(3004L).stock)
                 .as("the fold stays for the goods' next sale")
                 .isZero();
@@ -389,28 +389,24 @@ class StockTopologyTest {
         open(3006, 3);
         buy("a", 3006, 1);
         buy("b", 3006, 2);
-        send(
-                3006,
-                CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 1, "a", 41, "pay-41", "pay-order-41")));
+        send(3006, CommandCodec.encode(new Pay(3006, 1, "a", 41, "pay-41", "pay-order-41")));
         send(3006, CommandCodec.encode(new Release(3006, 1, 1, 41L, "a", "cancelled", "rel-a")));
         assertThat(header(dlq.readRecord(), "error"))
                 .startsWith("release refused: the purchase a that user 1 holds of goods 3006 is paid");
         // a release that came first wins: the pay of that purchase is refused
         send(3006, CommandCodec.encode(new Release(3006, 2, 1, 42L, "b", "order_failed", "rel-b")));
-        send(
-                3006,
-                CommandCodec.encode(new dev.seckill.contracts.command.Pay(3006, 2, "b", 42, "pay-42", "pay-order-42")));
+        send(3006, CommandCodec.encode(new Pay(3006, 2, "b", 42, "pay-42", "pay-order-42")));
         assertThat(ledger.readValuesToList())
                 .filteredOn(e -> e.type() != LedgerType.OPENED && e.type() != LedgerType.DEDUCTED)
                 .extracting(LedgerEntry::type, LedgerEntry::orderId, LedgerEntry::quantity)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(LedgerType.PAID, 41L, 0L),
-                        org.assertj.core.groups.Tuple.tuple(LedgerType.RELEASED, 42L, 1L),
-                        org.assertj.core.groups.Tuple.tuple(LedgerType.PAYMENT_REFUSED, 42L, 0L));
+                        Tuple.tuple(LedgerType.PAID, 41L, 0L),
+                        Tuple.tuple(LedgerType.RELEASED, 42L, 1L),
+                        Tuple.tuple(LedgerType.PAYMENT_REFUSED, 42L, 0L));
         assertThat(redis.redis.get(redis.keys.stock(3006))).isEqualTo("2");
         // Redis loses the goods; the restore brings back the paid mark from the stream's fold
         redis.keys.goodsKeys(3006).forEach(redis.redis::del);
-        send(3006, CommandCodec.encode(new dev.seckill.contracts.command.Restore(3006, "restore-3006")));
+        send(3006, CommandCodec.encode(new Restore(3006, "restore-3006")));
         send(3006, CommandCodec.encode(new Release(3006, 1, 1, 41L, "a", "repair", "rel-a-2")));
         assertThat(header(dlq.readRecord(), "error")).startsWith("release refused");
         assertThat(redis.redis.get(redis.keys.stock(3006))).isEqualTo("2");

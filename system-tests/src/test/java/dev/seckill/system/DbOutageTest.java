@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.drill.Drain;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.OutcomeLog;
@@ -68,8 +69,7 @@ class DbOutageTest {
                         .isTrue();
                 SaleAudit audit = SaleAudit.of(p, goods, sent, log.snapshot());
                 assertThat(audit.violations).isEmpty();
-                assertThat(audit.ordersInDb)
-                        .isEqualTo(audit.outcomesByKind.get(dev.seckill.contracts.outcome.OutcomeKind.SUCCESS));
+                assertThat(audit.ordersInDb).isEqualTo(audit.outcomesByKind.get(OutcomeKind.SUCCESS));
                 assertThat(audit.ordersInDb).as("demand exceeded stock").isEqualTo(120);
                 assertThat(p.metrics().counter("seckill_writer_db_retries").count())
                         .as("the writer really met the outage")

@@ -26,8 +26,12 @@ import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.reconcile.LedgerReader;
 import dev.seckill.stack.KafkaFixture;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.net.URLClassLoader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,6 +45,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -248,11 +253,11 @@ class EventContractEndToEndTest {
         // commands: all conform, but for the two this test wrote out of contract on purpose
         int commands = 0;
         for (ConsumerRecord<String, byte[]> r : records(pipeline.topics().commands())) {
-            if (java.util.Arrays.equals(r.value(), POISON)) {
+            if (Arrays.equals(r.value(), POISON)) {
                 assertThatThrownBy(() -> Json.MAPPER.readTree(r.value()))
                         .as("the poison is not even JSON")
-                        .isInstanceOf(java.io.IOException.class);
-            } else if (java.util.Arrays.equals(r.value(), INVALID)) {
+                        .isInstanceOf(IOException.class);
+            } else if (Arrays.equals(r.value(), INVALID)) {
                 assertThat(ContractSchemas.violations("command.json", r.value()))
                         .as("refused: " + text(r.value()))
                         .isNotEmpty();
@@ -342,11 +347,11 @@ class EventContractEndToEndTest {
                                             .getLocation()
                                             .toURI())
                                     .toString();
-                        } catch (java.net.URISyntaxException e) {
+                        } catch (URISyntaxException e) {
                             throw new IllegalStateException(e);
                         }
                     })
-                    .reduce((a, b) -> a + java.io.File.pathSeparator + b)
+                    .reduce((a, b) -> a + File.pathSeparator + b)
                     .orElseThrow();
             ByteArrayOutputStream javacOut = new ByteArrayOutputStream();
             int javac = ToolProvider.getSystemJavaCompiler()
@@ -365,7 +370,7 @@ class EventContractEndToEndTest {
             ByteArrayOutputStream captured = new ByteArrayOutputStream();
             PrintStream previous = System.out;
             try (URLClassLoader loader = new URLClassLoader(
-                    new java.net.URL[] {classes.toUri().toURL()}, EventContractEndToEndTest.class.getClassLoader())) {
+                    new URL[] {classes.toUri().toURL()}, EventContractEndToEndTest.class.getClassLoader())) {
                 System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
                 loader.loadClass("OutcomeConsumer")
                         .getMethod("main", String[].class)

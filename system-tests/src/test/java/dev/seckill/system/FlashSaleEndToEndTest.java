@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.drill.Drain;
@@ -16,6 +17,10 @@ import dev.seckill.infra.drill.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.reconcile.LedgerReader;
 import dev.seckill.stack.KafkaFixture;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -27,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -131,16 +137,15 @@ class FlashSaleEndToEndTest {
     void theTraceIdTravelsFromTheGatewayToTheOrderRow() throws Exception {
         long goods = 3003;
         pipeline.openSale(goods, 3, Duration.ofHours(1), 1);
-        var client = java.net.http.HttpClient.newHttpClient();
-        var request = java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases"))
+        var client = HttpClient.newHttpClient();
+        var request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases"))
                 .header("Content-Type", "application/json")
                 .header("X-Trace-Id", "trace-e2e-3003")
                 .header("Authorization", pipeline.bearer(7))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
-                        "{\"goodsId\":3003,\"userId\":7,\"requestId\":\"traced-1\"}"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":3003,\"userId\":7,\"requestId\":\"traced-1\"}"))
                 .build();
-        var response = client.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        var response = client.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(202);
         assertThat(Json.MAPPER.readTree(response.body()).get("requestId").asText())
                 .isEqualTo("traced-1");
@@ -154,23 +159,23 @@ class FlashSaleEndToEndTest {
             }
         });
         var status = client.send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                                "http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases/traced-1"))
+                HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases/traced-1"))
                         .build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+                HttpResponse.BodyHandlers.ofString());
         assertThat(Json.MAPPER.readTree(status.body()).get("status").asText()).isEqualTo("SUCCESS");
     }
 
-    static java.net.http.HttpResponse<String> buyOverHttp(long goods, long user) throws Exception {
-        return java.net.http.HttpClient.newHttpClient()
+    static HttpResponse<String> buyOverHttp(long goods, long user) throws Exception {
+        return HttpClient.newHttpClient()
                 .send(
-                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                                        "http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases"))
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + pipeline.gatewayPort() + "/api/purchases"))
                                 .header("Content-Type", "application/json")
                                 .header("Authorization", pipeline.bearer(user))
-                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goods + "}"))
+                                .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goods + "}"))
                                 .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -179,7 +184,7 @@ class FlashSaleEndToEndTest {
         pipeline.openSale(goods, 1, Duration.ofHours(1), 1);
         assertThat(buyOverHttp(goods, 1).statusCode()).isEqualTo(202);
         // buyers keep coming until the gateway has seen the SOLD_OUT outcome and answers at the door
-        java.util.concurrent.atomic.AtomicLong user = new java.util.concurrent.atomic.AtomicLong(100);
+        AtomicLong user = new AtomicLong(100);
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(
                                 buyOverHttp(goods, user.incrementAndGet()).body())
@@ -200,8 +205,7 @@ class FlashSaleEndToEndTest {
                 holder = rs.getString(1);
             }
         }
-        pipeline.send(new dev.seckill.contracts.command.Release(
-                goods, 1, 1, null, holder, "cancelled", "e2e-release-" + goods));
+        pipeline.send(new Release(goods, 1, 1, null, holder, "cancelled", "e2e-release-" + goods));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             var r = buyOverHttp(goods, 999);
             assertThat(r.statusCode())

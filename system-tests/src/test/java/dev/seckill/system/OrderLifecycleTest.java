@@ -18,10 +18,17 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Calendar;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TimeZone;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -156,10 +163,9 @@ class OrderLifecycleTest {
         // Orders
         // are planned as they are written (on a loaded machine the last may come seconds after the first), so every
         // payment keeps its place relative to its own order's deadline
-        java.util.concurrent.ScheduledExecutorService payers =
-                java.util.concurrent.Executors.newScheduledThreadPool(16);
+        ScheduledExecutorService payers = Executors.newScheduledThreadPool(16);
         List<CompletableFuture<Integer>> calls = new ArrayList<>();
-        java.util.Set<Long> planned = new java.util.HashSet<>();
+        Set<Long> planned = new HashSet<>();
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> {
@@ -171,9 +177,7 @@ class OrderLifecycleTest {
                             while (rs.next()) {
                                 long orderId = rs.getLong(1);
                                 if (!planned.add(orderId)) continue;
-                                long createdMs = rs.getTimestamp(
-                                                2,
-                                                java.util.Calendar.getInstance(java.util.TimeZone.getTimeZone("UTC")))
+                                long createdMs = rs.getTimestamp(2, Calendar.getInstance(TimeZone.getTimeZone("UTC")))
                                         .getTime();
                                 long at = createdMs + DEADLINE_MS - 1500 + ((planned.size() - 1) % 21) * 100L;
                                 CompletableFuture<Integer> call = new CompletableFuture<>();
@@ -187,14 +191,14 @@ class OrderLifecycleTest {
                                             }
                                         },
                                         Math.max(0, at - System.currentTimeMillis()),
-                                        java.util.concurrent.TimeUnit.MILLISECONDS);
+                                        TimeUnit.MILLISECONDS);
                                 calls.add(call);
                             }
                         }
                     }
                     return planned.size() == n;
                 });
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         payers.shutdown();
         assertThat(calls.stream().map(CompletableFuture::join)).allMatch(code -> code == 202);
         await().atMost(Duration.ofSeconds(60))

@@ -3,8 +3,12 @@ package dev.seckill.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.contracts.payment.Payment;
+import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.infra.drill.Drain;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.OutcomeLog;
@@ -28,6 +32,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -228,7 +233,7 @@ class ReconcilerTest {
         long goods = 6104;
         Namespace ns = Namespace.create(
                 base().and(Map.of(
-                        dev.seckill.contracts.redis.KeyLifetime.GRACE_SETTING,
+                        KeyLifetime.GRACE_SETTING,
                         "8000",
                         "writer.payment.timeout.ms",
                         "1000",
@@ -252,11 +257,10 @@ class ReconcilerTest {
             String paidOrder =
                     one(p, "SELECT order_id FROM purchase_order WHERE goods_id = ? ORDER BY order_id LIMIT 1", goods);
             long paidUser = Long.parseLong(one(p, "SELECT user_id FROM purchase_order WHERE order_id = ?", paidOrder));
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+            producer.send(new ProducerRecord<>(
                             p.topics().payments(),
                             paidOrder,
-                            dev.seckill.contracts.Json.write(dev.seckill.contracts.payment.Payment.of(
-                                    "pay-" + paidOrder, Long.parseLong(paidOrder), Instant.now()))))
+                            Json.write(Payment.of("pay-" + paidOrder, Long.parseLong(paidOrder), Instant.now()))))
                     .get();
             assertThat(Drain.await(p, log, goods, ids, Duration.ofSeconds(60), n -> {}))
                     .isTrue();
@@ -296,8 +300,7 @@ class ReconcilerTest {
                     .isTrue();
 
             Instant now = Instant.now();
-            p.send(new dev.seckill.contracts.command.OpenSale(
-                    goods, 4, now.minusSeconds(1), now.plusSeconds(3600), 1, "reopen-" + goods, false));
+            p.send(new OpenSale(goods, 4, now.minusSeconds(1), now.plusSeconds(3600), 1, "reopen-" + goods, false));
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> "4".equals(p.redis().get(p.keys().stock(goods))));
             Set<String> again = wave(p, goods, "again", 6, 8);

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Random;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -67,19 +70,18 @@ class CommandCodecTest {
 
     @Test
     void theHandWrittenPurchaseEncodingIsByteForByteJacksons() {
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         for (int i = 0; i < 2_000; i++) {
-            java.time.Instant at = java.time.Instant.ofEpochSecond(
-                    1_700_000_000L + random.nextInt(100_000_000), random.nextInt(1_000_000_000));
-            if (i % 3 == 0) at = at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            Instant at =
+                    Instant.ofEpochSecond(1_700_000_000L + random.nextInt(100_000_000), random.nextInt(1_000_000_000));
+            if (i % 3 == 0) at = at.truncatedTo(ChronoUnit.SECONDS);
             String rid = i % 5 == 0 ? "q\"uoted\\" + i : "r-" + java.util.UUID.randomUUID() + ":" + i;
             Purchase p = new Purchase(
                     rid, 1 + random.nextInt(1_000_000), 1 + random.nextInt(1_000_000), 1 + random.nextInt(100), at);
-            org.assertj.core.api.Assertions.assertThat(
-                            new String(CommandCodec.encode(p), java.nio.charset.StandardCharsets.UTF_8))
-                    .isEqualTo(new String(CommandCodec.encodeTree(p), java.nio.charset.StandardCharsets.UTF_8));
+            Assertions.assertThat(new String(CommandCodec.encode(p), StandardCharsets.UTF_8))
+                    .isEqualTo(new String(CommandCodec.encodeTree(p), StandardCharsets.UTF_8));
             if (i % 5 != 0) {
-                org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(CommandCodec.encode(p)))
+                Assertions.assertThat(CommandCodec.decode(CommandCodec.encode(p)))
                         .isEqualTo(new ParsedCommand.Valid(p));
             }
         }
@@ -87,7 +89,7 @@ class CommandCodecTest {
 
     @Test
     void theStreamingPurchaseDecoderAgreesWithTheTreeOnEverything() {
-        java.util.Random random = new java.util.Random(9);
+        Random random = new Random(9);
         String[] shapes = {
             "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"%s\",\"goodsId\":%d,\"userId\":%d,\"quantity\":%d,\"acceptedAt\":\"%s\"}",
             "{\"type\":\"purchase\",\"acceptedAt\":\"%5$s\",\"quantity\":%4$d,\"userId\":%3$d,\"goodsId\":%2$d,\"requestId\":\"%1$s\"}",
@@ -116,14 +118,11 @@ class CommandCodecTest {
                     numbers[random.nextInt(numbers.length)],
                     numbers[random.nextInt(numbers.length)],
                     instants[random.nextInt(instants.length)]);
-            byte[] raw = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            org.assertj.core.api.Assertions.assertThat(CommandCodec.decode(raw))
-                    .as(json)
-                    .isEqualTo(CommandCodec.decodeTree(raw));
+            byte[] raw = json.getBytes(StandardCharsets.UTF_8);
+            Assertions.assertThat(CommandCodec.decode(raw)).as(json).isEqualTo(CommandCodec.decodeTree(raw));
         }
-        byte[] plain =
-                CommandCodec.encode(new Purchase("p1", 5, 6, 2, java.time.Instant.parse("2026-11-29T10:00:00.5Z")));
-        org.assertj.core.api.Assertions.assertThat(CommandCodec.plainPurchase(plain))
+        byte[] plain = CommandCodec.encode(new Purchase("p1", 5, 6, 2, Instant.parse("2026-11-29T10:00:00.5Z")));
+        Assertions.assertThat(CommandCodec.plainPurchase(plain))
                 .as("the hot path takes what we write")
                 .isNotNull();
     }

@@ -3,6 +3,7 @@ package dev.seckill.contracts.schema;
 import static dev.seckill.contracts.schema.ContractSchemas.violations;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.CloseSale;
@@ -24,8 +25,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,9 +111,7 @@ class EventSchemaTest {
     void everyCommandTheCodecWritesConformsToItsTypesSchemaAndToTheCommandSchema() {
         for (Command c : everyCommandShape()) {
             byte[] json = CommandCodec.encode(c);
-            String type = Json.read(json, com.fasterxml.jackson.databind.JsonNode.class)
-                    .path("type")
-                    .asText();
+            String type = Json.read(json, JsonNode.class).path("type").asText();
             assertThat(violations(type + ".json", json))
                     .as(new String(json, StandardCharsets.UTF_8))
                     .isEmpty();
@@ -193,7 +195,7 @@ class EventSchemaTest {
     @Test
     void aPaymentAsTheGatewayWritesItConformsToThePaymentSchema() {
         for (Instant at : INSTANTS) {
-            byte[] json = Json.write(Payment.of(java.util.UUID.randomUUID().toString(), 55, at));
+            byte[] json = Json.write(Payment.of(UUID.randomUUID().toString(), 55, at));
             assertThat(violations("payment.json", json))
                     .as(new String(json, StandardCharsets.UTF_8))
                     .isEmpty();
@@ -211,8 +213,7 @@ class EventSchemaTest {
     static String purchaseWith(String field, String json) {
         return PURCHASE.replaceFirst(
                 "\"" + field + "\":(\"[^\"]*\"|[0-9]+)",
-                java.util.regex.Matcher.quoteReplacement(
-                        json.isEmpty() ? "\"x-removed\":0" : "\"" + field + "\":" + json));
+                Matcher.quoteReplacement(json.isEmpty() ? "\"x-removed\":0" : "\"" + field + "\":" + json));
     }
 
     @Test
@@ -319,7 +320,7 @@ class EventSchemaTest {
                         violations("payment.json", payment)))
                 .allMatch(List::isEmpty);
 
-        Map<String, List<Error>> refused = new java.util.LinkedHashMap<>();
+        Map<String, List<Error>> refused = new LinkedHashMap<>();
         refused.put("outcome kind not in the enum", violations("outcome.json", success.replace("SUCCESS", "MAYBE")));
         refused.put(
                 "SUCCESS with a reason",

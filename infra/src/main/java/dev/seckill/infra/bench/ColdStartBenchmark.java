@@ -13,7 +13,10 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -220,9 +223,8 @@ public final class ColdStartBenchmark {
         }
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket socket =
-                new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

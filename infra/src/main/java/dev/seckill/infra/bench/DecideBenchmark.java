@@ -15,11 +15,15 @@ import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stock.StockStreamApp;
 import dev.seckill.stock.StockStreamSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -192,7 +196,7 @@ public final class DecideBenchmark {
                     .stream()
                     .map(p -> new TopicPartition(topics.commands(), p.partition()))
                     .toList();
-            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             parts.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
                     admin.listOffsets(latest).all().get();
@@ -228,10 +232,10 @@ public final class DecideBenchmark {
 
     static long rss() {
         try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return 0;
         }
         return 0;

@@ -2,6 +2,7 @@ package dev.seckill.infra.cli;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -63,7 +64,7 @@ public record CliCommand(String words, String operands, List<Option> options, St
         return b.toString();
     }
 
-    private Set<String> names(java.util.function.Predicate<Option> which) {
+    private Set<String> names(Predicate<Option> which) {
         return options.stream().filter(which).map(Option::name).collect(Collectors.toUnmodifiableSet());
     }
 

@@ -6,6 +6,7 @@ import dev.seckill.infra.report.ReportSource;
 import dev.seckill.infra.report.TextReport;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ final class ReportCommand {
     }
 
     /** Writes the HTML report of {@code reports} to {@code file} (the demo calls this too). */
-    static void write(Path file, String title, List<GoodsReport> reports) throws java.io.IOException {
+    static void write(Path file, String title, List<GoodsReport> reports) throws IOException {
         if (file.getParent() != null) Files.createDirectories(file.getParent());
         Files.writeString(file, HtmlReport.render(title, reports), StandardCharsets.UTF_8);
     }

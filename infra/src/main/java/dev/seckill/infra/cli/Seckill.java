@@ -1,5 +1,10 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.infra.bench.AnswerBenchmark;
+import dev.seckill.infra.bench.ColdStartBenchmark;
+import dev.seckill.infra.bench.DecideBenchmark;
+import dev.seckill.infra.bench.GatewayBenchmark;
+import dev.seckill.infra.bench.OrdersBenchmark;
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.kit.config.Settings;
@@ -8,8 +13,10 @@ import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -40,8 +47,7 @@ public final class Seckill {
                     new LocalStack(settings, home, out)
                             .up((int) CliCommands.UP.parse(args).getCount("brokers", 1));
                 case "down" ->
-                    new LocalStack(settings, home, out)
-                            .down(java.util.Arrays.asList(args).contains("--wipe"));
+                    new LocalStack(settings, home, out).down(Arrays.asList(args).contains("--wipe"));
                 case "status" -> {
                     return new LocalStack(settings, home, out).status() ? 0 : 1;
                 }
@@ -56,11 +62,11 @@ public final class Seckill {
                         throw new Flags.UsageError(
                                 "bench needs 'decide', 'orders', 'gateway', 'coldstart' or 'answer'");
                     return switch (args[1]) {
-                        case "decide" -> dev.seckill.infra.bench.DecideBenchmark.run(settings, args, out);
-                        case "orders" -> dev.seckill.infra.bench.OrdersBenchmark.run(settings, args, out);
-                        case "gateway" -> dev.seckill.infra.bench.GatewayBenchmark.run(settings, args, out);
-                        case "coldstart" -> dev.seckill.infra.bench.ColdStartBenchmark.run(settings, args, out);
-                        case "answer" -> dev.seckill.infra.bench.AnswerBenchmark.run(settings, args, out);
+                        case "decide" -> DecideBenchmark.run(settings, args, out);
+                        case "orders" -> OrdersBenchmark.run(settings, args, out);
+                        case "gateway" -> GatewayBenchmark.run(settings, args, out);
+                        case "coldstart" -> ColdStartBenchmark.run(settings, args, out);
+                        case "answer" -> AnswerBenchmark.run(settings, args, out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }
@@ -106,13 +112,8 @@ public final class Seckill {
         try (UnifiedJedis redis = RedisConnections.open(settings);
                 var db = Database.open(settings, "reconcile");
                 var producer = ReliableProducers.create(settings.kafkaBootstrap());
-                Reconciler reconciler = new Reconciler(
-                        settings,
-                        db,
-                        redis,
-                        producer,
-                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
-                        !f.has("repair"))) {
+                Reconciler reconciler =
+                        new Reconciler(settings, db, redis, producer, new SimpleMeterRegistry(), !f.has("repair"))) {
             List<Reconciler.Row> rows = reconciler.cycle(goods);
             out.print(Reconciler.render(rows));
             if (rows.isEmpty()) out.println("(no goods in " + settings.topicPrefix() + "ledger)");

@@ -3,12 +3,14 @@ package dev.seckill.infra.drill;
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -18,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
+import java.util.function.LongFunction;
 
 /**
  * The write-up's experiment against the gateway: {@code requests} purchases from {@code concurrency} concurrent
@@ -48,7 +51,7 @@ public final class LoadGenerator {
 
         /** The percentile over requests {@code from} onwards (an open loop's first seconds are its warm-up). */
         public double percentileMillis(double p, int from) {
-            return dev.seckill.infra.drill.Latencies.percentileMillis(latenciesMicros, p, from);
+            return Latencies.percentileMillis(latenciesMicros, p, from);
         }
     }
 
@@ -62,7 +65,7 @@ public final class LoadGenerator {
             int concurrency,
             int users,
             long seed,
-            java.util.function.LongFunction<String> bearerOf,
+            LongFunction<String> bearerOf,
             IntConsumer progress) {
         return run(port, goodsId, requests, concurrency, users, seed, bearerOf, progress, 0);
     }
@@ -81,7 +84,7 @@ public final class LoadGenerator {
             int concurrency,
             int users,
             long seed,
-            java.util.function.LongFunction<String> bearerOf,
+            LongFunction<String> bearerOf,
             IntConsumer progress,
             double ratePerSecond) {
         return run(port, goodsId, requests, concurrency, 1, users, seed, bearerOf, progress, ratePerSecond, true);
@@ -99,14 +102,14 @@ public final class LoadGenerator {
             long firstUser,
             int users,
             long seed,
-            java.util.function.LongFunction<String> bearerOf,
+            LongFunction<String> bearerOf,
             IntConsumer progress,
             double ratePerSecond,
             boolean keepIds) {
         int loops = Math.max(1, Math.min(concurrency, Runtime.getRuntime().availableProcessors()));
-        Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setEventLoopPoolSize(loops));
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
         Random random = new Random(seed);
-        Map<Long, String> bearers = new java.util.HashMap<>();
+        Map<Long, String> bearers = new HashMap<>();
         Buffer[] bodies = new Buffer[requests];
         String[] auth = new String[requests];
         for (int i = 0; i < requests; i++) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -110,7 +111,7 @@ public final class Namespaces {
             for (String g : groups) {
                 try {
                     results.get(g).get(30, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof GroupNotEmptyException)) throw e;
                     kept.add(g);
                 }

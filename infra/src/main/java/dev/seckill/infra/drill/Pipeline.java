@@ -14,9 +14,13 @@ import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.stock.StockStreamApp;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -28,8 +32,7 @@ public final class Pipeline implements AutoCloseable {
     private Namespace ns;
     private final Topics topics;
     private final RedisKeys keys;
-    private final PrometheusMeterRegistry metrics =
-            new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private StockStreamApp stream;
     private OrderWriterApp writer;
     private GatewayApp gateway;
@@ -46,18 +49,16 @@ public final class Pipeline implements AutoCloseable {
     public Pipeline(Namespace ns) {
         String secret = ns.settings().get(GatewaySettings.AUTH_SECRET);
         if (secret.isEmpty()) {
-            secret = java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
-            ns = new Namespace(
-                    ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.AUTH_SECRET.name(), secret)));
+            secret = UUID.randomUUID() + "-" + UUID.randomUUID();
+            ns = new Namespace(ns.name(), ns.settings().and(Map.of(GatewaySettings.AUTH_SECRET.name(), secret)));
         }
         String payments = ns.settings().get(GatewaySettings.PAYMENT_SECRET);
         if (payments.isEmpty()) {
-            payments = "pay-" + java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID();
-            ns = new Namespace(
-                    ns.name(), ns.settings().and(java.util.Map.of(GatewaySettings.PAYMENT_SECRET.name(), payments)));
+            payments = "pay-" + UUID.randomUUID() + "-" + UUID.randomUUID();
+            ns = new Namespace(ns.name(), ns.settings().and(Map.of(GatewaySettings.PAYMENT_SECRET.name(), payments)));
         }
         this.paymentSecret = payments;
-        this.jwt = new Jwt(secret, java.time.Clock.systemUTC());
+        this.jwt = new Jwt(secret, Clock.systemUTC());
         this.ns = ns;
         this.topics = new Topics(ns.settings().topicPrefix());
         this.keys = new RedisKeys(ns.settings().redisPrefix());

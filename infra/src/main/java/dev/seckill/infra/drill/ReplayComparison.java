@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /** A drill's outcomes against the recorded ones, request by request, each difference with why. */
@@ -31,7 +32,7 @@ final class ReplayComparison {
                     && now != null
                     && o.changesTheSale()
                     && was.outcome() == now.outcome()
-                    && java.util.Objects.equals(was.reason(), now.reason())) {
+                    && Objects.equals(was.reason(), now.reason())) {
                 shifted++;
             } else {
                 differences.add(new ReplayDrill.Difference(id, was, now, why(was, now, o)));

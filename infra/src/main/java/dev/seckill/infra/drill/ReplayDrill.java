@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +120,7 @@ public final class ReplayDrill {
             }
             producer.flush();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-            Set<String> decided = new java.util.HashSet<>();
+            Set<String> decided = new HashSet<>();
             while (decided.size() < purchases.size() && System.nanoTime() < deadline) {
                 for (Outcome out : log.snapshot())
                     if (purchases.contains(out.requestId())) decided.add(out.requestId());

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -136,7 +137,7 @@ public final class UpstreamLoad {
                 plan.size(),
                 distinct,
                 new TreeMap<>(byStatus),
-                java.util.Arrays.stream(latency).sorted().toArray(),
+                Arrays.stream(latency).sorted().toArray(),
                 took);
     }
 }

@@ -5,6 +5,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public final class HtmlReport {
             int i = (int) (Duration.between(first, o.decidedAt()).toMillis() / bucketMs);
             series.get(o.outcome().name())[i] += 1000.0 / bucketMs;
         }
-        series.values().removeIf(v -> java.util.Arrays.stream(v).allMatch(x -> x == 0));
+        series.values().removeIf(v -> Arrays.stream(v).allMatch(x -> x == 0));
         return SvgCharts.lines("decisions per second by outcome", "seconds", bucketMs / 1000.0, series);
     }
 
@@ -92,9 +93,7 @@ public final class HtmlReport {
             long from = lo;
             long to = hi;
             labels.add(from + "-" + to + " ms");
-            counts.add(java.util.Arrays.stream(latency)
-                    .filter(v -> v >= from && v < to)
-                    .count());
+            counts.add(Arrays.stream(latency).filter(v -> v >= from && v < to).count());
             lo = hi;
         }
         return SvgCharts.bars(

@@ -1,5 +1,6 @@
 package dev.seckill.infra.report;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -18,10 +19,8 @@ final class SvgCharts {
     /** Lines over a shared x (seconds) and y axis; {@code series} name → y values, one per x step. */
     static String lines(String title, String xLabel, double xStep, Map<String, double[]> series) {
         int n = series.values().stream().mapToInt(v -> v.length).max().orElse(0);
-        double max = series.values().stream()
-                .flatMapToDouble(java.util.Arrays::stream)
-                .max()
-                .orElse(0);
+        double max =
+                series.values().stream().flatMapToDouble(Arrays::stream).max().orElse(0);
         StringBuilder b = open(title, n * series.size());
         axes(b, xLabel, (n - 1) * xStep, max);
         int i = 0;
@@ -50,7 +49,7 @@ final class SvgCharts {
 
     /** Bars with a label each. */
     static String bars(String title, List<String> labels, long[] values) {
-        long max = java.util.Arrays.stream(values).max().orElse(0);
+        long max = Arrays.stream(values).max().orElse(0);
         StringBuilder b = open(title, values.length);
         axes(b, "", 0, max);
         double slot = (W - 2.0 * PAD) / Math.max(1, values.length);

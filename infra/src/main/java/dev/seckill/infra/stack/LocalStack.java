@@ -9,10 +9,13 @@ import dev.seckill.stack.RedisServer;
 import dev.seckill.stack.ServerProcess;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./seckill up|down|status}: Kafka (KRaft, from the Maven jars), Redis and a MySQL-compatible server.
@@ -146,14 +149,14 @@ public final class LocalStack {
             return;
         }
         try (var files = Files.walk(data)) {
-            List<Path> all = files.sorted(java.util.Comparator.reverseOrder()).toList();
+            List<Path> all = files.sorted(Comparator.reverseOrder()).toList();
             long partitions;
             try (var dirs = Files.list(data)) {
                 partitions = dirs.filter(Files::isDirectory).count();
             }
             for (Path p : all) Files.delete(p);
             out.println("kafka    wiped " + data + " (" + partitions + " partition directories)");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             out.println("kafka    wipe failed: " + e.getMessage());
         }
     }
@@ -179,7 +182,7 @@ public final class LocalStack {
             var handle = ProcessHandle.of(pid);
             if (handle.isPresent() && handle.get().isAlive()) {
                 handle.get().destroy();
-                handle.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                handle.get().onExit().get(60, TimeUnit.SECONDS);
                 out.println(String.format("%-8s stopped (pid %d)", name, pid));
             }
             Files.deleteIfExists(pidFile);
@@ -199,7 +202,7 @@ public final class LocalStack {
             Files.createDirectories(home);
             Files.writeString(home.resolve("started-" + what), "");
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -7,8 +7,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -164,20 +167,19 @@ class ConfigurationDocsTest {
      */
     private static List<Path> mainSources() throws IOException {
         List<Path> out = new ArrayList<>();
-        Files.walkFileTree(ROOT, new java.nio.file.SimpleFileVisitor<>() {
+        Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult preVisitDirectory(
-                    Path dir, java.nio.file.attribute.BasicFileAttributes a) {
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes a) {
                 String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
                 return !dir.equals(ROOT) && (name.equals("target") || name.startsWith("."))
-                        ? java.nio.file.FileVisitResult.SKIP_SUBTREE
-                        : java.nio.file.FileVisitResult.CONTINUE;
+                        ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+            public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
                 if (file.toString().endsWith(".java") && file.toString().contains("/src/main/java/")) out.add(file);
-                return java.nio.file.FileVisitResult.CONTINUE;
+                return FileVisitResult.CONTINUE;
             }
         });
         return out;

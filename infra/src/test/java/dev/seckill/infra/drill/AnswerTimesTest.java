@@ -2,6 +2,7 @@ package dev.seckill.infra.drill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class AnswerTimesTest {
@@ -13,7 +14,7 @@ class AnswerTimesTest {
 
     private static boolean[] all(int n) {
         boolean[] b = new boolean[n];
-        java.util.Arrays.fill(b, true);
+        Arrays.fill(b, true);
         return b;
     }
 

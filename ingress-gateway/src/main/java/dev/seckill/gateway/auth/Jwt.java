@@ -1,13 +1,17 @@
 package dev.seckill.gateway.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.seckill.contracts.Json;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -28,13 +32,13 @@ public final class Jwt {
     static final int CACHE_MAX = 500_000;
 
     /** The longest a token may live by default: a day, the span of a sale and its payments. */
-    public static final java.time.Duration DEFAULT_MAX_LIFETIME = java.time.Duration.ofHours(24);
+    public static final Duration DEFAULT_MAX_LIFETIME = Duration.ofHours(24);
 
     /**
      * What a token must say besides its signature: {@code issuer} and {@code audience} (null: not checked) and the
      * longest lifetime it may claim.
      */
-    public record Policy(String issuer, String audience, java.time.Duration maxLifetime) {
+    public record Policy(String issuer, String audience, Duration maxLifetime) {
         public static final Policy DEFAULT = new Policy(null, null, DEFAULT_MAX_LIFETIME);
 
         public Policy {
@@ -58,8 +62,7 @@ public final class Jwt {
      * Tokens verified before, by their exact text (signature included, so a forged token never matches one): a
      * buyer retrying during a sale sends the same token again and again, and is then checked for expiry only.
      */
-    private final java.util.concurrent.ConcurrentHashMap<String, Claims> verified =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Claims> verified = new ConcurrentHashMap<>();
 
     public Jwt(String secret, Clock clock) {
         this(secret, clock, Policy.DEFAULT, CACHE_MAX);
@@ -107,13 +110,10 @@ public final class Jwt {
                 .append("\",\"exp\":")
                 .append(expiresAt.getEpochSecond());
         if (policy.issuer() != null)
-            claims.append(",\"iss\":")
-                    .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(policy.issuer())
-                            .toString());
+            claims.append(",\"iss\":").append(TextNode.valueOf(policy.issuer()).toString());
         if (policy.audience() != null)
             claims.append(",\"aud\":")
-                    .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(policy.audience())
-                            .toString());
+                    .append(TextNode.valueOf(policy.audience()).toString());
         return mint(claims.append('}').toString());
     }
 
@@ -211,7 +211,7 @@ public final class Jwt {
             JsonNode n = Json.MAPPER.readTree(DEC.decode(part));
             if (n == null || !n.isObject()) throw new Refused("malformed token");
             return n;
-        } catch (IllegalArgumentException | java.io.IOException e) {
+        } catch (IllegalArgumentException | IOException e) {
             throw new Refused("malformed token");
         }
     }

@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.PlatformHandler;
+import java.util.Locale;
 
 /** The gateway's POST bodies: small JSON objects held in memory, nothing else. */
 public final class JsonBodies {
@@ -29,7 +30,7 @@ public final class JsonBodies {
     public static PlatformHandler jsonOnly(Responder responder) {
         return ctx -> {
             String type = ctx.request().getHeader("Content-Type");
-            String t = type == null ? "" : type.trim().toLowerCase(java.util.Locale.ROOT);
+            String t = type == null ? "" : type.trim().toLowerCase(Locale.ROOT);
             if (t.startsWith("multipart/") || t.startsWith("application/x-www-form-urlencoded")) {
                 responder.reply(
                         ctx,

@@ -1,6 +1,7 @@
 package dev.seckill.gateway.http;
 
 import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,7 +21,7 @@ public record Reply(int status, String json, String kind, Map<String, String> he
     }
 
     public Reply withHeader(String name, String value) {
-        Map<String, String> h = new java.util.LinkedHashMap<>(headers);
+        Map<String, String> h = new LinkedHashMap<>(headers);
         h.put(name, value);
         return new Reply(status, json, kind, Map.copyOf(h));
     }

@@ -3,6 +3,7 @@ package dev.seckill.gateway.status;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.outcome.Outcome;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /** What the status store knows of one requestId: nothing, an accepted purchase not decided yet, or its outcome. */
@@ -42,7 +43,7 @@ public sealed interface PurchaseStatus {
     }
 
     static String encode(Outcome outcome) {
-        return new String(Json.write(outcome), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(Json.write(outcome), StandardCharsets.UTF_8);
     }
 
     /** Reads a stored value: an outcome has an {@code outcome} field, a pending purchase has {@code status} PENDING. */
@@ -50,7 +51,7 @@ public sealed interface PurchaseStatus {
         if (stored == null) return new Unknown();
         JsonObject json = new JsonObject(stored);
         if (json.containsKey("outcome"))
-            return new Decided(Json.read(stored.getBytes(java.nio.charset.StandardCharsets.UTF_8), Outcome.class));
+            return new Decided(Json.read(stored.getBytes(StandardCharsets.UTF_8), Outcome.class));
         return new Pending(
                 json.getString("requestId"),
                 json.getLong("goodsId"),

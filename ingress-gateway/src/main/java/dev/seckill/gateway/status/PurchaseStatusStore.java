@@ -4,6 +4,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.redis.RedisKeys;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.params.SetParams;
 
 /**
@@ -71,6 +72,6 @@ public final class PurchaseStatusStore {
      * purchase is sent unclaimed, a GET knows what this instance knows), so an unreachable Redis never holds requests.
      */
     private static <T> CompletableFuture<T> bounded(CompletableFuture<T> f) {
-        return f.orTimeout(WAIT_AT_MOST.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        return f.orTimeout(WAIT_AT_MOST.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -80,8 +82,7 @@ public final class StatusIndexer implements AutoCloseable {
                 writeAll(writes);
                 try {
                     consumer.commitSync();
-                } catch (org.apache.kafka.clients.consumer.CommitFailedException
-                        | org.apache.kafka.common.errors.RebalanceInProgressException e) {
+                } catch (CommitFailedException | RebalanceInProgressException e) {
                     // another instance joined or left: whoever gets these partitions writes the same values again
                     LOG.info(
                             "status index: commit skipped ({}); the batch will be written again",

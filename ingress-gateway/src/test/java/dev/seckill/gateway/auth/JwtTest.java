@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +24,7 @@ class JwtTest {
         }
 
         @Override
-        public Clock withZone(java.time.ZoneId zone) {
+        public Clock withZone(ZoneId zone) {
             return this;
         }
 
@@ -121,7 +123,7 @@ class JwtTest {
         String issuedEarlier =
                 jwt.mint("{\"sub\":\"42\",\"iat\":" + at(clock, -3600) + ",\"exp\":" + at(clock, 3600) + "}");
         assertThat(jwt.verify(issuedEarlier)).isEqualTo(42);
-        Jwt hourly = new Jwt(SECRET, clock, new Jwt.Policy(null, null, java.time.Duration.ofHours(1)));
+        Jwt hourly = new Jwt(SECRET, clock, new Jwt.Policy(null, null, Duration.ofHours(1)));
         assertThatThrownBy(() -> hourly.verify(issuedEarlier))
                 .as("exp - iat = 2 h > 1 h")
                 .isInstanceOf(Jwt.Refused.class);

@@ -1,5 +1,6 @@
 package dev.seckill.kit.config;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,7 +36,7 @@ public final class Settings {
     }
 
     public Settings and(Map<String, String> more) {
-        var merged = new java.util.HashMap<>(overrides);
+        var merged = new HashMap<>(overrides);
         merged.putAll(more);
         return new Settings(Map.copyOf(merged));
     }

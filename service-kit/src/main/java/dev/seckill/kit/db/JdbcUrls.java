@@ -2,6 +2,7 @@ package dev.seckill.kit.db;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** The JDBC URL every service connects with: the configured URL plus the connector settings the services rely on. */
 public final class JdbcUrls {
@@ -56,7 +57,7 @@ public final class JdbcUrls {
 
     /** Literal loopback addresses and {@code localhost} only: no DNS lookup decides whether TLS is dropped. */
     private static boolean isLoopback(String host) {
-        String h = host.toLowerCase(java.util.Locale.ROOT);
+        String h = host.toLowerCase(Locale.ROOT);
         return h.equals("localhost")
                 || h.equals("::1")
                 || h.equals("0:0:0:0:0:0:0:1")

@@ -1,7 +1,9 @@
 package dev.seckill.kit.kafka;
 
 import dev.seckill.contracts.Topics;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +12,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates the pipeline's topics (idempotently) from {@link Topics}: the one place their shape is defined. */
@@ -44,15 +49,13 @@ public final class TopicProvisioner {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
-                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
-                        new java.util.HashMap<>();
+                Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
                 admin.describeTopics(topics)
                         .allTopicNames()
                         .get(10, TimeUnit.SECONDS)
                         .forEach((name, d) -> d.partitions()
-                                .forEach(p -> latest.put(
-                                        new org.apache.kafka.common.TopicPartition(name, p.partition()),
-                                        org.apache.kafka.clients.admin.OffsetSpec.latest())));
+                                .forEach(
+                                        p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
                 admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
                 return;
             } catch (ExecutionException e) {
@@ -63,12 +66,11 @@ public final class TopicProvisioner {
     }
 
     /** Assigns a consumer every partition of the topics (no group), from the beginning or from the end. */
-    public static List<org.apache.kafka.common.TopicPartition> assignAll(
-            org.apache.kafka.clients.consumer.Consumer<?, ?> consumer, List<String> topics, boolean fromEnd) {
-        List<org.apache.kafka.common.TopicPartition> parts = new ArrayList<>();
+    public static List<TopicPartition> assignAll(Consumer<?, ?> consumer, List<String> topics, boolean fromEnd) {
+        List<TopicPartition> parts = new ArrayList<>();
         for (String t : topics) {
-            consumer.partitionsFor(t, java.time.Duration.ofSeconds(30))
-                    .forEach(p -> parts.add(new org.apache.kafka.common.TopicPartition(t, p.partition())));
+            consumer.partitionsFor(t, Duration.ofSeconds(30))
+                    .forEach(p -> parts.add(new TopicPartition(t, p.partition())));
         }
         consumer.assign(parts);
         if (fromEnd) {

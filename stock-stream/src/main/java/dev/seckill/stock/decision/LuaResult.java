@@ -1,5 +1,6 @@
 package dev.seckill.stock.decision;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -33,7 +34,7 @@ public record LuaResult(String code, String detail, long stockAfter, Status stat
     }
 
     private static String str(Object o) {
-        if (o instanceof byte[] b) return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        if (o instanceof byte[] b) return new String(b, StandardCharsets.UTF_8);
         return String.valueOf(o);
     }
 }

@@ -8,12 +8,18 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.redis.KeyLifetime;
+import dev.seckill.stock.ledger.GoodsFold;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -217,14 +223,14 @@ class StockScriptsTest {
     void restoreReplacesTheGoodsStateAndIsIdempotentByOpId() {
         open(5, 1);
         buy("r1", 7, 1, DURING);
-        dev.seckill.stock.ledger.GoodsFold fold = new dev.seckill.stock.ledger.GoodsFold();
+        GoodsFold fold = new GoodsFold();
         fold.startAt = START.toEpochMilli();
         fold.endAt = END.toEpochMilli();
         fold.perUserLimit = 1;
         fold.opened = 5;
         fold.stock = 3;
-        var holdings = java.util.Map.of(8L, new dev.seckill.stock.ledger.GoodsFold.Holding(2, "r8", 3));
-        var restore = new dev.seckill.contracts.command.Restore(GOODS, "restore-1");
+        var holdings = Map.of(8L, new GoodsFold.Holding(2, "r8", 3));
+        var restore = new Restore(GOODS, "restore-1");
         assertThat(scripts.restore(
                         restore, fold, holdings, "0:50", scripts.lifetime().expireAt(fold.endAt)))
                 .isEqualTo(new LuaResult("RESTORED", "1", 3, LuaResult.Status.NEW));
@@ -255,7 +261,7 @@ class StockScriptsTest {
 
     /** Every key under this test's own prefix (SCAN in pages: a KEYS over a big shared Redis would block it). */
     List<String> keysOfThisTest() {
-        List<String> found = new java.util.ArrayList<>();
+        List<String> found = new ArrayList<>();
         String cursor = ScanParams.SCAN_POINTER_START;
         do {
             var page = redis.redis.scan(
@@ -321,7 +327,7 @@ class StockScriptsTest {
         StockScripts shortLived = new StockScripts(
                 redis.redis,
                 redis.keys,
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                new SimpleMeterRegistry(),
                 3,
                 Duration.ofMillis(10),
                 new KeyLifetime(Duration.ofMillis(1500), clock));
@@ -420,15 +426,15 @@ class StockScriptsTest {
         open(5, 1);
         buy("r8", 8, 1, DURING);
         redis.redis.del(redis.keys.decisions(GOODS)); // the marks are gone with the keys, as after a Redis loss
-        dev.seckill.stock.ledger.GoodsFold fold = new dev.seckill.stock.ledger.GoodsFold();
+        GoodsFold fold = new GoodsFold();
         fold.startAt = START.toEpochMilli();
         fold.endAt = END.toEpochMilli();
         fold.perUserLimit = 1;
         fold.opened = 5;
         fold.stock = 4;
-        var holdings = java.util.Map.of(8L, new dev.seckill.stock.ledger.GoodsFold.Holding(1, "r8", 4).markedPaid());
+        var holdings = Map.of(8L, new GoodsFold.Holding(1, "r8", 4).markedPaid());
         scripts.restore(
-                new dev.seckill.contracts.command.Restore(GOODS, "restore-paid"),
+                new Restore(GOODS, "restore-paid"),
                 fold,
                 holdings,
                 pos(),
@@ -448,7 +454,7 @@ class StockScriptsTest {
         assertThat(stored.offsetIn(4)).isEqualTo(77);
         assertThat(stored.offsetIn(3)).isEqualTo(-1);
         assertThat(StoredDecision.parse(stored.encode())).isEqualTo(stored);
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> StoredDecision.parse("SUCCESS|1")))
+        assertThat(Assertions.catchThrowable(() -> StoredDecision.parse("SUCCESS|1")))
                 .hasMessageContaining("not a stored decision");
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.stock.decision;
 
 import dev.seckill.contracts.redis.RedisKeys;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
 import redis.clients.jedis.RedisClient;
@@ -15,7 +16,7 @@ public final class TestRedis implements AutoCloseable {
 
     public TestRedis() {
         String url = System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379");
-        redis = RedisClient.create(java.net.URI.create(url));
+        redis = RedisClient.create(URI.create(url));
         keys = new RedisKeys("test-" + UUID.randomUUID().toString().substring(0, 8) + ":");
     }
 

@@ -13,12 +13,17 @@ import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stock.StockStreamApp;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -54,7 +59,7 @@ public final class CommandLog {
             String bootstrap, Topics topics, long firstGoods, int goodsCount, int purchases, long seed, Instant start) {
         Random random = new Random(seed);
         Instant opened = start.minusSeconds(30);
-        java.util.function.Function<Command, Long> recordedAt = c -> {
+        Function<Command, Long> recordedAt = c -> {
             Instant at = c instanceof Purchase p && p.acceptedAt().isAfter(opened) ? p.acceptedAt() : opened;
             return Math.min(at.toEpochMilli(), System.currentTimeMillis());
         };
@@ -62,13 +67,13 @@ public final class CommandLog {
                 Map.of("bootstrap.servers", bootstrap, "acks", "all"),
                 new StringSerializer(),
                 new ByteArraySerializer())) {
-            java.util.List<java.util.concurrent.Future<?>> acks = new java.util.ArrayList<>();
-            java.util.function.Consumer<Command> send = c -> acks.add(producer.send(new ProducerRecord<>(
+            List<Future<?>> acks = new ArrayList<>();
+            Consumer<Command> send = c -> acks.add(producer.send(new ProducerRecord<>(
                     topics.commands(), null, recordedAt.apply(c), c.key(), CommandCodec.encode(c))));
             for (long g = firstGoods; g < firstGoods + goodsCount; g++) {
                 send.accept(new OpenSale(g, 20, start, start.plusSeconds(600), 2, "open-" + g, false));
             }
-            java.util.List<Purchase> sent = new java.util.ArrayList<>();
+            List<Purchase> sent = new ArrayList<>();
             for (int i = 0; i < purchases; i++) {
                 long g = firstGoods + random.nextInt(goodsCount);
                 long user = 1 + random.nextInt(80);
@@ -83,7 +88,7 @@ public final class CommandLog {
                 if (i == purchases - 50) send.accept(new CloseSale(firstGoods, "close-" + firstGoods));
             }
             producer.flush();
-            for (java.util.concurrent.Future<?> ack : acks) {
+            for (Future<?> ack : acks) {
                 try {
                     ack.get();
                 } catch (Exception e) {
@@ -103,8 +108,7 @@ public final class CommandLog {
                 Map.of("bootstrap.servers", bootstrap, "acks", "all", "max.in.flight.requests.per.connection", 1),
                 new StringSerializer(),
                 new ByteArraySerializer())) {
-            for (ConsumerRecord<String, byte[]> r :
-                    CommittedRecords.read(bootstrap, java.util.List.of(from.commands()))) {
+            for (ConsumerRecord<String, byte[]> r : CommittedRecords.read(bootstrap, List.of(from.commands()))) {
                 producer.send(new ProducerRecord<>(
                         to.commands(), r.partition(), r.timestamp(), r.key(), r.value(), r.headers()));
             }
@@ -117,8 +121,7 @@ public final class CommandLog {
     }
 
     /** As {@link #decide(Settings, int)}, with the app's metrics in {@code metrics}. */
-    public static Map<String, Outcome> decide(
-            Settings settings, int expected, io.micrometer.core.instrument.MeterRegistry metrics) {
+    public static Map<String, Outcome> decide(Settings settings, int expected, MeterRegistry metrics) {
         Topics topics = new Topics(settings.topicPrefix());
         try (StockStreamApp app = new StockStreamApp(settings, metrics).start()) {
             await().atMost(Duration.ofSeconds(120))

@@ -229,7 +229,7 @@ public final class LoadGenerator {
                     s.byStatus().merge(resp.statusCode(), 1L, Long::sum);
                     if (resp.statusCode() == 202) {
                         s.acceptedCount().incrementAndGet();
-                        if (s.accepted() != null) s.accepted().add(requestId(body.toString()));
+                        if (s.accepted() != null) s.accepted().add(Responses.requestId(body.toString()));
                     }
                     return body;
                 }))
@@ -241,12 +241,5 @@ public final class LoadGenerator {
             s.progress().accept(s.done().incrementAndGet());
             s.finished().countDown();
         });
-    }
-
-    /** The requestId of a 202 body ({@code {"requestId":"…","status":"PENDING"}}). */
-    static String requestId(String body) {
-        int at = body.indexOf("\"requestId\"");
-        int open = body.indexOf('"', body.indexOf(':', at) + 1);
-        return body.substring(open + 1, body.indexOf('"', open + 1));
     }
 }

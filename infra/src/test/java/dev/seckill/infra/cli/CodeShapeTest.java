@@ -24,6 +24,10 @@ class CodeShapeTest {
     static final Pattern METHOD = Pattern.compile(
             "^    (?:public |private |protected |static |final |synchronized |default )*(?:<[^>]+> )?[\\w<>\\[\\], ?.]+ \\w+\\(.*");
 
+    /**
+     * The main sources of every module. Build output, git and the local stack's data ({@code .seckill/}: a running
+     * broker creates and deletes files there while this walks) are not entered.
+     */
     static List<Path> mainSources() throws IOException {
         List<Path> out = new ArrayList<>();
         Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {

@@ -7,11 +7,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,28 +158,8 @@ class ConfigurationDocsTest {
         return markdown.substring(start, end < 0 ? markdown.length() : end);
     }
 
-    /**
-     * The main sources of every module. Build output, git and the local stack's data ({@code .seckill/}: a running
-     * broker creates and deletes files there while this walks) are not entered.
-     */
     private static List<Path> mainSources() throws IOException {
-        List<Path> out = new ArrayList<>();
-        Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes a) {
-                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-                return !dir.equals(ROOT) && (name.equals("target") || name.startsWith("."))
-                        ? FileVisitResult.SKIP_SUBTREE
-                        : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
-                if (file.toString().endsWith(".java") && file.toString().contains("/src/main/java/")) out.add(file);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        return out;
+        return CodeShapeTest.mainSources();
     }
 
     private static void collect(Pattern p, String text, Set<String> into) {

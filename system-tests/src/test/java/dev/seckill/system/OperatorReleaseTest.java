@@ -13,9 +13,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -68,19 +65,12 @@ class OperatorReleaseTest {
     }
 
     static String one(String sql, Object... args) throws Exception {
-        try (Connection c = pipeline.db().getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        }
+        return pipeline.queryOne(sql, args);
     }
 
     static long orderOf(String requestId) throws Exception {
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId) != null);
-        return Long.parseLong(one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId));
+        await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.orderIdOf(requestId) != null);
+        return pipeline.orderIdOf(requestId);
     }
 
     static HttpResponse<String> pay(long orderId, String paymentId) throws Exception {

@@ -67,13 +67,7 @@ class OrderLifecycleTest {
     }
 
     static String one(String sql, Object... args) throws Exception {
-        try (Connection c = pipeline.db().getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        }
+        return pipeline.queryOne(sql, args);
     }
 
     /** A payment reported by the payment provider, with its own credential (a buyer's token is refused). */
@@ -93,9 +87,8 @@ class OrderLifecycleTest {
     }
 
     static long orderOf(String requestId) throws Exception {
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId) != null);
-        return Long.parseLong(one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId));
+        await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.orderIdOf(requestId) != null);
+        return pipeline.orderIdOf(requestId);
     }
 
     String redisStock(long goods) {

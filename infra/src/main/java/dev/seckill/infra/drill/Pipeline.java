@@ -16,6 +16,10 @@ import dev.seckill.order.OrderWriterApp;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,6 +117,23 @@ public final class Pipeline implements AutoCloseable {
     /** The {@code Authorization} header value of the simulated payment provider (the only caller the pay endpoint takes). */
     public String paymentProvider() {
         return "Bearer " + paymentSecret;
+    }
+
+    /** The first column of the first row of a query on this run's database, as text; null when there is no row. */
+    public String queryOne(String sql, Object... args) throws SQLException {
+        try (Connection c = db().getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    /** The order the writer made of a purchase, or null while it has not written it. */
+    public Long orderIdOf(String requestId) throws SQLException {
+        String id = queryOne("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId);
+        return id == null ? null : Long.valueOf(id);
     }
 
     public Namespace namespace() {

@@ -18,9 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,19 +63,12 @@ class SaleReportTest {
     }
 
     static String one(String sql, Object... args) throws Exception {
-        try (Connection c = pipeline.db().getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) ps.setObject(i + 1, args[i]);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        }
+        return pipeline.queryOne(sql, args);
     }
 
     static long orderOf(String requestId) throws Exception {
-        await().atMost(Duration.ofSeconds(60))
-                .until(() -> one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId) != null);
-        return Long.parseLong(one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId));
+        await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.orderIdOf(requestId) != null);
+        return pipeline.orderIdOf(requestId);
     }
 
     @Test

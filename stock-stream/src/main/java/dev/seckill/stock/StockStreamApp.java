@@ -65,6 +65,9 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 Math.max(500, config.sessionTimeoutMs() / 6));
+        String instance = settings.get(StockStreamSettings.INSTANCE_ID);
+        // static membership: a restart after a crash is not a new member the group waits a session timeout to replace
+        if (!instance.isBlank()) p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instance);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), config.transactionTimeoutMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), config.maxPollRecords());
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);

@@ -33,6 +33,12 @@ public record StockStreamSettings(
             "stream.session.timeout.ms",
             45_000,
             "the consumer's session timeout (heartbeats every sixth of it, at least 500 ms)");
+    public static final Setting<String> INSTANCE_ID = Setting.text(
+            "stream.instance.id",
+            "",
+            "static group membership (group.instance.id; each instance its own, e.g. a StatefulSet's pod name): a "
+                    + "restarted instance takes its partitions back at once instead of after the session timeout (empty: "
+                    + "dynamic membership)");
     public static final Setting<Integer> TRANSACTION_TIMEOUT_MS =
             Setting.integer("stream.transaction.timeout.ms", 10_000, "the producer's transaction timeout");
     public static final Setting<Integer> MAX_POLL_RECORDS =

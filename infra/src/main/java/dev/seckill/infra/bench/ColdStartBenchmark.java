@@ -202,7 +202,7 @@ public final class ColdStartBenchmark {
     }
 
     /** Opens a sale that has started, through the commands topic, and waits until stock-stream wrote its stock to Redis. */
-    private static void openSale(Settings s, Topics topics, UnifiedJedis redis, long goods, long stock)
+    public static void openSale(Settings s, Topics topics, UnifiedJedis redis, long goods, long stock)
             throws Exception {
         Instant now = Instant.now();
         OpenSale open = new OpenSale(

@@ -155,6 +155,9 @@ public final class GatewayBenchmark {
             if (rate > 0)
                 openLoop = GatewayPhase.measure(open, generator, requestIds, gateway, gatewayMetrics, bearer, out);
         }
+        // the reference, same JVM, same broker, same producer settings: Kafka's rate for these records without HTTP
+        RawProducer.Result raw = RawProducer.run(
+                s, new Topics(s.topicPrefix()).commands(), 3001, requests, concurrency, firstUserOfPhase(20));
         out.printf("%n== bench gateway ==%n");
         if (!warmupJit.isEmpty()) {
             out.printf(
@@ -179,6 +182,17 @@ public final class GatewayBenchmark {
                     rate, concurrency);
             GatewaySummary.report(out, openLoop, String.format(" (the %,d requests after the first 3 s)", requests));
         }
+        out.printf(
+                "raw producer       the gateway's producer alone (same settings, same records), %d in flight: %,.0f acks/s,"
+                        + " ack latency p50 %.1f ms p99 %.1f ms%s%n",
+                concurrency,
+                raw.perSecond(),
+                raw.p50(),
+                raw.p99(),
+                raw.failed() == 0 ? "" : ", " + raw.failed() + " failed");
+        out.printf(
+                "ratio              closed loop accepted/s ×%.2f of the raw producer's acks/s (target ≥ 0.5)%n",
+                closedLoop.acceptedPerSecond() / raw.perSecond());
         out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
         out.printf("load generator     %s, sharing the 2 cores with the gateway and the broker%n", describe(generator));
         out.printf(

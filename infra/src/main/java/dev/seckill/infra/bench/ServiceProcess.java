@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * One service as a fresh JVM of its own, as {@code ./seckill run <service>} starts it (same classpath as this JVM, the
  * launcher's GC flags), configured by {@code SECKILL_*} variables; its output goes to a log file.
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
@@ -36,21 +36,34 @@ final class ServiceProcess implements AutoCloseable {
     static ServiceProcess start(
             String name, String mainClass, List<String> jvmOptions, Map<String, String> env, Path log)
             throws IOException {
+        return start(name, mainClass, jvmOptions, List.of(), env, log);
+    }
+
+    /** The JVM runs {@code mainClass} with {@code args}; its output is appended to {@code log}. */
+    public static ServiceProcess start(
+            String name,
+            String mainClass,
+            List<String> jvmOptions,
+            List<String> args,
+            Map<String, String> env,
+            Path log)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(args);
         Files.createDirectories(log.getParent());
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().putAll(env);
         return new ServiceProcess(name, pb.start(), log);
     }
 
     /** Polls {@code GET /health} until it answers 200; returns the milliseconds since the JVM was started. */
-    long awaitHealthy(int port, Duration timeout) throws IOException, InterruptedException {
+    public long awaitHealthy(int port, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
                 .timeout(Duration.ofSeconds(2))
@@ -77,6 +90,12 @@ final class ServiceProcess implements AutoCloseable {
                 .filter(l -> l.contains(" READY"))
                 .findFirst()
                 .orElse("");
+    }
+
+    /** SIGKILL: the process dies at once, whatever it was doing (no shutdown hook runs). */
+    public void sigkill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
     }
 
     /** SIGTERM (the service closes cleanly), SIGKILL after 30 s. */

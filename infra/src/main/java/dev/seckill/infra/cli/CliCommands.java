@@ -127,6 +127,17 @@ public final class CliCommands {
             value("gateway-warmup", "N"),
             value("stream-warmup", "N"),
             value("variants", "cold,warm-up,warmed"));
+    public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
+            "bench strategies",
+            "the write-up's deduct strategies side by side on one sale (pessimistic lock, optimistic lock, synchronous Redis+Lua, this pipeline), then each SIGKILLed mid-sale",
+            value("stock", "N"),
+            value("requests", "N"),
+            value("concurrency", "N"),
+            value("users", "N"),
+            value("seed", "N"),
+            value("strategies", "pessimistic,optimistic,sync,pipeline"),
+            flag("no-fault"),
+            value("html", "FILE"));
     public static final CliCommand BENCH_ANSWER = CliCommand.of(
             "bench answer",
             "time to answer (Prefer: wait) through the whole pipeline per commit interval, next to accept latency and decisions/s",
@@ -168,6 +179,7 @@ public final class CliCommands {
                 BENCH_GATEWAY,
                 BENCH_COLDSTART,
                 BENCH_ANSWER,
+                BENCH_STRATEGIES,
                 RUN,
                 TEST);
     }

@@ -7,6 +7,7 @@ import dev.seckill.infra.bench.GatewayBenchmark;
 import dev.seckill.infra.bench.OrdersBenchmark;
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.stack.LocalStack;
+import dev.seckill.infra.strategies.StrategiesBenchmark;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -60,13 +61,14 @@ public final class Seckill {
                 case "bench" -> {
                     if (args.length < 2)
                         throw new Flags.UsageError(
-                                "bench needs 'decide', 'orders', 'gateway', 'coldstart' or 'answer'");
+                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer' or 'strategies'");
                     return switch (args[1]) {
                         case "decide" -> DecideBenchmark.run(settings, args, out);
                         case "orders" -> OrdersBenchmark.run(settings, args, out);
                         case "gateway" -> GatewayBenchmark.run(settings, args, out);
                         case "coldstart" -> ColdStartBenchmark.run(settings, args, out);
                         case "answer" -> AnswerBenchmark.run(settings, args, out);
+                        case "strategies" -> StrategiesBenchmark.run(settings, args, out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }

@@ -1,10 +1,10 @@
 package dev.seckill.infra.report;
 
 /** HTML text escaping for values that reach the page. */
-final class Html {
+public final class Html {
     private Html() {}
 
-    static String escape(String s) {
+    public static String escape(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (char c : s.toCharArray()) {
             switch (c) {

@@ -8,7 +8,7 @@ import java.util.Map;
  * Charts as inline SVG (no script, no network): series of points drawn as polylines on shared axes, and bars.
  * Each chart carries {@code data-points}, the number of data points it drew, so a browser check can see it has data.
  */
-final class SvgCharts {
+public final class SvgCharts {
     static final String[] COLOURS = {"#2e7d32", "#c62828", "#ef6c00", "#6a1b9a", "#1565c0"};
     private static final int W = 640;
     private static final int H = 220;
@@ -48,7 +48,7 @@ final class SvgCharts {
     }
 
     /** Bars with a label each. */
-    static String bars(String title, List<String> labels, long[] values) {
+    public static String bars(String title, List<String> labels, long[] values) {
         long max = Arrays.stream(values).max().orElse(0);
         StringBuilder b = open(title, values.length);
         axes(b, "", 0, max);

@@ -1,0 +1,70 @@
+package dev.seckill.infra.strategies;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.order.db.Database;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * A baseline's sale, set up before its server starts: the pipeline's schema (Flyway, the order-writer's migrations) in
+ * the run's own database plus the version column the optimistic lock needs, the goods' {@code sale} row with its
+ * stock, and for the synchronous design the Redis stock ("预热": set, with no leftover buyers or sold-out mark) and its
+ * order topic.
+ */
+final class BaselineSale {
+    static final int ORDER_PARTITIONS = 12;
+
+    private BaselineSale() {}
+
+    static void prepare(Namespace ns, String strategy, long goodsId, long stock) throws Exception {
+        try (HikariDataSource db = Database.open(ns.settings(), "baseline-setup");
+                Connection c = db.getConnection()) {
+            try (Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE sale ADD COLUMN version BIGINT NOT NULL DEFAULT 0");
+            }
+            try (PreparedStatement open = c.prepareStatement(
+                    "INSERT INTO sale (goods_id, opened_stock, stock, status) VALUES (?, ?, ?, 'OPEN')")) {
+                open.setLong(1, goodsId);
+                open.setLong(2, stock);
+                open.setLong(3, stock);
+                open.executeUpdate();
+            }
+        }
+        if (!strategy.equals("sync")) return;
+        SyncKeys keys = new SyncKeys(ns.settings().redisPrefix());
+        try (UnifiedJedis redis = RedisConnections.open(ns.settings())) {
+            redis.del(keys.buyers(goodsId), keys.soldOut(goodsId));
+            redis.set(keys.stock(goodsId), Long.toString(stock));
+        }
+        try (Admin admin = Admin.create(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ns.settings().kafkaBootstrap()))) {
+            admin.createTopics(List.of(new NewTopic(
+                            StrategyMain.ordersTopic(ns.settings()), Optional.of(ORDER_PARTITIONS), Optional.empty())))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Stock left in the DB's {@code sale} row. */
+    static long dbStock(Connection c, long goodsId) throws SQLException {
+        try (PreparedStatement q = c.prepareStatement("SELECT stock FROM sale WHERE goods_id = ?")) {
+            q.setLong(1, goodsId);
+            try (ResultSet rs = q.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.seckill.infra.strategies;
+
+import dev.seckill.infra.bench.ServiceProcess;
+import dev.seckill.kit.config.Settings;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The processes that serve one strategy, each a JVM of its own as production runs it: a baseline's
+ * {@link StrategyMain}, or the pipeline's gateway, stock-stream and order-writer. The fault run SIGKILLs all of them at
+ * once and starts them again.
+ */
+final class ServedStrategy implements AutoCloseable {
+    /** One process: what it runs and the port its {@code /health} answers on. */
+    record Part(String name, String mainClass, List<String> args, List<String> jvm, int healthPort) {}
+
+    private static final Duration READY = Duration.ofMinutes(3);
+
+    private final List<Part> parts;
+    private final Map<String, String> env;
+    private final Path logDir;
+    private final int port;
+    private final List<ServiceProcess> running = new ArrayList<>();
+    private volatile String readiness = "";
+
+    private ServedStrategy(List<Part> parts, Map<String, String> env, Path logDir, int port) {
+        this.parts = parts;
+        this.env = env;
+        this.logDir = logDir;
+        this.port = port;
+    }
+
+    /** A baseline: one process. */
+    static ServedStrategy baseline(String strategy, Settings s, Path logDir) throws IOException {
+        int port = freePort();
+        Part p = new Part(
+                strategy,
+                StrategyMain.class.getName(),
+                List.of(strategy, Integer.toString(port)),
+                List.of("-XX:+UseG1GC"),
+                port);
+        return new ServedStrategy(List.of(p), sharedEnv(s), logDir, port);
+    }
+
+    /** The pipeline: gateway (auth off as for the baselines, a fixed id secret so a restarted gateway reads its ids), stream, writer. */
+    static ServedStrategy pipeline(Settings s, Path logDir) throws IOException {
+        int gateway = freePort();
+        int stream = freePort();
+        int writer = freePort();
+        Map<String, String> env = sharedEnv(s);
+        env.putAll(Map.of(
+                "SECKILL_GATEWAY_PORT",
+                Integer.toString(gateway),
+                "SECKILL_GATEWAY_AUTH_ENABLED",
+                "false",
+                "SECKILL_GATEWAY_ID_SECRET",
+                "bench-strategies-" + System.nanoTime() + "-id-secret-of-this-run",
+                "SECKILL_STREAM_METRICS_PORT",
+                Integer.toString(stream),
+                "SECKILL_WRITER_METRICS_PORT",
+                Integer.toString(writer),
+                // as a StatefulSet gives it: a stable name, so the restarted stream takes its partitions back at once
+                "SECKILL_STREAM_INSTANCE_ID",
+                "stock-stream-0"));
+        List<String> g1 = List.of("-XX:+UseG1GC");
+        return new ServedStrategy(
+                List.of(
+                        new Part("stock-stream", "dev.seckill.stock.StockStreamApp", List.of(), g1, stream),
+                        new Part("order-writer", "dev.seckill.order.OrderWriterApp", List.of(), g1, writer),
+                        new Part(
+                                "gateway",
+                                "dev.seckill.gateway.GatewayApp",
+                                List.of(),
+                                List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"),
+                                gateway)),
+                env,
+                logDir,
+                gateway);
+    }
+
+    private static Map<String, String> sharedEnv(Settings s) {
+        return new LinkedHashMap<>(Map.of(
+                "SECKILL_KAFKA_BOOTSTRAP", s.kafkaBootstrap(),
+                "SECKILL_REDIS_URL", s.redisUrl(),
+                "SECKILL_REDIS_CLUSTER", Objects.toString(s.redisCluster(), ""),
+                "SECKILL_TOPIC_PREFIX", s.topicPrefix(),
+                "SECKILL_REDIS_PREFIX", s.redisPrefix(),
+                "SECKILL_DB_URL", s.dbUrl(),
+                "SECKILL_DB_USER", s.dbUser(),
+                "SECKILL_DB_PASSWORD", s.dbPassword()));
+    }
+
+    /** Each part's time from its JVM's start to {@code /health} 200, at the last start. */
+    String readiness() {
+        return readiness;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** Starts every part and waits for each one's {@code /health} 200; returns the milliseconds that took. */
+    long start() throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        for (Part p : parts) {
+            running.add(ServiceProcess.start(
+                    p.name(), p.mainClass(), p.jvm(), p.args(), env, logDir.resolve(p.name() + ".log")));
+        }
+        StringBuilder ready = new StringBuilder();
+        for (int i = 0; i < parts.size(); i++) {
+            long ms = running.get(i).awaitHealthy(parts.get(i).healthPort(), READY);
+            ready.append(ready.length() == 0 ? "" : ", ")
+                    .append(String.format("%s %,d ms", parts.get(i).name(), ms));
+        }
+        readiness = ready.toString();
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /** SIGKILLs every part at once, then starts them again; returns the milliseconds until all were healthy again. */
+    long killAndRestart() throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        for (ServiceProcess p : running) p.sigkill();
+        running.clear();
+        // a restart in the middle of a sale serves at once: the warm-up before ready is for a deploy before the sale
+        // (docs/decisions.md, "A crash restart skips the warm-up")
+        env.put("SECKILL_GATEWAY_WARMUP_REQUESTS", "0");
+        env.put("SECKILL_STREAM_WARMUP_COMMANDS", "0");
+        start();
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (ServiceProcess p : running) p.close();
+        running.clear();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}

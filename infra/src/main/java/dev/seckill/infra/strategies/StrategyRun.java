@@ -1,0 +1,190 @@
+package dev.seckill.infra.strategies;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.infra.bench.ColdStartBenchmark;
+import dev.seckill.infra.cli.ProgressBar;
+import dev.seckill.infra.drill.Latencies;
+import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.db.JdbcUrls;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.redis.RedisConnections;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * One strategy, one sale: its own namespace (database, Redis prefix, topics), its processes started fresh, the
+ * workload from {@link BuyerLoad}, with the fault run's SIGKILL and restart mid-sale, the asynchronous orders drained,
+ * the audit, then everything it created removed.
+ */
+final class StrategyRun {
+    static final long GOODS = 1001;
+    static final String PIPELINE = "pipeline";
+    private static final long STABLE_NANOS = TimeUnit.SECONDS.toNanos(3);
+    private static final long DRAIN_NANOS = TimeUnit.MINUTES.toNanos(2);
+
+    /** The sale every strategy faces. */
+    record Workload(long stock, int requests, int concurrency, int users, long seed) {}
+
+    /** What one run measured. */
+    record Result(
+            String strategy,
+            boolean fault,
+            int requests,
+            long noAnswer,
+            double answersPerSecond,
+            double p50,
+            double p99,
+            Map<String, Long> outcomes,
+            StrategyAudit audit,
+            int peakActiveConnections,
+            long faultMillis) {}
+
+    private StrategyRun() {}
+
+    static Result run(Settings base, String runName, String strategy, boolean fault, Workload w, PrintStream out)
+            throws Exception {
+        Namespace ns = Namespace.create(base, runName + "-" + strategy + (fault ? "-fault" : ""));
+        Settings s = ns.settings();
+        Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
+        ServedStrategy served;
+        if (strategy.equals(PIPELINE)) {
+            TopicProvisioner.ensure(
+                    s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
+            served = ServedStrategy.pipeline(s, logs);
+        } else {
+            BaselineSale.prepare(ns, strategy, GOODS, w.stock());
+            served = ServedStrategy.baseline(strategy, s, logs);
+        }
+        try (served) {
+            long ready = served.start();
+            if (strategy.equals(PIPELINE)) {
+                try (UnifiedJedis redis = RedisConnections.open(s)) {
+                    ColdStartBenchmark.openSale(s, new Topics(s.topicPrefix()), redis, GOODS, w.stock());
+                }
+            }
+            out.printf(
+                    "%n-- %s%s (namespace %s; ready in %,d ms)%n",
+                    strategy, fault ? ", SIGKILL mid-sale" : "", ns.name(), ready);
+            return measure(s, ns, served, strategy, fault, w, out);
+        } finally {
+            ns.deleteTopics();
+            ns.deleteRedisKeys();
+            ns.dropDatabase();
+        }
+    }
+
+    private static Result measure(
+            Settings s,
+            Namespace ns,
+            ServedStrategy served,
+            String strategy,
+            boolean fault,
+            Workload w,
+            PrintStream out)
+            throws Exception {
+        String url = JdbcUrls.withDriverDefaults(s.dbUrl());
+        ProgressBar bar = new ProgressBar(out, strategy, w.requests());
+        AtomicLong faultMillis = new AtomicLong(-1);
+        Runnable kill = () -> {
+            try {
+                faultMillis.set(served.killAndRestart());
+                out.printf("%nSIGKILLed and restarted in %,d ms (%s)%n", faultMillis.get(), served.readiness());
+            } catch (Exception e) {
+                out.printf("%nthe restart after the SIGKILL failed: %s%n", e.getMessage());
+            }
+        };
+        BuyerLoad load;
+        int peak;
+        try (ConnectionPeak connections = new ConnectionPeak(url, s.dbUser(), s.dbPassword(), ns.database())) {
+            load = new BuyerLoad(
+                            new BuyerLoad.Spec(
+                                    served.port(),
+                                    GOODS,
+                                    w.requests(),
+                                    w.concurrency(),
+                                    w.users(),
+                                    w.seed(),
+                                    strategy.equals(PIPELINE) ? 10 : 0),
+                            bar::update,
+                            fault ? (int) (w.stock() / 2) : Integer.MAX_VALUE,
+                            fault ? kill : null)
+                    .run();
+            load.awaitFault();
+            peak = connections.peakActive();
+        }
+        bar.finish(w.requests());
+        try (Connection c = StrategyAudit.connect(url, s.dbUser(), s.dbPassword())) {
+            drain(
+                    c,
+                    Arrays.stream(load.outcome)
+                            .filter(Answer.SUCCESS.name()::equals)
+                            .count());
+            return result(
+                    strategy, fault, w, load, StrategyAudit.of(c, GOODS, w.stock(), load), peak, faultMillis.get());
+        }
+    }
+
+    /**
+     * The asynchronous writers (the sync design's consumer, the pipeline's order-writer) have finished: as many orders
+     * as SUCCESS answers and 3 s unchanged; fewer may still come (a restarted consumer waits for its group to let the
+     * dead member go), so fewer are waited for up to 2 minutes before they count as lost.
+     */
+    private static void drain(Connection c, long confirmed) throws Exception {
+        long deadline = System.nanoTime() + DRAIN_NANOS;
+        long last = -1;
+        long since = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            long now = StrategyAudit.liveOrders(c, GOODS);
+            if (now != last) {
+                last = now;
+                since = System.nanoTime();
+            } else if (System.nanoTime() - since > STABLE_NANOS && now >= confirmed) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(250); // polling a database other processes write
+        }
+    }
+
+    private static Result result(
+            String strategy,
+            boolean fault,
+            Workload w,
+            BuyerLoad load,
+            StrategyAudit audit,
+            int peak,
+            long faultMillis) {
+        Map<String, Long> outcomes = new TreeMap<>();
+        for (String o : load.outcome) outcomes.merge(o == null ? BuyerLoad.NO_ANSWER : o, 1L, Long::sum);
+        long noAnswer = outcomes.getOrDefault(BuyerLoad.NO_ANSWER, 0L);
+        long[] answered = answeredLatencies(load);
+        return new Result(
+                strategy,
+                fault,
+                w.requests(),
+                noAnswer,
+                answered.length / (load.elapsedNanos / 1e9),
+                Latencies.percentileMillis(answered, 50, 0),
+                Latencies.percentileMillis(answered, 99, 0),
+                outcomes,
+                audit,
+                peak,
+                faultMillis);
+    }
+
+    private static long[] answeredLatencies(BuyerLoad load) {
+        long[] all = new long[load.outcome.length];
+        int n = 0;
+        for (int i = 0; i < all.length; i++)
+            if (load.outcome[i] != null && !load.outcome[i].equals(BuyerLoad.NO_ANSWER))
+                all[n++] = load.latencyMicros[i];
+        return Arrays.copyOf(all, n);
+    }
+}

@@ -155,7 +155,16 @@ public final class GatewayBenchmark {
             if (rate > 0)
                 openLoop = GatewayPhase.measure(open, generator, requestIds, gateway, gatewayMetrics, bearer, out);
         }
-        // the reference, same JVM, same broker, same producer settings: Kafka's rate for these records without HTTP
+        // the references, same JVM, same run: HTTP alone with this generator, and Kafka alone with the gateway's
+        // producer
+        double floor;
+        try (HttpFloor http = new HttpFloor(Runtime.getRuntime().availableProcessors())) {
+            RawHttpLoad.Result r = RawHttpLoad.run(
+                    LoadSpec.closed(http.port(), 1, requests, concurrency, Math.max(1, requests / 2), 5, null)
+                            .quietJit(JIT_QUIET),
+                    done -> {});
+            floor = r.acceptedPerSecond();
+        }
         RawProducer.Result raw = RawProducer.run(
                 s, new Topics(s.topicPrefix()).commands(), 3001, requests, concurrency, firstUserOfPhase(20));
         out.printf("%n== bench gateway ==%n");
@@ -191,8 +200,12 @@ public final class GatewayBenchmark {
                 raw.p99(),
                 raw.failed() == 0 ? "" : ", " + raw.failed() + " failed");
         out.printf(
-                "ratio              closed loop accepted/s ×%.2f of the raw producer's acks/s (target ≥ 0.5)%n",
-                closedLoop.acceptedPerSecond() / raw.perSecond());
+                "HTTP floor         the same generator against a server that answers 202 at once: %,.0f answers/s%n",
+                floor);
+        out.printf(
+                "ratios             closed loop accepted/s ×%.2f of the raw producer's acks/s (target ≥ 0.5), ×%.2f of the"
+                        + " HTTP floor%n",
+                closedLoop.acceptedPerSecond() / raw.perSecond(), closedLoop.acceptedPerSecond() / floor);
         out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
         out.printf("load generator     %s, sharing the 2 cores with the gateway and the broker%n", describe(generator));
         out.printf(

@@ -158,10 +158,10 @@ public final class AnswerBenchmark {
         Topics topics = new Topics(s.topicPrefix());
         try {
             TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
-            DecideBenchmark.preload(s, topics, n, 1, 1000, out);
-            DecideBenchmark.Run run;
+            DecideRun.preload(s, topics, n, 1, 1000, out);
+            DecideRun.Run run;
             try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {
-                run = DecideBenchmark.awaitCommitted(
+                run = DecideRun.awaitCommitted(
                         s, topics, n + 1, new ProgressBar(out, "deciding", n + 1), Duration.ofMinutes(10));
             }
             return (n + 1 - run.firstDone()) / ((run.endNanos() - run.firstNanos()) / 1e9);

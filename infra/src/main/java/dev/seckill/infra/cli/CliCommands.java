@@ -90,14 +90,15 @@ public final class CliCommands {
             required("namespace", "NAME"));
     public static final CliCommand BENCH_DECIDE = CliCommand.of(
             "bench decide",
-            "stock-stream decisions/s next to raw Lua ops/s",
+            "stock-stream decisions/s next to raw Lua ops/s, for the sale as given and with every purchase through Lua",
             value("commands", "N"),
             value("goods", "N"),
             value("stock", "N"),
             value("threads", "N"),
             value("commit-ms", "N"),
             value("raw", "N"),
-            value("warmup", "N"));
+            value("warmup", "N"),
+            value("lua-commands", "N"));
     public static final CliCommand BENCH_ORDERS = CliCommand.of(
             "bench orders",
             "order-writer orders/s next to raw single-row and batched INSERT rows/s",

@@ -15,19 +15,41 @@ public enum StockScript {
     OPEN_SALE("open_sale.lua"),
     CLOSE_SALE("close_sale.lua"),
     RESTORE("restore.lua"),
-    PAY("pay.lua");
+    PAY("pay.lua"),
+    /**
+     * Purchases of one goods decided in turn inside one script: {@code purchase.lua} itself, wrapped as a function of
+     * its KEYS and ARGV, called for each 7 arguments of the batch; returns the list of their results. The same
+     * decisions as calling {@link #PURCHASE} once per purchase in the same order (the scripts are atomic either way),
+     * with the per-call work Redis does for an EVALSHA paid once per batch.
+     */
+    PURCHASE_BATCH("purchase.lua", "purchase_batch.lua");
 
     private final String source;
     private final String sha1;
 
     StockScript(String resource) {
+        this.source = read(resource);
+        this.sha1 = sha1(source);
+    }
+
+    StockScript(String each, String batch) {
+        this.source = "local function purchase(KEYS, ARGV)\n" + read(each) + "\nend\n" + read(batch);
+        this.sha1 = sha1(source);
+    }
+
+    private static String read(String resource) {
         try (InputStream in = StockScript.class.getResourceAsStream(resource)) {
             if (in == null) throw new IllegalStateException("missing Lua resource " + resource);
-            this.source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            this.sha1 = HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String source) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

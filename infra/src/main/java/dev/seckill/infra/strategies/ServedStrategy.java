@@ -52,6 +52,11 @@ final class ServedStrategy implements AutoCloseable {
 
     /** The pipeline: gateway (auth off as for the baselines, a fixed id secret so a restarted gateway reads its ids), stream, writer. */
     static ServedStrategy pipeline(Settings s, Path logDir) throws IOException {
+        return pipeline(s, logDir, Map.of());
+    }
+
+    /** The pipeline with more {@code SECKILL_*} variables for its processes (a setting under test). */
+    static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more) throws IOException {
         int gateway = freePort();
         int stream = freePort();
         int writer = freePort();
@@ -70,6 +75,7 @@ final class ServedStrategy implements AutoCloseable {
                 // as a StatefulSet gives it: a stable name, so the restarted stream takes its partitions back at once
                 "SECKILL_STREAM_INSTANCE_ID",
                 "stock-stream-0"));
+        env.putAll(more);
         List<String> g1 = List.of("-XX:+UseG1GC");
         return new ServedStrategy(
                 List.of(

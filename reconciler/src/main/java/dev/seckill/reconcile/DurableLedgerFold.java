@@ -68,20 +68,31 @@ final class DurableLedgerFold implements AutoCloseable {
         while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
             ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
             if (records.isEmpty()) continue;
+            Map<TopicPartition, Long> ahead = new HashMap<>();
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 try {
-                    for (ConsumerRecord<String, byte[]> r : records) {
-                        apply(c, Json.read(r.value(), LedgerEntry.class));
-                        folded++;
+                    for (TopicPartition tp : records.partitions()) {
+                        // the partition's row is locked for the transaction: a second reconciler on this database (a
+                        // rolling update, an operator's `reconcile --repair` beside the service) waits, then skips
+                        // what this one folded, so no entry is ever counted twice
+                        long foldedUpTo = lockOffset(c, tp.partition());
+                        for (ConsumerRecord<String, byte[]> r : records.records(tp)) {
+                            if (r.offset() < foldedUpTo) continue;
+                            apply(c, Json.read(r.value(), LedgerEntry.class));
+                            folded++;
+                        }
+                        long next = Math.max(foldedUpTo, consumer.position(tp));
+                        saveOffset(c, tp.partition(), next);
+                        if (next > consumer.position(tp)) ahead.put(tp, next);
                     }
-                    for (TopicPartition tp : records.partitions()) saveOffset(c, tp.partition(), consumer.position(tp));
                     c.commit();
                 } catch (SQLException | RuntimeException e) {
                     c.rollback();
                     throw e;
                 }
             }
+            ahead.forEach(consumer::seek);
         }
         return folded;
     }
@@ -152,6 +163,25 @@ final class DurableLedgerFold implements AutoCloseable {
             ps.setInt(2, partition);
             ps.setLong(3, next);
             ps.executeUpdate();
+        }
+    }
+
+    /** The partition's next offset to fold, its row locked until the transaction ends (created at 0 if missing). */
+    private long lockOffset(Connection c, int partition) throws SQLException {
+        try (PreparedStatement ins =
+                c.prepareStatement("INSERT IGNORE INTO reconcile_offset (topic, part, next_offset) VALUES (?, ?, 0)")) {
+            ins.setString(1, topic);
+            ins.setInt(2, partition);
+            ins.executeUpdate();
+        }
+        try (PreparedStatement q = c.prepareStatement(
+                "SELECT next_offset FROM reconcile_offset WHERE topic = ? AND part = ? FOR UPDATE")) {
+            q.setString(1, topic);
+            q.setInt(2, partition);
+            try (ResultSet rs = q.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 

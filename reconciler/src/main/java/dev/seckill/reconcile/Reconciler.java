@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
@@ -60,6 +61,7 @@ public final class Reconciler implements AutoCloseable {
     private final PipelineLag lag;
     private final KeyLifetime lifetime;
     private final DriftGauges gauges;
+    private final AtomicLong ledgerLag = new AtomicLong();
     private long cycles;
 
     public Reconciler(
@@ -82,10 +84,9 @@ public final class Reconciler implements AutoCloseable {
         this.lag = new PipelineLag(admin, topics, settings);
         this.lifetime = SharedSettings.keyLifetime(settings);
         this.gauges = new DriftGauges(metrics);
-        metrics.gauge(
-                "seckill_reconcile_ledger_lag",
-                this,
-                r -> r.fold.lag().values().stream().mapToLong(Long::longValue).sum());
+        // the fold's consumer is the cycle's alone (KafkaConsumer is single-threaded): the gauge shows the lag the last
+        // cycle measured, never asks the consumer from the scrape's thread (that failed cycles mid-way)
+        metrics.gauge("seckill_reconcile_ledger_lag", ledgerLag);
     }
 
     /** Runs one cycle over every goods in the ledger (or only {@code onlyGoods}). */
@@ -93,6 +94,7 @@ public final class Reconciler implements AutoCloseable {
         cycles++;
         PipelineLag.Snapshot before = lag.snapshot();
         fold.catchUp();
+        ledgerLag.set(fold.lag().values().stream().mapToLong(Long::longValue).sum());
         List<Row> rows = new ArrayList<>();
         try (Connection c = db.getConnection()) {
             List<Observed> observed = new ArrayList<>();

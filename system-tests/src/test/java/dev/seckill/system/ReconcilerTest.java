@@ -20,6 +20,8 @@ import dev.seckill.reconcile.ReconcilerApp;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.RedisServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,6 +33,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -325,6 +331,100 @@ class ReconcilerTest {
                     .isEqualTo(p.redis().get(p.keys().stock(goods)));
             assertThat(one(p, "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ?", goods))
                     .isEqualTo("0");
+        }
+    }
+
+    /**
+     * Regression (found by AlertsThroughPrometheusTest): the ledger-lag gauge asked the fold's KafkaConsumer for end
+     * offsets from the scrape's thread, so a Prometheus scrape during a cycle failed the cycle with
+     * ConcurrentModificationException. Given scrapes in a tight loop on another thread, twenty cycles over a live sale
+     * all complete, and the gauge shows the last cycle's lag (0 once caught up).
+     */
+    @Test
+    void scrapesDuringCyclesNeverDisturbACycle() throws Exception {
+        long goods = 6401;
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (Pipeline p = new Pipeline(Namespace.create(
+                                base(),
+                                "rec-scrape-" + UUID.randomUUID().toString().substring(0, 6)))
+                        .start();
+                var producer = producer();
+                Reconciler r = new Reconciler(p.namespace().settings(), p.db(), p.redis(), producer, registry, true)) {
+            p.openSale(goods, 30, Duration.ofHours(1), 1);
+            AtomicBoolean scraping = new AtomicBoolean(true);
+            AtomicReference<Throwable> scrapeFailed = new AtomicReference<>();
+            AtomicLong scrapes = new AtomicLong();
+            Thread scraper = new Thread(() -> {
+                while (scraping.get()) {
+                    try {
+                        registry.scrape();
+                        scrapes.incrementAndGet();
+                    } catch (Throwable t) {
+                        scrapeFailed.compareAndSet(null, t);
+                    }
+                }
+            });
+            scraper.start();
+            try {
+                for (int cycle = 0; cycle < 20; cycle++) {
+                    wave(p, goods, "scrape" + cycle, 5, 200);
+                    r.cycle(goods);
+                }
+            } finally {
+                scraping.set(false);
+                scraper.join(10_000);
+            }
+            assertThat(scrapeFailed.get()).isNull();
+            assertThat(scrapes.get()).as("scrapes that ran during the cycles").isGreaterThan(20);
+            await().atMost(Duration.ofSeconds(60)).pollInSameThread().until(() -> {
+                r.cycle(goods);
+                return registry.get("seckill_reconcile_ledger_lag").gauge().value() == 0;
+            });
+        }
+    }
+
+    /**
+     * Regression (found by AlertsThroughPrometheusTest): two reconcilers on one database — a rolling update, or an
+     * operator's {@code ./seckill reconcile --repair} beside the running service — each folded every ledger entry into
+     * the shared fold, so the ledger's stock doubled, both reported drift that was not there, and a repair would have
+     * restored Redis to a wrong stock. Given two reconcilers cycling in turn and at once over a live sale, the fold
+     * counts each entry once: opened = the stock, deducted = the SUCCESS outcomes, no drift.
+     */
+    @Test
+    void twoReconcilersOnOneDatabaseFoldEveryLedgerEntryOnce() throws Exception {
+        long goods = 6501;
+        try (Pipeline p = new Pipeline(Namespace.create(
+                                base(),
+                                "rec-two-" + UUID.randomUUID().toString().substring(0, 6)))
+                        .start();
+                var producer = producer();
+                Reconciler first = reconciler(p, producer, true);
+                Reconciler second = reconciler(p, producer, true)) {
+            p.openSale(goods, 25, Duration.ofHours(1), 1);
+            for (int w = 0; w < 6; w++) {
+                wave(p, goods, "two" + w, 8, 400);
+                first.cycle(goods);
+                CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+                    try {
+                        second.cycle(goods); // at once with the first's next cycle
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                first.cycle(goods);
+                other.join();
+            }
+            await().atMost(Duration.ofSeconds(60)).pollInSameThread().untilAsserted(() -> {
+                Reconciler.Row a = first.cycle(goods).get(0);
+                Reconciler.Row b = second.cycle(goods).get(0);
+                String sold = one(
+                        p, "SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND status <> 'CANCELLED'", goods);
+                assertThat(a.drift().opened()).isEqualTo(25);
+                assertThat(a.drift().deducted()).isEqualTo(Long.parseLong(sold));
+                assertThat(a.drift().ledgerStock()).isEqualTo(25 - Long.parseLong(sold));
+                assertThat(b.drift()).isEqualTo(a.drift());
+                assertThat(a.repairs()).isEmpty();
+            });
         }
     }
 }

@@ -12,8 +12,11 @@ public final class CliCommands {
 
     public static final CliCommand UP = CliCommand.of(
             "up",
-            "start (or find) Kafka, Redis and MySQL; say what was done; --brokers 3: a 3-node KRaft cluster (RF 3, min ISR 2)",
-            value("brokers", "N"));
+            "start (or find) Kafka, Redis and MySQL; say what was done; --brokers 3: a 3-node KRaft cluster (RF 3, min ISR 2);"
+                    + " --services: the four services as background processes; --monitoring: and Prometheus with the alerts",
+            value("brokers", "N"),
+            flag("services"),
+            flag("monitoring"));
     public static final CliCommand DOWN = CliCommand.of(
             "down", "stop what 'up' started; --wipe also deletes the local broker's topics", flag("wipe"));
     public static final CliCommand STATUS = CliCommand.of("status", "each component, its address, UP or DOWN");
@@ -128,6 +131,15 @@ public final class CliCommands {
             value("gateway-warmup", "N"),
             value("stream-warmup", "N"),
             value("variants", "cold,warm-up,warmed"));
+    public static final CliCommand CHAOS = CliCommand.of(
+            "chaos",
+            "break the running pipeline (SIGKILL of stock-stream, order-writer, gateway mid-sale) and check every invariant from the outside",
+            value("scenario", "kill-stream,kill-writer,kill-gateway"),
+            value("seed", "S"),
+            value("stock", "N"),
+            value("requests", "N"),
+            value("concurrency", "N"),
+            value("users", "N"));
     public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
             "bench strategies",
             "the write-up's deduct strategies side by side on one sale (pessimistic lock, optimistic lock, synchronous Redis+Lua, this pipeline), then each SIGKILLed mid-sale",
@@ -181,6 +193,7 @@ public final class CliCommands {
                 BENCH_COLDSTART,
                 BENCH_ANSWER,
                 BENCH_STRATEGIES,
+                CHAOS,
                 RUN,
                 TEST);
     }

@@ -5,8 +5,10 @@ import dev.seckill.infra.bench.ColdStartBenchmark;
 import dev.seckill.infra.bench.DecideBenchmark;
 import dev.seckill.infra.bench.GatewayBenchmark;
 import dev.seckill.infra.bench.OrdersBenchmark;
+import dev.seckill.infra.chaos.ChaosCommand;
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.stack.LocalStack;
+import dev.seckill.infra.stack.ServiceStack;
 import dev.seckill.infra.strategies.StrategiesBenchmark;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
@@ -44,13 +46,19 @@ public final class Seckill {
         }
         try {
             switch (args[0]) {
-                case "up" ->
-                    new LocalStack(settings, home, out)
-                            .up((int) CliCommands.UP.parse(args).getCount("brokers", 1));
-                case "down" ->
+                case "up" -> {
+                    Flags f = CliCommands.UP.parse(args);
+                    new LocalStack(settings, home, out).up((int) f.getCount("brokers", 1));
+                    if (f.has("services") || f.has("monitoring"))
+                        new ServiceStack(settings, home, out).up(f.has("monitoring"));
+                }
+                case "down" -> {
+                    new ServiceStack(settings, home, out).down();
                     new LocalStack(settings, home, out).down(Arrays.asList(args).contains("--wipe"));
+                }
                 case "status" -> {
-                    return new LocalStack(settings, home, out).status() ? 0 : 1;
+                    boolean stack = new LocalStack(settings, home, out).status();
+                    return stack & new ServiceStack(settings, home, out).status() ? 0 : 1;
                 }
                 case "demo" -> {
                     return DemoCommand.run(settings, new LocalStack(settings, home, out), args, out);
@@ -71,6 +79,9 @@ public final class Seckill {
                         case "strategies" -> StrategiesBenchmark.run(settings, args, out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
+                }
+                case "chaos" -> {
+                    return ChaosCommand.run(settings, args, out);
                 }
                 case "reconcile" -> {
                     return reconcile(settings, args, out);

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code ./seckill up|down|status}: Kafka (KRaft, from the Maven jars), Redis and a MySQL-compatible server.
@@ -176,19 +175,7 @@ public final class LocalStack {
     }
 
     private void stopPid(String name, Path pidFile) {
-        if (!Files.exists(pidFile)) return;
-        try {
-            long pid = Long.parseLong(Files.readString(pidFile).strip());
-            var handle = ProcessHandle.of(pid);
-            if (handle.isPresent() && handle.get().isAlive()) {
-                handle.get().destroy();
-                handle.get().onExit().get(60, TimeUnit.SECONDS);
-                out.println(String.format("%-8s stopped (pid %d)", name, pid));
-            }
-            Files.deleteIfExists(pidFile);
-        } catch (Exception e) {
-            out.println(name + "    could not be stopped: " + e.getMessage());
-        }
+        Pids.stop(out, name, pidFile);
     }
 
     private static void requireLoopback(String what, HostPort hp) {

@@ -21,17 +21,17 @@ import java.util.function.IntConsumer;
  * polls. A request that got no answer (the server was down) is sent again every 100 ms, as a client would retry, for
  * up to a minute (then it counts as no answer). The time to answer runs from the first send to the outcome in hand.
  */
-final class BuyerLoad {
+public final class BuyerLoad {
     /** The workload; {@code waitSeconds} &gt; 0 adds {@code Prefer: wait=N}. */
-    record Spec(int port, long goodsId, int requests, int concurrency, int users, long seed, int waitSeconds) {}
+    public record Spec(int port, long goodsId, int requests, int concurrency, int users, long seed, int waitSeconds) {}
 
-    static final String NO_ANSWER = "NO_ANSWER";
+    public static final String NO_ANSWER = "NO_ANSWER";
     private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long RETRY_MS = 100;
 
     private final Spec spec;
     private final long[] user;
-    final String[] outcome;
+    public final String[] outcome;
     final long[] latencyMicros;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
@@ -44,9 +44,9 @@ final class BuyerLoad {
     private volatile Thread faultThread;
     private Vertx vertx;
     private HttpClient client;
-    long elapsedNanos;
+    public long elapsedNanos;
 
-    BuyerLoad(Spec spec, IntConsumer progress, int faultAtSuccesses, Runnable fault) {
+    public BuyerLoad(Spec spec, IntConsumer progress, int faultAtSuccesses, Runnable fault) {
         this.spec = spec;
         this.progress = progress;
         this.faultAt = faultAtSuccesses;
@@ -60,15 +60,20 @@ final class BuyerLoad {
     }
 
     /** Waits for the fault (kill and restart) to have finished, if one was started. */
-    void awaitFault() throws InterruptedException {
+    public void awaitFault() throws InterruptedException {
         if (faultThread != null) faultThread.join();
+    }
+
+    /** Whether every request has its answer (the load is over). */
+    public boolean finished() {
+        return finished.getCount() == 0;
     }
 
     long user(int i) {
         return user[i];
     }
 
-    BuyerLoad run() throws InterruptedException {
+    public BuyerLoad run() throws InterruptedException {
         vertx = Vertx.vertx();
         client = vertx.createHttpClient(
                 new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(2_000),

@@ -18,7 +18,7 @@ import java.util.Objects;
  * {@link StrategyMain}, or the pipeline's gateway, stock-stream and order-writer. The fault run SIGKILLs all of them at
  * once and starts them again.
  */
-final class ServedStrategy implements AutoCloseable {
+public final class ServedStrategy implements AutoCloseable {
     /** One process: what it runs and the port its {@code /health} answers on. */
     record Part(String name, String mainClass, List<String> args, List<String> jvm, int healthPort) {}
 
@@ -56,7 +56,7 @@ final class ServedStrategy implements AutoCloseable {
     }
 
     /** The pipeline with more {@code SECKILL_*} variables for its processes (a setting under test). */
-    static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more) throws IOException {
+    public static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more) throws IOException {
         int gateway = freePort();
         int stream = freePort();
         int writer = freePort();
@@ -105,16 +105,16 @@ final class ServedStrategy implements AutoCloseable {
     }
 
     /** Each part's time from its JVM's start to {@code /health} 200, at the last start. */
-    String readiness() {
+    public String readiness() {
         return readiness;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** Starts every part and waits for each one's {@code /health} 200; returns the milliseconds that took. */
-    long start() throws IOException, InterruptedException {
+    public long start() throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         for (Part p : parts) {
             running.add(ServiceProcess.start(
@@ -127,6 +127,22 @@ final class ServedStrategy implements AutoCloseable {
                     .append(String.format("%s %,d ms", parts.get(i).name(), ms));
         }
         readiness = ready.toString();
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /** SIGKILLs one part ({@code stock-stream}, {@code order-writer}, {@code gateway}), starts it again with its warm-up off; returns the milliseconds until it was healthy. */
+    public long killAndRestart(String part) throws IOException, InterruptedException {
+        int i = 0;
+        while (!parts.get(i).name().equals(part)) i++;
+        long t0 = System.nanoTime();
+        running.get(i).sigkill();
+        env.put("SECKILL_GATEWAY_WARMUP_REQUESTS", "0");
+        env.put("SECKILL_STREAM_WARMUP_COMMANDS", "0");
+        Part p = parts.get(i);
+        ServiceProcess restarted = ServiceProcess.start(
+                p.name(), p.mainClass(), p.jvm(), p.args(), env, logDir.resolve(p.name() + ".log"));
+        running.set(i, restarted);
+        restarted.awaitHealthy(p.healthPort(), READY);
         return (System.nanoTime() - t0) / 1_000_000;
     }
 

@@ -14,7 +14,7 @@ import java.util.Set;
  * plus SUCCESS answers beyond one per buyer), confirmed sales lost (a buyer answered SUCCESS with no order), and
  * false duplicates (a buyer told "already bought" who holds no order: a retry of a purchase whose order was lost).
  */
-record StrategyAudit(
+public record StrategyAudit(
         long sold,
         long stockLeft,
         long oversold,
@@ -24,7 +24,7 @@ record StrategyAudit(
         long falseDuplicates) {
     private static final String LIVE = "goods_id = ? AND status IN ('CREATED', 'PAYING', 'PAID')";
 
-    static StrategyAudit of(Connection c, long goodsId, long stock, BuyerLoad load) throws SQLException {
+    public static StrategyAudit of(Connection c, long goodsId, long stock, BuyerLoad load) throws SQLException {
         Set<Long> holders = new HashSet<>();
         long sold = 0;
         try (PreparedStatement q = c.prepareStatement("SELECT user_id FROM purchase_order WHERE " + LIVE)) {
@@ -67,7 +67,7 @@ record StrategyAudit(
         }
     }
 
-    static Connection connect(String url, String user, String password) throws SQLException {
+    public static Connection connect(String url, String user, String password) throws SQLException {
         return DriverManager.getConnection(url, user, password);
     }
 }

@@ -24,8 +24,8 @@ import redis.clients.jedis.UnifiedJedis;
  * workload from {@link BuyerLoad}, with the fault run's SIGKILL and restart mid-sale, the asynchronous orders drained,
  * the audit, then everything it created removed.
  */
-final class StrategyRun {
-    static final long GOODS = 1001;
+public final class StrategyRun {
+    public static final long GOODS = 1001;
     static final String PIPELINE = "pipeline";
     private static final long STABLE_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final long DRAIN_NANOS = TimeUnit.MINUTES.toNanos(2);
@@ -137,7 +137,7 @@ final class StrategyRun {
      * as SUCCESS answers and 3 s unchanged; fewer may still come (a restarted consumer waits for its group to let the
      * dead member go), so fewer are waited for up to 2 minutes before they count as lost.
      */
-    private static void drain(Connection c, long confirmed) throws Exception {
+    public static void drain(Connection c, long confirmed) throws Exception {
         long deadline = System.nanoTime() + DRAIN_NANOS;
         long last = -1;
         long since = System.nanoTime();

@@ -25,6 +25,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * folded so far (reconcile_offset) in the same transaction: a restart goes on where it stopped, exactly once.
  */
 final class DurableLedgerFold implements AutoCloseable {
+    /** The reconcile_offset row (part -1) a reconciler locks while it folds a batch. */
+    static final int FOLD_MUTEX = -1;
+
     private final DataSource db;
     private final String topic;
     private final KafkaConsumer<String, byte[]> consumer;
@@ -72,10 +75,12 @@ final class DurableLedgerFold implements AutoCloseable {
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 try {
+                    // one reconciler folds at a time: the topic's mutex row is locked first, for the whole transaction
+                    // (a second reconciler on this database — a rolling update, an operator's `reconcile --repair`
+                    // beside the service — waits here, then skips what this one folded: no entry counts twice, and
+                    // with one lock taken first there is no lock order to deadlock on)
+                    lockOffset(c, FOLD_MUTEX);
                     for (TopicPartition tp : records.partitions()) {
-                        // the partition's row is locked for the transaction: a second reconciler on this database (a
-                        // rolling update, an operator's `reconcile --repair` beside the service) waits, then skips
-                        // what this one folded, so no entry is ever counted twice
                         long foldedUpTo = lockOffset(c, tp.partition());
                         for (ConsumerRecord<String, byte[]> r : records.records(tp)) {
                             if (r.offset() < foldedUpTo) continue;
@@ -89,6 +94,10 @@ final class DurableLedgerFold implements AutoCloseable {
                     c.commit();
                 } catch (SQLException | RuntimeException e) {
                     c.rollback();
+                    // nothing of the batch was folded: read it again next time (what another reconciler folded
+                    // meanwhile is skipped then), instead of going on past it and never folding it
+                    for (TopicPartition tp : records.partitions())
+                        consumer.seek(tp, records.records(tp).get(0).offset());
                     throw e;
                 }
             }

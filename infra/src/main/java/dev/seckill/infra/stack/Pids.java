@@ -15,7 +15,7 @@ final class Pids {
         try {
             long pid = Long.parseLong(Files.readString(pidFile).strip());
             var handle = ProcessHandle.of(pid);
-            if (handle.isPresent() && handle.get().isAlive()) {
+            if (handle.isPresent() && handle.get().isAlive() && ours(handle.get(), pidFile)) {
                 handle.get().destroy();
                 handle.get().onExit().get(60, TimeUnit.SECONDS);
                 out.println(String.format("%-8s stopped (pid %d)", name, pid));
@@ -31,8 +31,25 @@ final class Pids {
         try {
             return Files.exists(pidFile)
                     && ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
-                            .map(ProcessHandle::isAlive)
+                            .map(h -> h.isAlive() && ours(h, pidFile))
                             .orElse(false);
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether the process is the one the file was written for: it started before the file was written (a pid file
+     * left from before a reboot names, if anyone, a process started later, which is never signalled).
+     */
+    static boolean ours(ProcessHandle h, Path pidFile) {
+        try {
+            var started = h.info().startInstant();
+            return started.isPresent()
+                    && !started.get()
+                            .isAfter(Files.getLastModifiedTime(pidFile)
+                                    .toInstant()
+                                    .plusSeconds(5));
         } catch (Exception e) {
             return false;
         }

@@ -68,6 +68,7 @@ final class DurableLedgerFold implements AutoCloseable {
     int catchUp() throws SQLException {
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         int folded = 0;
+        int deadlocks = 0;
         while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
             ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
             if (records.isEmpty()) continue;
@@ -98,7 +99,10 @@ final class DurableLedgerFold implements AutoCloseable {
                     // meanwhile is skipped then), instead of going on past it and never folding it
                     for (TopicPartition tp : records.partitions())
                         consumer.seek(tp, records.records(tp).get(0).offset());
-                    throw e;
+                    ahead.clear();
+                    // two reconcilers creating the mutex row at once can deadlock on InnoDB's insert locks: the loser
+                    // was rolled back and simply tries the batch again
+                    if (!(e instanceof SQLException q && "40001".equals(q.getSQLState())) || ++deadlocks > 10) throw e;
                 }
             }
             ahead.forEach(consumer::seek);

@@ -18,7 +18,6 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.UnifiedJedis;
@@ -62,8 +61,7 @@ final class ChaosRun {
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
         List<Long> recoveries = new ArrayList<>();
         String[] failure = {null};
-        try (ServedStrategy pipeline = ServedStrategy.pipeline(
-                s, logs, Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", "0", "SECKILL_STREAM_WARMUP_COMMANDS", "0"))) {
+        try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, ServedStrategy.WARMUP_OFF)) {
             pipeline.start();
             try (UnifiedJedis redis = RedisConnections.open(s)) {
                 ColdStartBenchmark.openSale(s, new Topics(s.topicPrefix()), redis, StrategyRun.GOODS, sale.stock());

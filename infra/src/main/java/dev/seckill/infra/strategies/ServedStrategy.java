@@ -24,6 +24,10 @@ public final class ServedStrategy implements AutoCloseable {
 
     private static final Duration READY = Duration.ofMinutes(3);
 
+    /** The services' warm-up before ready turned off: a restart in the middle of a sale serves at once. */
+    public static final Map<String, String> WARMUP_OFF =
+            Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", "0", "SECKILL_STREAM_WARMUP_COMMANDS", "0");
+
     private final List<Part> parts;
     private final Map<String, String> env;
     private final Path logDir;
@@ -136,8 +140,7 @@ public final class ServedStrategy implements AutoCloseable {
         while (!parts.get(i).name().equals(part)) i++;
         long t0 = System.nanoTime();
         running.get(i).sigkill();
-        env.put("SECKILL_GATEWAY_WARMUP_REQUESTS", "0");
-        env.put("SECKILL_STREAM_WARMUP_COMMANDS", "0");
+        env.putAll(WARMUP_OFF);
         Part p = parts.get(i);
         ServiceProcess restarted = ServiceProcess.start(
                 p.name(), p.mainClass(), p.jvm(), p.args(), env, logDir.resolve(p.name() + ".log"));
@@ -153,8 +156,7 @@ public final class ServedStrategy implements AutoCloseable {
         running.clear();
         // a restart in the middle of a sale serves at once: the warm-up before ready is for a deploy before the sale
         // (docs/decisions.md, "A crash restart skips the warm-up")
-        env.put("SECKILL_GATEWAY_WARMUP_REQUESTS", "0");
-        env.put("SECKILL_STREAM_WARMUP_COMMANDS", "0");
+        env.putAll(WARMUP_OFF);
         start();
         return (System.nanoTime() - t0) / 1_000_000;
     }

@@ -7,6 +7,7 @@ import dev.seckill.kit.db.DbPools;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -95,9 +96,16 @@ public final class ReconcilerApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
+        // /health beside /metrics: 503 "starting" until the service is wired, then 200 (it has no warm-up)
+        Readiness readiness = new Readiness(Readiness.State.STARTING);
         ServiceMain.run(
                 "reconciler",
                 ReconcilerSettings.METRICS_PORT,
-                (settings, registry) -> new ReconcilerApp(settings, registry).start());
+                (settings, registry) -> {
+                    ReconcilerApp app = new ReconcilerApp(settings, registry).start();
+                    readiness.up();
+                    return app;
+                },
+                readiness);
     }
 }

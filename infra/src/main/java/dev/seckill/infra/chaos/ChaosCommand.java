@@ -3,6 +3,7 @@ package dev.seckill.infra.chaos;
 import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.stack.KafkaCluster;
 import java.io.PrintStream;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -39,15 +40,24 @@ public final class ChaosCommand {
                 sale.concurrency(),
                 sale.users(),
                 seed);
+        int brokers = (int) f.getCount("brokers", 1);
+        if (brokers != 1 && brokers != 3) throw new IllegalArgumentException("--brokers: 1 or 3, not " + brokers);
         List<ChaosRun.Result> results = new ArrayList<>();
-        for (int i = 0; i < scenarios.size(); i++)
-            results.add(ChaosRun.run(base, run, scenarios.get(i), sale, seed + i, out));
-        print(out, results);
+        // with 3 brokers every scenario runs on a cluster of the run's own (RF 3, min ISR 2), which kill-broker breaks
+        try (KafkaCluster cluster = brokers == 3 ? KafkaCluster.onFreePorts(3) : null) {
+            if (cluster != null) {
+                out.printf("chaos: starting a 3-node KRaft cluster of its own on loopback (RF 3, min ISR 2)%n");
+                out.printf("chaos: cluster at %s%n", cluster.start().bootstrap());
+            }
+            for (int i = 0; i < scenarios.size(); i++)
+                results.add(ChaosRun.run(base, cluster, run, scenarios.get(i), sale, seed + i, out));
+        }
+        print(out, results, brokers);
         return results.stream().allMatch(ChaosRun.Result::passed) ? 0 : 1;
     }
 
-    static void print(PrintStream out, List<ChaosRun.Result> results) {
-        out.printf("%n== chaos ==%n");
+    static void print(PrintStream out, List<ChaosRun.Result> results, int brokers) {
+        out.printf("%n== chaos (%d broker%s) ==%n", brokers, brokers == 1 ? "" : "s");
         String head = "%-13s %6s %8s %8s %7s %6s %8s %5s %5s %6s %18s %s%n";
         out.printf(
                 head,
@@ -67,7 +77,7 @@ public final class ChaosCommand {
             out.printf(
                     "%-13s %6d %,8d %,8d %,7d %,6d %8d %5d %5d %6d %18s %s%n",
                     r.scenario().name(),
-                    r.recoveries().size(),
+                    r.faults(),
                     r.requests(),
                     r.answered(),
                     r.successes(),
@@ -76,12 +86,19 @@ public final class ChaosCommand {
                     r.audit().lost(),
                     r.audit().duplicateBuyers(),
                     r.audit().falseDuplicates(),
-                    r.recoveries().stream().map(ms -> String.format("%,d", ms)).collect(Collectors.joining("/")),
+                    r.recoveries().isEmpty()
+                            ? "-"
+                            : r.recoveries().stream()
+                                    .map(ms -> ms < 0 ? "never" : String.format("%,d", ms))
+                                    .collect(Collectors.joining("/")),
                     r.passed() ? "PASS" : "FAIL" + (r.failure() == null ? "" : " (" + r.failure() + ")"));
         }
         out.printf(
                 "(orders: live orders in the DB; lost: told SUCCESS, no order; dup: units beyond one per buyer; f.dup: told"
-                        + " DUPLICATE, no order; recovered: SIGKILL to /health 200 of the restarted process)%n");
+                        + " DUPLICATE, no order; recovered: a killed service's SIGKILL to /health 200 of its restart; a"
+                        + " broker's SIGKILL or a Redis sleep to the first answer to a request sent after it; Redis"
+                        + " restart to the sale restored by the reconciler; DB back or lock released to an order for"
+                        + " every SUCCESS so far)%n");
         out.printf(
                 "verdict            %s%n",
                 results.stream().allMatch(ChaosRun.Result::passed)

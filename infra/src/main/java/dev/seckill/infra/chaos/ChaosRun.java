@@ -12,14 +12,13 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.stack.KafkaCluster;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -36,6 +35,7 @@ final class ChaosRun {
             long answered,
             long successes,
             StrategyAudit audit,
+            int faults,
             List<Long> recoveries,
             String failure) {
         boolean passed() {
@@ -53,31 +53,51 @@ final class ChaosRun {
 
     private ChaosRun() {}
 
-    static Result run(Settings base, String runName, ChaosScenario sc, Sale sale, long seed, PrintStream out)
+    /** One scenario; {@code cluster} is the run's Kafka cluster ({@code --brokers 3}), or null for the configured broker. */
+    static Result run(
+            Settings base,
+            KafkaCluster cluster,
+            String runName,
+            ChaosScenario sc,
+            Sale sale,
+            long seed,
+            PrintStream out)
             throws Exception {
-        Namespace ns = Namespace.create(base, runName + "-" + sc.name());
+        out.printf("%n-- %s: %s%n", sc.name(), sc.what());
+        try (ChaosServers servers = ChaosServers.start(sc.owns(), cluster, out)) {
+            Namespace ns = Namespace.create(servers.apply(base), runName + "-" + sc.name());
+            try {
+                return run(ns, servers, sc, sale, seed, out);
+            } finally {
+                ns.deleteTopics();
+                ns.deleteRedisKeys();
+                ns.dropDatabase();
+            }
+        }
+    }
+
+    private static Result run(
+            Namespace ns, ChaosServers servers, ChaosScenario sc, Sale sale, long seed, PrintStream out)
+            throws Exception {
         Settings s = ns.settings();
         TopicProvisioner.ensure(s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
-        List<Long> recoveries = new ArrayList<>();
         String[] failure = {null};
-        try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, ServedStrategy.WARMUP_OFF)) {
+        try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, ServedStrategy.WARMUP_OFF, sc.reconciler())) {
             pipeline.start();
             try (UnifiedJedis redis = RedisConnections.open(s)) {
                 ColdStartBenchmark.openSale(s, new Topics(s.topicPrefix()), redis, StrategyRun.GOODS, sale.stock());
             }
-            out.printf("%n-- %s: %s (namespace %s)%n", sc.name(), sc.what(), ns.name());
+            out.printf("   namespace %s, logs in %s%n", ns.name(), logs);
             ProgressBar bar = new ProgressBar(out, sc.name(), sale.requests());
             Random random = new Random(seed);
             BuyerLoad[] load = new BuyerLoad[1];
+            ChaosTarget target = new ChaosTarget(pipeline, servers, s, StrategyRun.GOODS, sale.stock(), random, load);
             Runnable faults = () -> {
                 try {
-                    for (int k = 0; k < sc.kills() && !load[0].finished(); k++) {
-                        if (k > 0) TimeUnit.MILLISECONDS.sleep(500 + random.nextInt(2_500)); // the next fault's moment
-                        recoveries.add(pipeline.killAndRestart(sc.part()));
-                    }
+                    sc.fault().inject(target);
                 } catch (Exception e) {
-                    failure[0] = "the restart failed: " + e.getMessage();
+                    failure[0] = "the fault or its recovery failed: " + e.getMessage();
                 }
             };
             load[0] = new BuyerLoad(
@@ -95,37 +115,30 @@ final class ChaosRun {
             load[0].run();
             load[0].awaitFault();
             bar.finish(sale.requests());
-            return audit(s, ns, sc, sale, load[0], recoveries, failure[0]);
-        } finally {
-            ns.deleteTopics();
-            ns.deleteRedisKeys();
-            ns.dropDatabase();
+            return audit(s, sc, sale, target, failure[0]);
         }
     }
 
-    private static Result audit(
-            Settings s,
-            Namespace ns,
-            ChaosScenario sc,
-            Sale sale,
-            BuyerLoad load,
-            List<Long> recoveries,
-            String failure)
+    private static Result audit(Settings s, ChaosScenario sc, Sale sale, ChaosTarget target, String failure)
             throws Exception {
+        BuyerLoad load = target.load();
         long successes = Arrays.stream(load.outcome).filter("SUCCESS"::equals).count();
         long answered = Arrays.stream(load.outcome)
                 .filter(o -> o != null && !o.equals(BuyerLoad.NO_ANSWER))
                 .count();
         try (Connection c = StrategyAudit.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
             StrategyRun.drain(c, successes);
+            String broken = failure;
+            for (ChaosTarget.Check check : target.checks()) if (broken == null) broken = check.violation();
             return new Result(
                     sc,
                     sale.requests(),
                     answered,
                     successes,
                     StrategyAudit.of(c, StrategyRun.GOODS, sale.stock(), load),
-                    recoveries,
-                    failure);
+                    target.faults(),
+                    target.recoveries(),
+                    broken);
         }
     }
 }

@@ -1,21 +1,90 @@
 package dev.seckill.infra.chaos;
 
+import dev.seckill.infra.chaos.ChaosServers.Kind;
 import java.util.List;
+import java.util.Set;
 
 /**
- * A fault the running pipeline meets: which of its processes is SIGKILLed, how many times, at random moments (seeded)
- * while it is deciding, each time restarted as an operator would (warm-up off).
+ * A fault the running pipeline meets, injected mid-sale (once a quarter to a half of the stock is sold) at seeded
+ * random moments: what it breaks, the servers it needs of its own (so the machine's shared ones are never broken), and
+ * whether the reconciler runs beside the three services.
  */
-record ChaosScenario(String name, String part, int kills, String what) {
+record ChaosScenario(String name, String what, Set<Kind> owns, boolean reconciler, Fault fault) {
+    /** Injects the fault while the buyers buy; records each fault and its recovery on the target. */
+    interface Fault {
+        void inject(ChaosTarget target) throws Exception;
+    }
+
     static final List<ChaosScenario> ALL = List.of(
             new ChaosScenario(
-                    "kill-stream", "stock-stream", 3, "SIGKILL of stock-stream while it decides, three times"),
-            new ChaosScenario("kill-writer", "order-writer", 2, "SIGKILL of order-writer while it writes, twice"),
+                    "kill-stream",
+                    "SIGKILL of stock-stream while it decides, three times",
+                    Set.of(),
+                    false,
+                    ProcessFaults.kill("stock-stream", 3)),
+            new ChaosScenario(
+                    "kill-writer",
+                    "SIGKILL of order-writer while it writes, twice",
+                    Set.of(),
+                    false,
+                    ProcessFaults.kill("order-writer", 2)),
             new ChaosScenario(
                     "kill-gateway",
-                    "gateway",
-                    2,
-                    "SIGKILL of the gateway with requests in flight, twice: every purchase it took is decided once"));
+                    "SIGKILL of the gateway with requests in flight, twice: every purchase it took is decided once",
+                    Set.of(),
+                    false,
+                    ProcessFaults.kill("gateway", 2)),
+            new ChaosScenario(
+                    "kill-broker",
+                    "SIGKILL of the broker leading the sale's partition, restarted later (1 broker: 3 s; 3: 8 s)",
+                    Set.of(Kind.BROKER),
+                    false,
+                    ServerFaults.killBroker()),
+            new ChaosScenario(
+                    "redis-restart",
+                    "Redis restarted without persistence (every hot key gone); the reconciler restores the sale",
+                    Set.of(Kind.REDIS),
+                    true,
+                    ServerFaults.restartRedis()),
+            new ChaosScenario(
+                    "db-stop",
+                    "the database stopped for " + ServerFaults.DB_DOWN_SECONDS + " s, then started again",
+                    Set.of(Kind.DB),
+                    false,
+                    ServerFaults.stopDb()),
+            new ChaosScenario(
+                    "slow-redis",
+                    "Redis blocked by DEBUG SLEEP 3, twice",
+                    Set.of(Kind.REDIS),
+                    false,
+                    ServerFaults.slowRedis()),
+            new ChaosScenario(
+                    "slow-db",
+                    "the sale's row locked by another transaction for 8 s, twice",
+                    Set.of(),
+                    false,
+                    ServerFaults.slowDb()),
+            new ChaosScenario(
+                    "poison",
+                    "a poison storm on <prefix>commands in the sale's partition: 3 bursts of "
+                            + TrafficFaults.POISON_PER_BURST + " hostile records",
+                    Set.of(),
+                    false,
+                    TrafficFaults.poisonStorm()),
+            new ChaosScenario(
+                    "retries",
+                    TrafficFaults.UPSTREAM_PURCHASES + " purchases produced " + TrafficFaults.UPSTREAM_COPIES
+                            + " times each upstream; " + ClientRetries.BUYERS + " buyers sending theirs "
+                            + ClientRetries.COPIES + " times at once",
+                    Set.of(),
+                    false,
+                    TrafficFaults.upstreamRetries()),
+            new ChaosScenario(
+                    "rebalance",
+                    "a second stock-stream joins; the first SIGKILLed while the group rebalances, restarted",
+                    Set.of(),
+                    false,
+                    ProcessFaults.killDuringRebalance()));
 
     static ChaosScenario named(String name) {
         return ALL.stream()

@@ -133,8 +133,9 @@ public final class CliCommands {
             value("variants", "cold,warm-up,warmed"));
     public static final CliCommand CHAOS = CliCommand.of(
             "chaos",
-            "break the running pipeline (SIGKILL of stock-stream, order-writer, gateway mid-sale) and check every invariant from the outside",
-            value("scenario", "kill-stream,kill-writer,kill-gateway"),
+            "break the running pipeline mid-sale (services SIGKILLed, broker killed, Redis restarted empty, DB stopped, slow Redis/DB, poison, retries, a rebalance) and check every invariant from the outside",
+            value("scenario", "NAME,..."),
+            value("brokers", "1|3"),
             value("seed", "S"),
             value("stock", "N"),
             value("requests", "N"),

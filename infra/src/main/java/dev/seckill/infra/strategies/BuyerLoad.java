@@ -33,6 +33,8 @@ public final class BuyerLoad {
     private final long[] user;
     public final String[] outcome;
     final long[] latencyMicros;
+    private final long[] sentAt;
+    private final long[] answeredAt;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger successes = new AtomicInteger();
@@ -54,6 +56,8 @@ public final class BuyerLoad {
         this.user = new long[spec.requests()];
         this.outcome = new String[spec.requests()];
         this.latencyMicros = new long[spec.requests()];
+        this.sentAt = new long[spec.requests()];
+        this.answeredAt = new long[spec.requests()];
         Random random = new Random(spec.seed());
         for (int i = 0; i < user.length; i++) user[i] = 1 + random.nextInt(spec.users());
         this.finished = new CountDownLatch(spec.concurrency());
@@ -71,6 +75,35 @@ public final class BuyerLoad {
 
     long user(int i) {
         return user[i];
+    }
+
+    /**
+     * After the load: milliseconds from {@code nanos} (System.nanoTime) to the first decided answer (SUCCESS,
+     * SOLD_OUT, DUPLICATE, REJECTED) of a request first sent at or after it — how long a fault paused the sale; -1 if
+     * none came.
+     */
+    public long firstAnswerAfter(long nanos) {
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < outcome.length; i++)
+            if (outcome[i] != null && sentAt[i] >= nanos && decided(outcome[i])) first = Math.min(first, answeredAt[i]);
+        return first == Long.MAX_VALUE ? -1 : (first - nanos) / 1_000_000;
+    }
+
+    private static boolean decided(String what) {
+        return what.equals(Answer.SUCCESS.name())
+                || what.equals(Answer.SOLD_OUT.name())
+                || what.equals(Answer.DUPLICATE.name())
+                || what.equals("REJECTED");
+    }
+
+    /** How many requests have their final answer so far. */
+    public int answered() {
+        return done.get();
+    }
+
+    /** How many of them were SUCCESS. */
+    public int successes() {
+        return successes.get();
     }
 
     public BuyerLoad run() throws InterruptedException {
@@ -158,6 +191,8 @@ public final class BuyerLoad {
     }
 
     private void answered(int i, long sent, String what) {
+        sentAt[i] = sent;
+        answeredAt[i] = System.nanoTime();
         outcome[i] = what;
         latencyMicros[i] = (System.nanoTime() - sent) / 1_000;
         int ok = what.equals(Answer.SUCCESS.name()) ? successes.incrementAndGet() : successes.get();

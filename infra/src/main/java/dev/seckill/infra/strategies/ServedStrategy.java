@@ -20,7 +20,17 @@ import java.util.Objects;
  */
 public final class ServedStrategy implements AutoCloseable {
     /** One process: what it runs and the port its {@code /health} answers on. */
-    record Part(String name, String mainClass, List<String> args, List<String> jvm, int healthPort) {}
+    record Part(
+            String name,
+            String mainClass,
+            List<String> args,
+            List<String> jvm,
+            int healthPort,
+            Map<String, String> env) {
+        Part(String name, String mainClass, List<String> args, List<String> jvm, int healthPort) {
+            this(name, mainClass, args, jvm, healthPort, Map.of());
+        }
+    }
 
     private static final Duration READY = Duration.ofMinutes(3);
 
@@ -51,7 +61,7 @@ public final class ServedStrategy implements AutoCloseable {
                 List.of(strategy, Integer.toString(port)),
                 List.of("-XX:+UseG1GC"),
                 port);
-        return new ServedStrategy(List.of(p), sharedEnv(s), logDir, port);
+        return new ServedStrategy(new ArrayList<>(List.of(p)), sharedEnv(s), logDir, port);
     }
 
     /** The pipeline: gateway (auth off as for the baselines, a fixed id secret so a restarted gateway reads its ids), stream, writer. */
@@ -61,6 +71,15 @@ public final class ServedStrategy implements AutoCloseable {
 
     /** The pipeline with more {@code SECKILL_*} variables for its processes (a setting under test). */
     public static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more) throws IOException {
+        return pipeline(s, logDir, more, false);
+    }
+
+    /**
+     * As above; with {@code reconciler} the fourth service too (last, once the order-writer has migrated the schema it
+     * reads), repairing every second.
+     */
+    public static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more, boolean reconciler)
+            throws IOException {
         int gateway = freePort();
         int stream = freePort();
         int writer = freePort();
@@ -81,19 +100,69 @@ public final class ServedStrategy implements AutoCloseable {
                 "stock-stream-0"));
         env.putAll(more);
         List<String> g1 = List.of("-XX:+UseG1GC");
-        return new ServedStrategy(
-                List.of(
-                        new Part("stock-stream", "dev.seckill.stock.StockStreamApp", List.of(), g1, stream),
-                        new Part("order-writer", "dev.seckill.order.OrderWriterApp", List.of(), g1, writer),
-                        new Part(
-                                "gateway",
-                                "dev.seckill.gateway.GatewayApp",
-                                List.of(),
-                                List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"),
-                                gateway)),
-                env,
-                logDir,
-                gateway);
+        List<Part> parts = new ArrayList<>(List.of(
+                new Part("stock-stream", STREAM_MAIN, List.of(), g1, stream),
+                new Part("order-writer", "dev.seckill.order.OrderWriterApp", List.of(), g1, writer),
+                new Part(
+                        "gateway",
+                        "dev.seckill.gateway.GatewayApp",
+                        List.of(),
+                        List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"),
+                        gateway)));
+        if (reconciler) {
+            int port = freePort();
+            parts.add(new Part(
+                    RECONCILER,
+                    "dev.seckill.reconcile.ReconcilerApp",
+                    List.of(),
+                    g1,
+                    port,
+                    Map.of(
+                            "SECKILL_RECONCILE_METRICS_PORT",
+                            Integer.toString(port),
+                            "SECKILL_RECONCILE_INTERVAL_MS",
+                            "1000")));
+        }
+        return new ServedStrategy(parts, env, logDir, gateway);
+    }
+
+    private static final String STREAM_MAIN = "dev.seckill.stock.StockStreamApp";
+    private static final String RECONCILER = "reconciler";
+
+    /**
+     * Starts one more stock-stream instance (another static member of the same group: a rebalance), without waiting
+     * for it; returns its name, {@code stock-stream-N}, for {@link #awaitHealthy} and {@link #killAndRestart(String)}.
+     */
+    public String startStreamInstance() throws IOException {
+        int port = freePort();
+        String name = "stock-stream-" + parts.size();
+        Part p = new Part(
+                name,
+                STREAM_MAIN,
+                List.of(),
+                List.of("-XX:+UseG1GC"),
+                port,
+                Map.of("SECKILL_STREAM_METRICS_PORT", Integer.toString(port), "SECKILL_STREAM_INSTANCE_ID", name));
+        parts.add(p);
+        running.add(launch(p));
+        return name;
+    }
+
+    /** Waits for {@code part}'s {@code /health} 200; returns the milliseconds since its JVM started. */
+    public long awaitHealthy(String part) throws IOException, InterruptedException {
+        int i = indexOf(part);
+        return running.get(i).awaitHealthy(parts.get(i).healthPort(), READY);
+    }
+
+    private ServiceProcess launch(Part p) throws IOException {
+        Map<String, String> all = new LinkedHashMap<>(env);
+        all.putAll(p.env());
+        return ServiceProcess.start(p.name(), p.mainClass(), p.jvm(), p.args(), all, logDir.resolve(p.name() + ".log"));
+    }
+
+    private int indexOf(String part) {
+        for (int i = 0; i < parts.size(); i++) if (parts.get(i).name().equals(part)) return i;
+        throw new IllegalArgumentException("no part " + part);
     }
 
     private static Map<String, String> sharedEnv(Settings s) {
@@ -120,11 +189,14 @@ public final class ServedStrategy implements AutoCloseable {
     /** Starts every part and waits for each one's {@code /health} 200; returns the milliseconds that took. */
     public long start() throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        for (Part p : parts) {
-            running.add(ServiceProcess.start(
-                    p.name(), p.mainClass(), p.jvm(), p.args(), env, logDir.resolve(p.name() + ".log")));
-        }
         StringBuilder ready = new StringBuilder();
+        for (int i = 0; i < parts.size(); i++) {
+            // the reconciler reads the schema the order-writer migrates: launched once the others are healthy
+            if (parts.get(i).name().equals(RECONCILER))
+                for (int j = 0; j < i; j++)
+                    running.get(j).awaitHealthy(parts.get(j).healthPort(), READY);
+            running.add(launch(parts.get(i)));
+        }
         for (int i = 0; i < parts.size(); i++) {
             long ms = running.get(i).awaitHealthy(parts.get(i).healthPort(), READY);
             ready.append(ready.length() == 0 ? "" : ", ")
@@ -136,14 +208,12 @@ public final class ServedStrategy implements AutoCloseable {
 
     /** SIGKILLs one part ({@code stock-stream}, {@code order-writer}, {@code gateway}), starts it again with its warm-up off; returns the milliseconds until it was healthy. */
     public long killAndRestart(String part) throws IOException, InterruptedException {
-        int i = 0;
-        while (!parts.get(i).name().equals(part)) i++;
+        int i = indexOf(part);
         long t0 = System.nanoTime();
         running.get(i).sigkill();
         env.putAll(WARMUP_OFF);
         Part p = parts.get(i);
-        ServiceProcess restarted = ServiceProcess.start(
-                p.name(), p.mainClass(), p.jvm(), p.args(), env, logDir.resolve(p.name() + ".log"));
+        ServiceProcess restarted = launch(p);
         running.set(i, restarted);
         restarted.awaitHealthy(p.healthPort(), READY);
         return (System.nanoTime() - t0) / 1_000_000;

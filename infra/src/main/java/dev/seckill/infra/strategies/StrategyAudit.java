@@ -57,7 +57,7 @@ public record StrategyAudit(
     }
 
     /** The number of live orders now (to see when the asynchronous writers have drained). */
-    static long liveOrders(Connection c, long goodsId) throws SQLException {
+    public static long liveOrders(Connection c, long goodsId) throws SQLException {
         try (PreparedStatement q = c.prepareStatement("SELECT COUNT(*) FROM purchase_order WHERE " + LIVE)) {
             q.setLong(1, goodsId);
             try (ResultSet rs = q.executeQuery()) {

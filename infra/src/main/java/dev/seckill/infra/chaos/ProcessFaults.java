@@ -1,0 +1,56 @@
+package dev.seckill.infra.chaos;
+
+import dev.seckill.kit.config.GroupIds;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.GroupState;
+
+/** Faults of the services' own processes: SIGKILLs at random moments, and one in the middle of a rebalance. */
+final class ProcessFaults {
+    private ProcessFaults() {}
+
+    /** SIGKILL of {@code part} {@code times} times, 0.5–3 s apart, each restarted; recovery: SIGKILL → /health 200. */
+    static ChaosScenario.Fault kill(String part, int times) {
+        return t -> {
+            for (int k = 0; k < times; k++) {
+                if (k > 0 && !t.pause(500, 3_000)) return;
+                t.recovered(t.pipeline.killAndRestart(part));
+            }
+        };
+    }
+
+    /**
+     * A second stock-stream instance joins the group; while the group is rebalancing (not STABLE) the first one is
+     * SIGKILLed and restarted. Recovery: SIGKILL → the restarted instance's /health 200; the second one must come up
+     * too.
+     */
+    static ChaosScenario.Fault killDuringRebalance() {
+        return t -> {
+            String group = GroupIds.stockStream(t.settings);
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, t.settings.kafkaBootstrap()))) {
+                String second = t.pipeline.startStreamInstance();
+                if (ChaosTarget.await(() -> rebalancing(admin, group), 60) < 0)
+                    throw new IllegalStateException("the group " + group + " never left STABLE after a second member");
+                t.recovered(t.pipeline.killAndRestart("stock-stream"));
+                t.pipeline.awaitHealthy(second);
+            }
+        };
+    }
+
+    private static boolean rebalancing(Admin admin, String group) {
+        try {
+            GroupState state = admin.describeConsumerGroups(List.of(group))
+                    .describedGroups()
+                    .get(group)
+                    .get(3, TimeUnit.SECONDS)
+                    .groupState();
+            return state == GroupState.PREPARING_REBALANCE || state == GroupState.COMPLETING_REBALANCE;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}

@@ -28,6 +28,11 @@ public record GoodsDrift(
         return keysRetired && redisStock == null && redisBuyers == null;
     }
 
+    /** Redis holds no key of a sale the ledger says is open and live: wiped (a restart without persistence, FLUSHALL). */
+    public boolean wiped() {
+        return opened > 0 && !keysRetired && redisStock == null && redisBuyers == null;
+    }
+
     public boolean oversold() {
         return deducted - released > opened || (redisStock != null && redisStock < 0);
     }

@@ -34,6 +34,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -224,6 +225,69 @@ class ReconcilerTest {
                 assertThat(audit.outcomesByKind.get(OutcomeKind.SUCCESS))
                         .as("the sale went on to sell out after the restore")
                         .isEqualTo(60);
+            }
+        }
+    }
+
+    /**
+     * Issue 15 (chaos, redis-restart): a wipe while buyers keep buying. The partition is never settled (a command
+     * arrives in every cycle), and before this fix the reconciler waited for quiet: every buyer was refused
+     * {@code no_sale} for as long as the traffic lasted. A wipe cannot come from work in flight, and the restore is
+     * rebuilt by the stream at its serial position, so it is sent at once.
+     */
+    @Test
+    void redisWipedWhileBuyersKeepBuying_isRestoredWithoutWaitingForQuiet() throws Exception {
+        long goods = 6104;
+        try (RedisServer own = RedisServer.onFreePort().start()) {
+            Namespace ns = Namespace.create(
+                    base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),
+                    "rec-busy-" + UUID.randomUUID().toString().substring(0, 6));
+            try (Pipeline p = new Pipeline(ns).start();
+                    OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                    ReconcilerApp reconciler =
+                            new ReconcilerApp(p.namespace().settings(), new SimpleMeterRegistry()).start()) {
+                p.openSale(goods, 5_000, Duration.ofHours(1), 1);
+                Set<String> sent = new HashSet<>(wave(p, goods, "before", 20, 10_000));
+                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(60), n -> {}))
+                        .isTrue();
+
+                Set<String> busy = ConcurrentHashMap.newKeySet();
+                AtomicBoolean buying = new AtomicBoolean(true);
+                Thread buyers = new Thread(() -> {
+                    for (int i = 0; buying.get() && i < 3_000; i++) {
+                        String id = "busy-" + i;
+                        p.send(new Purchase(id, goods, 20_000 + i, 1, Instant.now()));
+                        busy.add(id);
+                        try {
+                            Thread.sleep(20); // the pace of the traffic, not a synchronisation
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+                buyers.start();
+                try {
+                    p.redis().flushAll(); // Redis restarted without persistence, in the middle of the traffic
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(() -> p.redis().get(p.keys().stock(goods)) != null);
+                    assertThat(buyers.isAlive())
+                            .as("restored while the buyers were still buying")
+                            .isTrue();
+                    assertThat(one(
+                                    p,
+                                    "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ? AND kind = 'redis_wiped'",
+                                    goods))
+                            .isNotEqualTo("0");
+                } finally {
+                    buying.set(false);
+                    buyers.join();
+                }
+                sent.addAll(busy);
+                assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(90), n -> {}))
+                        .isTrue();
+                SaleAudit audit = SaleAudit.of(p, goods, sent, log.snapshot());
+                assertThat(audit.violations).isEmpty();
+                assertThat(audit.oversold).isZero();
             }
         }
     }

@@ -115,11 +115,12 @@ final class ChaosRun {
             load[0].run();
             load[0].awaitFault();
             bar.finish(sale.requests());
-            return audit(s, sc, sale, target, failure[0]);
+            return audit(s, sc, sale, target, failure[0], out);
         }
     }
 
-    private static Result audit(Settings s, ChaosScenario sc, Sale sale, ChaosTarget target, String failure)
+    private static Result audit(
+            Settings s, ChaosScenario sc, Sale sale, ChaosTarget target, String failure, PrintStream out)
             throws Exception {
         BuyerLoad load = target.load();
         long successes = Arrays.stream(load.outcome).filter("SUCCESS"::equals).count();
@@ -129,7 +130,11 @@ final class ChaosRun {
         try (Connection c = StrategyAudit.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
             StrategyRun.drain(c, successes);
             String broken = failure;
-            for (ChaosTarget.Check check : target.checks()) if (broken == null) broken = check.violation();
+            for (ChaosTarget.NamedCheck check : target.checks()) {
+                String violation = check.check().violation();
+                out.printf("   check: %s: %s%n", check.what(), violation == null ? "held" : "VIOLATED: " + violation);
+                if (broken == null) broken = violation;
+            }
             return new Result(
                     sc,
                     sale.requests(),

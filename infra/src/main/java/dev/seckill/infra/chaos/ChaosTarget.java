@@ -31,7 +31,7 @@ final class ChaosTarget {
     private final BuyerLoad[] load;
     private final List<Long> recoveries = new ArrayList<>();
     private final List<Long> pausesFrom = new ArrayList<>();
-    private final List<Check> checks = new ArrayList<>();
+    private final List<NamedCheck> checks = new ArrayList<>();
     private int faults;
 
     ChaosTarget(
@@ -76,9 +76,12 @@ final class ChaosTarget {
         pausesFrom.add(nanos);
     }
 
-    synchronized void check(Check c) {
-        checks.add(c);
+    /** A check for after the drain, with what it checks (printed with its verdict). */
+    synchronized void check(String what, Check c) {
+        checks.add(new NamedCheck(what, c));
     }
+
+    record NamedCheck(String what, Check check) {}
 
     synchronized List<Long> recoveries() {
         List<Long> all = new ArrayList<>(recoveries);
@@ -86,7 +89,7 @@ final class ChaosTarget {
         return all;
     }
 
-    synchronized List<Check> checks() {
+    synchronized List<NamedCheck> checks() {
         return List.copyOf(checks);
     }
 

@@ -48,13 +48,15 @@ final class ClientRetries {
             got.put(e.getKey(), statuses);
         }
         t.injected();
-        t.check(() -> {
-            for (var e : got.entrySet())
-                if (e.getValue().stream().distinct().count() != 1
-                        || e.getValue().get(0).startsWith("HTTP_"))
-                    return "client retries of " + e.getKey() + " were answered " + e.getValue();
-            return TrafficFaults.successesHaveOrders(t, users);
-        });
+        t.check(
+                "each of the " + BUYERS + " buyers' " + COPIES + " copies answered alike; a SUCCESS has its order",
+                () -> {
+                    for (var e : got.entrySet())
+                        if (e.getValue().stream().distinct().count() != 1
+                                || e.getValue().get(0).startsWith("HTTP_"))
+                            return "client retries of " + e.getKey() + " were answered " + e.getValue();
+                    return TrafficFaults.successesHaveOrders(t, users);
+                });
     }
 
     /** POST with {@code Prefer: wait=10}; a 202 is long-polled; a failed send is retried (for a minute). */

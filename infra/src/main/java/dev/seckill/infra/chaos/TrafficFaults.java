@@ -64,15 +64,18 @@ final class TrafficFaults {
                     invalid.merge(ip.requestId(), 1, Integer::sum);
             }
             int expectedPoison = poison;
-            t.check(() -> {
-                List<ConsumerRecord<String, byte[]>> dlq =
-                        TopicRecords.read(t.settings.kafkaBootstrap(), List.of(t.topics.dlq()));
-                long reasoned = dlq.stream().filter(r -> hasError(r)).count();
-                if (dlq.size() != expectedPoison || reasoned != dlq.size())
-                    return "DLQ holds " + dlq.size() + " records (" + reasoned + " with a reason), " + expectedPoison
-                            + " poison records were sent";
-                return onceEach(t, invalid, "REJECTED");
-            });
+            t.check(
+                    "the DLQ holds the " + poison + " poison records, each with its reason; the " + invalid.size()
+                            + " invalid purchases answered REJECTED once each",
+                    () -> {
+                        List<ConsumerRecord<String, byte[]>> dlq =
+                                TopicRecords.read(t.settings.kafkaBootstrap(), List.of(t.topics.dlq()));
+                        long reasoned = dlq.stream().filter(r -> hasError(r)).count();
+                        if (dlq.size() != expectedPoison || reasoned != dlq.size())
+                            return "DLQ holds " + dlq.size() + " records (" + reasoned + " with a reason), "
+                                    + expectedPoison + " poison records were sent";
+                        return onceEach(t, invalid, "REJECTED");
+                    });
         };
     }
 
@@ -106,11 +109,14 @@ final class TrafficFaults {
                 }
             }
             t.injected();
-            t.check(() -> {
-                String once = onceEach(t, ids, null);
-                if (once != null) return once;
-                return successesHaveOrders(t, users);
-            });
+            t.check(
+                    "each of the " + ids.size() + " upstream requestIds (" + UPSTREAM_COPIES
+                            + " copies each) has one outcome; a SUCCESS has its order",
+                    () -> {
+                        String once = onceEach(t, ids, null);
+                        if (once != null) return once;
+                        return successesHaveOrders(t, users);
+                    });
             ClientRetries.run(t);
         };
     }

@@ -51,7 +51,10 @@ class ChaosSmokeTest {
                 .hasSize(3)
                 .allSatisfy(row -> assertThat(row).endsWith("PASS").matches("\\S+ +[1-9] .*"));
         // the wipe was repaired: its recovery is a time, not "never"
-        assertThat(table.lines().filter(l -> l.startsWith("redis-restart ")).findFirst().orElseThrow())
+        assertThat(table.lines()
+                        .filter(l -> l.startsWith("redis-restart "))
+                        .findFirst()
+                        .orElseThrow())
                 .doesNotContain("never")
                 .matches(".* [0-9,]+ +PASS");
         assertThat(table).contains("every invariant held in every scenario");

@@ -51,6 +51,7 @@ public final class ServiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        command.add("-DSECKILL_LOG_FILE=" + log.toAbsolutePath()); // its log lines beside its output
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(args);
         Files.createDirectories(log.getParent());

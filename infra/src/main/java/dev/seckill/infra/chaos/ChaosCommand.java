@@ -46,6 +46,8 @@ public final class ChaosCommand {
         // with 3 brokers every scenario runs on a cluster of the run's own (RF 3, min ISR 2), which kill-broker breaks
         try (KafkaCluster cluster = brokers == 3 ? KafkaCluster.onFreePorts(3) : null) {
             if (cluster != null) {
+                // an interrupted run (Ctrl-C) leaves no broker behind
+                Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "chaos-cluster-stop"));
                 out.printf("chaos: starting a 3-node KRaft cluster of its own on loopback (RF 3, min ISR 2)%n");
                 out.printf("chaos: cluster at %s%n", cluster.start().bootstrap());
             }

@@ -18,7 +18,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -123,9 +126,12 @@ final class ChaosRun {
             Settings s, ChaosScenario sc, Sale sale, ChaosTarget target, String failure, PrintStream out)
             throws Exception {
         BuyerLoad load = target.load();
+        Map<String, Long> told = Arrays.stream(load.outcome)
+                .collect(Collectors.groupingBy(o -> o == null ? "none" : o, TreeMap::new, Collectors.counting()));
+        out.printf("   buyers were told: %s%n", told);
         long successes = Arrays.stream(load.outcome).filter("SUCCESS"::equals).count();
         long answered = Arrays.stream(load.outcome)
-                .filter(o -> o != null && !o.equals(BuyerLoad.NO_ANSWER))
+                .filter(o -> o != null && !o.equals(BuyerLoad.NO_ANSWER) && !o.equals("PENDING"))
                 .count();
         try (Connection c = StrategyAudit.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
             StrategyRun.drain(c, successes);

@@ -135,7 +135,7 @@ public final class CliCommands {
             "chaos",
             "break the running pipeline mid-sale (services SIGKILLed, broker killed, Redis restarted empty, DB stopped, slow Redis/DB, poison, retries, a rebalance) and check every invariant from the outside",
             value("scenario", "NAME,..."),
-            value("brokers", "1|3"),
+            value("brokers", "N"),
             value("seed", "S"),
             value("stock", "N"),
             value("requests", "N"),

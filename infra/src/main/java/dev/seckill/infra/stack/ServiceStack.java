@@ -144,6 +144,7 @@ public final class ServiceStack {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(s.jvm());
+        command.add("-DSECKILL_LOG_FILE=" + log(s.name()).toAbsolutePath()); // its log lines beside its output
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), s.mainClass()));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)

@@ -133,11 +133,17 @@ public final class BuyerLoad {
 
     /** Sends request i; with no answer at all (the server is down) the buyer retries it after a pause, for a minute. */
     private void purchase(int i, long sent) {
-        String body = "{\"goodsId\":" + spec.goodsId() + ",\"userId\":" + user[i] + ",\"quantity\":1}";
+        purchase(i, sent, null);
+    }
+
+    /** As above, with the requestId the gateway named in a 503 ("UNKNOWN: retry with this requestId"), or null. */
+    private void purchase(int i, long sent, String requestId) {
+        String body = "{\"goodsId\":" + spec.goodsId() + ",\"userId\":" + user[i] + ",\"quantity\":1"
+                + (requestId == null ? "" : ",\"requestId\":\"" + requestId + "\"") + "}";
         send(HttpMethod.POST, "/api/purchases", body).onComplete(ar -> {
             if (ar.succeeded()) handle(i, sent, ar.result());
             else if (System.nanoTime() - sent > GIVE_UP_NANOS) answered(i, sent, NO_ANSWER);
-            else vertx.setTimer(RETRY_MS, t -> purchase(i, sent));
+            else vertx.setTimer(RETRY_MS, t -> purchase(i, sent, requestId));
         });
     }
 
@@ -166,6 +172,11 @@ public final class BuyerLoad {
             poll(i, sent, r.body().getString("requestId"));
         } else if (r.status() == 429) {
             answered(i, sent, Answer.RATE_LIMITED.name());
+        } else if (r.status() == 503 && r.body().containsKey("requestId") && System.nanoTime() - sent < GIVE_UP_NANOS) {
+            // the pipeline's 503 says UNKNOWN (the command may have been taken): the client retries with the
+            // requestId it was given after Retry-After, as the gateway's contract asks, and learns the true outcome
+            long after = 1_000L * r.body().getLong("retryAfterSeconds", 1L);
+            vertx.setTimer(after, t -> purchase(i, sent, r.body().getString("requestId")));
         } else if (r.status() >= 500) {
             answered(i, sent, Answer.BUSY.name());
         } else {
@@ -180,9 +191,11 @@ public final class BuyerLoad {
             return;
         }
         send(HttpMethod.GET, "/api/purchases/" + requestId, null).onComplete(ar -> {
-            if (ar.succeeded() && ar.result().status() == 200) {
-                answered(i, sent, ar.result().body().getString("status", "HTTP_200"));
-            } else if (ar.succeeded() && ar.result().status() == 202) {
+            String status = ar.succeeded() ? ar.result().body().getString("status", "HTTP_200") : "";
+            if (ar.succeeded() && ar.result().status() == 200 && !status.equals("PENDING")) {
+                answered(i, sent, status);
+            } else if (ar.succeeded() && (ar.result().status() == 202 || status.equals("PENDING"))) {
+                // not decided yet: a long poll ended at its deadline (202), or the gateway said PENDING (200)
                 poll(i, sent, requestId);
             } else {
                 vertx.setTimer(RETRY_MS, t -> poll(i, sent, requestId)); // the gateway is restarting

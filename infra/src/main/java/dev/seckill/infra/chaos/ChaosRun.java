@@ -136,6 +136,10 @@ final class ChaosRun {
         try (Connection c = StrategyAudit.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
             StrategyRun.drain(c, successes);
             String broken = failure;
+            String invariants = InvariantAudit.violation(s, c, StrategyRun.GOODS);
+            out.printf(
+                    "   check: %s: %s%n", InvariantAudit.WHAT, invariants == null ? "held" : "VIOLATED: " + invariants);
+            if (broken == null) broken = invariants;
             for (ChaosTarget.NamedCheck check : target.checks()) {
                 String violation = check.check().violation();
                 out.printf("   check: %s: %s%n", check.what(), violation == null ? "held" : "VIOLATED: " + violation);

@@ -28,13 +28,14 @@ final class RawLua {
         long t0 = System.nanoTime();
         if (!pipelined) {
             for (int i = 0; i < ops; i++) {
-                redis.evalsha(sha, k, List.of("r" + i, Integer.toString(i), "1", "1", "0:" + i, "", "86400000"));
+                redis.evalsha(sha, k, List.of("r" + i, Integer.toString(i), "1", "1", "0:" + i, "", "86400000", "0"));
             }
         } else if (redis instanceof RedisClient client) {
             for (int i = 0; i < ops; i += 32) {
                 try (AbstractPipeline pipe = client.pipelined()) {
                     for (int j = i; j < Math.min(ops, i + 32); j++) {
-                        pipe.evalsha(sha, k, List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000"));
+                        pipe.evalsha(
+                                sha, k, List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000", "0"));
                     }
                     pipe.sync();
                 }
@@ -70,7 +71,7 @@ final class RawLua {
         for (int i = 0; i < ops; i += 64) {
             List<String> args = new ArrayList<>();
             for (int j = i; j < Math.min(ops, i + 64); j++)
-                args.addAll(List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000"));
+                args.addAll(List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000", "0"));
             redis.evalsha(StockScript.PURCHASE_BATCH.sha1(), k, args);
         }
         double rate = ops / ((System.nanoTime() - t0) / 1e9);

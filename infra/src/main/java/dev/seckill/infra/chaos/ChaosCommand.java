@@ -99,7 +99,7 @@ public final class ChaosCommand {
                 "(orders: live orders in the DB; lost: told SUCCESS, no order; dup: units beyond one per buyer; f.dup: told"
                         + " DUPLICATE, no order; recovered: a killed service's SIGKILL to /health 200 of its restart; a"
                         + " broker's SIGKILL or a Redis sleep to the first answer to a request sent after it; Redis"
-                        + " restart to the sale restored by the reconciler; DB back or lock released to an order for"
+                        + " restart to the sale back in Redis; DB back or lock released to an order for"
                         + " every SUCCESS so far)%n");
         out.printf(
                 "verdict            %s%n",

@@ -42,7 +42,7 @@ record ChaosScenario(String name, String what, Set<Kind> owns, boolean reconcile
                     ServerFaults.killBroker()),
             new ChaosScenario(
                     "redis-restart",
-                    "Redis restarted without persistence (every hot key gone); the reconciler restores the sale",
+                    "Redis restarted without persistence (every hot key gone); stock-stream and the reconciler restore the sale",
                     Set.of(Kind.REDIS),
                     true,
                     ServerFaults.restartRedis()),

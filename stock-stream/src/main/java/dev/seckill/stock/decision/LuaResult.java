@@ -13,7 +13,9 @@ public record LuaResult(String code, String detail, long stockAfter, Status stat
     public enum Status {
         NEW,
         REPLAY,
-        RETRY
+        RETRY,
+        /** The goods has no sale hash in Redis and nothing was decided or stored ({@link WipedSales} decides it). */
+        NOSALE
     }
 
     static LuaResult from(Object reply) {

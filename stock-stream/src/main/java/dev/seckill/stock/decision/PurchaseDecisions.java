@@ -23,6 +23,7 @@ final class PurchaseDecisions {
     private final SoldOutGate gate;
     private final ShortCircuitLog shortCircuits;
     private final Runnable onShortCircuit;
+    private final WipedSales wiped;
 
     /** @param shortCircuits where in-memory decisions are kept; null turns the sold-out short-circuit off */
     PurchaseDecisions(
@@ -40,6 +41,7 @@ final class PurchaseDecisions {
         this.gate = gate;
         this.shortCircuits = shortCircuits;
         this.onShortCircuit = onShortCircuit;
+        this.wiped = new WipedSales(scripts, folds);
     }
 
     /** A purchase with a usable requestId but bad fields: REJECTED invalid, stored and deduplicated like any other. */
@@ -89,7 +91,8 @@ final class PurchaseDecisions {
             }
             gate.unsettle(p.goodsId(), p.requestId());
         }
-        return new Step.Call(scripts.purchaseCall(p, in.position()), r -> {
+        return new Step.Call(scripts.purchaseCall(p, in.position(), true), answer -> {
+            LuaResult r = answer.status() == LuaResult.Status.NOSALE ? wiped.decide(p, in.position()) : answer;
             gate.purchased(p, r);
             return purchased(p, r, in);
         });

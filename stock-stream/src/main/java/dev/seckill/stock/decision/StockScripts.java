@@ -61,6 +61,11 @@ public final class StockScripts {
     }
 
     ScriptCall purchaseCall(Purchase p, String position) {
+        return purchaseCall(p, position, false);
+    }
+
+    /** @param askIfNoSale a goods with no sale hash answers NOSALE, storing nothing ({@link WipedSales}) */
+    ScriptCall purchaseCall(Purchase p, String position, boolean askIfNoSale) {
         return new ScriptCall(
                 StockScript.PURCHASE,
                 p.goodsId(),
@@ -71,7 +76,8 @@ public final class StockScripts {
                         Long.toString(p.acceptedAt().toEpochMilli()),
                         position,
                         "",
-                        Long.toString(NO_SALE_DECISION_TTL_MS)));
+                        Long.toString(NO_SALE_DECISION_TTL_MS),
+                        askIfNoSale ? "1" : "0"));
     }
 
     /** A purchase with out-of-range fields: stored and answered REJECTED invalid, deduplicated like any other. */
@@ -92,7 +98,8 @@ public final class StockScripts {
                         Long.toString(acceptedAt == null ? 0 : acceptedAt.toEpochMilli()),
                         position,
                         "invalid",
-                        Long.toString(NO_SALE_DECISION_TTL_MS)));
+                        Long.toString(NO_SALE_DECISION_TTL_MS),
+                        "0"));
     }
 
     public LuaResult release(Release r, String position) {
@@ -196,6 +203,11 @@ public final class StockScripts {
     }
 
     /** One script, one round trip. */
+    /** Counts a live sale rebuilt in Redis by stock-stream itself ({@link WipedSales}). */
+    void countInlineRestore() {
+        metrics.counter("seckill_stream_inline_restores").increment();
+    }
+
     public LuaResult call(ScriptCall c) {
         return callAll(List.of(c)).get(0);
     }

@@ -59,7 +59,11 @@ class CrashReplayFoldTest {
     }
 
     Decider decider(FoldStore folds) {
-        return new Decider(redis.scripts(), Clock.systemUTC(), folds, inMemoryLog(), () -> {});
+        return decider(folds, redis);
+    }
+
+    Decider decider(FoldStore folds, TestRedis on) {
+        return new Decider(on.scripts(), Clock.systemUTC(), folds, inMemoryLog(), () -> {});
     }
 
     static Decider.Input in(long offset, Object command) {

@@ -93,10 +93,12 @@ public final class Decider {
                 continue;
             }
             if (parsed instanceof ParsedCommand.Valid v
-                    && v.command() instanceof OpenSale o
-                    && o.force()
+                    && (v.command() instanceof OpenSale || v.command() instanceof CloseSale)
                     && !waiting.isEmpty()) {
-                run(waiting, out, inputs.get(i - 1)); // a forced open judges the holdings after everything before it
+                // a forced open judges the holdings after everything before it; and a purchase before an open or a
+                // close must be decided before it runs: one answered NOSALE (WipedSales) is called again in its
+                // completion, which must not find the sale this open makes or miss the close
+                run(waiting, out, inputs.get(i - 1));
             }
             Step step = step(parsed, in);
             if (step instanceof Step.Call c) waiting.add(new Waiting(i, c));

@@ -10,9 +10,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A purchase whose goods has no sale in Redis (the script answered NOSALE, storing nothing). If stock-stream's own
  * fold knows a live sale of the goods, Redis lost its keys (restarted without persistence, a FLUSHALL): the sale is
- * rebuilt here from the fold at this purchase's position — what a {@code restore} command would do, in the same serial
- * order — and the purchase decided again, so no buyer of a live sale is told {@code no_sale} while the reconciler is
- * still on its way. The keys keep the lifetime the fold recorded (no ledger entry: the sale's end does not move). A
+ * rebuilt here from the fold at this purchase's position — what a {@code restore} command would do — and the purchase
+ * decided again, so no buyer of a live sale is told {@code no_sale} while the reconciler is still on its way. The batch
+ * is run before any open or close ({@link Decider}), so the purchase is never decided against a sale opened after it;
+ * a release or pay of the same goods later in the batch already met the wiped keys (NOOP, as it would before a
+ * reconciler's restore), and the fold it is rebuilt from is the one before them. The keys keep the lifetime the fold recorded (no ledger entry: the sale's end does not move). A
  * goods the fold knows no sale of is called again without the question, and gets its stored REJECTED no_sale.
  */
 final class WipedSales {

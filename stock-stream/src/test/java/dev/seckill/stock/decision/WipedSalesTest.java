@@ -119,4 +119,26 @@ class WipedSalesTest {
                 .as("nothing restored")
                 .isFalse();
     }
+
+    /**
+     * A purchase and the goods' first open in one batch: the purchase answers NOSALE in the pipeline, the open then
+     * makes the sale, and the purchase's completion asks again — it must not be decided against the sale opened after
+     * it (the batch is run before an open or a close). Found in review: it sold a unit the fold never knew of.
+     */
+    @Test
+    void aPurchaseBeforeTheFirstOpenInOneBatchIsRefusedNoSaleNotDecidedAgainstTheLaterSale() {
+        FoldStore folds = FoldStore.inMemory();
+        Decider decider = new CrashReplayFoldTest().decider(folds, redis);
+
+        var decided = decider.decideAll(List.of(
+                CrashReplayFoldTest.in(1, buy("early", 1)),
+                CrashReplayFoldTest.in(
+                        2, new OpenSale(GOODS, 5, start, start.plusSeconds(3600), 1, "open-after", false))));
+
+        assertThat(decided.get(0).outcome().outcome()).isEqualTo(OutcomeKind.REJECTED);
+        assertThat(decided.get(0).outcome().reason()).isEqualTo("no_sale");
+        assertThat(redis.redis.get(redis.keys.stock(GOODS))).isEqualTo("5");
+        assertThat(folds.get(GOODS).stock).isEqualTo(5);
+        assertThat(folds.holdings(GOODS)).isEmpty();
+    }
 }

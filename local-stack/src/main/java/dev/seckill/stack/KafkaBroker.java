@@ -67,7 +67,7 @@ public final class KafkaBroker implements AutoCloseable {
     public static KafkaBroker onFreePorts() {
         try {
             return new KafkaBroker(
-                    Files.createTempDirectory("seckill-kafka-"), ServerProcess.freePort(), ServerProcess.freePort());
+                    ServerProcess.tempDir("seckill-kafka-"), ServerProcess.freePort(), ServerProcess.freePort());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -32,7 +32,7 @@ public final class KafkaCluster implements AutoCloseable {
     /** {@code n} nodes on free ports in a fresh temporary folder. */
     public static KafkaCluster onFreePorts(int n) {
         try {
-            Path dir = Files.createTempDirectory("seckill-kafka-cluster-");
+            Path dir = ServerProcess.tempDir("seckill-kafka-cluster-");
             List<int[]> ports = new ArrayList<>();
             for (int i = 0; i < n; i++) ports.add(new int[] {ServerProcess.freePort(), ServerProcess.freePort()});
             return of(dir, ports);

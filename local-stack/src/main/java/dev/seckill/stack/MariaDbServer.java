@@ -22,7 +22,7 @@ public final class MariaDbServer implements AutoCloseable {
 
     public static MariaDbServer onFreePort() {
         try {
-            return new MariaDbServer(ServerProcess.freePort(), Files.createTempDirectory("seckill-mariadb-"));
+            return new MariaDbServer(ServerProcess.freePort(), ServerProcess.tempDir("seckill-mariadb-"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

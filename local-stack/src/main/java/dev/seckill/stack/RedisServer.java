@@ -25,7 +25,7 @@ public final class RedisServer implements AutoCloseable {
 
     public static RedisServer onFreePort() {
         try {
-            return new RedisServer(ServerProcess.freePort(), Files.createTempDirectory("seckill-redis-"), List.of());
+            return new RedisServer(ServerProcess.freePort(), ServerProcess.tempDir("seckill-redis-"), List.of());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,6 +1,7 @@
 package dev.seckill.stack;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -8,13 +9,41 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /** Small helpers shared by the launchers of local servers. */
 public final class ServerProcess {
+    private static final Set<Path> TEMP_DIRS = ConcurrentHashMap.newKeySet();
+
+    static {
+        // a server on a spare port keeps its data in a folder of its own (a MariaDB one is ~114 MB): gone with the JVM
+        // that made it, whether or not the server was closed, so a day of tests and drills leaves nothing in /tmp
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> TEMP_DIRS.forEach(ServerProcess::deleteTree), "seckill-temp-dirs"));
+    }
+
     private ServerProcess() {}
+
+    /** A fresh temporary folder, deleted with everything in it when this JVM exits. */
+    public static Path tempDir(String prefix) throws IOException {
+        Path dir = Files.createTempDirectory(prefix);
+        TEMP_DIRS.add(dir);
+        return dir;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // already gone, or a file still being written by a server that outlived us: nothing more to do at exit
+        }
+    }
 
     /** True when something accepts TCP connections at host:port within 500 ms. */
     public static boolean answers(String host, int port) {

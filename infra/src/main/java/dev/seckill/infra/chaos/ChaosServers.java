@@ -6,7 +6,6 @@ import dev.seckill.stack.MariaDbServer;
 import dev.seckill.stack.RedisServer;
 import dev.seckill.stack.ServerProcess;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +47,7 @@ final class ChaosServers implements AutoCloseable {
                 // DEBUG SLEEP is how a slow Redis is made: allowed from loopback on this server only
                 redis = new RedisServer(
                                 ServerProcess.freePort(),
-                                Files.createTempDirectory("seckill-chaos-redis-"),
+                                ServerProcess.tempDir("seckill-chaos-redis-"),
                                 List.of("--enable-debug-command", "local"))
                         .start();
                 out.printf("  own redis-server on %s%n", redis.url());

@@ -37,7 +37,11 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -258,35 +262,35 @@ class ReconcilerTest {
                         .isTrue();
 
                 Set<String> busy = ConcurrentHashMap.newKeySet();
-                AtomicBoolean buying = new AtomicBoolean(true);
-                Thread buyers = new Thread(() -> {
-                    for (int i = 0; buying.get() && i < 3_000; i++) {
-                        String id = "busy-" + i;
-                        p.send(new Purchase(id, busyGoods, 20_000 + i, 1, Instant.now()));
-                        busy.add(id);
-                        try {
-                            Thread.sleep(20); // the pace of the traffic, not a synchronisation
-                        } catch (InterruptedException e) {
-                            return;
-                        }
-                    }
-                });
-                buyers.start();
+                AtomicInteger offered = new AtomicInteger();
+                // one purchase of the busy goods every 20 ms (a fixed-rate schedule, 3,000 at most)
+                ScheduledExecutorService traffic = Executors.newSingleThreadScheduledExecutor();
+                traffic.scheduleAtFixedRate(
+                        () -> {
+                            int i = offered.getAndIncrement();
+                            if (i >= 3_000) return;
+                            String id = "busy-" + i;
+                            p.send(new Purchase(id, busyGoods, 20_000 + i, 1, Instant.now()));
+                            busy.add(id);
+                        },
+                        0,
+                        20,
+                        TimeUnit.MILLISECONDS);
                 try {
                     p.redis().flushAll(); // Redis restarted without persistence, in the middle of the traffic
                     await().atMost(Duration.ofSeconds(30))
                             .until(() -> p.redis().get(p.keys().stock(goods)) != null);
-                    assertThat(buyers.isAlive())
+                    assertThat(offered.get())
                             .as("restored while the partition was still busy")
-                            .isTrue();
+                            .isLessThan(3_000);
                     assertThat(one(
                                     p,
                                     "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ? AND kind = 'redis_wiped'",
                                     goods))
                             .isNotEqualTo("0");
                 } finally {
-                    buying.set(false);
-                    buyers.join();
+                    traffic.shutdown();
+                    assertThat(traffic.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
                 }
                 sent.addAll(wave(p, goods, "after", 100, 10_000));
                 assertThat(Drain.await(p, log, goods, sent, Duration.ofSeconds(90), n -> {}))

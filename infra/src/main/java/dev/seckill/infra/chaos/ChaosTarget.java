@@ -4,6 +4,10 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.infra.strategies.BuyerLoad;
 import dev.seckill.infra.strategies.ServedStrategy;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.db.JdbcUrls;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -91,6 +95,12 @@ final class ChaosTarget {
 
     synchronized List<NamedCheck> checks() {
         return List.copyOf(checks);
+    }
+
+    /** A connection to the namespace's database (the scenario's own server, if it has one). */
+    Connection db() throws SQLException {
+        return DriverManager.getConnection(
+                JdbcUrls.withDriverDefaults(settings.dbUrl()), settings.dbUser(), settings.dbPassword());
     }
 
     BuyerLoad load() {

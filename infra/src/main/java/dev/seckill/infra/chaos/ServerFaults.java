@@ -2,7 +2,6 @@ package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.strategies.StrategyAudit;
-import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.KafkaBroker;
 import dev.seckill.stack.KafkaCluster;
@@ -10,7 +9,6 @@ import dev.seckill.stack.ServerProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -125,7 +123,7 @@ final class ServerFaults {
         return t -> {
             for (int k = 0; k < 2; k++) {
                 if (k > 0 && !t.pause(1_000, 3_000)) return;
-                try (Connection c = connect(t)) {
+                try (Connection c = t.db()) {
                     c.setAutoCommit(false);
                     try (PreparedStatement lock =
                             c.prepareStatement("SELECT goods_id FROM sale WHERE goods_id = ? FOR UPDATE")) {
@@ -150,15 +148,10 @@ final class ServerFaults {
     }
 
     private static long liveOrders(ChaosTarget t) {
-        try (Connection c = connect(t)) {
+        try (Connection c = t.db()) {
             return StrategyAudit.liveOrders(c, t.goods);
         } catch (SQLException e) {
             return -1; // the server is still starting
         }
-    }
-
-    private static Connection connect(ChaosTarget t) throws SQLException {
-        return DriverManager.getConnection(
-                JdbcUrls.withDriverDefaults(t.settings.dbUrl()), t.settings.dbUser(), t.settings.dbPassword());
     }
 }

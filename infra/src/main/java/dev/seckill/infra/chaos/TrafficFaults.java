@@ -6,11 +6,9 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.dlq.DeadLetters;
-import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.kafka.ReliableProducers;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -147,8 +145,7 @@ final class TrafficFaults {
     /** Every requestId answered SUCCESS has its buyer's live order; null when so. */
     static String successesHaveOrders(ChaosTarget t, Map<String, Long> users) throws Exception {
         Map<String, List<String>> seen = outcomes(t);
-        try (Connection c = DriverManager.getConnection(
-                JdbcUrls.withDriverDefaults(t.settings.dbUrl()), t.settings.dbUser(), t.settings.dbPassword())) {
+        try (Connection c = t.db()) {
             for (var e : users.entrySet()) {
                 boolean success = seen.getOrDefault(e.getKey(), List.of()).contains("SUCCESS");
                 long orders = liveOrdersOf(c, t.goods, e.getValue());

@@ -149,6 +149,7 @@ public final class CliCommands {
             value("concurrency", "N"),
             value("users", "N"),
             value("seed", "N"),
+            value("warmup", "N"),
             value("strategies", "pessimistic,optimistic,sync,pipeline"),
             flag("no-fault"),
             value("html", "FILE"));

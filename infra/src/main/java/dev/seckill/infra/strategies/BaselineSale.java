@@ -29,7 +29,8 @@ final class BaselineSale {
 
     private BaselineSale() {}
 
-    static void prepare(Namespace ns, String strategy, long goodsId, long stock) throws Exception {
+    /** A sale of {@code stock} units of each goods given. */
+    static void prepare(Namespace ns, String strategy, long stock, long... goodsIds) throws Exception {
         try (HikariDataSource db = Database.open(ns.settings(), "baseline-setup");
                 Connection c = db.getConnection()) {
             try (Statement st = c.createStatement()) {
@@ -37,17 +38,21 @@ final class BaselineSale {
             }
             try (PreparedStatement open = c.prepareStatement(
                     "INSERT INTO sale (goods_id, opened_stock, stock, status) VALUES (?, ?, ?, 'OPEN')")) {
-                open.setLong(1, goodsId);
-                open.setLong(2, stock);
-                open.setLong(3, stock);
-                open.executeUpdate();
+                for (long goodsId : goodsIds) {
+                    open.setLong(1, goodsId);
+                    open.setLong(2, stock);
+                    open.setLong(3, stock);
+                    open.executeUpdate();
+                }
             }
         }
         if (!strategy.equals("sync")) return;
         SyncKeys keys = new SyncKeys(ns.settings().redisPrefix());
         try (UnifiedJedis redis = RedisConnections.open(ns.settings())) {
-            redis.del(keys.buyers(goodsId), keys.soldOut(goodsId));
-            redis.set(keys.stock(goodsId), Long.toString(stock));
+            for (long goodsId : goodsIds) {
+                redis.del(keys.buyers(goodsId), keys.soldOut(goodsId));
+                redis.set(keys.stock(goodsId), Long.toString(stock));
+            }
         }
         try (Admin admin = Admin.create(
                 Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ns.settings().kafkaBootstrap()))) {

@@ -49,7 +49,8 @@ public final class StrategiesBenchmark {
                 (int) f.getLong("requests", 50_000),
                 (int) f.getLong("concurrency", 500),
                 (int) f.getLong("users", 25_000),
-                f.getLong("seed", 7));
+                f.getLong("seed", 7),
+                (int) f.getCount("warmup", f.getLong("requests", 50_000)));
         List<String> strategies =
                 Arrays.asList(f.get("strategies", String.join(",", ALL)).split(","));
         for (String st : strategies)
@@ -58,8 +59,9 @@ public final class StrategiesBenchmark {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
                 "bench strategies: a sale of %,d units, %,d purchases from %d concurrent buyers over %,d buyers (one unit"
-                        + " each), through %s; each strategy's processes fresh, its own database, Redis keys and topics%n",
-                w.stock(), w.requests(), w.concurrency(), w.users(), String.join(", ", strategies));
+                        + " each), through %s; each strategy's processes fresh, its own database, Redis keys and topics, and"
+                        + " first the same sale of %,d purchases on another goods (its warm-up)%n",
+                w.stock(), w.requests(), w.concurrency(), w.users(), String.join(", ", strategies), w.warmup());
         double ceiling = generatorCeiling(w);
         out.printf(
                 "load generator     %,.0f answers/s against a server in this JVM that answers at once (its ceiling here,"

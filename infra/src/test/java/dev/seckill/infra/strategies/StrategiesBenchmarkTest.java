@@ -51,6 +51,8 @@ class StrategiesBenchmarkTest {
                     "20",
                     "--users",
                     "150",
+                    "--warmup",
+                    "100",
                     "--html",
                     html.toString()
                 },
@@ -59,6 +61,7 @@ class StrategiesBenchmarkTest {
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(out).isZero();
         assertThat(out).contains("every safety claim held");
+        assertThat(out).contains("warm-up            ").contains("answers/s on goods 2001");
         String faultTable = out.substring(out.indexOf("SIGKILLed once mid-sale, then restarted"));
         String row = faultTable
                 .lines()

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +88,21 @@ public final class BuyerLoad {
         for (int i = 0; i < outcome.length; i++)
             if (outcome[i] != null && sentAt[i] >= nanos && decided(outcome[i])) first = Math.min(first, answeredAt[i]);
         return first == Long.MAX_VALUE ? -1 : (first - nanos) / 1_000_000;
+    }
+
+    /**
+     * After the load: the times to answer (µs) of the answered requests first sent within {@code windowNanos} of the
+     * load's first request — what the buyers of a sale's first moments felt.
+     */
+    long[] latenciesSentWithin(long windowNanos) {
+        long start = Long.MAX_VALUE;
+        for (int i = 0; i < outcome.length; i++) if (outcome[i] != null) start = Math.min(start, sentAt[i]);
+        long[] out = new long[outcome.length];
+        int n = 0;
+        for (int i = 0; i < outcome.length; i++)
+            if (outcome[i] != null && !outcome[i].equals(NO_ANSWER) && sentAt[i] - start < windowNanos)
+                out[n++] = latencyMicros[i];
+        return Arrays.copyOf(out, n);
     }
 
     private static boolean decided(String what) {

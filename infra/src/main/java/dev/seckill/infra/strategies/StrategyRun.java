@@ -47,10 +47,22 @@ public final class StrategyRun {
             double answersPerSecond,
             double p50,
             double p99,
+            FirstSecond firstSecond,
             Map<String, Long> outcomes,
             StrategyAudit audit,
             int peakActiveConnections,
             long faultMillis) {}
+
+    /** The requests first sent in the sale's first second: how many, and their time to answer p50/p99 (ms). */
+    record FirstSecond(int requests, double p50, double p99) {
+        static FirstSecond of(BuyerLoad load) {
+            long[] micros = load.latenciesSentWithin(TimeUnit.SECONDS.toNanos(1));
+            return new FirstSecond(
+                    micros.length,
+                    Latencies.percentileMillis(micros, 50, 0),
+                    Latencies.percentileMillis(micros, 99, 0));
+        }
+    }
 
     private StrategyRun() {}
 
@@ -207,6 +219,7 @@ public final class StrategyRun {
                 answered.length / (load.elapsedNanos / 1e9),
                 Latencies.percentileMillis(answered, 50, 0),
                 Latencies.percentileMillis(answered, 99, 0),
+                FirstSecond.of(load),
                 outcomes,
                 audit,
                 peak,

@@ -56,6 +56,12 @@ final class StrategyTable {
                     r.faultMillis() < 0 ? "-" : String.format("%,d ms", r.faultMillis()));
         }
         for (StrategyRun.Result r : rs) out.printf("  %-10s answers: %s%n", r.strategy(), outcomes(r.outcomes()));
+        for (StrategyRun.Result r : rs) {
+            StrategyRun.FirstSecond f = r.firstSecond();
+            out.printf(
+                    "  %-10s first second: %,d requests sent in it, time to answer p50 %.1f ms, p99 %.1f ms%n",
+                    r.strategy(), f.requests(), f.p50(), f.p99());
+        }
         out.printf("  (unsold: DB stock left; dup: duplicate buyers; lost: answered SUCCESS, no order; f.dup: told"
                 + " DUPLICATE, no order; no ans.: never answered in a minute; DB: connections in use at peak)%n");
     }

@@ -62,6 +62,9 @@ class StrategiesBenchmarkTest {
         assertThat(exit).as(out).isZero();
         assertThat(out).contains("every safety claim held");
         assertThat(out).contains("warm-up            ").contains("answers/s on goods 2001");
+        assertThat(out)
+                .containsPattern(
+                        "pessimistic +first second: [\\d,]+ requests sent in it, time to answer p50 [\\d.]+ ms");
         String faultTable = out.substring(out.indexOf("SIGKILLed once mid-sale, then restarted"));
         String row = faultTable
                 .lines()

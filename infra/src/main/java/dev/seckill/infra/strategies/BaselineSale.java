@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +32,13 @@ final class BaselineSale {
 
     /** A sale of {@code stock} units of each goods given. */
     static void prepare(Namespace ns, String strategy, long stock, long... goodsIds) throws Exception {
+        Map<Long, Long> sales = new LinkedHashMap<>();
+        for (long goodsId : goodsIds) sales.put(goodsId, stock);
+        prepare(ns, strategy, sales);
+    }
+
+    /** A sale of each goods given, with its stock. */
+    static void prepare(Namespace ns, String strategy, Map<Long, Long> stockByGoods) throws Exception {
         try (HikariDataSource db = Database.open(ns.settings(), "baseline-setup");
                 Connection c = db.getConnection()) {
             try (Statement st = c.createStatement()) {
@@ -38,10 +46,10 @@ final class BaselineSale {
             }
             try (PreparedStatement open = c.prepareStatement(
                     "INSERT INTO sale (goods_id, opened_stock, stock, status) VALUES (?, ?, ?, 'OPEN')")) {
-                for (long goodsId : goodsIds) {
-                    open.setLong(1, goodsId);
-                    open.setLong(2, stock);
-                    open.setLong(3, stock);
+                for (Map.Entry<Long, Long> sale : stockByGoods.entrySet()) {
+                    open.setLong(1, sale.getKey());
+                    open.setLong(2, sale.getValue());
+                    open.setLong(3, sale.getValue());
                     open.executeUpdate();
                 }
             }
@@ -49,9 +57,9 @@ final class BaselineSale {
         if (!strategy.equals("sync")) return;
         SyncKeys keys = new SyncKeys(ns.settings().redisPrefix());
         try (UnifiedJedis redis = RedisConnections.open(ns.settings())) {
-            for (long goodsId : goodsIds) {
-                redis.del(keys.buyers(goodsId), keys.soldOut(goodsId));
-                redis.set(keys.stock(goodsId), Long.toString(stock));
+            for (Map.Entry<Long, Long> sale : stockByGoods.entrySet()) {
+                redis.del(keys.buyers(sale.getKey()), keys.soldOut(sale.getKey()));
+                redis.set(keys.stock(sale.getKey()), Long.toString(sale.getValue()));
             }
         }
         try (Admin admin = Admin.create(

@@ -26,15 +26,13 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class StrategyRun {
     public static final long GOODS = 1001;
-    /** The goods of the warm-up sale each strategy serves before the measured one. */
-    static final long WARMUP_GOODS = 2001;
 
     static final String PIPELINE = "pipeline";
     private static final long STABLE_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final long DRAIN_NANOS = TimeUnit.MINUTES.toNanos(2);
 
     /**
-     * The sale every strategy faces; {@code warmup}: purchases of the same shape on {@link #WARMUP_GOODS} first (0: none).
+     * The sale every strategy faces; {@code warmup}: purchases of the same shape on {@link #StrategyWarmup.GOODS} first (0: none).
      */
     record Workload(long stock, int requests, int concurrency, int users, long seed, int warmup) {}
 
@@ -77,54 +75,28 @@ public final class StrategyRun {
                     s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
             served = ServedStrategy.pipeline(s, logs);
         } else {
-            BaselineSale.prepare(ns, strategy, w.stock(), GOODS, WARMUP_GOODS);
+            BaselineSale.prepare(ns, strategy, Map.of(StrategyWarmup.GOODS, StrategyWarmup.stock(w), GOODS, w.stock()));
             served = ServedStrategy.baseline(strategy, s, logs);
         }
         try (served) {
             long ready = served.start();
             if (strategy.equals(PIPELINE)) {
                 try (UnifiedJedis redis = RedisConnections.open(s)) {
-                    for (long goods : new long[] {WARMUP_GOODS, GOODS})
-                        ColdStartBenchmark.openSale(s, new Topics(s.topicPrefix()), redis, goods, w.stock());
+                    ColdStartBenchmark.openSale(
+                            s, new Topics(s.topicPrefix()), redis, StrategyWarmup.GOODS, StrategyWarmup.stock(w));
+                    ColdStartBenchmark.openSale(s, new Topics(s.topicPrefix()), redis, GOODS, w.stock());
                 }
             }
             out.printf(
                     "%n-- %s%s (namespace %s; ready in %,d ms)%n",
                     strategy, fault ? ", SIGKILL mid-sale" : "", ns.name(), ready);
-            warmUp(served, strategy, w, out);
+            StrategyWarmup.run(s, served, strategy, w, out);
             return measure(s, ns, served, strategy, fault, w, out);
         } finally {
             ns.deleteTopics();
             ns.deleteRedisKeys();
             ns.dropDatabase();
         }
-    }
-
-    /**
-     * The same sale on another goods, served by the same processes before the measured one: no strategy is measured
-     * on a cold JVM (the pipeline's services warm themselves before ready, the baselines do not; and even a warmed JVM's
-     * C2 compiler is still busy for minutes on two cores — docs/performance.md, "Time to answer").
-     */
-    private static void warmUp(ServedStrategy served, String strategy, Workload w, PrintStream out) throws Exception {
-        if (w.warmup() <= 0) return;
-        ProgressBar bar = new ProgressBar(out, "warm-up", w.warmup());
-        BuyerLoad load = new BuyerLoad(
-                        new BuyerLoad.Spec(
-                                served.port(),
-                                WARMUP_GOODS,
-                                w.warmup(),
-                                w.concurrency(),
-                                w.users(),
-                                w.seed() + 1,
-                                strategy.equals(PIPELINE) ? 10 : 0),
-                        bar::update,
-                        Integer.MAX_VALUE,
-                        null)
-                .run();
-        bar.finish(w.warmup());
-        out.printf(
-                "warm-up            %,.0f answers/s on goods %d%n",
-                w.warmup() / (load.elapsedNanos / 1e9), WARMUP_GOODS);
     }
 
     private static Result measure(
@@ -184,11 +156,16 @@ public final class StrategyRun {
      * dead member go), so fewer are waited for up to 2 minutes before they count as lost.
      */
     public static void drain(Connection c, long confirmed) throws Exception {
+        drain(c, GOODS, confirmed);
+    }
+
+    /** As above, for the orders of {@code goods}. */
+    static void drain(Connection c, long goods, long confirmed) throws Exception {
         long deadline = System.nanoTime() + DRAIN_NANOS;
         long last = -1;
         long since = System.nanoTime();
         while (System.nanoTime() < deadline) {
-            long now = StrategyAudit.liveOrders(c, GOODS);
+            long now = StrategyAudit.liveOrders(c, goods);
             if (now != last) {
                 last = now;
                 since = System.nanoTime();

@@ -18,7 +18,7 @@ final class AnswerPhases {
     private static final Duration JIT_QUIET = Duration.ofSeconds(10);
     /** The warm-up goes on while the JIT compilers took more than this share of its wall time (one core = 1.0). */
     static final double JIT_BUSY = 0.10;
-    /** ... but never past this many warm-up requests in all. */
+    /** ... but no further round once this many warm-up requests would be passed (a first round is always run). */
     static final int MAX_WARMUP = 400_000;
 
     /** The figures of one pipeline configuration. */
@@ -86,15 +86,17 @@ final class AnswerPhases {
         int done = 0;
         double busy;
         do {
-            long jit = JitQuiet.millis();
-            long start = System.nanoTime();
-            load("warm-up", shape.warmup(), shape.concurrency(), 0, WAIT_SECONDS);
-            busy = (JitQuiet.millis() - jit) / ((System.nanoTime() - start) / 1e6);
+            // the JIT's compile time while this round's requests ran (not its connection set-up or the quiet wait)
+            RawHttpLoad.Result r = load("warm-up", shape.warmup(), shape.concurrency(), 0, WAIT_SECONDS);
+            busy = r.jitMillis() / Math.max(1.0, r.elapsedNanos() / 1e6);
             done += shape.warmup();
         } while (busy > JIT_BUSY && done + shape.warmup() <= MAX_WARMUP);
         out.printf(
-                "  warm-up          %,d requests; the JIT compiled for %.0f%% of the last %,d requests' time%n",
-                done, 100 * busy, shape.warmup());
+                "  warm-up          %,d requests; the JIT compiled for %.0f%% of the last %,d requests' time%s%n",
+                done,
+                100 * busy,
+                shape.warmup(),
+                busy > JIT_BUSY ? " (stopped at the cap of " + String.format("%,d", MAX_WARMUP) + ", not quiet)" : "");
     }
 
     /** One load; each phase has buyers of its own (10M apart), so no phase runs into the per-user rate limit. */

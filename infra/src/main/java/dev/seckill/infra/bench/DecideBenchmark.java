@@ -66,6 +66,7 @@ public final class DecideBenchmark {
                 rawPlain, rawPipelined, rawBatched);
         DecideRun.Measured sale = DecideRun.measure(s, n, goodsCount, stock, "deciding", out);
         int deleted = ns.deleteTopics();
+        ns.deleteRedisKeys();
         DecideRun.Measured lua = null;
         if (luaRun) {
             Namespace luaNs = Namespace.create(base, name + "-lua");
@@ -74,6 +75,7 @@ public final class DecideBenchmark {
             lua = DecideRun.measure(
                     streamSettings(luaNs, f), luaCommands, goodsCount, luaCommands + 1L, "all Lua", out);
             deleted += luaNs.deleteTopics();
+            luaNs.deleteRedisKeys();
         }
         out.printf("%n== bench decide ==%n");
         print(out, "the sale as given", n, sale, rawPlain, rawPipelined);
@@ -83,7 +85,7 @@ public final class DecideBenchmark {
                         ? "warm-up             %,d purchases decided by a first app instance on its own namespace before this run%n"
                         : "warm-up             none (--warmup %d): the figure includes the JIT compiling the app%n",
                 warmup);
-        out.printf("cleaned up          %d topics of this run deleted from the broker%n", deleted);
+        out.printf("cleaned up          %d topics of this run deleted from the broker, and its Redis keys%n", deleted);
         return 0;
     }
 
@@ -123,6 +125,7 @@ public final class DecideBenchmark {
             DecideRun.awaitCommitted(s, topics, n + goodsCount, bar, Duration.ofMinutes(20));
         }
         ns.deleteTopics();
+        ns.deleteRedisKeys();
     }
 
     private static Settings streamSettings(Namespace ns, Flags f) {

@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,13 +28,6 @@ final class BaselineSale {
     static final int ORDER_PARTITIONS = 12;
 
     private BaselineSale() {}
-
-    /** A sale of {@code stock} units of each goods given. */
-    static void prepare(Namespace ns, String strategy, long stock, long... goodsIds) throws Exception {
-        Map<Long, Long> sales = new LinkedHashMap<>();
-        for (long goodsId : goodsIds) sales.put(goodsId, stock);
-        prepare(ns, strategy, sales);
-    }
 
     /** A sale of each goods given, with its stock. */
     static void prepare(Namespace ns, String strategy, Map<Long, Long> stockByGoods) throws Exception {

@@ -91,19 +91,25 @@ public final class BuyerLoad {
     }
 
     /**
-     * After the load: the times to answer (µs) of the answered requests first sent within {@code windowNanos} of the
-     * load's first request — what the buyers of a sale's first moments felt.
+     * After the load: the requests first sent within {@code windowNanos} of the load's first request — what the buyers
+     * of a sale's first moments felt: how many were sent, and the times to answer (µs) of those answered.
      */
-    long[] latenciesSentWithin(long windowNanos) {
+    SentWithin sentWithin(long windowNanos) {
         long start = Long.MAX_VALUE;
         for (int i = 0; i < outcome.length; i++) if (outcome[i] != null) start = Math.min(start, sentAt[i]);
-        long[] out = new long[outcome.length];
+        long[] answered = new long[outcome.length];
+        int sent = 0;
         int n = 0;
-        for (int i = 0; i < outcome.length; i++)
-            if (outcome[i] != null && !outcome[i].equals(NO_ANSWER) && sentAt[i] - start < windowNanos)
-                out[n++] = latencyMicros[i];
-        return Arrays.copyOf(out, n);
+        for (int i = 0; i < outcome.length; i++) {
+            if (outcome[i] == null || sentAt[i] - start >= windowNanos) continue;
+            sent++;
+            if (!outcome[i].equals(NO_ANSWER)) answered[n++] = latencyMicros[i];
+        }
+        return new SentWithin(sent, Arrays.copyOf(answered, n));
     }
+
+    /** Requests sent in a window, and the times to answer (µs) of those of them that were answered. */
+    record SentWithin(int sent, long[] answeredMicros) {}
 
     private static boolean decided(String what) {
         return what.equals(Answer.SUCCESS.name())

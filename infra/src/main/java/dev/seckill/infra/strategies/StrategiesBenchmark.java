@@ -59,9 +59,17 @@ public final class StrategiesBenchmark {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
                 "bench strategies: a sale of %,d units, %,d purchases from %d concurrent buyers over %,d buyers (one unit"
-                        + " each), through %s; each strategy's processes fresh, its own database, Redis keys and topics, and"
-                        + " first the same sale of %,d purchases on another goods (its warm-up)%n",
-                w.stock(), w.requests(), w.concurrency(), w.users(), String.join(", ", strategies), w.warmup());
+                        + " each), through %s; each strategy's processes fresh, its own database, Redis keys and topics%s%n",
+                w.stock(),
+                w.requests(),
+                w.concurrency(),
+                w.users(),
+                String.join(", ", strategies),
+                w.warmup() > 0
+                        ? String.format(
+                                ", and first a warm-up sale of %,d purchases (%,d units) on another goods",
+                                w.warmup(), StrategyWarmup.stock(w))
+                        : "; no warm-up (--warmup 0)");
         double ceiling = generatorCeiling(w);
         out.printf(
                 "load generator     %,.0f answers/s against a server in this JVM that answers at once (its ceiling here,"

@@ -51,14 +51,17 @@ public final class StrategyRun {
             int peakActiveConnections,
             long faultMillis) {}
 
-    /** The requests first sent in the sale's first second: how many, and their time to answer p50/p99 (ms). */
+    /** The requests first sent in the sale's first second: how many, and the answered ones' time to answer p50/p99 (ms; NaN: none answered). */
     record FirstSecond(int requests, double p50, double p99) {
         static FirstSecond of(BuyerLoad load) {
-            long[] micros = load.latenciesSentWithin(TimeUnit.SECONDS.toNanos(1));
-            return new FirstSecond(
-                    micros.length,
-                    Latencies.percentileMillis(micros, 50, 0),
-                    Latencies.percentileMillis(micros, 99, 0));
+            BuyerLoad.SentWithin w = load.sentWithin(TimeUnit.SECONDS.toNanos(1));
+            long[] micros = w.answeredMicros();
+            return micros.length == 0
+                    ? new FirstSecond(w.sent(), Double.NaN, Double.NaN)
+                    : new FirstSecond(
+                            w.sent(),
+                            Latencies.percentileMillis(micros, 50, 0),
+                            Latencies.percentileMillis(micros, 99, 0));
         }
     }
 
@@ -159,8 +162,8 @@ public final class StrategyRun {
         drain(c, GOODS, confirmed);
     }
 
-    /** As above, for the orders of {@code goods}. */
-    static void drain(Connection c, long goods, long confirmed) throws Exception {
+    /** As above, for the orders of {@code goods}; returns the live orders at the end. */
+    static long drain(Connection c, long goods, long confirmed) throws Exception {
         long deadline = System.nanoTime() + DRAIN_NANOS;
         long last = -1;
         long since = System.nanoTime();
@@ -170,10 +173,11 @@ public final class StrategyRun {
                 last = now;
                 since = System.nanoTime();
             } else if (System.nanoTime() - since > STABLE_NANOS && now >= confirmed) {
-                return;
+                return now;
             }
             TimeUnit.MILLISECONDS.sleep(250); // polling a database other processes write
         }
+        return StrategyAudit.liveOrders(c, goods);
     }
 
     private static Result result(

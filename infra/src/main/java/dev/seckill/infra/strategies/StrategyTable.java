@@ -59,8 +59,12 @@ final class StrategyTable {
         for (StrategyRun.Result r : rs) {
             StrategyRun.FirstSecond f = r.firstSecond();
             out.printf(
-                    "  %-10s first second: %,d requests sent in it, time to answer p50 %.1f ms, p99 %.1f ms%n",
-                    r.strategy(), f.requests(), f.p50(), f.p99());
+                    "  %-10s first second: %,d requests sent in it, time to answer %s%n",
+                    r.strategy(),
+                    f.requests(),
+                    Double.isNaN(f.p50())
+                            ? "- (none answered)"
+                            : String.format("p50 %.1f ms, p99 %.1f ms", f.p50(), f.p99()));
         }
         out.printf("  (unsold: DB stock left; dup: duplicate buyers; lost: answered SUCCESS, no order; f.dup: told"
                 + " DUPLICATE, no order; no ans.: never answered in a minute; DB: connections in use at peak)%n");

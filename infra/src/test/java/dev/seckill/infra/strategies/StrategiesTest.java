@@ -32,7 +32,7 @@ class StrategiesTest {
                 base,
                 "strat-test-" + strategy + "-" + UUID.randomUUID().toString().substring(0, 6));
         try {
-            BaselineSale.prepare(ns, strategy, STOCK, StrategyRun.GOODS);
+            BaselineSale.prepare(ns, strategy, Map.of(StrategyRun.GOODS, STOCK));
             BuyerLoad load;
             try (StrategyServer server = new StrategyServer(StrategyMain.open(strategy, ns.settings()), 0)) {
                 load = new BuyerLoad(

@@ -10,14 +10,10 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.ledger.FoldStore;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,20 +24,8 @@ import org.junit.jupiter.api.Test;
  * has no armed gate, so the same purchase reaches Lua and buys the released unit. Copying a REPLAY's stockAfter into
  * the fold (as before) left it one unit above Redis, and a restore then oversold; folding by deltas does not.
  */
-class CrashReplayFoldTest {
+class CrashReplayFoldTest extends TestRedisCase {
     static final long GOODS = 5001;
-    final Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
-    TestRedis redis;
-
-    @BeforeEach
-    void setUp() {
-        redis = new TestRedis();
-    }
-
-    @AfterEach
-    void tearDown() {
-        redis.close();
-    }
 
     static ShortCircuitLog inMemoryLog() {
         Map<String, String> map = new HashMap<>();

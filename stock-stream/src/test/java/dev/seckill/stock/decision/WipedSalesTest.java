@@ -7,11 +7,7 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,20 +16,8 @@ import org.junit.jupiter.api.Test;
  * stream, which knows the sale from its own fold, rebuilds it at the purchase's position and decides the purchase.
  * Against the machine's real Redis, under a key prefix of the test's own.
  */
-class WipedSalesTest {
+class WipedSalesTest extends TestRedisCase {
     static final long GOODS = CrashReplayFoldTest.GOODS;
-    final Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
-    TestRedis redis;
-
-    @BeforeEach
-    void setUp() {
-        redis = new TestRedis();
-    }
-
-    @AfterEach
-    void tearDown() {
-        redis.close();
-    }
 
     /** Every key of the goods gone, as after a restart without persistence. */
     void wipe(long goods) {

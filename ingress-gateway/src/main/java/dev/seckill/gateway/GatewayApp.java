@@ -89,11 +89,12 @@ public final class GatewayApp implements AutoCloseable {
         SaleWindows windows =
                 new SaleWindows(redis, keys, windowLookups, config.windowCacheMs(), config.windowCacheGoods());
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
+        SoldOutMarks soldOut = SoldOutMarks.renewedFrom(windows, config.soldoutTtlMs(), clock, metrics);
         view = new OutcomeView(
                 settings.kafkaBootstrap(),
                 topics,
                 config.outcomeCache(),
-                Duration.ofMillis(config.soldoutTtlMs()),
+                soldOut,
                 Duration.ofMillis(config.outcomeFetchMaxWaitMs()),
                 windows::invalidate);
         statusRedis = new RedisBatcher(redis, config.statusQueue(), "gateway-status-redis");

@@ -102,7 +102,9 @@ public record GatewaySettings(
     public static final Setting<Integer> OUTCOME_CACHE =
             Setting.integer("gateway.outcome.cache", 500_000, "outcomes kept in memory for GET and waiting requests");
     public static final Setting<Long> SOLDOUT_TTL_MS = Setting.number(
-            "gateway.soldout.ttl.ms", 2000, "how long a sold-out goods is answered 200 SOLD_OUT at the door");
+            "gateway.soldout.ttl.ms",
+            2000,
+            "how long a sold-out mark answers 200 SOLD_OUT at the door before it is renewed (while Redis's stock is still 0) or lapses");
     public static final Setting<Long> OUTCOME_FETCH_MAX_WAIT_MS = Setting.number(
             "gateway.outcome.fetch.max.wait.ms",
             500,

@@ -5,7 +5,6 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +12,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -29,9 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's read side: follows the outcome topics and the ledger (read_committed, from the end, no group) and
- * keeps the latest outcomes by requestId (bounded) plus a sold-out flag per goods. The flag is set by a SOLD_OUT
- * outcome, expires after a short TTL, and is cleared at once by a SUCCESS that leaves stock or a RELEASED entry,
- * so a release makes the goods buyable again without waiting.
+ * keeps the latest outcomes by requestId (bounded) and feeds the door's {@link SoldOutMarks}: outcomes mark a goods
+ * sold out, RELEASED/OPENED/RESTORED ledger entries clear the mark at once, so a release makes the goods buyable
+ * again without waiting.
  */
 final class OutcomeView implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutcomeView.class);
@@ -39,8 +37,7 @@ final class OutcomeView implements AutoCloseable {
     private final Topics topics;
     private final KafkaConsumer<String, byte[]> consumer;
     private final Map<String, Outcome> outcomes;
-    private final Map<Long, Long> soldOutUntil = new ConcurrentHashMap<>();
-    private final long soldOutTtlMs;
+    private final SoldOutMarks soldOut;
     private final AtomicBoolean running = new AtomicBoolean(true);
     /**
      * When a poll last succeeded; it starts at construction: the gateway has just reached Kafka (it provisioned the
@@ -60,12 +57,12 @@ final class OutcomeView implements AutoCloseable {
             String bootstrap,
             Topics topics,
             int capacity,
-            Duration soldOutTtl,
+            SoldOutMarks soldOut,
             Duration fetchMaxWait,
             LongConsumer saleChanged) {
         this.topics = topics;
         this.saleChanged = saleChanged;
-        this.soldOutTtlMs = soldOutTtl.toMillis();
+        this.soldOut = soldOut;
         this.outcomes = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Outcome> eldest) {
@@ -125,14 +122,12 @@ final class OutcomeView implements AutoCloseable {
     private void onOutcome(Outcome o) {
         outcomes.put(o.requestId(), o);
         onOutcome.accept(o);
-        if (o.outcome() == OutcomeKind.SOLD_OUT)
-            soldOutUntil.put(o.goodsId(), System.currentTimeMillis() + soldOutTtlMs);
-        else if (o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() > 0) soldOutUntil.remove(o.goodsId());
+        soldOut.outcome(o);
     }
 
     private void onLedger(LedgerEntry e) {
         if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
-            soldOutUntil.remove(e.goodsId());
+            soldOut.clear(e.goodsId());
         }
         if (e.type() == LedgerType.OPENED || e.type() == LedgerType.CLOSED || e.type() == LedgerType.RESTORED) {
             saleChanged.accept(e.goodsId());
@@ -144,8 +139,7 @@ final class OutcomeView implements AutoCloseable {
     }
 
     boolean knownSoldOut(long goodsId) {
-        Long until = soldOutUntil.get(goodsId);
-        return until != null && until > System.currentTimeMillis();
+        return soldOut.soldOut(goodsId);
     }
 
     /** True when the view polled the broker successfully within the last {@code maxAgeMs}. */

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The gateway's view of each sale's window, read from the sale hash in Redis off the event loop and kept for a
- * second. A request outside a known window is answered REJECTED at the door ({@code not_started} / {@code ended}),
+ * The gateway's view of each sale's window (and its stock, for the sold-out mark), read from the sale hash and the
+ * stock key in Redis off the event loop and kept for a second. A request outside a known window is answered REJECTED at the door ({@code not_started} / {@code ended}),
  * exactly as stock-stream would judge it by acceptedAt. Unknown goods (no sale, or not looked up yet) pass through:
  * only the stream decides {@code no_sale}. OPENED/CLOSED/RESTORED ledger entries drop the cached window at once.
  *
@@ -24,7 +24,7 @@ import redis.clients.jedis.UnifiedJedis;
  * the request passes through to the stream, which decides it exactly — only the short-circuit is lost.
  */
 final class SaleWindows {
-    private record Window(Long startAt, Long endAt, boolean closed, long fetchedAt) {}
+    private record Window(Long startAt, Long endAt, boolean closed, Long stock, long fetchedAt) {}
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
@@ -74,6 +74,16 @@ final class SaleWindows {
         return null;
     }
 
+    /**
+     * The goods' stock as Redis held it at a lookup at most twice the cache's age ago (the door's sold-out mark is
+     * renewed from it), or null when there is none that recent or the goods has no stock key.
+     */
+    Long recentStock(long goodsId, long nowMs) {
+        Window w = windows.get(goodsId);
+        if (w == null || nowMs - w.fetchedAt() > 2 * maxAgeMs) return null;
+        return w.stock();
+    }
+
     /** Drops a goods' window; a lookup that read Redis before this call does not put its old window back. */
     void invalidate(long goodsId) {
         invalidations.incrementAndGet(); // before the remove: a lookup that checks after the remove sees the change
@@ -97,11 +107,13 @@ final class SaleWindows {
                 try {
                     long seen = invalidations.get();
                     List<String> f = redis.hmget(keys.sale(goodsId), "startAt", "endAt", "status");
+                    String stockText = redis.get(keys.stock(goodsId));
                     Long start = f.get(0) == null ? null : Long.parseLong(f.get(0));
                     Long end = f.get(1) == null ? null : Long.parseLong(f.get(1));
+                    Long stock = stockText == null ? null : Long.parseLong(stockText);
                     long now = System.currentTimeMillis();
                     if (windows.containsKey(goodsId) || roomFor(now)) {
-                        windows.put(goodsId, new Window(start, end, "closed".equals(f.get(2)), now));
+                        windows.put(goodsId, new Window(start, end, "closed".equals(f.get(2)), stock, now));
                         // a sale opened or closed while we read: what we read may be the old window (rare; looked up
                         // again)
                         if (invalidations.get() != seen) windows.remove(goodsId);

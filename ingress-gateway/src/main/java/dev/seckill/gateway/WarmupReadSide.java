@@ -32,7 +32,12 @@ final class WarmupReadSide implements AutoCloseable {
     WarmupReadSide(String bootstrap, Topics topics, PurchaseStatusStore store, SaleWindows windows) {
         this.topics = topics;
         this.view = new OutcomeView(
-                bootstrap, topics, 100_000, Duration.ofMinutes(5), Duration.ofMillis(500), windows::invalidate);
+                bootstrap,
+                topics,
+                100_000,
+                new SoldOutMarks(Duration.ofMinutes(5).toMillis(), g -> null, System::currentTimeMillis),
+                Duration.ofMillis(500),
+                windows::invalidate);
         this.group = topics.prefix() + "gateway-status";
         this.indexer = new StatusIndexer(bootstrap, group, topics, store);
     }

@@ -1,0 +1,138 @@
+package dev.seckill.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.redis.RedisConnections;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.UnifiedJedis;
+
+/** The door's sold-out mark: what sets it, what clears it, and its renewal from Redis's stock instead of expiring. */
+class SoldOutMarksTest {
+    static final long GOODS = 7;
+    static final long TTL = 2_000;
+
+    final AtomicLong now = new AtomicLong(1_000_000);
+    final Map<Long, Long> stock = new HashMap<>();
+    final SoldOutMarks marks = new SoldOutMarks(TTL, stock::get, now::get);
+
+    static Outcome outcome(OutcomeKind kind, int quantity, long stockAfter) {
+        Instant at = Instant.ofEpochMilli(1_000_000);
+        return Outcome.of("r-" + kind + stockAfter, GOODS, 1, quantity, kind, null, stockAfter, at, at, 0, 0);
+    }
+
+    @Test
+    void theSuccessThatTakesTheLastUnitMarks_aSuccessThatLeavesStockClears() {
+        marks.outcome(outcome(OutcomeKind.SUCCESS, 1, 3));
+        assertThat(marks.soldOut(GOODS)).isFalse();
+        marks.outcome(outcome(OutcomeKind.SUCCESS, 1, 0));
+        assertThat(marks.soldOut(GOODS)).as("the last unit is gone").isTrue();
+        marks.outcome(outcome(OutcomeKind.SUCCESS, 1, 2)); // a release was sold again with stock left
+        assertThat(marks.soldOut(GOODS)).isFalse();
+    }
+
+    @Test
+    void aSoldOutThatLeavesStockMarksNothing_aSmallerPurchaseCanStillSucceed() {
+        marks.outcome(outcome(OutcomeKind.SOLD_OUT, 2, 1));
+        assertThat(marks.soldOut(GOODS)).isFalse();
+        marks.outcome(outcome(OutcomeKind.DUPLICATE, 1, 0));
+        assertThat(marks.soldOut(GOODS))
+                .as("a DUPLICATE says nothing about others")
+                .isFalse();
+        marks.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
+        assertThat(marks.soldOut(GOODS)).isTrue();
+    }
+
+    @Test
+    void atTheTtlTheMarkIsRenewedWhileRedisStillHoldsNoStock_andLapsesWhenItDoes() {
+        marks.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
+        stock.put(GOODS, 0L);
+        for (int ttls = 1; ttls <= 5; ttls++) {
+            now.addAndGet(TTL);
+            assertThat(marks.soldOut(GOODS))
+                    .as("still sold out after %d TTLs", ttls)
+                    .isTrue();
+        }
+        assertThat(marks.renewals()).isEqualTo(5);
+        stock.put(GOODS, 4L); // stock came back without an entry the gateway follows (a repair)
+        now.addAndGet(TTL);
+        assertThat(marks.soldOut(GOODS)).isFalse();
+        stock.put(GOODS, 0L);
+        assertThat(marks.soldOut(GOODS))
+                .as("a lapsed mark comes back only with an outcome")
+                .isFalse();
+    }
+
+    @Test
+    void withNoRecentStockReadTheMarkLapsesAtItsTtl() {
+        marks.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
+        now.addAndGet(TTL - 1);
+        assertThat(marks.soldOut(GOODS)).isTrue();
+        now.addAndGet(1);
+        assertThat(marks.soldOut(GOODS)).isFalse();
+        assertThat(marks.renewals()).isZero();
+    }
+
+    @Test
+    void aClearWinsOverARenewal() {
+        marks.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
+        stock.put(GOODS, 0L); // a stale read: the release below came after it
+        marks.clear(GOODS);
+        now.addAndGet(TTL);
+        assertThat(marks.soldOut(GOODS)).isFalse();
+    }
+
+    @Test
+    void overRealRedis_theMarkOutlivesManyTtlsOfASoldOutGoods_andLapsesOnceTheStockKeyHoldsStockAgain()
+            throws Exception {
+        String prefix = "soldout-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+        RedisKeys keys = new RedisKeys(prefix);
+        ThreadPoolExecutor pool = SaleWindows.lookups(1, 10);
+        try (UnifiedJedis redis = RedisConnections.open(Settings.with(Map.of(Settings.REDIS_PREFIX, prefix)))) {
+            long start = System.currentTimeMillis();
+            redis.hset(
+                    keys.sale(GOODS),
+                    Map.of(
+                            "startAt", Long.toString(start - 1_000),
+                            "endAt", Long.toString(start + 3_600_000),
+                            "status", "open"));
+            redis.set(keys.stock(GOODS), "0");
+            // the window (and stock) kept a second, as the gateway's default; marks of 100 ms
+            SaleWindows windows = new SaleWindows(redis, keys, pool, 1_000, 100);
+            SoldOutMarks real = new SoldOutMarks(
+                    100, g -> windows.recentStock(g, System.currentTimeMillis()), System::currentTimeMillis);
+            windows.reject(GOODS, System.currentTimeMillis());
+            await().atMost(Duration.ofSeconds(10)).until(() -> windows.pendingLookups() == 0);
+            real.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
+            // the door asks the window first (which keeps the lookups coming), then the mark, as PurchaseRoute does
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                assertThat(windows.reject(GOODS, System.currentTimeMillis())).isNull();
+                assertThat(real.soldOut(GOODS))
+                        .as("never lapses while Redis says 0")
+                        .isTrue();
+                return real.renewals() >= 5;
+            });
+            redis.set(keys.stock(GOODS), "3");
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                windows.reject(GOODS, System.currentTimeMillis());
+                return !real.soldOut(GOODS);
+            });
+        } finally {
+            pool.shutdownNow();
+            try (UnifiedJedis redis = RedisConnections.open(Settings.with(Map.of(Settings.REDIS_PREFIX, prefix)))) {
+                redis.del(keys.sale(GOODS), keys.stock(GOODS));
+            }
+        }
+    }
+}

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -36,6 +37,12 @@ public final class BuyerLoad {
     final long[] latencyMicros;
     private final long[] sentAt;
     private final long[] answeredAt;
+    /** Wall-clock (epoch ms) at the first send and at the answer, and the answer's acceptedAt/decidedAt as sent. */
+    private final long[] sentWallMs;
+
+    private final long[] answeredWallMs;
+    private final String[] acceptedAt;
+    private final String[] decidedAt;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger successes = new AtomicInteger();
@@ -59,6 +66,10 @@ public final class BuyerLoad {
         this.latencyMicros = new long[spec.requests()];
         this.sentAt = new long[spec.requests()];
         this.answeredAt = new long[spec.requests()];
+        this.sentWallMs = new long[spec.requests()];
+        this.answeredWallMs = new long[spec.requests()];
+        this.acceptedAt = new String[spec.requests()];
+        this.decidedAt = new String[spec.requests()];
         Random random = new Random(spec.seed());
         for (int i = 0; i < user.length; i++) user[i] = 1 + random.nextInt(spec.users());
         this.finished = new CountDownLatch(spec.concurrency());
@@ -92,24 +103,37 @@ public final class BuyerLoad {
 
     /**
      * After the load: the requests first sent within {@code windowNanos} of the load's first request — what the buyers
-     * of a sale's first moments felt: how many were sent, and the times to answer (µs) of those answered.
+     * of a sale's first moments felt: how many were sent, the times to answer (µs) of those answered, and for those the
+     * pipeline's stream decided, where the time went ({@link AnswerHops}; null for a baseline).
      */
     SentWithin sentWithin(long windowNanos) {
         long start = Long.MAX_VALUE;
         for (int i = 0; i < outcome.length; i++) if (outcome[i] != null) start = Math.min(start, sentAt[i]);
         long[] answered = new long[outcome.length];
+        long[][] hop = new long[4][outcome.length]; // sent, accepted, decided, answered (epoch ms)
         int sent = 0;
         int n = 0;
         for (int i = 0; i < outcome.length; i++) {
             if (outcome[i] == null || sentAt[i] - start >= windowNanos) continue;
             sent++;
-            if (!outcome[i].equals(NO_ANSWER)) answered[n++] = latencyMicros[i];
+            if (outcome[i].equals(NO_ANSWER)) continue;
+            hop[0][n] = sentWallMs[i];
+            hop[1][n] = epochMillis(acceptedAt[i]);
+            hop[2][n] = epochMillis(decidedAt[i]);
+            hop[3][n] = answeredWallMs[i];
+            answered[n++] = latencyMicros[i];
         }
-        return new SentWithin(sent, Arrays.copyOf(answered, n));
+        AnswerHops hops = AnswerHops.of(
+                Arrays.copyOf(hop[0], n), Arrays.copyOf(hop[1], n), Arrays.copyOf(hop[2], n), Arrays.copyOf(hop[3], n));
+        return new SentWithin(sent, Arrays.copyOf(answered, n), hops);
     }
 
-    /** Requests sent in a window, and the times to answer (µs) of those of them that were answered. */
-    record SentWithin(int sent, long[] answeredMicros) {}
+    private static long epochMillis(String iso) {
+        return iso == null ? -1 : Instant.parse(iso).toEpochMilli();
+    }
+
+    /** Requests sent in a window, the times to answer (µs) of those answered, and where the pipeline's went. */
+    record SentWithin(int sent, long[] answeredMicros, AnswerHops hops) {}
 
     private static boolean decided(String what) {
         return what.equals(Answer.SUCCESS.name())
@@ -150,6 +174,7 @@ public final class BuyerLoad {
             finished.countDown();
             return;
         }
+        sentWallMs[i] = System.currentTimeMillis();
         purchase(i, System.nanoTime());
     }
 
@@ -202,6 +227,8 @@ public final class BuyerLoad {
         } else if (r.status() >= 500) {
             answered(i, sent, Answer.BUSY.name());
         } else {
+            acceptedAt[i] = r.body().getString("acceptedAt");
+            decidedAt[i] = r.body().getString("decidedAt");
             answered(i, sent, status);
         }
     }
@@ -215,6 +242,8 @@ public final class BuyerLoad {
         send(HttpMethod.GET, "/api/purchases/" + requestId, null).onComplete(ar -> {
             String status = ar.succeeded() ? ar.result().body().getString("status", "HTTP_200") : "";
             if (ar.succeeded() && ar.result().status() == 200 && !status.equals("PENDING")) {
+                acceptedAt[i] = ar.result().body().getString("acceptedAt");
+                decidedAt[i] = ar.result().body().getString("decidedAt");
                 answered(i, sent, status);
             } else if (ar.succeeded() && (ar.result().status() == 202 || status.equals("PENDING"))) {
                 // not decided yet: a long poll ended at its deadline (202), or the gateway said PENDING (200)
@@ -228,6 +257,7 @@ public final class BuyerLoad {
     private void answered(int i, long sent, String what) {
         sentAt[i] = sent;
         answeredAt[i] = System.nanoTime();
+        answeredWallMs[i] = System.currentTimeMillis();
         outcome[i] = what;
         latencyMicros[i] = (System.nanoTime() - sent) / 1_000;
         int ok = what.equals(Answer.SUCCESS.name()) ? successes.incrementAndGet() : successes.get();

@@ -51,17 +51,21 @@ public final class StrategyRun {
             int peakActiveConnections,
             long faultMillis) {}
 
-    /** The requests first sent in the sale's first second: how many, and the answered ones' time to answer p50/p99 (ms; NaN: none answered). */
-    record FirstSecond(int requests, double p50, double p99) {
+    /**
+     * The requests first sent in the sale's first second: how many, the answered ones' time to answer p50/p99 (ms; NaN:
+     * none answered), and where the time of those the pipeline's stream decided went (null: none, or a baseline).
+     */
+    record FirstSecond(int requests, double p50, double p99, AnswerHops hops) {
         static FirstSecond of(BuyerLoad load) {
             BuyerLoad.SentWithin w = load.sentWithin(TimeUnit.SECONDS.toNanos(1));
             long[] micros = w.answeredMicros();
             return micros.length == 0
-                    ? new FirstSecond(w.sent(), Double.NaN, Double.NaN)
+                    ? new FirstSecond(w.sent(), Double.NaN, Double.NaN, null)
                     : new FirstSecond(
                             w.sent(),
                             Latencies.percentileMillis(micros, 50, 0),
-                            Latencies.percentileMillis(micros, 99, 0));
+                            Latencies.percentileMillis(micros, 99, 0),
+                            w.hops());
         }
     }
 

@@ -65,6 +65,7 @@ final class StrategyTable {
                     Double.isNaN(f.p50())
                             ? "- (none answered)"
                             : String.format("p50 %.1f ms, p99 %.1f ms", f.p50(), f.p99()));
+            if (f.hops() != null) out.printf("  %-10s   of them %s%n", "", f.hops());
         }
         out.printf("  (unsold: DB stock left; dup: duplicate buyers; lost: answered SUCCESS, no order; f.dup: told"
                 + " DUPLICATE, no order; no ans.: never answered in a minute; DB: connections in use at peak)%n");

@@ -2,7 +2,10 @@ package dev.seckill.gateway;
 
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.status.PurchaseStatus;
+import io.vertx.core.Context;
 import io.vertx.core.json.JsonObject;
+import java.util.function.Consumer;
 
 /**
  * The door's checks that need nothing but the request and the gateway's parts: rate limits, the sale window and the
@@ -44,8 +47,30 @@ final class DoorChecks {
                 "rejected_" + outside);
     }
 
-    static Reply soldOut(PurchaseRoute.Parts parts, PurchaseRoute.Attempt a) {
+    /**
+     * SOLD_OUT at the door for a goods marked sold out — except for a requestId the pipeline may already have decided:
+     * the retry of a 503 ("UNKNOWN: retry with this requestId") whose purchase was appended and may have taken the
+     * last unit. The stream answers such a retry with its stored decision, so the door must too: a requestId a gateway
+     * issued always goes on ({@code passOn}), a client's goes on when the status store knows it (claimed or decided),
+     * and is answered SOLD_OUT only when it does not (or goes on when Redis cannot say).
+     */
+    static Reply soldOut(PurchaseRoute.Parts parts, PurchaseRoute.Attempt a, Consumer<PurchaseRoute.Attempt> passOn) {
         if (!parts.view().knownSoldOut(a.request().goodsId())) return null;
+        String requestId = a.request().requestId();
+        if (requestId == null) return soldOutReply(parts, a);
+        if (parts.ids().issuedAt(requestId) >= 0) return null;
+        Context context = parts.vertx().getOrCreateContext();
+        parts.store()
+                .lookup(requestId)
+                .whenComplete((status, error) -> context.runOnContext(v -> {
+                    if (error == null && status instanceof PurchaseStatus.Unknown)
+                        parts.responder().reply(a.ctx(), soldOutReply(parts, a), a.start());
+                    else passOn.accept(a);
+                }));
+        return Reply.LATER;
+    }
+
+    private static Reply soldOutReply(PurchaseRoute.Parts parts, PurchaseRoute.Attempt a) {
         parts.metrics()
                 .counter("seckill_gateway_short_circuits", "kind", "sold_out")
                 .increment();

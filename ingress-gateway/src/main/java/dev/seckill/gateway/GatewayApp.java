@@ -89,7 +89,7 @@ public final class GatewayApp implements AutoCloseable {
         SaleWindows windows =
                 new SaleWindows(redis, keys, windowLookups, config.windowCacheMs(), config.windowCacheGoods());
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
-        SoldOutMarks soldOut = SoldOutMarks.renewedFrom(windows, config.soldoutTtlMs(), clock, metrics);
+        SoldOutMarks soldOut = SoldOutMarks.renewedFrom(windows, config.soldoutTtlMs(), metrics);
         view = new OutcomeView(
                 settings.kafkaBootstrap(),
                 topics,

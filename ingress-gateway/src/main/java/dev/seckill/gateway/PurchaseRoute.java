@@ -76,7 +76,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                 a -> DoorChecks.rateLimit(parts, a),
                 this::requestIdOwner,
                 a -> DoorChecks.saleWindow(parts, a),
-                a -> DoorChecks.soldOut(parts, a));
+                a -> DoorChecks.soldOut(parts, a, this::claimThenSend));
     }
 
     @Override

@@ -24,7 +24,8 @@ import redis.clients.jedis.UnifiedJedis;
  * the request passes through to the stream, which decides it exactly — only the short-circuit is lost.
  */
 final class SaleWindows {
-    private record Window(Long startAt, Long endAt, boolean closed, Long stock, long fetchedAt) {}
+    /** {@code readStartedAt}: when the lookup began reading Redis (the stock is at least that recent). */
+    private record Window(Long startAt, Long endAt, boolean closed, Long stock, long readStartedAt, long fetchedAt) {}
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
@@ -75,12 +76,13 @@ final class SaleWindows {
     }
 
     /**
-     * The goods' stock as Redis held it at a lookup at most twice the cache's age ago (the door's sold-out mark is
-     * renewed from it), or null when there is none that recent or the goods has no stock key.
+     * The goods' stock as the last lookup read it, when that lookup started reading at or after {@code sinceMs} (epoch
+     * ms, this class's clock: {@link System#currentTimeMillis()}); null when there is no such read, the goods has no
+     * stock key, or the stock could not be read. The door's sold-out mark is renewed from it ({@link SoldOutMarks}).
      */
-    Long recentStock(long goodsId, long nowMs) {
+    Long stockReadSince(long goodsId, long sinceMs) {
         Window w = windows.get(goodsId);
-        if (w == null || nowMs - w.fetchedAt() > 2 * maxAgeMs) return null;
+        if (w == null || w.readStartedAt() < sinceMs) return null;
         return w.stock();
     }
 
@@ -106,14 +108,15 @@ final class SaleWindows {
             refresher.execute(() -> {
                 try {
                     long seen = invalidations.get();
+                    long readStartedAt = System.currentTimeMillis();
                     List<String> f = redis.hmget(keys.sale(goodsId), "startAt", "endAt", "status");
-                    String stockText = redis.get(keys.stock(goodsId));
                     Long start = f.get(0) == null ? null : Long.parseLong(f.get(0));
                     Long end = f.get(1) == null ? null : Long.parseLong(f.get(1));
-                    Long stock = stockText == null ? null : Long.parseLong(stockText);
+                    Long stock = stock(goodsId);
                     long now = System.currentTimeMillis();
                     if (windows.containsKey(goodsId) || roomFor(now)) {
-                        windows.put(goodsId, new Window(start, end, "closed".equals(f.get(2)), stock, now));
+                        windows.put(
+                                goodsId, new Window(start, end, "closed".equals(f.get(2)), stock, readStartedAt, now));
                         // a sale opened or closed while we read: what we read may be the old window (rare; looked up
                         // again)
                         if (invalidations.get() != seen) windows.remove(goodsId);
@@ -126,6 +129,16 @@ final class SaleWindows {
             });
         } catch (RejectedExecutionException e) {
             refreshing.remove(goodsId); // queue full: no lookup now, the request passes through
+        }
+    }
+
+    /** The stock key's value, or null when it is missing or cannot be read: the window is kept either way. */
+    private Long stock(long goodsId) {
+        try {
+            String text = redis.get(keys.stock(goodsId));
+            return text == null ? null : Long.parseLong(text);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

@@ -4,44 +4,48 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
 /**
  * The door's sold-out mark per goods. An outcome that leaves no stock (SOLD_OUT, or the SUCCESS that took the last
  * unit) marks the goods for a TTL; a SUCCESS that leaves stock, or a RELEASED/OPENED/RESTORED ledger entry, clears
  * the mark at once. When the TTL is over the mark is renewed, without letting a request through, if Redis's stock —
- * as the sale-window lookup last read it, at most a few seconds ago — is still 0: a goods that stays sold out is
- * answered at the door for as long as it does, instead of sending a burst of purchases through the pipeline every TTL
- * to learn again what it knew (docs/decisions.md, "Sold-out gate").
+ * as a sale-window lookup that started after the mark was set (or last renewed) read it — is still 0: a goods that
+ * stays sold out is answered at the door for as long as it does, instead of sending a burst of purchases through the
+ * pipeline every TTL to learn again what it knew (docs/decisions.md, "Sold-out gate"). A read from before the mark
+ * never renews it: an outcome decided before a release but read after its RELEASED entry marks a goods that has stock
+ * again, and only a read made since can say whether it is still gone.
  *
  * <p>A SOLD_OUT that leaves stock (a quantity larger than what is left) marks nothing: a smaller purchase can still
  * succeed, and the door answers only what the stream would.
  */
 final class SoldOutMarks {
-    private final Map<Long, Long> until = new ConcurrentHashMap<>();
+    /** The stock Redis held at a read of a goods that started at or after {@code sinceMs}; null when there is none. */
+    interface StockReads {
+        Long stockReadSince(long goodsId, long sinceMs);
+    }
+
+    private record Mark(long setAt, long until) {}
+
+    private final Map<Long, Mark> marks = new ConcurrentHashMap<>();
     private final long ttlMs;
-    private final LongFunction<Long> recentStock;
+    private final StockReads reads;
     private final LongSupplier clock;
     private final LongAdder renewals = new LongAdder();
 
-    /**
-     * @param recentStock a goods' stock as Redis held it at a recent read, or null when no recent read is known
-     * @param clock epoch milliseconds
-     */
-    SoldOutMarks(long ttlMs, LongFunction<Long> recentStock, LongSupplier clock) {
+    /** @param clock epoch milliseconds, the clock the reads' start times are taken with */
+    SoldOutMarks(long ttlMs, StockReads reads, LongSupplier clock) {
         this.ttlMs = ttlMs;
-        this.recentStock = recentStock;
+        this.reads = reads;
         this.clock = clock;
     }
 
     /** The gateway's marks: renewed from the sale-window lookups' stock reads, renewals counted in {@code metrics}. */
-    static SoldOutMarks renewedFrom(SaleWindows windows, long ttlMs, Clock clock, MeterRegistry metrics) {
-        SoldOutMarks marks = new SoldOutMarks(ttlMs, g -> windows.recentStock(g, clock.millis()), clock::millis);
+    static SoldOutMarks renewedFrom(SaleWindows windows, long ttlMs, MeterRegistry metrics) {
+        SoldOutMarks marks = new SoldOutMarks(ttlMs, windows::stockReadSince, System::currentTimeMillis);
         FunctionCounter.builder("seckill_gateway_soldout_renewals", marks, SoldOutMarks::renewals)
                 .description("times the door's sold-out mark was renewed from Redis's stock instead of expiring")
                 .register(metrics);
@@ -51,28 +55,30 @@ final class SoldOutMarks {
     void outcome(Outcome o) {
         boolean takesStock = o.outcome() == OutcomeKind.SOLD_OUT || o.outcome() == OutcomeKind.SUCCESS;
         if (!takesStock) return;
-        if (o.stockAfter() <= 0) until.put(o.goodsId(), clock.getAsLong() + ttlMs);
-        else if (o.outcome() == OutcomeKind.SUCCESS) until.remove(o.goodsId());
+        long now = clock.getAsLong();
+        if (o.stockAfter() <= 0) marks.put(o.goodsId(), new Mark(now, now + ttlMs));
+        else if (o.outcome() == OutcomeKind.SUCCESS) marks.remove(o.goodsId());
     }
 
     /** Stock came back (a release, a sale opened or restored): the door lets purchases through at once. */
     void clear(long goodsId) {
-        until.remove(goodsId);
+        marks.remove(goodsId);
     }
 
     boolean soldOut(long goodsId) {
-        Long u = until.get(goodsId);
-        if (u == null) return false;
+        Mark m = marks.get(goodsId);
+        if (m == null) return false;
         long now = clock.getAsLong();
-        if (u > now) return true;
-        Long stock = recentStock.apply(goodsId);
+        if (m.until() > now) return true;
+        Long stock = reads.stockReadSince(goodsId, m.setAt());
         if (stock != null && stock <= 0) {
-            // replace, not put: a clear that raced this renewal wins; a renewal by another thread counts once
-            if (until.replace(goodsId, u, now + ttlMs)) renewals.increment();
-            Long renewed = until.get(goodsId);
-            return renewed != null && renewed > now;
+            // replace, not put: a clear or a new mark that raced this renewal wins; another thread's renewal counts
+            // once
+            if (marks.replace(goodsId, m, new Mark(now, now + ttlMs))) renewals.increment();
+            Mark renewed = marks.get(goodsId);
+            return renewed != null && renewed.until() > now;
         }
-        until.remove(goodsId, u);
+        marks.remove(goodsId, m);
         return false;
     }
 

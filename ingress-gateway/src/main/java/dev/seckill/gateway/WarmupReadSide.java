@@ -35,7 +35,7 @@ final class WarmupReadSide implements AutoCloseable {
                 bootstrap,
                 topics,
                 100_000,
-                new SoldOutMarks(Duration.ofMinutes(5).toMillis(), g -> null, System::currentTimeMillis),
+                new SoldOutMarks(Duration.ofMinutes(5).toMillis(), (g, since) -> null, System::currentTimeMillis),
                 Duration.ofMillis(500),
                 windows::invalidate);
         this.group = topics.prefix() + "gateway-status";

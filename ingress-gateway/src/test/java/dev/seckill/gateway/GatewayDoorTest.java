@@ -281,15 +281,59 @@ class GatewayDoorTest {
 
     /** An outcome as stock-stream writes it, on the real outcome topic the gateway follows. */
     static void decided(String requestId, long goodsId, long userId) throws Exception {
-        Outcome o = Outcome.of(
-                requestId, goodsId, userId, 1, OutcomeKind.SUCCESS, null, 4, Instant.now(), Instant.now(), 0, 0);
+        decided(requestId, goodsId, userId, OutcomeKind.SUCCESS, 4);
+    }
+
+    static void decided(String requestId, long goodsId, long userId, OutcomeKind kind, long stockAfter)
+            throws Exception {
+        Outcome o =
+                Outcome.of(requestId, goodsId, userId, 1, kind, null, stockAfter, Instant.now(), Instant.now(), 0, 0);
         try (var producer = new KafkaProducer<String, byte[]>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()),
                 new StringSerializer(),
                 new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(new Topics(prefix).success(), Long.toString(goodsId), Json.write(o)))
+            producer.send(new ProducerRecord<>(new Topics(prefix).outcome(kind), Long.toString(goodsId), Json.write(o)))
                     .get();
         }
+    }
+
+    /**
+     * Given a buyer whose purchase took the last unit (decided SUCCESS, stock 0) without this gateway having
+     * acknowledged it (a 503 UNKNOWN, or another instance took it), when the buyer retries with its requestId while
+     * the goods is marked sold out, then the door does not answer SOLD_OUT: the buyer gets its SUCCESS, as the stream
+     * would answer the retry; a requestId nobody decided is still answered SOLD_OUT at the door.
+     */
+    @Test
+    void aRetryOfThePurchaseThatTookTheLastUnitGetsItsSuccess_notTheDoorsSoldOut() throws Exception {
+        long goods = 9401;
+        long owner = users.incrementAndGet();
+        String id = "door-last-" + UUID.randomUUID().toString().substring(0, 8);
+        decided(id, goods, owner, OutcomeKind.SUCCESS, 0);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(status(id, valid(owner)).body()).contains("\"status\":\"SUCCESS\""));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            long probe = users.incrementAndGet();
+            assertThat(post("{\"goodsId\":" + goods + "}", valid(probe)).body())
+                    .as("the door knows the goods is sold out")
+                    .contains("\"status\":\"SOLD_OUT\"");
+        });
+
+        HttpResponse<String> retry = GatewayTest.post(
+                gateway.port(),
+                "{\"goodsId\":" + goods + ",\"requestId\":\"" + id + "\"}",
+                "Authorization",
+                "Bearer " + valid(owner),
+                "Prefer",
+                "wait=2");
+        assertThat(retry.statusCode()).isEqualTo(200);
+        assertThat(new JsonObject(retry.body()).getString("status")).isEqualTo("SUCCESS");
+
+        long other = users.incrementAndGet();
+        String fresh = "door-fresh-" + UUID.randomUUID().toString().substring(0, 8);
+        HttpResponse<String> unknown =
+                post("{\"goodsId\":" + goods + ",\"requestId\":\"" + fresh + "\"}", valid(other));
+        assertThat(unknown.statusCode()).isEqualTo(200);
+        assertThat(new JsonObject(unknown.body()).getString("status")).isEqualTo("SOLD_OUT");
     }
 
     @Test

@@ -15,4 +15,12 @@ public enum Answer {
     Answer(int status) {
         this.status = status;
     }
+
+    /** Whether an answer (as the load records it) is a decision: SUCCESS, SOLD_OUT, DUPLICATE or REJECTED. */
+    static boolean decided(String what) {
+        return what.equals(SUCCESS.name())
+                || what.equals(SOLD_OUT.name())
+                || what.equals(DUPLICATE.name())
+                || what.equals("REJECTED");
+    }
 }

@@ -8,7 +8,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -37,12 +36,7 @@ public final class BuyerLoad {
     final long[] latencyMicros;
     private final long[] sentAt;
     private final long[] answeredAt;
-    /** Wall-clock (epoch ms) at the first send and at the answer, and the answer's acceptedAt/decidedAt as sent. */
-    private final long[] sentWallMs;
-
-    private final long[] answeredWallMs;
-    private final String[] acceptedAt;
-    private final String[] decidedAt;
+    private final AnswerTimes times;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger successes = new AtomicInteger();
@@ -66,10 +60,7 @@ public final class BuyerLoad {
         this.latencyMicros = new long[spec.requests()];
         this.sentAt = new long[spec.requests()];
         this.answeredAt = new long[spec.requests()];
-        this.sentWallMs = new long[spec.requests()];
-        this.answeredWallMs = new long[spec.requests()];
-        this.acceptedAt = new String[spec.requests()];
-        this.decidedAt = new String[spec.requests()];
+        this.times = new AnswerTimes(spec.requests());
         Random random = new Random(spec.seed());
         for (int i = 0; i < user.length; i++) user[i] = 1 + random.nextInt(spec.users());
         this.finished = new CountDownLatch(spec.concurrency());
@@ -97,7 +88,8 @@ public final class BuyerLoad {
     public long firstAnswerAfter(long nanos) {
         long first = Long.MAX_VALUE;
         for (int i = 0; i < outcome.length; i++)
-            if (outcome[i] != null && sentAt[i] >= nanos && decided(outcome[i])) first = Math.min(first, answeredAt[i]);
+            if (outcome[i] != null && sentAt[i] >= nanos && Answer.decided(outcome[i]))
+                first = Math.min(first, answeredAt[i]);
         return first == Long.MAX_VALUE ? -1 : (first - nanos) / 1_000_000;
     }
 
@@ -110,37 +102,21 @@ public final class BuyerLoad {
         long start = Long.MAX_VALUE;
         for (int i = 0; i < outcome.length; i++) if (outcome[i] != null) start = Math.min(start, sentAt[i]);
         long[] answered = new long[outcome.length];
-        long[][] hop = new long[4][outcome.length]; // sent, accepted, decided, answered (epoch ms)
+        int[] which = new int[outcome.length];
         int sent = 0;
         int n = 0;
         for (int i = 0; i < outcome.length; i++) {
             if (outcome[i] == null || sentAt[i] - start >= windowNanos) continue;
             sent++;
             if (outcome[i].equals(NO_ANSWER)) continue;
-            hop[0][n] = sentWallMs[i];
-            hop[1][n] = epochMillis(acceptedAt[i]);
-            hop[2][n] = epochMillis(decidedAt[i]);
-            hop[3][n] = answeredWallMs[i];
+            which[n] = i;
             answered[n++] = latencyMicros[i];
         }
-        AnswerHops hops = AnswerHops.of(
-                Arrays.copyOf(hop[0], n), Arrays.copyOf(hop[1], n), Arrays.copyOf(hop[2], n), Arrays.copyOf(hop[3], n));
-        return new SentWithin(sent, Arrays.copyOf(answered, n), hops);
-    }
-
-    private static long epochMillis(String iso) {
-        return iso == null ? -1 : Instant.parse(iso).toEpochMilli();
+        return new SentWithin(sent, Arrays.copyOf(answered, n), times.hops(which, n));
     }
 
     /** Requests sent in a window, the times to answer (µs) of those answered, and where the pipeline's went. */
     record SentWithin(int sent, long[] answeredMicros, AnswerHops hops) {}
-
-    private static boolean decided(String what) {
-        return what.equals(Answer.SUCCESS.name())
-                || what.equals(Answer.SOLD_OUT.name())
-                || what.equals(Answer.DUPLICATE.name())
-                || what.equals("REJECTED");
-    }
 
     /** How many requests have their final answer so far. */
     public int answered() {
@@ -174,7 +150,7 @@ public final class BuyerLoad {
             finished.countDown();
             return;
         }
-        sentWallMs[i] = System.currentTimeMillis();
+        times.sent(i);
         purchase(i, System.nanoTime());
     }
 
@@ -227,8 +203,7 @@ public final class BuyerLoad {
         } else if (r.status() >= 500) {
             answered(i, sent, Answer.BUSY.name());
         } else {
-            acceptedAt[i] = r.body().getString("acceptedAt");
-            decidedAt[i] = r.body().getString("decidedAt");
+            times.outcome(i, r.body());
             answered(i, sent, status);
         }
     }
@@ -242,8 +217,7 @@ public final class BuyerLoad {
         send(HttpMethod.GET, "/api/purchases/" + requestId, null).onComplete(ar -> {
             String status = ar.succeeded() ? ar.result().body().getString("status", "HTTP_200") : "";
             if (ar.succeeded() && ar.result().status() == 200 && !status.equals("PENDING")) {
-                acceptedAt[i] = ar.result().body().getString("acceptedAt");
-                decidedAt[i] = ar.result().body().getString("decidedAt");
+                times.outcome(i, ar.result().body());
                 answered(i, sent, status);
             } else if (ar.succeeded() && (ar.result().status() == 202 || status.equals("PENDING"))) {
                 // not decided yet: a long poll ended at its deadline (202), or the gateway said PENDING (200)
@@ -257,7 +231,7 @@ public final class BuyerLoad {
     private void answered(int i, long sent, String what) {
         sentAt[i] = sent;
         answeredAt[i] = System.nanoTime();
-        answeredWallMs[i] = System.currentTimeMillis();
+        times.answered(i);
         outcome[i] = what;
         latencyMicros[i] = (System.nanoTime() - sent) / 1_000;
         int ok = what.equals(Answer.SUCCESS.name()) ? successes.incrementAndGet() : successes.get();

@@ -28,8 +28,9 @@ class AnswerHopsTest {
         assertThat(hops.purchases()).isEqualTo(75);
         assertThat(hops.toDecided()).isEqualTo(new AnswerHops.Hop(100, 100));
         assertThat(hops.toAnswer()).isEqualTo(new AnswerHops.Hop(5, 5));
-        // sent → accepted: 10, 20, 30, (40 at the door), 50, … 990, 1000 over the 75 kept: p50 is the 38th of them
-        assertThat(hops.toAccepted().p50()).isEqualTo(10.0 * (38 + 37 / 3));
+        // sent → accepted: 10, 20, 30, (40 at the door), 50, …, 990, (1000 at the door): the 75 kept are 10 k for k
+        // not a multiple of 4; p50 is the 38th of them (k = 50), p99 the 75th (k = 99)
+        assertThat(hops.toAccepted().p50()).isEqualTo(500);
         assertThat(hops.toAccepted().p99()).isEqualTo(990);
         assertThat(hops.toString())
                 .isEqualTo(

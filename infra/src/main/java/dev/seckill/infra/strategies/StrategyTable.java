@@ -91,6 +91,9 @@ final class StrategyTable {
                 "answers/s",
                 "p50 ms",
                 "p99 ms",
+                "first second: sent",
+                "its p50 ms",
+                "its p99 ms",
                 "sold",
                 "unsold (DB stock left)",
                 "oversold",
@@ -108,6 +111,9 @@ final class StrategyTable {
                     String.format("%,.0f", r.answersPerSecond()),
                     String.format("%.1f", r.p50()),
                     String.format("%.1f", r.p99()),
+                    String.format("%,d", r.firstSecond().requests()),
+                    millis(r.firstSecond().p50()),
+                    millis(r.firstSecond().p99()),
                     a.sold(),
                     a.stockLeft(),
                     a.oversold(),
@@ -121,6 +127,7 @@ final class StrategyTable {
             b.append("</tr>");
         }
         b.append("</table>");
+        hops(b, rs);
         List<String> names = rs.stream().map(StrategyRun.Result::strategy).toList();
         b.append(chart("answers per second", names, rs, r -> (long) r.answersPerSecond()));
         b.append(chart("time to answer p99 (ms)", names, rs, r -> Math.round(r.p99())));
@@ -128,6 +135,16 @@ final class StrategyTable {
         b.append(chart("confirmed sales lost", names, rs, r -> r.audit().lost()));
         b.append(chart("units left unsold", names, rs, r -> r.audit().stockLeft()));
         b.append(chart("DB connections in use at peak", names, rs, r -> r.peakActiveConnections()));
+    }
+
+    /** Under the table: where the first second of each strategy whose answers carry their times went. */
+    private static void hops(StringBuilder b, List<StrategyRun.Result> rs) {
+        for (StrategyRun.Result r : rs)
+            if (r.firstSecond().hops() != null)
+                b.append("<p>")
+                        .append(Html.escape(r.strategy() + ", first second: of them "
+                                + r.firstSecond().hops()))
+                        .append("</p>");
     }
 
     private static String chart(
@@ -140,6 +157,11 @@ final class StrategyTable {
                 .filter(r -> r.strategy().equals(StrategyRun.PIPELINE))
                 .findFirst()
                 .orElse(null);
+    }
+
+    /** Milliseconds to one decimal; "-" for none (NaN: nothing answered). */
+    private static String millis(double ms) {
+        return Double.isNaN(ms) ? "-" : String.format("%.1f", ms);
     }
 
     static String ratio(double a, double b) {

@@ -76,7 +76,10 @@ class StrategiesBenchmarkTest {
         assertThat(row)
                 .matches(".* 0 +0 +0 +0 +0 +\\d+ +[\\d,]+ ms$"); // oversold, dup, lost, false dup, no answer; DB;
         // restart
-        assertThat(Files.readString(html)).contains("data-points=\"1\"").contains("pessimistic");
+        assertThat(Files.readString(html))
+                .contains("data-points=\"1\"")
+                .contains("pessimistic")
+                .contains("<th>first second: sent</th>");
         assertThat(strategyDatabases(base))
                 .as("databases of the run left behind")
                 .isSubsetOf(before);

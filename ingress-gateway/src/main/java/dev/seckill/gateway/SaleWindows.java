@@ -24,8 +24,8 @@ import redis.clients.jedis.UnifiedJedis;
  * the request passes through to the stream, which decides it exactly — only the short-circuit is lost.
  */
 final class SaleWindows {
-    /** {@code readStartedAt}: when the lookup began reading Redis (the stock is at least that recent). */
-    private record Window(Long startAt, Long endAt, boolean closed, Long stock, long readStartedAt, long fetchedAt) {}
+    /** {@code readAt}: when the lookup began reading Redis (what it read is at least that recent; its age runs from it). */
+    private record Window(Long startAt, Long endAt, boolean closed, Long stock, long readAt) {}
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
@@ -68,7 +68,7 @@ final class SaleWindows {
     /** "not_started" or "ended" when the goods' known window rules the request out; null when it may go on. */
     String reject(long goodsId, long nowMs) {
         Window w = windows.get(goodsId);
-        if (w == null || nowMs - w.fetchedAt() > maxAgeMs) refresh(goodsId);
+        if (w == null || nowMs - w.readAt() > maxAgeMs) refresh(goodsId);
         if (w == null || w.startAt() == null) return null;
         if (nowMs < w.startAt()) return "not_started";
         if (w.closed() || nowMs >= w.endAt()) return "ended";
@@ -82,7 +82,7 @@ final class SaleWindows {
      */
     Long stockReadSince(long goodsId, long sinceMs) {
         Window w = windows.get(goodsId);
-        if (w == null || w.readStartedAt() < sinceMs) return null;
+        if (w == null || w.readAt() < sinceMs) return null;
         return w.stock();
     }
 
@@ -108,15 +108,14 @@ final class SaleWindows {
             refresher.execute(() -> {
                 try {
                     long seen = invalidations.get();
-                    long readStartedAt = System.currentTimeMillis();
+                    long readAt = System.currentTimeMillis();
                     List<String> f = redis.hmget(keys.sale(goodsId), "startAt", "endAt", "status");
                     Long start = f.get(0) == null ? null : Long.parseLong(f.get(0));
                     Long end = f.get(1) == null ? null : Long.parseLong(f.get(1));
                     Long stock = stock(goodsId);
                     long now = System.currentTimeMillis();
                     if (windows.containsKey(goodsId) || roomFor(now)) {
-                        windows.put(
-                                goodsId, new Window(start, end, "closed".equals(f.get(2)), stock, readStartedAt, now));
+                        windows.put(goodsId, new Window(start, end, "closed".equals(f.get(2)), stock, readAt));
                         // a sale opened or closed while we read: what we read may be the old window (rare; looked up
                         // again)
                         if (invalidations.get() != seen) windows.remove(goodsId);
@@ -149,7 +148,7 @@ final class SaleWindows {
     private boolean roomFor(long now) {
         if (windows.size() < maxGoods) return true;
         if (now < noSweepBefore) return false;
-        windows.values().removeIf(w -> w.startAt() == null || now - w.fetchedAt() > maxAgeMs);
+        windows.values().removeIf(w -> w.startAt() == null || now - w.readAt() > maxAgeMs);
         if (windows.size() < maxGoods) return true;
         noSweepBefore = now + Math.max(1, maxAgeMs);
         return false;

@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * One change of stock, as decided by stock-stream. {@code quantity} is the signed-free size of the change:
  * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED/PAID/PAYMENT_REFUSED = 0.
- * {@code opId} is unique per change: the command's opId, or {@code deduct:<requestId>} for a purchase.
+ * {@code opId} is unique per change: the command's opId, or {@code deduct:<goodsId>:<requestId>} for a purchase (a
+ * purchase is the pair goodsId, requestId: docs/contracts.md, "Ids").
  */
 public record LedgerEntry(
         int v,
@@ -54,8 +55,9 @@ public record LedgerEntry(
                 v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, keysExpireAt, offset);
     }
 
-    public static String deductOpId(String requestId) {
-        return "deduct:" + requestId;
+    /** The opId of a purchase's DEDUCTED entry: scoped by the goods, as every store scopes a purchase's requestId. */
+    public static String deductOpId(long goodsId, String requestId) {
+        return "deduct:" + goodsId + ":" + requestId;
     }
 
     /** The change this entry makes to the units left: +opened, -deducted, +released, 0 otherwise. */

@@ -14,8 +14,9 @@ public final class OutcomeJson {
     private OutcomeJson() {}
 
     public static byte[] encode(Outcome o) {
-        if (!CommandCodec.plain(o.requestId()) || (o.reason() != null && !CommandCodec.plain(o.reason())))
-            return Json.write(o);
+        if (o.detail() != null
+                || !CommandCodec.plain(o.requestId())
+                || (o.reason() != null && !CommandCodec.plain(o.reason()))) return Json.write(o);
         StringBuilder b = new StringBuilder(256)
                 .append("{\"v\":")
                 .append(o.v())

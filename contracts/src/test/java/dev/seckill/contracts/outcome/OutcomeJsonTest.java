@@ -38,7 +38,8 @@ class OutcomeJsonTest {
                     accepted,
                     decided,
                     random.nextInt(12),
-                    random.nextLong() & Long.MAX_VALUE);
+                    random.nextLong() & Long.MAX_VALUE,
+                    i % 17 == 0 ? "requestId reused: \"userId\" differs" : null);
             String mine = new String(OutcomeJson.encode(o), StandardCharsets.UTF_8);
             assertThat(mine).isEqualTo(new String(Json.write(o), StandardCharsets.UTF_8));
             assertThat(Json.read(OutcomeJson.encode(o), Outcome.class)).isEqualTo(o);

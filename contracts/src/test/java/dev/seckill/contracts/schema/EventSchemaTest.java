@@ -174,8 +174,10 @@ class EventSchemaTest {
                 LedgerEntry.of("open-1001-again", 1001, LedgerType.OPENED, -400, null, null, null, 600, at)
                         .withKeysExpireAt(expire),
                 LedgerEntry.of("open-before-keysExpireAt", 1001, LedgerType.OPENED, 10, null, null, null, 10, at),
-                LedgerEntry.of(LedgerEntry.deductOpId(ID_64), 1001, LedgerType.DEDUCTED, 100, 7L, ID_64, null, 0, at),
-                LedgerEntry.of(LedgerEntry.deductOpId("r-1"), 1001, LedgerType.DEDUCTED, 1, 7L, "r-1", null, 999, at),
+                LedgerEntry.of(
+                        LedgerEntry.deductOpId(1001, ID_64), 1001, LedgerType.DEDUCTED, 100, 7L, ID_64, null, 0, at),
+                LedgerEntry.of(
+                        LedgerEntry.deductOpId(1001, "r-1"), 1001, LedgerType.DEDUCTED, 1, 7L, "r-1", null, 999, at),
                 LedgerEntry.of("release-order-55", 1001, LedgerType.RELEASED, 1, 7L, "r-1", 55L, 1000, at),
                 LedgerEntry.of("repair-1", 1001, LedgerType.RELEASED, 3, 7L, null, null, 3, at),
                 LedgerEntry.of("close-1001", 1001, LedgerType.CLOSED, 0, null, null, null, 3, at),

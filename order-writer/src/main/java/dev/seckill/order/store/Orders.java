@@ -31,7 +31,7 @@ public final class Orders {
     /** Persists one SUCCESS: ledger row, order row, DB stock. Returns false when it was already applied. */
     public static boolean recordSuccess(Connection c, Outcome o, String traceId) throws SQLException {
         LedgerEntry deduct = LedgerEntry.of(
-                LedgerEntry.deductOpId(o.requestId()),
+                LedgerEntry.deductOpId(o.goodsId(), o.requestId()),
                 o.goodsId(),
                 LedgerType.DEDUCTED,
                 o.quantity(),
@@ -63,7 +63,8 @@ public final class Orders {
     public static int recordSuccesses(Connection c, List<TracedOutcome> batch) throws SQLException {
         Map<String, TracedOutcome> fresh = new LinkedHashMap<>();
         for (TracedOutcome t : batch)
-            fresh.putIfAbsent(LedgerEntry.deductOpId(t.outcome().requestId()), t);
+            fresh.putIfAbsent(
+                    LedgerEntry.deductOpId(t.outcome().goodsId(), t.outcome().requestId()), t);
         if (fresh.isEmpty()) return 0;
         if (Releases.anyWaitingRelease(c, fresh.values())) return -1;
         // orders first, so each ledger row can name its order (as the per-record path does): the generated keys of a
@@ -104,7 +105,7 @@ public final class Orders {
                         + "request_id, order_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?, ?)")) {
             for (int i = 0; i < rows.size(); i++) {
                 Outcome o = rows.get(i).outcome();
-                ledger.setString(1, LedgerEntry.deductOpId(o.requestId()));
+                ledger.setString(1, LedgerEntry.deductOpId(o.goodsId(), o.requestId()));
                 ledger.setLong(2, o.goodsId());
                 ledger.setLong(3, o.quantity());
                 ledger.setLong(4, o.userId());

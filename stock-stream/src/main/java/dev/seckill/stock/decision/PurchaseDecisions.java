@@ -116,7 +116,7 @@ final class PurchaseDecisions {
         LedgerEntry ledger = null;
         if (outcome.outcome() == OutcomeKind.SUCCESS) {
             ledger = LedgerEntry.of(
-                    LedgerEntry.deductOpId(p.requestId()),
+                    LedgerEntry.deductOpId(p.goodsId(), p.requestId()),
                     p.goodsId(),
                     LedgerType.DEDUCTED,
                     p.quantity(),

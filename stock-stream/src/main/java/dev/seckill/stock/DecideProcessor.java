@@ -1,10 +1,8 @@
 package dev.seckill.stock;
 
 import dev.seckill.contracts.dlq.DeadLetters;
-import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
-import dev.seckill.stock.decision.ShortCircuitLog;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
@@ -12,8 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiFunction;
-import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.function.Function;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -38,7 +35,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             String topic) {}
 
     private static final Duration PURGE_EVERY = Duration.ofMinutes(1);
-    private final BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory;
+    private final Function<FoldStore, Decider> deciderFactory;
     private final MeterRegistry metrics;
     private final int batchSize;
     private final Duration linger;
@@ -52,10 +49,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private Counter dlq;
 
     DecideProcessor(
-            BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory,
-            MeterRegistry metrics,
-            int batchSize,
-            Duration linger) {
+            Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
         this(deciderFactory, metrics, batchSize, linger, Duration.ZERO, Duration.ZERO);
     }
 
@@ -64,7 +58,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
      *                   {@code interval}, the commit interval ({@link EarlyCommit}); ZERO: never
      */
     DecideProcessor(
-            BiFunction<FoldStore, ShortCircuitLog, Decider> deciderFactory,
+            Function<FoldStore, Decider> deciderFactory,
             MeterRegistry metrics,
             int batchSize,
             Duration linger,
@@ -88,13 +82,10 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         this.dlq = metrics.counter("seckill_dlq_records", "source", "stock-stream");
         KeyValueStore<Long, GoodsFold> store = context.getStateStore(StockTopology.FOLD_STORE);
         KeyValueStore<String, GoodsFold.Holding> holdings = context.getStateStore(StockTopology.HOLDINGS_STORE);
-        KeyValueStore<String, String> shortCircuits = context.getStateStore(StockTopology.SHORT_CIRCUIT_STORE);
-        this.decider = deciderFactory.apply(
-                StateStoreFolds.over(store, holdings), StateStoreFolds.shortCircuits(shortCircuits));
-        context.schedule(
-                PURGE_EVERY,
-                PunctuationType.WALL_CLOCK_TIME,
-                now -> purgeEndedSales(store, holdings, shortCircuits, now));
+        KeyValueStore<String, String> decisions = context.getStateStore(StockTopology.DECISIONS_STORE);
+        this.decider = deciderFactory.apply(StateStoreFolds.over(store, holdings, decisions));
+        SaleRetirement retirement = new SaleRetirement(store, holdings, decisions);
+        context.schedule(PURGE_EVERY, PunctuationType.WALL_CLOCK_TIME, retirement::purge);
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();
@@ -165,40 +156,5 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         }
         context.forward(
                 p.record().withValue(new DecidedRecord(decision, p.record().value())));
-    }
-
-    /**
-     * Retires what an ended sale no longer needs once its keys have expired in Redis (at the fold's {@code expireAt},
-     * or a day after the end for folds written before it was kept): its short-circuit decisions (the script's
-     * decisions went with the keys) and its holdings (Redis has no buyers left to restore; the next open starts
-     * without buyers anyway). The goods' fold itself stays, one small record per goods: a later sale of the goods
-     * takes its OPENED quantity against the fold's count.
-     */
-    private static void purgeEndedSales(
-            KeyValueStore<Long, GoodsFold> folds,
-            KeyValueStore<String, GoodsFold.Holding> holdings,
-            KeyValueStore<String, String> shortCircuits,
-            long now) {
-        List<Long> ended = new ArrayList<>();
-        try (var all = folds.all()) {
-            all.forEachRemaining(kv -> {
-                long expireAt = kv.value.expireAt > 0
-                        ? kv.value.expireAt
-                        : kv.value.endAt > 0 ? kv.value.endAt + KeyLifetime.DEFAULT_GRACE.toMillis() : Long.MAX_VALUE;
-                if (expireAt < now) ended.add(kv.key);
-            });
-        }
-        for (Long goodsId : ended) {
-            List<String> keys = new ArrayList<>();
-            try (var it = shortCircuits.prefixScan(goodsId + ":", new StringSerializer())) {
-                it.forEachRemaining(kv -> keys.add(kv.key));
-            }
-            keys.forEach(shortCircuits::delete);
-            List<String> holders = new ArrayList<>();
-            try (var it = holdings.prefixScan(goodsId + ":", new StringSerializer())) {
-                it.forEachRemaining(kv -> holders.add(kv.key));
-            }
-            holders.forEach(holdings::delete);
-        }
     }
 }

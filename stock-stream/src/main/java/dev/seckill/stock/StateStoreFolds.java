@@ -1,6 +1,5 @@
 package dev.seckill.stock;
 
-import dev.seckill.stock.decision.ShortCircuitLog;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.util.Map;
@@ -8,11 +7,14 @@ import java.util.TreeMap;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** The decider's fold and short-circuit log over the decide step's state stores (written in its Kafka transaction). */
+/** The decider's fold — window and units, holdings, decisions — over the decide step's state stores (written in its Kafka transaction). */
 final class StateStoreFolds {
     private StateStoreFolds() {}
 
-    static FoldStore over(KeyValueStore<Long, GoodsFold> store, KeyValueStore<String, GoodsFold.Holding> holdings) {
+    static FoldStore over(
+            KeyValueStore<Long, GoodsFold> store,
+            KeyValueStore<String, GoodsFold.Holding> holdings,
+            KeyValueStore<String, String> decisions) {
         return new FoldStore() {
             @Override
             public GoodsFold get(long goodsId) {
@@ -43,19 +45,15 @@ final class StateStoreFolds {
                 }
                 return out;
             }
-        };
-    }
 
-    static ShortCircuitLog shortCircuits(KeyValueStore<String, String> shortCircuits) {
-        return new ShortCircuitLog() {
             @Override
-            public String get(long goodsId, String requestId) {
-                return shortCircuits.get(ShortCircuitLog.key(goodsId, requestId));
+            public String decision(long goodsId, String idKey) {
+                return decisions.get(goodsId + ":" + idKey);
             }
 
             @Override
-            public void put(long goodsId, String requestId, String stored) {
-                shortCircuits.put(ShortCircuitLog.key(goodsId, requestId), stored);
+            public void decide(long goodsId, String idKey, String stored) {
+                decisions.put(goodsId + ":" + idKey, stored);
             }
         };
     }

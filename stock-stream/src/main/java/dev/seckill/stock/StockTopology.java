@@ -41,10 +41,11 @@ public final class StockTopology {
     static final JsonSerde<GoodsFold.Holding> HOLDING_SERDE = new JsonSerde<>(GoodsFold.Holding.class);
 
     /**
-     * The sold-out short-circuit's decisions (goods:requestId → stored decision), in memory, changelogged; a goods'
-     * entries are dropped when its sale's keys expire in Redis (a day after the end), as the script's decisions are.
+     * Every decision the stream made, per goods and id ({@code goods:r:requestId}, {@code goods:o:opId} → a
+     * {@code StoredDecision}), in memory, changelogged: the dedupe of retries and replays and the refusal of reused ids
+     * (Redis keeps no decisions). Kept until a week after the goods' sale keys expire ({@link SaleRetirement}).
      */
-    public static final String SHORT_CIRCUIT_STORE = "short-circuits";
+    public static final String DECISIONS_STORE = "decisions";
 
     private StockTopology() {}
 
@@ -94,8 +95,7 @@ public final class StockTopology {
                         Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
                 .processValues(
                         () -> new DecideProcessor(
-                                (folds, log) -> new Decider(
-                                        scripts.get(), clock, folds, shortCircuit ? log : null, hits::increment),
+                                folds -> new Decider(scripts.get(), clock, folds, shortCircuit, hits::increment),
                                 metrics,
                                 batchSize,
                                 linger,
@@ -104,21 +104,25 @@ public final class StockTopology {
                         Named.as("decide"),
                         FOLD_STORE,
                         HOLDINGS_STORE,
-                        SHORT_CIRCUIT_STORE,
+                        DECISIONS_STORE,
                         DecisionBuffer.NAME);
 
         routeOutputs(decided, topics);
     }
 
-    /** The stores the decide step keeps in its transaction: the decision buffer, the fold, holdings, short-circuits. */
+    /**
+     * The stores the decide step keeps in its transaction: the decision buffer, the folds (cached: a goods' fold moves
+     * its marker at every call and is written to the changelog once per commit), holdings, decisions.
+     */
     private static void addStores(StreamsBuilder builder) {
         builder.addStateStore(DecisionBuffer.builder());
         builder.addStateStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE)
+                        .withCachingEnabled());
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(SHORT_CIRCUIT_STORE), Serdes.String(), Serdes.String()));
+                Stores.inMemoryKeyValueStore(DECISIONS_STORE), Serdes.String(), Serdes.String()));
     }
 
     /** Each decision to where it goes: poison to the DLQ, stock changes to the ledger, outcomes to the topic of their kind. */

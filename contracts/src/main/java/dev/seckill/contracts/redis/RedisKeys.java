@@ -9,7 +9,11 @@ import java.util.List;
 public record RedisKeys(String prefix) {
     public static final String DEFAULT_PREFIX = "seckill:";
 
-    /** Hash: startAt/endAt (epoch ms), perUserLimit, opened, status. */
+    /**
+     * Hash: startAt/endAt (epoch ms), perUserLimit, opened, status, expireAt, and {@code at}: the offset of the last
+     * command applied to the goods' keys, which every stock script checks against the position stock-stream's fold
+     * expects before it decides (docs/invariants.md, "The fold is the truth").
+     */
     public String sale(long goodsId) {
         return key("sale", goodsId);
     }
@@ -26,11 +30,11 @@ public record RedisKeys(String prefix) {
         return key("holders", goodsId);
     }
     /**
-     * Hash: stored decisions, {@code "req:"+requestId} for purchases and {@code "op:"+opId} for operations — two
-     * namespaces, so no client requestId can plant an entry that makes an operation look like a retry.
+     * Hash: paid marks, requestId -> the opId of the {@code pay} that marked the purchase (no release gives it back).
+     * Decisions are not kept in Redis: stock-stream keeps them in its own state, with the ledger fold.
      */
-    public String decisions(long goodsId) {
-        return key("decisions", goodsId);
+    public String paidMarks(long goodsId) {
+        return key("paid", goodsId);
     }
 
     /**
@@ -44,7 +48,7 @@ public record RedisKeys(String prefix) {
 
     /** The keys every stock script receives, in the order the scripts expect them. */
     public List<String> goodsKeys(long goodsId) {
-        return List.of(sale(goodsId), stock(goodsId), buyers(goodsId), holders(goodsId), decisions(goodsId));
+        return List.of(sale(goodsId), stock(goodsId), buyers(goodsId), holders(goodsId), paidMarks(goodsId));
     }
 
     private String key(String kind, long goodsId) {

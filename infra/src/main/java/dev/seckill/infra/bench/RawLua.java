@@ -20,7 +20,7 @@ final class RawLua {
         long end = System.currentTimeMillis() + 3_600_000;
         redis.hset(
                 keys.sale(goods),
-                Map.of("startAt", "0", "endAt", Long.toString(end), "perUserLimit", "1", "status", "open"));
+                Map.of("startAt", "0", "endAt", Long.toString(end), "perUserLimit", "1", "status", "open", "at", "0"));
         redis.set(keys.stock(goods), Long.toString(Long.MAX_VALUE / 2));
         redis.scriptLoad(StockScript.PURCHASE.source(), keys.stock(goods));
         List<String> k = keys.goodsKeys(goods);
@@ -28,14 +28,13 @@ final class RawLua {
         long t0 = System.nanoTime();
         if (!pipelined) {
             for (int i = 0; i < ops; i++) {
-                redis.evalsha(sha, k, List.of("r" + i, Integer.toString(i), "1", "1", "0:" + i, "", "86400000", "0"));
+                redis.evalsha(sha, k, args(i));
             }
         } else if (redis instanceof RedisClient client) {
             for (int i = 0; i < ops; i += 32) {
                 try (AbstractPipeline pipe = client.pipelined()) {
                     for (int j = i; j < Math.min(ops, i + 32); j++) {
-                        pipe.evalsha(
-                                sha, k, List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000", "0"));
+                        pipe.evalsha(sha, k, args(j));
                     }
                     pipe.sync();
                 }
@@ -44,6 +43,14 @@ final class RawLua {
         double rate = ops / ((System.nanoTime() - t0) / 1e9);
         for (String key : k) redis.del(key);
         return rate;
+    }
+
+    /**
+     * purchase.lua's arguments for the i-th purchase: the keys expected at marker i (the previous command's offset, as
+     * the stream chains them), fresh requestId and buyer, one unit, accepted at 1 ms.
+     */
+    private static List<String> args(int i) {
+        return List.of(Integer.toString(i), Integer.toString(i + 1), "r" + i, Integer.toString(i), "1", "1", "");
     }
 
     /**
@@ -63,15 +70,16 @@ final class RawLua {
                         "perUserLimit",
                         "1",
                         "status",
-                        "open"));
+                        "open",
+                        "at",
+                        "0"));
         redis.set(keys.stock(goods), Long.toString(Long.MAX_VALUE / 2));
         redis.scriptLoad(StockScript.PURCHASE_BATCH.source(), keys.stock(goods));
         List<String> k = keys.goodsKeys(goods);
         long t0 = System.nanoTime();
         for (int i = 0; i < ops; i += 64) {
             List<String> args = new ArrayList<>();
-            for (int j = i; j < Math.min(ops, i + 64); j++)
-                args.addAll(List.of("r" + j, Integer.toString(j), "1", "1", "0:" + j, "", "86400000", "0"));
+            for (int j = i; j < Math.min(ops, i + 64); j++) args.addAll(args(j));
             redis.evalsha(StockScript.PURCHASE_BATCH.sha1(), k, args);
         }
         double rate = ops / ((System.nanoTime() - t0) / 1e9);

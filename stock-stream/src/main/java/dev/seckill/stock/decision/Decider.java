@@ -5,23 +5,23 @@ import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
-import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
 import dev.seckill.stock.ledger.FoldStore;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Decides command records: parse, check the key, one Lua call each, and turn each answer into an outcome and/or a
- * ledger entry, in input order. A batch of records is decided with one pipelined round trip to Redis (split before
- * a {@code restore}, which needs the fold of everything before it). A purchase of a sold-out goods is answered in
- * memory by the {@link SoldOutGate} when it can be, and logged in the {@link ShortCircuitLog}. What must survive a
- * crash is in Redis (the stored decisions) or in the caller's Kafka transaction (the fold and short-circuit stores,
- * the outputs); the gate is only a cache of Redis and re-arms after a restart.
+ * Decides command records: parse, check the key, look the id up among the goods' decisions, then one Lua call each,
+ * and turn each answer into an outcome and/or a ledger entry, in input order. A batch of records is decided with one
+ * pipelined round trip to Redis (split before a {@code restore}, which needs the fold of everything before it). Every
+ * call carries the marker its goods' keys must have by the fold ({@link KeyMarkers}); a call that finds another is
+ * made again after the keys are rebuilt from the fold ({@link Rebuilds}). A purchase of a sold-out goods is answered
+ * by the {@link SoldOutGate} from the fold when it can be. What must survive a crash is in the caller's Kafka
+ * transaction (the fold — window and units, holdings, every decision — and the outputs); Redis is a cache of the fold.
  */
 public final class Decider {
     /**
@@ -38,38 +38,37 @@ public final class Decider {
         }
     }
 
-    /** A call waiting for its batch's round trip, with the index of the input it answers. */
-    private record Waiting(int index, Step.Call call) {}
+    /** A call waiting for its batch's round trip, with the index of the input it answers and where it expects the keys. */
+    private record Waiting(int index, Step.Call call, KeysAt at, boolean opens) {}
 
     private final StockScripts scripts;
     private final Clock clock;
     private final FoldStore folds;
-    private final ShortCircuitLog shortCircuits;
+    private final boolean shortCircuit;
     private final SoldOutGate gate = new SoldOutGate();
+    private final KeyMarkers markers;
+    private final Rebuilds rebuilds;
     private final SaleOperations operations;
     private final PurchaseDecisions purchases;
 
-    /** A decider without the sold-out short-circuit: every purchase is a Lua call. */
+    /** A decider without the sold-out short-circuit: every purchase not decided before is a Lua call. */
     public Decider(StockScripts scripts, Clock clock, FoldStore folds) {
-        this(scripts, clock, folds, null, () -> {});
+        this(scripts, clock, folds, false, () -> {});
     }
 
     /**
-     * @param shortCircuits  where in-memory decisions are kept; null turns the sold-out short-circuit off
+     * @param shortCircuit   whether purchases of a sold-out goods may be answered from the fold without Redis
      * @param onShortCircuit called for each purchase answered without Redis (a metric)
      */
-    public Decider(
-            StockScripts scripts,
-            Clock clock,
-            FoldStore folds,
-            ShortCircuitLog shortCircuits,
-            Runnable onShortCircuit) {
+    public Decider(StockScripts scripts, Clock clock, FoldStore folds, boolean shortCircuit, Runnable onShortCircuit) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
+        this.shortCircuit = shortCircuit;
+        this.markers = new KeyMarkers(folds, scripts.lifetime());
+        this.rebuilds = new Rebuilds(scripts, folds, markers);
         this.operations = new SaleOperations(scripts, clock, folds, gate);
-        this.shortCircuits = shortCircuits;
-        this.purchases = new PurchaseDecisions(scripts, clock, folds, operations, gate, shortCircuits, onShortCircuit);
+        this.purchases = new PurchaseDecisions(scripts, clock, folds, gate, shortCircuit, onShortCircuit);
     }
 
     /** Decides one record. */
@@ -89,36 +88,53 @@ public final class Decider {
                     && keyMatches(in.key(), r.goodsId())) {
                 run(waiting, out, inputs.get(Math.max(0, i - 1))); // the restore needs the fold of everything before it
                 gate.forget(r.goodsId());
-                out[i] = operations.restore(r, in.position());
+                out[i] = operations.restore(r, in);
                 continue;
             }
             if (parsed instanceof ParsedCommand.Valid v
                     && (v.command() instanceof OpenSale || v.command() instanceof CloseSale)
                     && !waiting.isEmpty()) {
-                // a forced open judges the holdings after everything before it; and a purchase before an open or a
-                // close must be decided before it runs: one answered NOSALE (WipedSales) is called again in its
-                // completion, which must not find the sale this open makes or miss the close
+                // a forced open judges the holdings after everything before it, and the gate forgets the goods after
                 run(waiting, out, inputs.get(i - 1));
             }
             Step step = step(parsed, in);
-            if (step instanceof Step.Call c) waiting.add(new Waiting(i, c));
-            else out[i] = ((Step.Decided) step).decision();
+            if (step instanceof Step.Call c) {
+                boolean opens = parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale;
+                KeysAt at = markers.next(c.call().goodsId(), in.offset(), opens);
+                waiting.add(new Waiting(i, new Step.Call(c.call().expecting(at.expected()), c.complete()), at, opens));
+            } else out[i] = ((Step.Decided) step).decision();
         }
         if (!inputs.isEmpty()) run(waiting, out, inputs.get(inputs.size() - 1));
         return List.of(out);
     }
 
-    /** Runs the waiting Lua calls (one pipeline), completes their decisions, then lets the gate settle. */
+    /**
+     * Runs the waiting Lua calls (one pipeline) and completes their decisions in order: a call answered STALE, and every
+     * later call of its goods in the batch, is made again once the keys are rebuilt from the fold. Then the gate settles.
+     */
     private void run(List<Waiting> waiting, Decision[] out, Input last) {
         if (!waiting.isEmpty()) {
             List<LuaResult> results =
                     scripts.callAll(waiting.stream().map(w -> w.call().call()).toList());
+            Set<Long> rebuilt = new HashSet<>();
             for (int j = 0; j < waiting.size(); j++) {
-                out[waiting.get(j).index()] = waiting.get(j).call().complete().apply(results.get(j));
+                Waiting w = waiting.get(j);
+                long goodsId = w.call().call().goodsId();
+                LuaResult r = results.get(j);
+                KeysAt at = w.at();
+                if (r.stale() || rebuilt.contains(goodsId)) {
+                    rebuilt.add(goodsId);
+                    Rebuilds.Answer again = rebuilds.again(w.call().call(), at, r);
+                    r = again.result();
+                    at = again.at();
+                }
+                out[w.index()] = w.call().complete().apply(r);
+                markers.applied(goodsId, at.leaves(w.opens()));
             }
             waiting.clear();
         }
-        if (shortCircuits != null) gate.settle(scripts::snapshot, last.partition(), last.offset());
+        markers.clear();
+        if (shortCircuit) gate.settle(goodsId -> SaleSnapshot.of(folds, goodsId));
     }
 
     /** What a record needs: decided here (DLQ, stored or in-memory answers) or a Lua call. */
@@ -131,23 +147,7 @@ public final class Decider {
         Command command = ((ParsedCommand.Valid) parsed).command();
         if (!keyMatches(in.key(), command.goodsId())) return Step.decided(keyMismatch(in.key(), command.goodsId()));
         if (command instanceof Purchase p) return purchases.step(p, in);
-        gate.unsettle(command.goodsId(), null);
-        if (command instanceof Release rel)
-            return new Step.Call(scripts.releaseCall(rel, in.position()), r -> operations.released(rel, r));
-        if (command instanceof Pay pay)
-            return new Step.Call(scripts.payCall(pay, in.position()), r -> operations.paid(pay, r));
-        if (command instanceof OpenSale o) {
-            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
-                return Step.decided(SaleOperations.endedBeforeIssued(o, in.timestamp()));
-            int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
-            if (holders > 0) return Step.decided(SaleOperations.forcedOverLiveBuyers(o, holders));
-            long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
-            return new Step.Call(
-                    scripts.openSaleCall(o, in.position(), expireAt),
-                    r -> operations.opened(o, r, expireAt, in.offset()));
-        }
-        CloseSale c = (CloseSale) command;
-        return new Step.Call(scripts.closeSaleCall(c, in.position()), r -> operations.closed(c, r));
+        return operations.step(command, in);
     }
 
     private static boolean keyMatches(String key, long goodsId) {

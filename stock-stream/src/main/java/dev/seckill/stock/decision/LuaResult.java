@@ -6,16 +6,17 @@ import java.util.List;
 /**
  * What a stock script answered: {@code code} (an outcome such as SUCCESS, or RELEASED/OPENED/CLOSED/NOOP/REFUSED),
  * {@code detail} (the REJECTED reason, or the quantity moved), the units left, and whether the decision was made
- * now ({@link Status#NEW}), is this same command's stored decision ({@link Status#REPLAY}) or belongs to an earlier
- * command with the same id ({@link Status#RETRY}).
+ * now ({@link Status#NEW}), is this same command's stored decision ({@link Status#REPLAY}), belongs to an earlier
+ * command with the same id ({@link Status#RETRY}), or was not made because the goods' keys were not at the position
+ * the fold expects ({@link Status#STALE}; {@code detail} is the marker found).
  */
 public record LuaResult(String code, String detail, long stockAfter, Status status) {
     public enum Status {
         NEW,
         REPLAY,
         RETRY,
-        /** The goods has no sale hash in Redis and nothing was decided or stored ({@link WipedSales} decides it). */
-        NOSALE
+        /** The keys were not where the fold expects: nothing read or written ({@link Rebuilds} rebuilds and asks again). */
+        STALE
     }
 
     static LuaResult from(Object reply) {
@@ -29,6 +30,10 @@ public record LuaResult(String code, String detail, long stockAfter, Status stat
     /** True when this result should be emitted (decided now, or the replay of an uncommitted first emission). */
     public boolean emits() {
         return status != Status.RETRY;
+    }
+
+    public boolean stale() {
+        return status == Status.STALE;
     }
 
     public long detailAsLong() {

@@ -12,107 +12,108 @@ import java.time.Clock;
 import java.time.Instant;
 
 /**
- * The decisions of purchases: from the short-circuit log, from the {@link SoldOutGate} in memory, or a Lua call; each
- * answer turned into its outcome (and a DEDUCTED ledger entry for a SUCCESS, the fold moved by the delta).
+ * The decisions of purchases: a requestId the goods has a decision for is answered from it (its own record again, a
+ * retry nothing, a reuse for another purchase REJECTED invalid: {@link ReusedIds}); else the {@link SoldOutGate}'s
+ * answer from the fold for a sold-out goods, or a Lua call. Every decision is kept in the fold's decisions (Redis keeps
+ * none), and a SUCCESS moves the fold by its delta and records the holding (a DEDUCTED ledger entry).
  */
 final class PurchaseDecisions {
+    /** What a purchase is, for its decision: the command's fields, valid or not. */
+    private record Asked(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt) {
+        String payload() {
+            return StoredDecision.purchasePayload(userId, quantity);
+        }
+    }
+
     private final StockScripts scripts;
     private final Clock clock;
     private final FoldStore folds;
-    private final SaleOperations operations;
     private final SoldOutGate gate;
-    private final ShortCircuitLog shortCircuits;
+    private final boolean shortCircuit;
     private final Runnable onShortCircuit;
-    private final WipedSales wiped;
 
-    /** @param shortCircuits where in-memory decisions are kept; null turns the sold-out short-circuit off */
     PurchaseDecisions(
             StockScripts scripts,
             Clock clock,
             FoldStore folds,
-            SaleOperations operations,
             SoldOutGate gate,
-            ShortCircuitLog shortCircuits,
+            boolean shortCircuit,
             Runnable onShortCircuit) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
-        this.operations = operations;
         this.gate = gate;
-        this.shortCircuits = shortCircuits;
+        this.shortCircuit = shortCircuit;
         this.onShortCircuit = onShortCircuit;
-        this.wiped = new WipedSales(scripts, folds);
     }
 
-    /** A purchase with a usable requestId but bad fields: REJECTED invalid, stored and deduplicated like any other. */
+    /** A purchase with a usable requestId but bad fields: REJECTED invalid, kept and deduplicated like any other. */
     Step invalidStep(ParsedCommand.InvalidPurchase ip, Decider.Input in) {
-        Decision logged =
-                fromShortCircuitLog(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), in);
-        if (logged != null) return Step.decided(logged);
-        gate.unsettle(ip.goodsId(), ip.requestId());
+        Asked a = new Asked(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt());
+        Decision known = known(a, in);
+        if (known != null) return Step.decided(known);
+        gate.unsettle(ip.goodsId());
         return new Step.Call(
                 scripts.invalidPurchaseCall(
-                        ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt(), in.position()),
-                r -> r.emits()
-                        ? new Decision(
-                                outcome(
-                                        ip.requestId(),
-                                        ip.goodsId(),
-                                        ip.userId(),
-                                        ip.quantity(),
-                                        ip.acceptedAt(),
-                                        r,
-                                        in),
-                                null,
-                                null)
-                        : Decision.NOTHING);
+                        ip.requestId(),
+                        ip.goodsId(),
+                        ip.userId(),
+                        ip.quantity(),
+                        ip.acceptedAt(),
+                        KeysAt.unchained(in.offset())),
+                r -> new Decision(outcome(a, kept(a, r, in), in), null, null));
     }
 
     /**
-     * A purchase: its decision from the short-circuit log if it has one there, else the gate's in-memory answer for
-     * a sold-out goods (logged, so it commits with the outcome), else a Lua call.
+     * A purchase: its decision from the goods' decisions if it has one there, else the gate's answer for a sold-out
+     * goods, else a Lua call.
      */
     Step step(Purchase p, Decider.Input in) {
-        if (shortCircuits != null) {
-            Decision logged =
-                    fromShortCircuitLog(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), in);
-            if (logged != null) return Step.decided(logged);
+        Asked a = new Asked(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt());
+        Decision known = known(a, in);
+        if (known != null) return Step.decided(known);
+        if (shortCircuit) {
             LuaResult answer = gate.judge(p);
             if (answer != null) {
-                shortCircuits.put(
-                        p.goodsId(),
-                        p.requestId(),
-                        StoredDecision.of(answer, in.position()).encode());
                 onShortCircuit.run();
-                return Step.decided(new Decision(
-                        outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), answer, in),
-                        null,
-                        null));
+                return Step.decided(new Decision(outcome(a, kept(a, answer, in), in), null, null));
             }
-            gate.unsettle(p.goodsId(), p.requestId());
         }
-        return new Step.Call(scripts.purchaseCall(p, in.position(), true), answer -> {
-            LuaResult r = answer.status() == LuaResult.Status.NOSALE ? wiped.decide(p, in.position()) : answer;
-            gate.purchased(p, r);
-            return purchased(p, r, in);
+        gate.unsettle(p.goodsId());
+        return new Step.Call(scripts.purchaseCall(p, KeysAt.unchained(in.offset())), answer -> {
+            gate.purchased(p, answer);
+            return purchased(p, kept(a, answer, in), in);
         });
     }
 
-    /** The stored in-memory decision of this request: emitted again for its own record, nothing for a retry. */
-    private Decision fromShortCircuitLog(
-            String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, Decider.Input in) {
-        if (shortCircuits == null) return null;
-        String stored = shortCircuits.get(goodsId, requestId);
+    /** The decision of a requestId the goods already has one for; null when it has none. */
+    private Decision known(Asked a, Decider.Input in) {
+        String stored = folds.decision(a.goodsId(), FoldStore.purchaseKey(a.requestId()));
         if (stored == null) return null;
         StoredDecision decision = StoredDecision.parse(stored);
-        if (!decision.position().equals(in.position())) return Decision.NOTHING;
-        LuaResult r = decision.answer(LuaResult.Status.REPLAY);
-        return new Decision(outcome(requestId, goodsId, userId, quantity, acceptedAt, r, in), null, null);
+        String reuse = ReusedIds.why(a.requestId(), a.payload(), decision, folds.get(a.goodsId()), in.partition());
+        if (reuse != null)
+            return new Decision(
+                    outcome(a, new LuaResult("REJECTED", "invalid", decision.stockAfter(), LuaResult.Status.NEW), in)
+                            .withDetail(reuse),
+                    null,
+                    null);
+        if (!decision.position().equals(in.position())) return Decision.NOTHING; // a retry: its answer is out already
+        return new Decision(outcome(a, decision.answer(LuaResult.Status.REPLAY), in), null, null);
+    }
+
+    /** Keeps a new decision among the goods' decisions (it commits with the outcome); returns it. */
+    private LuaResult kept(Asked a, LuaResult r, Decider.Input in) {
+        folds.decide(
+                a.goodsId(),
+                FoldStore.purchaseKey(a.requestId()),
+                StoredDecision.of(r, in.position(), a.payload(), clock.millis()).encode());
+        return r;
     }
 
     private Decision purchased(Purchase p, LuaResult r, Decider.Input in) {
-        if (!r.emits()) return Decision.NOTHING;
-        Outcome outcome = outcome(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt(), r, in);
+        Outcome outcome =
+                outcome(new Asked(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt()), r, in);
         LedgerEntry ledger = null;
         if (outcome.outcome() == OutcomeKind.SUCCESS) {
             ledger = LedgerEntry.of(
@@ -125,33 +126,26 @@ final class PurchaseDecisions {
                     null,
                     r.stockAfter(),
                     outcome.decidedAt());
-            GoodsFold fold = operations.fold(p.goodsId());
-            fold.stock -=
-                    p.quantity(); // by delta, as the ledger entry says: never copied from an answer (see released)
+            GoodsFold fold = folds.get(p.goodsId());
+            if (fold == null) fold = new GoodsFold();
+            fold.stock -= p.quantity(); // by delta, as the ledger entry says
             folds.put(p.goodsId(), fold);
             folds.hold(p.goodsId(), p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
         }
         return new Decision(outcome, ledger, null);
     }
 
-    private Outcome outcome(
-            String requestId,
-            long goodsId,
-            long userId,
-            int quantity,
-            Instant acceptedAt,
-            LuaResult r,
-            Decider.Input in) {
+    private Outcome outcome(Asked a, LuaResult r, Decider.Input in) {
         OutcomeKind kind = OutcomeKind.valueOf(r.code());
         return Outcome.of(
-                requestId,
-                goodsId,
-                userId,
-                quantity,
+                a.requestId(),
+                a.goodsId(),
+                a.userId(),
+                a.quantity(),
                 kind,
                 r.detail().isEmpty() ? null : r.detail(),
                 r.stockAfter(),
-                acceptedAt,
+                a.acceptedAt(),
                 clock.instant(),
                 in.partition(),
                 in.offset());

@@ -1,6 +1,7 @@
 package dev.seckill.stock.decision;
 
 import dev.seckill.contracts.command.CloseSale;
+import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Release;
@@ -11,10 +12,12 @@ import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.function.Function;
 
 /**
- * The decisions of a goods' operations (open, close, release, pay, restore): each Lua answer turned into a ledger entry
- * (or the DLQ with the reason), keeping the ledger fold in step by deltas. Purchases are {@link Decider}'s.
+ * The decisions of a goods' operations (open, close, release, pay, restore): an opId the goods has a decision for emits
+ * nothing (a retry); else its Lua call, whose answer becomes a ledger entry (or the DLQ with the reason), kept among the
+ * goods' decisions and moving the ledger fold by deltas. Purchases are {@link PurchaseDecisions}'.
  */
 final class SaleOperations {
     private final StockScripts scripts;
@@ -29,15 +32,51 @@ final class SaleOperations {
         this.gate = gate;
     }
 
+    /** An operation's step: nothing for an opId already decided, a DLQ answer, or its Lua call. */
+    Step step(Command command, Decider.Input in) {
+        String opId = opId(command);
+        if (folds.decision(command.goodsId(), FoldStore.operationKey(opId)) != null)
+            return Step.decided(Decision.NOTHING);
+        gate.unsettle(command.goodsId());
+        KeysAt at = KeysAt.unchained(in.offset());
+        if (command instanceof Release rel) return call(scripts.releaseCall(rel, at), opId, in, r -> released(rel, r));
+        if (command instanceof Pay pay) return call(scripts.payCall(pay, at), opId, in, r -> paid(pay, r));
+        if (command instanceof OpenSale o) {
+            if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
+                return Step.decided(endedBeforeIssued(o, in.timestamp()));
+            int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
+            if (holders > 0) return Step.decided(forcedOverLiveBuyers(o, holders));
+            long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
+            return call(scripts.openSaleCall(o, at, expireAt), opId, in, r -> opened(o, r, expireAt, in.offset()));
+        }
+        CloseSale c = (CloseSale) command;
+        return call(scripts.closeSaleCall(c, at), opId, in, r -> closed(c, r));
+    }
+
+    private Step call(ScriptCall call, String opId, Decider.Input in, Function<LuaResult, Decision> complete) {
+        return new Step.Call(call, r -> {
+            folds.decide(
+                    call.goodsId(),
+                    FoldStore.operationKey(opId),
+                    StoredDecision.of(r, in.position(), "", clock.millis()).encode());
+            return complete.apply(r);
+        });
+    }
+
+    private static String opId(Command command) {
+        if (command instanceof Release rel) return rel.opId();
+        if (command instanceof Pay pay) return pay.opId();
+        if (command instanceof OpenSale o) return o.opId();
+        if (command instanceof Restore r) return r.opId();
+        return ((CloseSale) command).opId();
+    }
+
     Decision released(Release rel, LuaResult r) {
         gate.released(rel.goodsId(), rel.userId(), r);
-        if (!r.emits()) return Decision.NOTHING;
         if ("PAID".equals(r.code())) return releaseOfPaid(rel);
         if (!"RELEASED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(rel.goodsId());
-        // by delta: a REPLAY answers the stockAfter of the first run, which is not the stock now when a crash replay
-        // decided something between differently (an in-memory SOLD_OUT of the first run is a Lua SUCCESS on replay)
-        fold.stock += r.detailAsLong();
+        fold.stock += r.detailAsLong(); // by delta, as the ledger entry says
         folds.put(rel.goodsId(), fold);
         folds.release(rel.goodsId(), rel.userId());
         return new Decision(
@@ -79,7 +118,6 @@ final class SaleOperations {
 
     Decision opened(OpenSale o, LuaResult r, long expireAt, long offset) {
         gate.forget(o.goodsId());
-        if (!r.emits()) return Decision.NOTHING;
         if ("REFUSED".equals(r.code())) {
             return Decision.dlq("open_sale refused: keys of an earlier sale of goods " + o.goodsId()
                     + " are still in Redis (" + r.stockAfter() + " units left); send it with force=true to overwrite");
@@ -95,6 +133,7 @@ final class SaleOperations {
         fold.perUserLimit = o.perUserLimit();
         fold.stock = o.stock();
         fold.expireAt = expireAt;
+        fold.openOffset = offset;
         folds.put(o.goodsId(), fold);
         // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found
         // none
@@ -118,7 +157,7 @@ final class SaleOperations {
 
     Decision closed(CloseSale c, LuaResult r) {
         gate.forget(c.goodsId());
-        if (!r.emits() || !"CLOSED".equals(r.code())) return Decision.NOTHING;
+        if (!"CLOSED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(c.goodsId());
         fold.status = "closed";
         folds.put(c.goodsId(), fold);
@@ -129,7 +168,12 @@ final class SaleOperations {
                 null);
     }
 
-    Decision restore(Restore restore, String position) {
+    /**
+     * A {@code restore} command (an operator's, or the reconciler's for an idle goods whose keys drifted): the goods'
+     * keys made what the fold says, now, at this command's position. Run alone (the batch before it is decided first).
+     */
+    Decision restore(Restore restore, Decider.Input in) {
+        if (folds.decision(restore.goodsId(), FoldStore.operationKey(restore.opId())) != null) return Decision.NOTHING;
         GoodsFold fold = folds.get(restore.goodsId());
         if (fold == null) {
             return Decision.dlq(
@@ -145,11 +189,15 @@ final class SaleOperations {
                     + " ended and its keys expired at " + Instant.ofEpochMilli(keysEnd) + "; open a new sale instead");
         }
         long expireAt = scripts.lifetime().expireAt(fold.endAt);
-        LuaResult r = scripts.restore(restore, fold, folds.holdings(restore.goodsId()), position, expireAt);
-        if (!r.emits()) return Decision.NOTHING;
-        fold.expireAt =
-                expireAt; // on a crash replay, Redis keeps the first run's instant: a crash's length apart at most
+        String marker = Long.toString(in.offset());
+        LuaResult r = scripts.restore(restore.goodsId(), marker, fold, folds.holdings(restore.goodsId()), expireAt);
+        fold.expireAt = expireAt;
+        fold.at = marker;
         folds.put(restore.goodsId(), fold);
+        folds.decide(
+                restore.goodsId(),
+                FoldStore.operationKey(restore.opId()),
+                StoredDecision.of(r, in.position(), "", clock.millis()).encode());
         return new Decision(
                 null,
                 LedgerEntry.of(
@@ -178,7 +226,6 @@ final class SaleOperations {
      * without a stock change, for the order-writer to end the payment and the order.
      */
     Decision paid(Pay p, LuaResult r) {
-        if (!r.emits()) return Decision.NOTHING;
         boolean paid = "PAID".equals(r.code());
         if (paid) {
             GoodsFold.Holding h = folds.holdings(p.goodsId()).get(p.userId());

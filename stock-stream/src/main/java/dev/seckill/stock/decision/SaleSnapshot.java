@@ -1,19 +1,22 @@
 package dev.seckill.stock.decision;
 
+import dev.seckill.stock.ledger.FoldStore;
+import dev.seckill.stock.ledger.GoodsFold;
 import java.util.Set;
 
-/**
- * A goods' sale as Redis holds it right now, read to arm the {@link SoldOutGate}: the window and limit, the stock,
- * the live buyers, every id Redis has a stored decision for, and the highest command offset of {@code partition}
- * among those decisions (to tell whether Redis is ahead of the record being decided, as it is while a crashed
- * task replays).
- */
-public record SaleSnapshot(
-        long startAt,
-        long endAt,
-        int perUserLimit,
-        boolean closed,
-        long stock,
-        Set<Long> buyers,
-        Set<String> decided,
-        long lastDecidedOffset) {}
+/** A goods' sale as its ledger fold holds it right now, copied to arm the {@link SoldOutGate}: window, limit, units, live buyers. */
+public record SaleSnapshot(long startAt, long endAt, int perUserLimit, boolean closed, long stock, Set<Long> buyers) {
+
+    /** The goods' sale from its fold; null when the fold has none. */
+    static SaleSnapshot of(FoldStore folds, long goodsId) {
+        GoodsFold fold = folds.get(goodsId);
+        if (fold == null || fold.opened <= 0) return null;
+        return new SaleSnapshot(
+                fold.startAt,
+                fold.endAt,
+                fold.perUserLimit,
+                "closed".equals(fold.status),
+                fold.stock,
+                folds.holdings(goodsId).keySet());
+    }
+}

@@ -5,7 +5,6 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
-import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.stock.ledger.GoodsFold;
@@ -20,16 +19,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The stock scripts' calls: what each command passes to its script ({@link ScriptCall}s, run by {@link ScriptRunner}:
- * pipelined, retried, loaded on NOSCRIPT), and the sale snapshot the {@link SoldOutGate} arms from.
+ * pipelined, retried, loaded on NOSCRIPT). Every call carries the marker the goods' keys must have ({@link KeysAt}).
  */
 public final class StockScripts {
-    /** The decisions hash's namespace of purchases (operations are under {@code op:}), as the scripts write it. */
-    static final String PURCHASE_DECISION = "req:";
-    /** The decisions hash's namespace of paid marks ({@code pay.lua}), as the scripts write it. */
-    static final String PAID_MARK = "paid:";
-    /** Keys of a goods that has no sale keep their decisions this long. */
-    static final long NO_SALE_DECISION_TTL_MS = Duration.ofDays(1).toMillis();
-
     private final UnifiedJedis redis;
     private final RedisKeys keys;
     private final MeterRegistry metrics;
@@ -56,82 +48,64 @@ public final class StockScripts {
         this.runner = new ScriptRunner(redis, keys, metrics, maxAttempts, firstBackoff);
     }
 
-    public LuaResult purchase(Purchase p, String position) {
-        return call(purchaseCall(p, position));
+    public LuaResult purchase(Purchase p, KeysAt at) {
+        return call(purchaseCall(p, at));
     }
 
-    ScriptCall purchaseCall(Purchase p, String position) {
-        return purchaseCall(p, position, false);
-    }
-
-    /** @param askIfNoSale a goods with no sale hash answers NOSALE, storing nothing ({@link WipedSales}) */
-    ScriptCall purchaseCall(Purchase p, String position, boolean askIfNoSale) {
+    ScriptCall purchaseCall(Purchase p, KeysAt at) {
         return new ScriptCall(
                 StockScript.PURCHASE,
                 p.goodsId(),
                 List.of(
+                        at.expected(),
+                        at.next(),
                         p.requestId(),
                         Long.toString(p.userId()),
                         Integer.toString(p.quantity()),
                         Long.toString(p.acceptedAt().toEpochMilli()),
-                        position,
-                        "",
-                        Long.toString(NO_SALE_DECISION_TTL_MS),
-                        askIfNoSale ? "1" : "0"));
+                        ""));
     }
 
-    /** A purchase with out-of-range fields: stored and answered REJECTED invalid, deduplicated like any other. */
-    public LuaResult invalidPurchase(
-            String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, String position) {
-        return call(invalidPurchaseCall(requestId, goodsId, userId, quantity, acceptedAt, position));
-    }
-
+    /** A purchase with out-of-range fields: answered REJECTED invalid (stored and deduplicated by the stream). */
     ScriptCall invalidPurchaseCall(
-            String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, String position) {
+            String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, KeysAt at) {
         return new ScriptCall(
                 StockScript.PURCHASE,
                 goodsId,
                 List.of(
+                        at.expected(),
+                        at.next(),
                         requestId,
                         Long.toString(userId),
                         Integer.toString(quantity),
                         Long.toString(acceptedAt == null ? 0 : acceptedAt.toEpochMilli()),
-                        position,
-                        "invalid",
-                        Long.toString(NO_SALE_DECISION_TTL_MS),
-                        "0"));
+                        "invalid"));
     }
 
-    public LuaResult release(Release r, String position) {
-        return call(releaseCall(r, position));
+    public LuaResult release(Release r, KeysAt at) {
+        return call(releaseCall(r, at));
     }
 
-    ScriptCall releaseCall(Release r, String position) {
+    ScriptCall releaseCall(Release r, KeysAt at) {
         return new ScriptCall(
                 StockScript.RELEASE,
                 r.goodsId(),
                 List.of(
-                        r.opId(),
+                        at.expected(),
+                        at.next(),
                         Long.toString(r.userId()),
-                        r.requestId() == null ? "" : r.requestId(),
-                        position,
-                        Long.toString(NO_SALE_DECISION_TTL_MS)));
+                        r.requestId() == null ? "" : r.requestId()));
     }
 
-    public LuaResult pay(Pay p, String position) {
-        return call(payCall(p, position));
+    public LuaResult pay(Pay p, KeysAt at) {
+        return call(payCall(p, at));
     }
 
-    ScriptCall payCall(Pay p, String position) {
+    ScriptCall payCall(Pay p, KeysAt at) {
         return new ScriptCall(
                 StockScript.PAY,
                 p.goodsId(),
-                List.of(
-                        p.opId(),
-                        Long.toString(p.userId()),
-                        p.requestId(),
-                        position,
-                        Long.toString(NO_SALE_DECISION_TTL_MS)));
+                List.of(at.expected(), at.next(), p.opId(), Long.toString(p.userId()), p.requestId()));
     }
 
     /** The lifetime rule this instance writes keys with. */
@@ -140,43 +114,45 @@ public final class StockScripts {
     }
 
     /** Opens a sale whose keys expire by the {@link #lifetime()} rule, counted from now. */
-    public LuaResult openSale(OpenSale o, String position) {
-        return call(openSaleCall(o, position, lifetime.expireAt(o.endAt().toEpochMilli())));
+    public LuaResult openSale(OpenSale o, KeysAt at) {
+        return call(openSaleCall(o, at, lifetime.expireAt(o.endAt().toEpochMilli())));
     }
 
     /** @param expireAt when every key of the sale expires (epoch ms), from {@link KeyLifetime#expireAt(long)} */
-    ScriptCall openSaleCall(OpenSale o, String position, long expireAt) {
+    ScriptCall openSaleCall(OpenSale o, KeysAt at, long expireAt) {
         return new ScriptCall(
                 StockScript.OPEN_SALE,
                 o.goodsId(),
                 List.of(
-                        o.opId(),
+                        at.expected(),
+                        at.next(),
                         Long.toString(o.stock()),
                         Long.toString(o.startAt().toEpochMilli()),
                         Long.toString(o.endAt().toEpochMilli()),
                         Integer.toString(o.perUserLimit()),
                         o.force() ? "1" : "0",
-                        Long.toString(expireAt),
-                        position));
+                        Long.toString(expireAt)));
     }
 
-    public LuaResult closeSale(CloseSale c, String position) {
-        return call(closeSaleCall(c, position));
+    public LuaResult closeSale(CloseSale c, KeysAt at) {
+        return call(closeSaleCall(c, at));
     }
 
-    ScriptCall closeSaleCall(CloseSale c, String position) {
-        return new ScriptCall(
-                StockScript.CLOSE_SALE,
-                c.goodsId(),
-                List.of(c.opId(), position, Long.toString(NO_SALE_DECISION_TTL_MS)));
+    ScriptCall closeSaleCall(CloseSale c, KeysAt at) {
+        return new ScriptCall(StockScript.CLOSE_SALE, c.goodsId(), List.of(at.expected(), at.next()));
     }
 
-    /** Rebuilds a goods from its fold; the keys expire at {@code expireAt} (epoch ms). */
+    /**
+     * Makes a goods' keys what the fold says, carrying {@code marker} ("": no live sale, every key deleted); the keys
+     * expire at {@code expireAt} (epoch ms).
+     */
     public LuaResult restore(
-            Restore r, GoodsFold fold, Map<Long, GoodsFold.Holding> holdings, String position, long expireAt) {
+            long goodsId, String marker, GoodsFold fold, Map<Long, GoodsFold.Holding> holdings, long expireAt) {
+        if (marker.isEmpty())
+            return call(
+                    new ScriptCall(StockScript.RESTORE, goodsId, List.of("", "0", "0", "1", "open", "0", "0", "0")));
         List<String> args = new ArrayList<>(List.of(
-                r.opId(),
-                position,
+                marker,
                 Long.toString(fold.startAt),
                 Long.toString(fold.endAt),
                 Integer.toString(fold.perUserLimit),
@@ -184,30 +160,21 @@ public final class StockScripts {
                 Long.toString(fold.stock),
                 Long.toString(fold.opened),
                 Long.toString(expireAt)));
-        holdings.forEach((user, h) -> args.addAll(List.of(
-                Long.toString(user),
-                Long.toString(h.quantity()),
-                h.requestId(),
-                Long.toString(h.stockAfter()),
-                h.paid() ? "1" : "0")));
-        return call(new ScriptCall(StockScript.RESTORE, r.goodsId(), args));
+        holdings.forEach((user, h) -> args.addAll(
+                List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(), h.paid() ? "1" : "0")));
+        return call(new ScriptCall(StockScript.RESTORE, goodsId, args));
     }
 
     /**
-     * Reads a goods' sale for the {@link SoldOutGate}: a few plain reads (HSCAN for the decisions, so a big hash
-     * never blocks Redis). Null when the goods has no sale or Redis cannot be read now: the gate then stays unarmed
-     * and Lua decides, so a failure here costs speed, never correctness.
+     * Counts a goods' keys rebuilt from the fold by stock-stream itself ({@link Rebuilds}); {@code cause}: {@code lost}
+     * (Redis had less than the fold: a restart, a stale replica or snapshot), {@code ahead} (writes the fold does not
+     * have: a crash replay, a retried pipeline), {@code gone} (keys the fold says have expired).
      */
-    public SaleSnapshot snapshot(long goodsId, int partition) {
-        return SaleSnapshots.read(redis, keys, metrics, goodsId, partition);
+    void countRebuild(String cause) {
+        metrics.counter("seckill_stream_inline_restores", "cause", cause).increment();
     }
 
     /** One script, one round trip. */
-    /** Counts a live sale rebuilt in Redis by stock-stream itself ({@link WipedSales}). */
-    void countInlineRestore() {
-        metrics.counter("seckill_stream_inline_restores").increment();
-    }
-
     public LuaResult call(ScriptCall c) {
         return callAll(List.of(c)).get(0);
     }

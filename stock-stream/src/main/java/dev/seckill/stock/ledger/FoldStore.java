@@ -4,7 +4,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Where the per-goods ledger folds live: Kafka Streams state stores in the app, maps in unit tests. */
+/**
+ * Where the per-goods ledger folds live — the window and units, the live buyers, every decision made — Kafka Streams
+ * state stores in the app (committed with the outputs), maps in unit tests.
+ */
 public interface FoldStore {
     GoodsFold get(long goodsId);
 
@@ -16,6 +19,24 @@ public interface FoldStore {
 
     /** Every live buyer of a goods and what they hold. */
     Map<Long, GoodsFold.Holding> holdings(long goodsId);
+
+    /**
+     * The stored decision of an id of this goods ({@link #purchaseKey} or {@link #operationKey}), or null. Every
+     * decision the stream made is kept here, in its own state (committed with the outputs): Redis keeps none.
+     */
+    String decision(long goodsId, String idKey);
+
+    void decide(long goodsId, String idKey, String stored);
+
+    /** A purchase's key among a goods' decisions: its requestId, in a namespace apart from operations'. */
+    static String purchaseKey(String requestId) {
+        return "r:" + requestId;
+    }
+
+    /** An operation's key among a goods' decisions: its opId. */
+    static String operationKey(String opId) {
+        return "o:" + opId;
+    }
 
     /** Forgets every buyer of a goods (a forced re-open starts from none). */
     default void releaseAll(long goodsId) {
@@ -30,6 +51,7 @@ public interface FoldStore {
     /** A store in plain maps, for tests that run the decider without Kafka Streams. */
     static FoldStore inMemory() {
         Map<Long, GoodsFold> folds = new HashMap<>();
+        Map<String, String> decisions = new HashMap<>();
         TreeMap<String, GoodsFold.Holding> holdings = new TreeMap<>();
         return new FoldStore() {
             @Override
@@ -58,6 +80,16 @@ public interface FoldStore {
                 holdings.subMap(goodsId + ":", goodsId + ";")
                         .forEach((k, v) -> out.put(Long.parseLong(k.substring(k.indexOf(':') + 1)), v));
                 return out;
+            }
+
+            @Override
+            public String decision(long goodsId, String idKey) {
+                return decisions.get(goodsId + ":" + idKey);
+            }
+
+            @Override
+            public void decide(long goodsId, String idKey, String stored) {
+                decisions.put(goodsId + ":" + idKey, stored);
             }
         };
     }

@@ -28,4 +28,12 @@ public final class GoodsFold {
     public long stock;
     /** When the sale's Redis keys expire (epoch ms, {@code KeyLifetime}); 0 in folds written before it was kept. */
     public long expireAt;
+    /**
+     * The marker the goods' Redis keys must carry for this fold to describe them: the offset of the last command
+     * applied to them ({@code at} in the sale hash), "" once they are known gone; null in folds written before it was
+     * kept (then the keys are rebuilt at the goods' next command). Every stock script checks it before it decides.
+     */
+    public String at;
+    /** The offset of the command that opened the current sale (-1 when unknown): ids decided before it are an earlier sale's. */
+    public long openOffset = -1;
 }

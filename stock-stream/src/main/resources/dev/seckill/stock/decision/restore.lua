@@ -1,30 +1,22 @@
--- restore: rebuild one goods' Redis state (sale window, units left, live buyers) from the ledger fold that
--- stock-stream keeps; idempotent by opId. Stored decisions are kept, and every live buyer's requestId gets a
--- stored SUCCESS if it lost its own, so an upstream retry after a restore still emits nothing.
--- KEYS as purchase.lua. ARGV[1] opId, ARGV[2] "partition:offset", ARGV[3] startAt ms, ARGV[4] endAt ms,
--- ARGV[5] perUserLimit, ARGV[6] status, ARGV[7] units left, ARGV[8] opened, ARGV[9] expire-at ms (KeyLifetime, counted from now),
--- then per live buyer: userId, quantity, requestId, stockAfter of that purchase, paid ('1' when the purchase was
--- marked paid by pay.lua: the mark is written again, so no release can take a paid unit after a restore) (ARGV[10] on, 5 per buyer)
--- Returns {result, buyers restored, stockAfter, status}.
-local key, pos = 'op:' .. ARGV[1], ARGV[2]
-local stored = redis.call('HGET', KEYS[5], key)
-if stored then
-  local result, n, after, at = string.match(stored, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)$')
-  if at == pos then return {result, n, after, 'REPLAY'} end
-  return {result, n, after, 'RETRY'}
-end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
-redis.call('HSET', KEYS[1], 'startAt', ARGV[3], 'endAt', ARGV[4], 'perUserLimit', ARGV[5], 'status', ARGV[6],
-  'opened', ARGV[8], 'restoredBy', ARGV[1], 'expireAt', ARGV[9])
-redis.call('SET', KEYS[2], ARGV[7])
+-- restore: make one goods' Redis keys what stock-stream's ledger fold says they are at a position (the fold is the
+-- truth, Redis a cache of it: docs/invariants.md). Run when a command found the keys at another position than the
+-- fold (Redis lost writes, or holds writes of an aborted transaction), and for a `restore` command.
+-- KEYS as purchase.lua. ARGV[1] the marker to leave ('' = the goods has no live sale: every key is deleted and nothing
+-- else is read), ARGV[2] startAt ms, ARGV[3] endAt ms, ARGV[4] perUserLimit, ARGV[5] status, ARGV[6] units left,
+-- ARGV[7] opened, ARGV[8] expire-at ms of every key, then per live buyer: userId, quantity, requestId, paid ('1' when a
+-- pay marked the purchase: the mark is written again, so no release can take a paid unit) (ARGV[9] on, 4 per buyer).
+-- Returns {'RESTORED', buyers restored, stockAfter, 'NEW'}.
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+if ARGV[1] == '' then return {'RESTORED', '0', '0', 'NEW'} end
+redis.call('HSET', KEYS[1], 'startAt', ARGV[2], 'endAt', ARGV[3], 'perUserLimit', ARGV[4], 'status', ARGV[5],
+  'opened', ARGV[7], 'expireAt', ARGV[8], 'at', ARGV[1])
+redis.call('SET', KEYS[2], ARGV[6])
 local n = 0
-for i = 10, #ARGV, 5 do
+for i = 9, #ARGV, 4 do
   redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
   redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 2])
-  redis.call('HSETNX', KEYS[5], 'req:' .. ARGV[i + 2], 'SUCCESS||' .. ARGV[i + 3] .. '|restored')
-  if ARGV[i + 4] == '1' then redis.call('HSETNX', KEYS[5], 'paid:' .. ARGV[i + 2], 'restored') end
+  if ARGV[i + 3] == '1' then redis.call('HSET', KEYS[5], ARGV[i + 2], 'restored') end
   n = n + 1
 end
-for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], ARGV[9]) end
-redis.call('HSET', KEYS[5], key, 'RESTORED|' .. n .. '|' .. ARGV[7] .. '|' .. pos)
-return {'RESTORED', tostring(n), ARGV[7], 'NEW'}
+for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], ARGV[8]) end
+return {'RESTORED', tostring(n), ARGV[6], 'NEW'}

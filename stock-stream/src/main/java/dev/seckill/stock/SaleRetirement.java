@@ -1,0 +1,81 @@
+package dev.seckill.stock;
+
+import dev.seckill.contracts.redis.KeyLifetime;
+import dev.seckill.stock.decision.StoredDecision;
+import dev.seckill.stock.ledger.GoodsFold;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Retires what an ended sale no longer needs, by the wall clock (a punctuator): once its keys have expired in Redis
+ * (at the fold's {@code expireAt}, or a day after the end for folds written before it was kept) its holdings (Redis
+ * has no buyers left to rebuild; the next open starts without buyers anyway); {@link #DECISIONS_KEPT} later its
+ * decisions (until then a retry is still recognised and a reused id refused). Decisions of goods the stream knows no
+ * sale of (REJECTED no_sale) are kept {@link #NO_SALE_KEPT}. The goods' fold itself stays, one small record per goods:
+ * a later sale of the goods takes its OPENED quantity against the fold's count.
+ */
+final class SaleRetirement {
+    /** How long a sale's decisions outlive its keys. */
+    static final Duration DECISIONS_KEPT = Duration.ofDays(7);
+    /** How long the decision of a purchase of a goods with no sale is kept. */
+    static final Duration NO_SALE_KEPT = Duration.ofDays(1);
+    /** How often the decisions of goods with no sale are swept (a scan of every decision). */
+    private static final Duration NO_SALE_SWEEP_EVERY = Duration.ofHours(1);
+
+    private final KeyValueStore<Long, GoodsFold> folds;
+    private final KeyValueStore<String, GoodsFold.Holding> holdings;
+    private final KeyValueStore<String, String> decisions;
+    private long lastSweep;
+
+    SaleRetirement(
+            KeyValueStore<Long, GoodsFold> folds,
+            KeyValueStore<String, GoodsFold.Holding> holdings,
+            KeyValueStore<String, String> decisions) {
+        this.folds = folds;
+        this.holdings = holdings;
+        this.decisions = decisions;
+    }
+
+    void purge(long now) {
+        List<Long> ended = new ArrayList<>();
+        List<Long> forgotten = new ArrayList<>();
+        try (var all = folds.all()) {
+            all.forEachRemaining(kv -> {
+                long expireAt = kv.value.expireAt > 0
+                        ? kv.value.expireAt
+                        : kv.value.endAt > 0 ? kv.value.endAt + KeyLifetime.DEFAULT_GRACE.toMillis() : Long.MAX_VALUE;
+                if (expireAt < now) ended.add(kv.key);
+                if (expireAt < now - DECISIONS_KEPT.toMillis()) forgotten.add(kv.key);
+            });
+        }
+        for (Long goodsId : ended) deleteAll(holdings, goodsId + ":");
+        for (Long goodsId : forgotten) deleteAll(decisions, goodsId + ":");
+        if (now - lastSweep >= NO_SALE_SWEEP_EVERY.toMillis()) {
+            lastSweep = now;
+            sweepNoSale(now);
+        }
+    }
+
+    private void sweepNoSale(long now) {
+        List<String> old = new ArrayList<>();
+        try (var all = decisions.all()) {
+            all.forEachRemaining(kv -> {
+                long goodsId = Long.parseLong(kv.key.substring(0, kv.key.indexOf(':')));
+                if (StoredDecision.parse(kv.value).decidedAt() < now - NO_SALE_KEPT.toMillis()
+                        && folds.get(goodsId) == null) old.add(kv.key);
+            });
+        }
+        old.forEach(decisions::delete);
+    }
+
+    private static <V> void deleteAll(KeyValueStore<String, V> store, String prefix) {
+        List<String> keys = new ArrayList<>();
+        try (var it = store.prefixScan(prefix, new StringSerializer())) {
+            it.forEachRemaining(kv -> keys.add(kv.key));
+        }
+        keys.forEach(store::delete);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.seckill.stock.decision;
+
+import dev.seckill.stock.ledger.FoldStore;
+import dev.seckill.stock.ledger.GoodsFold;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A call answered STALE: the goods' keys were not at the marker the fold expects. Redis lost writes (a restart from an
+ * older snapshot or none, a failover to a replica that lagged, a restore from a backup), or holds writes the fold does
+ * not (a crash replay: the aborted transaction's calls ran; a pipeline retried after a lost connection), or keys the
+ * fold says expired. Either way the fold is the truth: the keys are rebuilt from it ({@code restore.lua}: window,
+ * units, live buyers, paid marks, the fold's marker) and the call is made again, at the same serial position, so the
+ * command is decided against exactly the state the ledger says it follows. No ledger entry: nothing changed in it.
+ */
+final class Rebuilds {
+    private static final Logger LOG = LoggerFactory.getLogger(Rebuilds.class);
+    private static final int MAX_ATTEMPTS = 3;
+
+    /** The answer to a call made again, and the marker it expected (which decides the marker it left). */
+    record Answer(LuaResult result, KeysAt at) {}
+
+    private final StockScripts scripts;
+    private final FoldStore folds;
+    private final KeyMarkers markers;
+
+    Rebuilds(StockScripts scripts, FoldStore folds, KeyMarkers markers) {
+        this.scripts = scripts;
+        this.folds = folds;
+        this.markers = markers;
+    }
+
+    /**
+     * Rebuilds the goods' keys from its fold when {@code answer} is STALE (else the keys are already the fold's: an
+     * earlier call of the batch rebuilt them), then makes the call again until it is decided.
+     */
+    Answer again(ScriptCall call, KeysAt at, LuaResult answer) {
+        LuaResult r = answer;
+        for (int attempt = 1; ; attempt++) {
+            String expected =
+                    r.stale() ? rebuild(call.goodsId(), r.detail()) : markers.truth(folds.get(call.goodsId()), null);
+            KeysAt now = new KeysAt(expected, at.next());
+            r = scripts.call(call.expecting(expected));
+            if (!r.stale()) return new Answer(r, now);
+            if (attempt >= MAX_ATTEMPTS)
+                throw new RedisUnavailable(
+                        "goods " + call.goodsId() + ": its Redis keys moved again after " + attempt + " rebuilds from"
+                                + " the ledger fold (found marker '" + r.detail() + "'): is another writer at work?",
+                        null);
+        }
+    }
+
+    /** Makes the keys what the fold says; returns the marker they carry now. */
+    private String rebuild(long goodsId, String observed) {
+        GoodsFold fold = folds.get(goodsId);
+        String truth = markers.truth(fold, observed);
+        if (truth.equals(observed)) return truth; // the keys are as the fold says; the clocks disagreed on their expiry
+        String cause = truth.isEmpty() ? "gone" : observed.isEmpty() || behind(observed, truth) ? "lost" : "ahead";
+        LuaResult restored = scripts.restore(
+                goodsId,
+                truth,
+                fold,
+                truth.isEmpty() ? Map.of() : folds.holdings(goodsId),
+                fold == null ? 0 : markers.keysEnd(fold));
+        scripts.countRebuild(cause);
+        LOG.warn(
+                "goods {}: Redis keys at marker '{}', the ledger fold at '{}' ({}): rebuilt from the fold ({} buyers, {}"
+                        + " units left) before deciding again",
+                goodsId,
+                observed,
+                truth,
+                cause,
+                restored.detail(),
+                restored.stockAfter());
+        return truth;
+    }
+
+    /** Whether Redis's marker is an earlier offset than the fold's (it lost writes) rather than a later one. */
+    private static boolean behind(String observed, String truth) {
+        try {
+            return Long.parseLong(observed) < Long.parseLong(truth);
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+}

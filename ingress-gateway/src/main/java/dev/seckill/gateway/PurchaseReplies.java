@@ -6,7 +6,7 @@ import dev.seckill.gateway.status.PurchaseStatus;
 import io.vertx.core.json.JsonObject;
 import org.apache.kafka.common.KafkaException;
 
-/** The purchase routes' answers that say more than a status: a decided outcome, a 503 that may have been taken, a 409. */
+/** The purchase routes' answers that say more than a status: a decided outcome, a 503 that may have been taken, a reused requestId. */
 final class PurchaseReplies {
     private PurchaseReplies() {}
 
@@ -41,17 +41,24 @@ final class PurchaseReplies {
                 .withHeader("Retry-After", Long.toString(PurchaseRoute.RETRY_AFTER_SECONDS));
     }
 
-    static Reply conflict(String requestId) {
-        // the stream would take it for a retry of the other buyer's purchase: this buyer would get 202 and no outcome
+    /**
+     * A requestId the gateway holds for another purchase. Another buyer's: 409 naming only the requestId (nothing of
+     * their purchase is told; the stream would take it for a retry of theirs, and this buyer would get 202 and no
+     * outcome). The same buyer's with another goods or quantity: 422 naming the field that differs, as the IETF
+     * Idempotency-Key draft answers a key reused with another payload. Either way: send it again with a new requestId.
+     */
+    static Reply reused(String requestId, String differs) {
+        boolean otherBuyer = differs.equals("userId");
         return Reply.of(
-                409,
+                otherBuyer ? 409 : 422,
                 new JsonObject()
                         .put(
                                 "error",
-                                "requestId " + requestId + " is already used by another purchase; "
-                                        + "choose a new requestId")
-                        .put("field", "requestId")
+                                "requestId " + requestId + " is already used by another purchase"
+                                        + (otherBuyer ? "" : " (another " + differs + ")")
+                                        + "; choose a new requestId")
+                        .put("field", otherBuyer ? "requestId" : differs)
                         .put("requestId", requestId),
-                "request_id_conflict");
+                otherBuyer ? "request_id_conflict" : "request_id_reused");
     }
 }

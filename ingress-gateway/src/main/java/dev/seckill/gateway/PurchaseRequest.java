@@ -1,6 +1,7 @@
 package dev.seckill.gateway;
 
 import dev.seckill.contracts.command.CommandRules;
+import dev.seckill.gateway.status.Payload;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
@@ -8,6 +9,11 @@ import java.math.BigInteger;
 
 /** A validated {@code POST /api/purchases} body. Validation names the offending field. */
 record PurchaseRequest(String requestId, long goodsId, long userId, int quantity) {
+
+    /** What the requestId stands for: a reuse with another payload is refused (issue 25). */
+    Payload payload() {
+        return new Payload(goodsId, userId, quantity);
+    }
 
     /** Thrown for a request the gateway refuses with 400. */
     static final class Invalid extends Exception {

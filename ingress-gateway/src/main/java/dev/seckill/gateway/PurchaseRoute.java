@@ -12,6 +12,7 @@ import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.http.TraceLog;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.status.GeneratedIds;
+import dev.seckill.gateway.status.Payload;
 import dev.seckill.gateway.status.PurchaseStatus;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
@@ -130,24 +131,29 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         else send(a, parts.ids().next(parts.clock().millis()));
     }
 
-    /** A requestId this gateway accepted recently: the owner's retry is 202 again, another buyer's is 409. */
+    /**
+     * A requestId this gateway accepted recently: the same purchase again is the owner's retry (202 again), another
+     * purchase under it is refused ({@link PurchaseReplies#reused}).
+     */
     private Reply requestIdOwner(Attempt a) {
-        if (a.request().requestId() == null) return null;
-        Long owner = parts.acceptedIds().owner(a.request().requestId());
-        if (owner == null) return null;
-        if (owner != a.request().userId())
-            return PurchaseReplies.conflict(a.request().requestId());
+        String requestId = a.request().requestId();
+        if (requestId == null) return null;
+        Payload held = parts.acceptedIds().purchase(requestId);
+        if (held == null) return null;
+        String differs = held.differingField(a.request().payload());
+        if (differs != null) return PurchaseReplies.reused(requestId, differs);
         if (a.waitSeconds() > 0) {
-            awaitOutcome(a, a.request().requestId(), "retry_accepted");
+            awaitOutcome(a, requestId, "retry_accepted");
             return Reply.LATER;
         }
-        return new Reply(202, Responder.pending(a.request().requestId()), "retry_accepted", Map.of());
+        return new Reply(202, Responder.pending(requestId), "retry_accepted", Map.of());
     }
 
     /**
-     * A client-chosen requestId is claimed in the status store before its command is sent: another buyer's claim is
-     * 409 before anything reaches Kafka. When Redis cannot answer, the purchase goes on (Kafka and the stream's dedupe
-     * hold the truth; only the cross-instance 409 and the status entry are lost) and the miss is counted.
+     * A client-chosen requestId is claimed in the status store before its command is sent, the claim carrying the
+     * purchase: an id held for another purchase is refused before anything reaches Kafka. When Redis cannot answer,
+     * the purchase goes on (Kafka and the stream's dedupe by goods and requestId hold the truth; only the
+     * cross-instance refusal and the status entry are lost) and the miss is counted.
      */
     private void claimThenSend(Attempt a) {
         PurchaseRequest r = a.request();
@@ -164,14 +170,12 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                         parts.metrics()
                                 .counter("seckill_gateway_status_store_errors")
                                 .increment();
-                    PurchaseStatusStore.Claim claim = claimed == null ? null : claimed.claim();
-                    if (claim == PurchaseStatusStore.Claim.OTHER_BUYER) {
-                        answer(a.ctx(), PurchaseReplies.conflict(r.requestId()), a.start());
-                    } else if (claim == PurchaseStatusStore.Claim.SAME_BUYER
+                    if (claimed != null && claimed.differs() != null) {
+                        answer(a.ctx(), PurchaseReplies.reused(r.requestId(), claimed.differs()), a.start());
+                    } else if (claimed != null
                             && a.waitSeconds() > 0
                             && claimed.previous() instanceof PurchaseStatus.Decided d) {
-                        // the owner's retry of a decided purchase: its outcome now (a re-send would emit nothing to
-                        // wait for)
+                        // the retry of a decided purchase: its outcome now (a re-send would emit nothing to wait for)
                         answer(
                                 a.ctx(),
                                 new Reply(
@@ -199,7 +203,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                 .send(
                         record,
                         () -> {
-                            if (r.requestId() != null) parts.acceptedIds().add(requestId, r.userId());
+                            if (r.requestId() != null) parts.acceptedIds().add(requestId, r.payload());
                             if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted");
                             else
                                 answer(
@@ -213,12 +217,16 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                         });
     }
 
-    /** Holds the reply until the outcome is known (200 with it) or the preferred wait is over (202 PENDING). */
+    /**
+     * Holds the reply until the outcome of this purchase is known (200 with it) or the preferred wait is over (202
+     * PENDING); an outcome of another purchase under the same requestId is not this one's answer.
+     */
     private void awaitOutcome(Attempt a, String requestId, String kind) {
         String applied = "wait=" + a.waitSeconds();
         parts.waiters()
                 .await(
                         requestId,
+                        a.request().payload()::sameAs,
                         a.waitSeconds() * 1000L,
                         o -> answer(
                                 a.ctx(),

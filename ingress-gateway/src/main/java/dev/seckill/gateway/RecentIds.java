@@ -1,11 +1,12 @@
 package dev.seckill.gateway;
 
+import dev.seckill.gateway.status.Payload;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The client requestIds this gateway accepted lately, with the buyer of each, so that a retry at the door answers
- * with the same requestId instead of putting a second command in the log, and another buyer reusing the id is
- * refused. Read on every request that carries a requestId by every event loop, so without a shared lock: two
+ * The client requestIds this gateway accepted lately, with the purchase of each (goods, buyer, quantity), so that a
+ * retry at the door answers with the same requestId instead of putting a second command in the log, and the id reused
+ * for another purchase (another buyer's, or another goods or quantity) is refused. Read on every request that carries a requestId by every event loop, so without a shared lock: two
  * generations of concurrent maps; when the current one is full it becomes the previous one and the oldest generation
  * is dropped. Remembers at least the last {@code capacity / 2} ids and holds
  * at most {@code capacity} (plus the few added while a generation turns over).
@@ -16,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RecentIds {
     private final int generation;
     private volatile long turnovers;
-    private volatile ConcurrentHashMap<String, Long> current = new ConcurrentHashMap<>();
-    private volatile ConcurrentHashMap<String, Long> previous = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, Payload> current = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, Payload> previous = new ConcurrentHashMap<>();
 
     RecentIds(int capacity) {
         if (capacity < 2) throw new IllegalArgumentException("capacity must be at least 2, got " + capacity);
@@ -29,17 +30,17 @@ final class RecentIds {
         return current.containsKey(id) || previous.containsKey(id);
     }
 
-    /** The buyer who sent an accepted id, or null when the id is not (or no longer) known. */
-    Long owner(String id) {
-        Long owner = current.get(id);
-        return owner != null ? owner : previous.get(id);
+    /** The purchase an accepted id was sent for, or null when the id is not (or no longer) known. */
+    Payload purchase(String id) {
+        Payload p = current.get(id);
+        return p != null ? p : previous.get(id);
     }
 
     /** On return the id was in the current generation: it is forgotten only after two more turnovers. */
-    void add(String id, long owner) {
+    void add(String id, Payload purchase) {
         while (true) {
-            ConcurrentHashMap<String, Long> into = current;
-            into.put(id, owner);
+            ConcurrentHashMap<String, Payload> into = current;
+            into.put(id, purchase);
             if (into.size() >= generation) turnOver(into);
             // turned over while we wrote (or by our own write): keep the id with the live generation too
             if (into == current) return;
@@ -56,7 +57,7 @@ final class RecentIds {
         return current.size() + previous.size();
     }
 
-    private synchronized void turnOver(ConcurrentHashMap<String, Long> full) {
+    private synchronized void turnOver(ConcurrentHashMap<String, Payload> full) {
         if (current != full) return; // another thread turned it over already
         previous = full;
         current = new ConcurrentHashMap<>();

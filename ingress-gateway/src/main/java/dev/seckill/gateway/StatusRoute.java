@@ -7,6 +7,7 @@ import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.status.GeneratedIds;
+import dev.seckill.gateway.status.Payload;
 import dev.seckill.gateway.status.PurchaseStatus;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
@@ -18,6 +19,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * {@code GET /api/purchases/{requestId}}: the outcome of a purchase from state every gateway instance shares and that
@@ -74,7 +76,7 @@ final class StatusRoute implements Handler<RoutingContext> {
         Long who = caller;
         int wait = RequestHeaders.preferredWaitSeconds(ctx, parts.maxWaitSeconds());
         Outcome seen = parts.view().outcome(requestId);
-        if (seen != null) {
+        if (seen != null && surely(requestId, seen)) {
             parts.responder().reply(ctx, answer(requestId, new PurchaseStatus.Decided(seen), who), start);
             return;
         }
@@ -87,24 +89,45 @@ final class StatusRoute implements Handler<RoutingContext> {
                                 .counter("seckill_gateway_status_store_errors")
                                 .increment();
                     }
-                    PurchaseStatus known = known(requestId, error != null ? new PurchaseStatus.Unknown() : status);
+                    PurchaseStatus known =
+                            known(requestId, error != null ? new PurchaseStatus.Unknown() : status, seen);
                     Reply reply = answer(requestId, known, who);
                     if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued)
                             && reply.status() == 200
                             && wait > 0) {
-                        awaitThenReply(ctx, requestId, reply, who, wait, start);
+                        Payload p = known.payload();
+                        awaitThenReply(ctx, requestId, p == null ? o -> true : p::sameAs, reply, who, wait, start);
                         return;
                     }
                     parts.responder().reply(ctx, reply, start);
                 }));
     }
 
-    /** What the store said, completed by what this gateway knows: an id it accepted, or one a gateway issued. */
-    private PurchaseStatus known(String requestId, PurchaseStatus stored) {
+    /**
+     * The view's outcome is this id's purchase for sure, without asking the store: the id is one a gateway issued (never
+     * a client's), or this gateway accepted it for the purchase the outcome is of. Otherwise the store says which
+     * purchase the id stands for: the view keeps the latest outcome of a requestId, whichever purchase it is of.
+     */
+    private boolean surely(String requestId, Outcome seen) {
+        Payload here = parts.acceptedIds().purchase(requestId);
+        return here != null ? here.sameAs(seen) : parts.ids().issuedAt(requestId) >= 0;
+    }
+
+    /**
+     * What the store said, completed by what this gateway knows: an id it accepted, the outcome its view saw (when it is
+     * the outcome of the purchase the store holds, or the store holds nothing), or an id a gateway issued.
+     */
+    private PurchaseStatus known(String requestId, PurchaseStatus stored, Outcome seen) {
         PurchaseStatus known = stored;
-        Long acceptedHere = parts.acceptedIds().owner(requestId); // e.g. accepted while Redis did not answer
-        if (known instanceof PurchaseStatus.Unknown && acceptedHere != null) {
-            known = new PurchaseStatus.Pending(requestId, 0, acceptedHere, 0, Instant.EPOCH);
+        Payload here = parts.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
+        if (known instanceof PurchaseStatus.Unknown && here != null) {
+            known = new PurchaseStatus.Pending(
+                    requestId, here.goodsId(), here.userId(), here.quantity(), Instant.EPOCH);
+        }
+        if (seen != null
+                && !(known instanceof PurchaseStatus.Decided)
+                && (known instanceof PurchaseStatus.Unknown || known.payload().sameAs(seen))) {
+            return new PurchaseStatus.Decided(seen);
         }
         long issuedAt = known instanceof PurchaseStatus.Unknown ? parts.ids().issuedAt(requestId) : -1;
         if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs()) {
@@ -114,11 +137,19 @@ final class StatusRoute implements Handler<RoutingContext> {
     }
 
     /** Long poll: the outcome as soon as it is decided, else the pending reply when the preferred wait is over. */
-    private void awaitThenReply(RoutingContext ctx, String requestId, Reply pending, Long who, int wait, long start) {
+    private void awaitThenReply(
+            RoutingContext ctx,
+            String requestId,
+            Predicate<Outcome> mine,
+            Reply pending,
+            Long who,
+            int wait,
+            long start) {
         String applied = "wait=" + wait;
         parts.waiters()
                 .await(
                         requestId,
+                        mine,
                         wait * 1000L,
                         o -> parts.responder()
                                 .reply(

@@ -3,6 +3,7 @@ package dev.seckill.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seckill.gateway.status.Payload;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -10,10 +11,12 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 class RecentIdsTest {
+    static final Payload ONE = new Payload(1, 1, 1);
+
     @Test
     void givenAnAcceptedId_thenARetryIsRecognisedAndAnotherIdIsNot() {
         RecentIds ids = new RecentIds(100);
-        ids.add("r-1", 1);
+        ids.add("r-1", ONE);
         assertThat(ids.contains("r-1")).isTrue();
         assertThat(ids.contains("r-2")).isFalse();
     }
@@ -22,7 +25,7 @@ class RecentIdsTest {
     void givenMoreIdsThanTheCapacity_thenTheMostRecentHalfIsKeptAndTheSizeStaysBounded() {
         RecentIds ids = new RecentIds(1_000);
         for (int i = 0; i < 10_000; i++) {
-            ids.add("id-" + i, 1);
+            ids.add("id-" + i, ONE);
             assertThat(ids.size()).isLessThanOrEqualTo(1_000);
         }
         for (int i = 10_000 - 500; i < 10_000; i++)
@@ -55,7 +58,7 @@ class RecentIdsTest {
             for (int i = 0; i < 50_000; i++) {
                 String id = me + "-" + i;
                 long before = ids.turnovers();
-                ids.add(id, 1);
+                ids.add(id, ONE);
                 if (!ids.contains(id) && ids.turnovers() < before + 2) {
                     missed.compareAndSet(null, id + " after " + (ids.turnovers() - before) + " turnover(s)");
                 }
@@ -79,7 +82,7 @@ class RecentIdsTest {
         int generation = 50;
         for (int cycle = 0; cycle < 2_000; cycle++) {
             RecentIds ids = new RecentIds(2 * generation);
-            ids.add("sentinel", 1);
+            ids.add("sentinel", ONE);
             AtomicBoolean reading = new AtomicBoolean(true);
             AtomicBoolean missedIt = new AtomicBoolean();
             Thread reader = new Thread(() -> {
@@ -87,7 +90,7 @@ class RecentIdsTest {
             });
             reader.start();
             for (int i = 1; i < generation; i++)
-                ids.add("w-" + i, 1); // the sentinel's generation fills and turns over once
+                ids.add("w-" + i, ONE); // the sentinel's generation fills and turns over once
             reading.set(false);
             reader.join();
             assertThat(ids.turnovers()).isEqualTo(1);

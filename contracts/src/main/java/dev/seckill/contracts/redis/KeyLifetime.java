@@ -6,7 +6,7 @@ import java.time.Instant;
 
 /**
  * How long a sale's Redis keys live: until the later of the sale's end and the moment they are written, plus a
- * grace (the write-up: keys outlive the sale, e.g. by a day, so late retries still find their stored decision).
+ * grace (the write-up: keys outlive the sale, e.g. by a day, so late payments and releases still find its buyers).
  * Measured from the write as well as from the end, so a sale re-opened after its recorded window (a replay drill of
  * a recording, a restore of an ended sale) lives a grace from now instead of vanishing the instant it is written.
  * The clock is injected: stock-stream writes with it and the reconciler judges "ended and retired" with the same rule.

@@ -37,8 +37,14 @@ public sealed interface PurchaseStatus {
 
     /** The buyer it belongs to, or null when unknown. */
     default Long owner() {
-        if (this instanceof Pending p) return p.userId();
-        if (this instanceof Decided d) return d.outcome().userId();
+        Payload p = payload();
+        return p == null ? null : p.userId();
+    }
+
+    /** The purchase the requestId stands for, or null when unknown (nothing stored, or an id a gateway issued). */
+    default Payload payload() {
+        if (this instanceof Pending p) return new Payload(p.goodsId(), p.userId(), p.quantity());
+        if (this instanceof Decided d) return Payload.of(d.outcome());
         return null;
     }
 

@@ -25,8 +25,11 @@ import org.slf4j.LoggerFactory;
  * Writes every committed outcome into the {@link PurchaseStatusStore}: a consumer group shared by all gateway
  * instances (each writes the outcomes of its share of the partitions), read_committed, so the store never shows a
  * decision stock-stream's transaction did not commit; pipelined per poll, off the request path. Offsets are committed
- * after Redis took the batch: a restart writes again what it may not have written, which is harmless (the same
- * values). Purchases are not indexed from the commands topic: measured, indexing every command cost the gateway 40%
+ * after Redis took the batch: a restart writes again what it may not have written, which is harmless (an outcome
+ * already there is kept). An outcome is written only where the store holds nothing for its requestId or the claim of the same
+ * purchase ({@link PurchaseStatusStore#decided}): an outcome of another purchase under the same id (an upstream
+ * producer's on another goods, the stream's REJECTED {@code invalid} of a reused id) never replaces the buyer's own.
+ * Purchases are not indexed from the commands topic: measured, indexing every command cost the gateway 40%
  * of its closed-loop throughput on two cores (docs/performance.md); pending ids are known by their claim or their
  * signature ({@code GeneratedIds}) instead.
  */
@@ -68,7 +71,7 @@ public final class StatusIndexer implements AutoCloseable {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     try {
                         Outcome o = Json.read(r.value(), Outcome.class);
-                        writes.add(() -> store.decided(o));
+                        writes.add(() -> store.decided(o).thenAccept(done -> kept(o, done)));
                     } catch (RuntimeException e) {
                         LOG.warn(
                                 "status index skips an unreadable record {}-{}@{}: {}",
@@ -98,6 +101,18 @@ public final class StatusIndexer implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }
+    }
+
+    private static void kept(Outcome o, PurchaseStatusStore.Indexed done) {
+        if (done != PurchaseStatusStore.Indexed.OTHER_PURCHASE) return;
+        LOG.info(
+                "status index keeps what it holds for requestId {}: the {} outcome of goods {}, buyer {} is another "
+                        + "purchase's{}",
+                o.requestId(),
+                o.outcome(),
+                o.goodsId(),
+                o.userId(),
+                o.detail() == null ? "" : " (" + o.detail() + ")");
     }
 
     /** Writes the batch, retrying with backoff while Redis refuses it: the offsets are not committed before it is in. */

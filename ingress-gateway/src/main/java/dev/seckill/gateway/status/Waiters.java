@@ -3,12 +3,15 @@ package dev.seckill.gateway.status;
 import dev.seckill.contracts.outcome.Outcome;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Requests holding their reply until their outcome is known ({@code Prefer: wait=N}). A waiter is an entry in a map
@@ -19,14 +22,21 @@ import java.util.function.Function;
 public final class Waiters {
     private final class Waiter {
         final String requestId;
+        final Predicate<Outcome> mine;
         final Context context;
         final Consumer<Outcome> decided;
         final Runnable expired;
         final AtomicBoolean done = new AtomicBoolean();
         long timer = -1;
 
-        Waiter(String requestId, Context context, Consumer<Outcome> decided, Runnable expired) {
+        Waiter(
+                String requestId,
+                Predicate<Outcome> mine,
+                Context context,
+                Consumer<Outcome> decided,
+                Runnable expired) {
             this.requestId = requestId;
+            this.mine = mine;
             this.context = context;
             this.decided = decided;
             this.expired = expired;
@@ -61,9 +71,13 @@ public final class Waiters {
         this.known = known;
     }
 
-    /** Waits on the calling event loop: {@code decided} or {@code expired} runs there, exactly once. */
-    public void await(String requestId, long waitMs, Consumer<Outcome> decided, Runnable expired) {
-        Waiter w = new Waiter(requestId, vertx.getOrCreateContext(), decided, expired);
+    /**
+     * Waits on the calling event loop: {@code decided} or {@code expired} runs there, exactly once. Only an outcome
+     * that is {@code mine} ends the wait: another purchase's outcome under the same requestId does not.
+     */
+    public void await(
+            String requestId, Predicate<Outcome> mine, long waitMs, Consumer<Outcome> decided, Runnable expired) {
+        Waiter w = new Waiter(requestId, mine, vertx.getOrCreateContext(), decided, expired);
         if (closing) { // a request accepted while the gateway shuts down: answered at once, not held
             w.expire();
             return;
@@ -80,16 +94,20 @@ public final class Waiters {
             return;
         }
         Outcome already = known.apply(requestId); // it may have arrived between the caller's look and the registration
-        if (already != null) {
+        if (already != null && mine.test(already)) {
             remove(w);
             w.decide(already);
         }
     }
 
-    /** An outcome arrived: every waiter of its requestId gets it. */
+    /** An outcome arrived: every waiter of its requestId whose purchase it is gets it; the others go on waiting. */
     public void decided(Outcome o) {
-        Set<Waiter> waiting = byRequest.remove(o.requestId());
-        if (waiting != null) waiting.forEach(w -> w.decide(o));
+        List<Waiter> woken = new ArrayList<>();
+        byRequest.computeIfPresent(o.requestId(), (k, set) -> {
+            set.removeIf(w -> w.mine.test(o) && woken.add(w));
+            return set.isEmpty() ? null : set;
+        });
+        woken.forEach(w -> w.decide(o));
     }
 
     /** Answers every waiter as if its deadline had come (the gateway is shutting down). */

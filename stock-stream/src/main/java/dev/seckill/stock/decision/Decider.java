@@ -50,6 +50,8 @@ public final class Decider {
     private final Rebuilds rebuilds;
     private final SaleOperations operations;
     private final PurchaseDecisions purchases;
+    /** The ids (goods and requestId or opId) of the current batch's commands not yet decided. */
+    private final Set<String> pending = new HashSet<>();
 
     /** A decider without the sold-out short-circuit: every purchase not decided before is a Lua call. */
     public Decider(StockScripts scripts, Clock clock, FoldStore folds) {
@@ -97,6 +99,10 @@ public final class Decider {
                 // a forced open judges the holdings after everything before it, and the gate forgets the goods after
                 run(waiting, out, inputs.get(i - 1));
             }
+            String id = idOf(parsed);
+            // the same id twice in one batch: the first is decided before the second is looked up (a retry, or a reuse)
+            if (id != null && !pending.add(id)) run(waiting, out, inputs.get(i - 1));
+            if (id != null) pending.add(id);
             Step step = step(parsed, in);
             if (step instanceof Step.Call c) {
                 boolean opens = parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale;
@@ -123,8 +129,7 @@ public final class Decider {
                 LuaResult r = results.get(j);
                 KeysAt at = w.at();
                 if (r.stale() || rebuilt.contains(goodsId)) {
-                    rebuilt.add(goodsId);
-                    Rebuilds.Answer again = rebuilds.again(w.call().call(), at, r);
+                    Rebuilds.Answer again = rebuilds.again(w.call().call(), at, r, rebuilt.add(goodsId));
                     r = again.result();
                     at = again.at();
                 }
@@ -133,6 +138,7 @@ public final class Decider {
             }
             waiting.clear();
         }
+        pending.clear();
         markers.clear();
         if (shortCircuit) gate.settle(goodsId -> SaleSnapshot.of(folds, goodsId));
     }
@@ -148,6 +154,15 @@ public final class Decider {
         if (!keyMatches(in.key(), command.goodsId())) return Step.decided(keyMismatch(in.key(), command.goodsId()));
         if (command instanceof Purchase p) return purchases.step(p, in);
         return operations.step(command, in);
+    }
+
+    /** A command's id among its goods' decisions (its requestId or opId), or null for a record that has none. */
+    private static String idOf(ParsedCommand parsed) {
+        if (parsed instanceof ParsedCommand.InvalidPurchase ip)
+            return ip.goodsId() + ":" + FoldStore.purchaseKey(ip.requestId());
+        if (!(parsed instanceof ParsedCommand.Valid v)) return null;
+        if (v.command() instanceof Purchase p) return p.goodsId() + ":" + FoldStore.purchaseKey(p.requestId());
+        return v.command().goodsId() + ":" + FoldStore.operationKey(v.command().idempotencyId());
     }
 
     private static boolean keyMatches(String key, long goodsId) {

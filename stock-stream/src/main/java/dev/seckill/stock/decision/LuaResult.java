@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * What a stock script answered: {@code code} (an outcome such as SUCCESS, or RELEASED/OPENED/CLOSED/NOOP/REFUSED),
+ * What a stock script (or, for REPLAY and RETRY, the fold's kept decision of the id) answered: {@code code} (an outcome such as SUCCESS, or RELEASED/OPENED/CLOSED/NOOP/REFUSED),
  * {@code detail} (the REJECTED reason, or the quantity moved), the units left, and whether the decision was made
  * now ({@link Status#NEW}), is this same command's stored decision ({@link Status#REPLAY}), belongs to an earlier
  * command with the same id ({@link Status#RETRY}), or was not made because the goods' keys were not at the position

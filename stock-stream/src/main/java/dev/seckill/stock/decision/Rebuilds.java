@@ -32,14 +32,16 @@ final class Rebuilds {
     }
 
     /**
-     * Rebuilds the goods' keys from its fold when {@code answer} is STALE (else the keys are already the fold's: an
-     * earlier call of the batch rebuilt them), then makes the call again until it is decided.
+     * Rebuilds the goods' keys from its fold when {@code answer} is STALE and {@code first} (a later call of the goods
+     * in the batch finds them rebuilt already: its pipelined answer is void, whatever it says), then makes the call
+     * again until it is decided.
      */
-    Answer again(ScriptCall call, KeysAt at, LuaResult answer) {
+    Answer again(ScriptCall call, KeysAt at, LuaResult answer, boolean first) {
         LuaResult r = answer;
         for (int attempt = 1; ; attempt++) {
-            String expected =
-                    r.stale() ? rebuild(call.goodsId(), r.detail()) : markers.truth(folds.get(call.goodsId()), null);
+            String expected = r.stale() && (first || attempt > 1)
+                    ? rebuild(call.goodsId(), r.detail())
+                    : markers.truth(folds.get(call.goodsId()), null);
             KeysAt now = new KeysAt(expected, at.next());
             r = scripts.call(call.expecting(expected));
             if (!r.stale()) return new Answer(r, now);

@@ -23,7 +23,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 /**
  * Runs stock script calls: one EVALSHA per command (EVAL once on NOSCRIPT, which also caches it on that node), every
  * key in KEYS, a batch on one pipeline. Connection failures are retried with backoff a bounded number of times; a retry
- * is safe because each script first looks up the stored decision of its command. Then {@link RedisUnavailable}.
+ * is safe because each script first checks the goods' marker: a call that did run has moved it, so the rerun answers
+ * STALE and the {@link Decider} rebuilds the goods from the fold and decides again. Then {@link RedisUnavailable}.
  * Records the Lua result counts and the Redis call latency.
  */
 final class ScriptRunner {
@@ -63,8 +64,8 @@ final class ScriptRunner {
 
     /**
      * Runs the calls in order on one pipeline (one round trip for the lot; Redis runs them in order, so the decisions
-     * are exactly those of calling them one by one). A lost connection retries the whole batch: each script first looks
-     * up its stored decision at its own position, so calls that did run answer REPLAY with the same result. A NOSCRIPT
+     * are exactly those of calling them one by one). A lost connection retries the whole batch: calls that did run moved
+     * their goods' marker, so their reruns answer STALE and the goods is rebuilt from the fold ({@link Rebuilds}). A NOSCRIPT
      * (Redis restarted or flushed its script cache) loads the scripts and reruns from the first failed call.
      */
     List<LuaResult> callAll(List<ScriptCall> calls) {

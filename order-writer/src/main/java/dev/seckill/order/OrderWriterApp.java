@@ -151,8 +151,9 @@ public final class OrderWriterApp implements AutoCloseable {
     private ScheduledExecutorService scheduleSweeps(
             HikariDataSource db, KafkaProducer<String, byte[]> producer, Admin admin, Duration paymentTimeout) {
         long sweepEvery = config.sweepIntervalMs();
-        PaymentsProgress progress = new PaymentsProgress(
-                admin, GroupIds.orderWriter(settings), topics.payments(), System::currentTimeMillis);
+        // moments by the DB's clock, the one created_at is stored in (never the host's: their skew would move
+        // deadlines)
+        PaymentsProgress progress = new PaymentsProgress(admin, GroupIds.orderWriter(settings), topics.payments(), db);
         PaymentTimeoutSweeper sweeper = new PaymentTimeoutSweeper(
                 db, producer, topics, paymentTimeout, Duration.ofMillis(config.paymentGraceMs()), progress, metrics);
         PaymentForwarder forwarder = new PaymentForwarder(db, producer, topics, metrics);

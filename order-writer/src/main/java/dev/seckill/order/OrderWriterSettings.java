@@ -16,17 +16,27 @@ public record OrderWriterSettings(
         long dlqTimeoutMs,
         int metricsPort) {
 
+    /** The most {@link #PAYMENT_GRACE_MS} defaults to. */
+    private static final long MAX_DEFAULT_GRACE_MS = 60_000;
+
     public static final Setting<Integer> BATCH_MAX =
             Setting.integer("writer.batch.max", 3000, "records per poll, written in one transaction");
     public static final Setting<Long> PAYMENT_TIMEOUT_MS = Setting.number(
             "writer.payment.timeout.ms",
             Duration.ofMinutes(15).toMillis(),
             "how long an order waits for its payment before it is cancelled");
-    public static final Setting<Long> PAYMENT_GRACE_MS = Setting.number(
+    /**
+     * Default: a tenth of the payment timeout, at most a minute (60 s with the 15 min timeout): a payment made on time and
+     * published up to that late still wins, at the cost of holding an unpaid order's units that much longer. Scaled
+     * with the timeout so that short timeouts (drills, tests) keep short cancellations. 0 refuses any late publication.
+     */
+    public static final Setting<Integer> PAYMENT_GRACE_MS = Setting.integer(
             "writer.payment.grace.ms",
-            0,
+            s -> (int) Math.min(s.get(PAYMENT_TIMEOUT_MS) / 10, MAX_DEFAULT_GRACE_MS),
+            "a tenth of the payment timeout, at most 60000",
             "how long after an order's deadline the payments topic must be written before the order is cancelled (room "
                     + "for a provider that publishes an on-time payment late)");
+
     public static final Setting<Long> SWEEP_INTERVAL_MS = Setting.number(
             "writer.sweep.interval.ms", 1000, "how often unpaid orders past the deadline are looked for");
     public static final Setting<Integer> DLQ_ATTEMPTS = Setting.integer(

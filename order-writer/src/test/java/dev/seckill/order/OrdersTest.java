@@ -46,8 +46,34 @@ class OrdersTest {
         assertThat(t.one("SELECT COUNT(*) FROM stock_ledger WHERE type = 'DEDUCTED'"))
                 .isEqualTo(5);
         assertThat(t.one("SELECT COUNT(*) FROM stock_ledger l JOIN purchase_order o ON o.request_id = l.request_id "
-                        + "WHERE l.type = 'DEDUCTED' AND l.order_id = o.order_id"))
+                        + "AND o.goods_id = l.goods_id WHERE l.type = 'DEDUCTED' AND l.order_id = o.order_id"))
                 .as("every DEDUCTED row names its own order")
                 .isEqualTo(5);
+    }
+
+    @Test
+    void aRequestIdOnTwoGoodsIsTwoPurchases_onTheSlowAndTheFastPath() throws Exception {
+        try (Connection c = t.db.getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(Orders.recordSuccess(c, success("same", 7101, 1), null)).isTrue();
+            assertThat(Orders.recordSuccess(c, success("same", 7102, 2), null))
+                    .as("another goods' purchase")
+                    .isTrue();
+            assertThat(Orders.recordSuccess(c, success("same", 7102, 2), null))
+                    .as("its redelivery")
+                    .isFalse();
+            assertThat(Orders.recordSuccesses(
+                            c,
+                            List.of(
+                                    new TracedOutcome(success("fast", 7101, 3), null),
+                                    new TracedOutcome(success("fast", 7102, 4), null))))
+                    .isEqualTo(2);
+            c.commit();
+        }
+        assertThat(t.one("SELECT COUNT(*) FROM purchase_order")).isEqualTo(4);
+        assertThat(t.one("SELECT COUNT(*) FROM stock_ledger l JOIN purchase_order o ON o.order_id = l.order_id "
+                        + "AND o.goods_id = l.goods_id AND o.request_id = l.request_id WHERE l.type = 'DEDUCTED'"))
+                .isEqualTo(4);
+        assertThat(t.one("SELECT stock FROM sale WHERE goods_id = 7102")).isEqualTo(-2);
     }
 }

@@ -1,13 +1,13 @@
 package dev.seckill.reconcile;
 
-import dev.seckill.contracts.Json;
-import dev.seckill.contracts.ledger.LedgerEntry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +19,19 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The ledger folded per goods into the DB (reconcile_fold, reconcile_holding), together with the ledger offsets
- * folded so far (reconcile_offset) in the same transaction: a restart goes on where it stopped, exactly once.
+ * folded so far (reconcile_offset) in the same transaction: a restart goes on where it stopped, exactly once. A record
+ * that cannot be folded ({@link FoldRows#read}) is stepped over, recorded in reconcile_audit in that same transaction,
+ * logged and counted ({@code seckill_reconcile_ledger_skipped}): one bad record never stops reconciliation. It is not
+ * sent to the DLQ: order-writer, which consumes the same ledger, dead-letters what it cannot use.
  */
 final class DurableLedgerFold implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DurableLedgerFold.class);
+
     /** The reconcile_offset row (part -1) a reconciler locks while it folds a batch. */
     static final int FOLD_MUTEX = -1;
 
@@ -32,9 +39,11 @@ final class DurableLedgerFold implements AutoCloseable {
     private final String topic;
     private final KafkaConsumer<String, byte[]> consumer;
     private final List<TopicPartition> partitions;
+    private final Counter skipped;
 
-    DurableLedgerFold(String bootstrap, String ledgerTopic, DataSource db) throws SQLException {
+    DurableLedgerFold(String bootstrap, String ledgerTopic, DataSource db, MeterRegistry metrics) throws SQLException {
         this.db = db;
+        this.skipped = metrics.counter("seckill_reconcile_ledger_skipped"); // at 0 from the start
         this.topic = ledgerTopic;
         this.consumer = new KafkaConsumer<>(
                 Map.of(
@@ -73,6 +82,7 @@ final class DurableLedgerFold implements AutoCloseable {
             ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
             if (records.isEmpty()) continue;
             Map<TopicPartition, Long> ahead = new HashMap<>();
+            List<String> skips = new ArrayList<>();
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 try {
@@ -85,14 +95,23 @@ final class DurableLedgerFold implements AutoCloseable {
                         long foldedUpTo = lockOffset(c, tp.partition());
                         for (ConsumerRecord<String, byte[]> r : records.records(tp)) {
                             if (r.offset() < foldedUpTo) continue;
-                            apply(c, Json.read(r.value(), LedgerEntry.class));
-                            folded++;
+                            FoldRows.Read read = FoldRows.read(r);
+                            if (read.entry() != null) {
+                                FoldRows.apply(c, read.entry());
+                                folded++;
+                            } else {
+                                FoldRows.skip(c, r, read.problem());
+                                skips.add(tp + "@" + r.offset() + ": " + read.problem());
+                            }
                         }
                         long next = Math.max(foldedUpTo, consumer.position(tp));
                         saveOffset(c, tp.partition(), next);
                         if (next > consumer.position(tp)) ahead.put(tp, next);
                     }
                     c.commit();
+                    for (String skip : skips)
+                        LOG.error("ledger entry {} cannot be folded: skipped (recorded in reconcile_audit)", skip);
+                    skipped.increment(skips.size());
                 } catch (SQLException | RuntimeException e) {
                     c.rollback();
                     // nothing of the batch was folded: read it again next time (what another reconciler folded
@@ -116,57 +135,6 @@ final class DurableLedgerFold implements AutoCloseable {
         Map<Integer, Long> lag = new HashMap<>();
         for (TopicPartition tp : partitions) lag.put(tp.partition(), end.get(tp) - consumer.position(tp));
         return lag;
-    }
-
-    private static void apply(Connection c, LedgerEntry e) throws SQLException {
-        long opened = 0;
-        long deducted = 0;
-        long released = 0;
-        switch (e.type()) {
-            case OPENED -> {
-                opened = e.quantity();
-                // a sale starts without buyers (a forced open deleted them, an open over an expired sale found none)
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM reconcile_holding WHERE goods_id = ?")) {
-                    ps.setLong(1, e.goodsId());
-                    ps.executeUpdate();
-                }
-            }
-            case DEDUCTED -> {
-                deducted = e.quantity();
-                try (PreparedStatement ps = c.prepareStatement(
-                        "REPLACE INTO reconcile_holding (goods_id, user_id, request_id, quantity) VALUES (?, ?, ?, ?)")) {
-                    ps.setLong(1, e.goodsId());
-                    ps.setLong(2, e.userId());
-                    ps.setString(3, e.requestId());
-                    ps.setLong(4, e.quantity());
-                    ps.executeUpdate();
-                }
-            }
-            case RELEASED -> {
-                released = e.quantity();
-                try (PreparedStatement ps =
-                        c.prepareStatement("DELETE FROM reconcile_holding WHERE goods_id = ? AND user_id = ?")) {
-                    ps.setLong(1, e.goodsId());
-                    ps.setLong(2, e.userId());
-                    ps.executeUpdate();
-                }
-            }
-            default -> {}
-        }
-        try (PreparedStatement ps =
-                c.prepareStatement("INSERT INTO reconcile_fold (goods_id, opened, deducted, released, "
-                        + "keys_expire_at_ms) VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE opened = opened + VALUES(opened), "
-                        + "deducted = deducted + VALUES(deducted), released = released + VALUES(released), "
-                        + "keys_expire_at_ms = COALESCE(VALUES(keys_expire_at_ms), keys_expire_at_ms)")) {
-            ps.setLong(1, e.goodsId());
-            ps.setLong(2, opened);
-            ps.setLong(3, deducted);
-            ps.setLong(4, released);
-            // OPENED and RESTORED say when the sale's keys expire; the fold keeps the latest
-            if (e.keysExpireAt() == null) ps.setNull(5, Types.BIGINT);
-            else ps.setLong(5, e.keysExpireAt().toEpochMilli());
-            ps.executeUpdate();
-        }
     }
 
     private void saveOffset(Connection c, int partition, long next) throws SQLException {

@@ -16,8 +16,11 @@ import java.util.Map;
 final class ReconcileQueries {
     private ReconcileQueries() {}
 
-    /** The ledger fold of one goods: units opened, deducted and released, and when its sale's keys expire. */
-    record LedgerFold(long opened, long deducted, long released, long keysExpireAtMs) {
+    /**
+     * The ledger fold of one goods: units opened, deducted and released, when its sale's keys expire, and the command
+     * offset of its latest OPENED (null: not known).
+     */
+    record LedgerFold(long opened, long deducted, long released, long keysExpireAtMs, Long openedCommandOffset) {
         /** The units left by the ledger: opened − deducted + released. */
         long stock() {
             return opened - deducted + released;
@@ -41,11 +44,14 @@ final class ReconcileQueries {
 
     static LedgerFold fold(Connection c, long goods) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT opened, deducted, released, COALESCE(keys_expire_at_ms, 0) FROM reconcile_fold WHERE goods_id = ?")) {
+                "SELECT opened, deducted, released, COALESCE(keys_expire_at_ms, 0), opened_command_offset "
+                        + "FROM reconcile_fold WHERE goods_id = ?")) {
             ps.setLong(1, goods);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) return new LedgerFold(0, 0, 0, 0);
-                return new LedgerFold(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+                if (!rs.next()) return new LedgerFold(0, 0, 0, 0, null);
+                long offset = rs.getLong(5);
+                return new LedgerFold(
+                        rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.wasNull() ? null : offset);
             }
         }
     }
@@ -97,26 +103,39 @@ final class ReconcileQueries {
         return n == null ? 0 : n;
     }
 
-    static boolean orderExists(Connection c, String requestId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE request_id = ?")) {
-            ps.setString(1, requestId);
+    /** Whether the goods has an order (in any status) for this requestId: a purchase is (goods, requestId). */
+    static boolean orderExists(Connection c, long goods, String requestId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT 1 FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
+            ps.setLong(1, goods);
+            ps.setString(2, requestId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
         }
     }
 
-    /** The order a SUCCESS should have made (idempotent by request_id). */
-    static void writeOrder(Connection c, long goods, long user, String requestId, long quantity) throws SQLException {
+    /**
+     * The order a SUCCESS should have made (idempotent by (goods_id, request_id)), placed at its sale's OPENED in the
+     * goods' commands partition ({@code sourceOffset}; its purchase came after it), so that the next sale's OPENED ends
+     * it as it ends the writer's orders. False when nothing was written: the buyer holds another live order of the
+     * goods ({@code uk_order_live_buyer}), or the order exists.
+     */
+    static boolean writeOrder(
+            Connection c, long goods, long user, String requestId, long quantity, int partition, Long sourceOffset)
+            throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement("INSERT IGNORE INTO purchase_order (request_id, goods_id, user_id, quantity, "
-                        + "status, live_user_id, trace_id) VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler')")) {
+                        + "status, live_user_id, trace_id, source_partition, source_offset) "
+                        + "VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler', ?, ?)")) {
             ps.setString(1, requestId);
             ps.setLong(2, goods);
             ps.setLong(3, user);
             ps.setLong(4, quantity);
             ps.setLong(5, user);
-            ps.executeUpdate();
+            ps.setInt(6, partition);
+            ps.setObject(7, sourceOffset);
+            return ps.executeUpdate() == 1;
         }
     }
 

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,25 +18,21 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Producer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One reconcile cycle: fold the ledger (durably), then per goods compare the fold with Redis and the DB. A goods
  * whose partition has work in flight is reported IN_FLIGHT and never repaired. A settled goods that disagrees is
- * repaired, each repair written to reconcile_audit with its reason:
+ * repaired ({@link Repairs}), each repair written to reconcile_audit with its reason:
  * <ul>
  *   <li>Redis stock or buyers missing or wrong → a {@code restore} command through {@code <prefix>commands}, so the
- *       rebuild runs in the partition's serial order and never races a live decision;</li>
- *   <li>a live buyer in the ledger with no order row → the order is written (idempotent by request_id);</li>
+ *       rebuild runs in the partition's serial order and never races a live decision (audited before it is sent);</li>
+ *   <li>a live buyer in the ledger with no order row → the order is written (idempotent by (goods, request_id));</li>
  *   <li>a live order row with no SUCCESS behind it in the ledger → flagged, never deleted.</li>
  * </ul>
  * In dry-run mode it only reports.
  */
 public final class Reconciler implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
-
     /** One goods after a cycle: the sources side by side, whether it was settled, what was repaired. */
     public record Row(GoodsDrift drift, boolean settled, List<String> repairs) {
         public String verdict() {
@@ -50,7 +45,7 @@ public final class Reconciler implements AutoCloseable {
     private final DataSource db;
     private final UnifiedJedis redis;
     private final RedisRestores restores;
-    private final MeterRegistry metrics;
+    private final Repairs repairs;
     private final boolean dryRun;
     private final DurableLedgerFold fold;
     private final Admin admin;
@@ -73,9 +68,9 @@ public final class Reconciler implements AutoCloseable {
         this.db = db;
         this.redis = redis;
         this.restores = new RedisRestores(commands, topics);
-        this.metrics = metrics;
+        this.repairs = new Repairs(restores, metrics, dryRun);
         this.dryRun = dryRun;
-        this.fold = new DurableLedgerFold(settings.kafkaBootstrap(), topics.ledger(), db);
+        this.fold = new DurableLedgerFold(settings.kafkaBootstrap(), topics.ledger(), db, metrics);
         this.admin = Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()));
         this.lag = new PipelineLag(admin, topics, settings);
         this.lifetime = SharedSettings.keyLifetime(settings);
@@ -93,6 +88,7 @@ public final class Reconciler implements AutoCloseable {
         ledgerLag.set(fold.lag().values().stream().mapToLong(Long::longValue).sum());
         List<Row> rows = new ArrayList<>();
         try (Connection c = db.getConnection()) {
+            repairs.sendUnsentRestores(c); // audited by a process that died before it sent them
             List<Observed> observed = new ArrayList<>();
             for (long goods : ReconcileQueries.goods(c)) {
                 if (onlyGoods == null || onlyGoods == goods) observed.add(observe(c, goods));
@@ -109,7 +105,8 @@ public final class Reconciler implements AutoCloseable {
     }
 
     /** One goods as read from every source, before any judgement. */
-    private record Observed(GoodsDrift drift, Map<Long, Holding> holdings, Map<String, Long> liveOrders) {}
+    private record Observed(
+            GoodsDrift drift, Map<Long, Holding> holdings, Map<String, Long> liveOrders, Long saleOffset) {}
 
     private Observed observe(Connection c, long goods) throws Exception {
         LedgerFold fold = ReconcileQueries.fold(c, goods);
@@ -149,7 +146,7 @@ public final class Reconciler implements AutoCloseable {
                     drift.ended() ? 0 : drift.redisStock() == null ? fold.stock() : drift.redisStock() - fold.stock());
             gauges.set(goods, "db", drift.dbStock() == null ? fold.stock() : drift.dbStock() - fold.stock());
         }
-        return new Observed(drift, holdings, liveOrders);
+        return new Observed(drift, holdings, liveOrders, fold.openedCommandOffset());
     }
 
     /**
@@ -160,66 +157,27 @@ public final class Reconciler implements AutoCloseable {
         GoodsDrift d = o.drift();
         if (!d.wiped() || dryRun || !restores.wipeRestoreDue(d.goodsId())) return new Row(d, false, List.of());
         String why = "Redis holds no key of a live sale (wiped); restored with work in flight";
-        return new Row(
-                d,
-                false,
-                List.of(act(c, d.goodsId(), "redis_wiped", "restore_sent", why, () -> restores.send(d.goodsId()))));
+        return new Row(d, false, List.of(repairs.restore(c, d.goodsId(), "redis_wiped", why)));
     }
 
     private Row repair(Connection c, Observed o) throws Exception {
         GoodsDrift drift = o.drift();
         long goods = drift.goodsId();
         long ledgerStock = drift.ledgerStock();
-        Map<Long, Holding> holdings = o.holdings();
-        Map<String, Long> liveOrders = o.liveOrders();
-        List<String> repairs = new ArrayList<>();
-
+        List<String> done = new ArrayList<>();
         if (!drift.redisAgrees()) {
             String why = "Redis stock " + drift.redisStock() + " / buyers " + drift.redisBuyers() + ", ledger says "
-                    + ledgerStock + " / " + holdings.size();
-            repairs.add(act(c, goods, "redis_drift", "restore_sent", why, () -> restores.send(goods)));
+                    + ledgerStock + " / " + o.holdings().size();
+            done.add(repairs.restore(c, goods, "redis_drift", why));
         }
-        for (Map.Entry<Long, Holding> h : holdings.entrySet()) {
-            Holding holding = h.getValue();
-            if (liveOrders.containsKey(holding.requestId()) || ReconcileQueries.orderExists(c, holding.requestId()))
-                continue;
-            repairs.add(act(
-                    c,
-                    goods,
-                    "missing_order",
-                    "order_written",
-                    "SUCCESS " + holding.requestId() + " of user " + h.getKey() + " has no order row",
-                    () -> ReconcileQueries.writeOrder(c, goods, h.getKey(), holding.requestId(), holding.quantity())));
-        }
-        Set<String> ledgerRequests = new HashSet<>();
-        holdings.values().forEach(h -> ledgerRequests.add(h.requestId()));
-        for (Map.Entry<String, Long> order : liveOrders.entrySet()) {
-            if (ledgerRequests.contains(order.getKey())) continue;
-            String detail =
-                    "order " + order.getKey() + " of user " + order.getValue() + " has no SUCCESS in the ledger";
-            if (!ReconcileQueries.audited(c, goods, "stray_order", detail))
-                repairs.add(act(c, goods, "stray_order", "flagged", detail, () -> {}));
-        }
+        int partition = PipelineLag.partitionOf(goods, fold.partitionCount());
+        done.addAll(repairs.orders(c, goods, o.holdings(), o.liveOrders(), partition, o.saleOffset()));
         if (drift.dbStock() != null && drift.dbStock() != ledgerStock) {
-            String detail = "DB stock " + drift.dbStock() + ", ledger says " + ledgerStock;
-            if (!ReconcileQueries.audited(c, goods, "db_drift", detail))
-                repairs.add(act(c, goods, "db_drift", "flagged", detail, () -> {}));
+            String flagged = repairs.flagOnce(
+                    c, goods, "db_drift", "flagged", "DB stock " + drift.dbStock() + ", ledger says " + ledgerStock);
+            if (flagged != null) done.add(flagged);
         }
-        return new Row(drift, true, repairs);
-    }
-
-    private interface Action {
-        void run() throws Exception;
-    }
-
-    private String act(Connection c, long goods, String kind, String action, String detail, Action repair)
-            throws Exception {
-        if (dryRun) return kind + " (dry run: " + action + " not done)";
-        repair.run();
-        ReconcileQueries.audit(c, goods, kind, action, detail);
-        metrics.counter("seckill_reconcile_repairs", "kind", kind).increment();
-        LOG.warn("goods {}: {} -> {} ({})", goods, kind, action, detail);
-        return kind + ": " + action;
+        return new Row(drift, true, done);
     }
 
     /** Goods with a per-goods drift gauge now (ended, settled goods have none). */

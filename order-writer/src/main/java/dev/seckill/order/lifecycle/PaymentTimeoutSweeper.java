@@ -87,7 +87,9 @@ public final class PaymentTimeoutSweeper {
     /**
      * Cancels the CREATED orders whose deadline (+ grace) lies before {@code paymentsWrittenMs}: any payment made before
      * their deadline and published before that moment has been applied, so these were not paid in time.
-     * created_at and FROM_UNIXTIME are both in the session's time zone, so the comparison holds in any zone.
+     * {@code paymentsWrittenMs} is a moment by the database's clock ({@link PaymentsProgress}), as created_at is: one
+     * clock, whatever the writer host's says. created_at and FROM_UNIXTIME are both in the session's time zone, so the
+     * comparison holds in any zone.
      */
     private int cancelOverdue(long paymentsWrittenMs) throws SQLException {
         if (paymentsWrittenMs == Long.MIN_VALUE)

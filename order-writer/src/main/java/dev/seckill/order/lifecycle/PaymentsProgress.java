@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -31,24 +31,28 @@ public final class PaymentsProgress {
     private final Admin admin;
     private final String group;
     private final String topic;
-    private final LongSupplier clock;
+    private final DataSource db;
     private final Map<TopicPartition, Deque<Snapshot>> snapshots = new HashMap<>();
     private final Map<TopicPartition, Long> marks = new HashMap<>();
 
-    public PaymentsProgress(Admin admin, String group, String topic, LongSupplier clockMs) {
+    /**
+     * @param db whose clock the moments are taken by ({@link DbClock}): the one orders' deadlines are stored in, so the
+     *     sweeper compares a deadline with a mark of the same clock
+     */
+    public PaymentsProgress(Admin admin, String group, String topic, DataSource db) {
         this.admin = admin;
         this.group = group;
         this.topic = topic;
-        this.clock = clockMs;
+        this.db = db;
     }
 
     /**
-     * The time (epoch ms) before which every payment on the topic has been written, or {@link Long#MIN_VALUE} when some
-     * partition has not been seen written up to any moment yet. Throws when the broker does not answer (no mark: the
-     * caller cancels nothing).
+     * The time (epoch ms, by the database's clock) before which every payment on the topic has been written, or
+     * {@link Long#MIN_VALUE} when some partition has not been seen written up to any moment yet. Throws when the broker
+     * or the database does not answer (no mark: the caller cancels nothing).
      */
     public synchronized long writtenUntil() throws Exception {
-        long now = clock.getAsLong(); // before the end offsets are read: whatever was appended before now is below them
+        long now = DbClock.nowMs(db); // before the end offsets are read: whatever was appended before now is below them
         List<TopicPartition> partitions = admin
                 .describeTopics(List.of(topic))
                 .allTopicNames()

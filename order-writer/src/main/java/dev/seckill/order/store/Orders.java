@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * SUCCESS outcomes → order rows, their DEDUCTED ledger rows and DB stock, on a connection whose transaction the caller
  * owns: one at a time (the per-record path) or a batch at once (the fast path). Each is claimed by its ledger op_id
- * {@code deduct:<requestId>}, so a redelivered outcome is a no-op.
+ * {@code deduct:<goodsId>:<requestId>}, so a redelivered outcome is a no-op. A purchase is the pair (goodsId, requestId):
+ * two goods' purchases with the same requestId are two orders (unique key {@code uk_order_goods_request}).
  */
 public final class Orders {
     private static final String INSERT_ORDER = "INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, "
@@ -55,7 +56,7 @@ public final class Orders {
     /**
      * The fast path for a batch of SUCCESS outcomes never seen before (the steady state): multi-row inserts of ledger
      * rows and orders, and one stock update per goods. Any outcome applied before makes the order insert fail on its
-     * unique request_id (or the ledger insert on its unique op_id: SQL state 23); the caller then rolls back and takes
+     * unique (goods_id, request_id) (or the ledger insert on its unique op_id: SQL state 23); the caller then rolls back and takes
      * the per-record path, which skips it. Same effect as {@link #recordSuccess} per outcome. Returns the orders written,
      * or -1 (nothing written) when one of the batch's goods has a release waiting for its order ({@code early_release}):
      * the caller takes the per-record path, which applies it.
@@ -145,16 +146,18 @@ public final class Orders {
                 return keys.getLong(1);
             }
         } catch (SQLIntegrityConstraintViolationException e) {
-            if (e.getMessage() != null && e.getMessage().contains("uk_order_request")) {
-                return existingOrderId(c, o.requestId()); // written before (e.g. by a repair): keep that row
+            if (e.getMessage() != null && e.getMessage().contains("uk_order_goods_request")) {
+                return existingOrderId(c, o.goodsId(), o.requestId()); // written before (e.g. by a repair): keep it
             }
             throw e;
         }
     }
 
-    private static long existingOrderId(Connection c, String requestId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT order_id FROM purchase_order WHERE request_id = ?")) {
-            ps.setString(1, requestId);
+    private static long existingOrderId(Connection c, long goodsId, String requestId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT order_id FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
+            ps.setLong(1, goodsId);
+            ps.setString(2, requestId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);

@@ -23,7 +23,7 @@ final class Releases {
     private record ReleasedOrder(long orderId, String status) {}
 
     /**
-     * The order a RELEASED entry gave the units of: the one of its requestId when the release named one (the stream then
+     * The order a RELEASED entry gave the units of: the goods' order of its requestId when the release named one (the stream then
      * released only that purchase), else the buyer's live order of the goods (the stream released what the buyer held).
      * Locked, so a payment applied by another writer of the group waits for this decision.
      */
@@ -49,16 +49,14 @@ final class Releases {
     }
 
     private static ReleasedOrder findForUpdate(Connection c, LedgerEntry e) throws SQLException {
+        // a purchase is (goods, requestId): the same requestId may name another goods' order
         String find = e.requestId() != null
-                ? "SELECT order_id, status FROM purchase_order WHERE request_id = ? FOR UPDATE"
+                ? "SELECT order_id, status FROM purchase_order WHERE goods_id = ? AND request_id = ? FOR UPDATE"
                 : "SELECT order_id, status FROM purchase_order WHERE goods_id = ? AND live_user_id = ? FOR UPDATE";
         try (PreparedStatement ps = c.prepareStatement(find)) {
-            if (e.requestId() != null) {
-                ps.setString(1, e.requestId());
-            } else {
-                ps.setLong(1, e.goodsId());
-                ps.setLong(2, e.userId());
-            }
+            ps.setLong(1, e.goodsId());
+            if (e.requestId() != null) ps.setString(2, e.requestId());
+            else ps.setLong(2, e.userId());
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? new ReleasedOrder(rs.getLong(1), rs.getString(2)) : null;
             }

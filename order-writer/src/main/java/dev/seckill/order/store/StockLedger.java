@@ -43,11 +43,14 @@ public final class StockLedger {
      * PAID), so their buyers may buy in this sale (invariant 2 is per sale). Earlier means the order's purchase command
      * came before the OPENED's command in the goods' partition; the stream opens a goods again only once no buyer of
      * the previous sale is held (released, or the sale's keys expired), so no unpaid order of it is left live here.
+     * An order without a source offset was written by the reconciler before it gave its orders one (it now writes the
+     * offset of their sale's OPENED): it repairs only a settled goods, i.e. after this writer applied the OPENED of the
+     * order's sale, so such an order is always of an earlier sale than an OPENED applied now.
      */
     private static void endEarlierSales(Connection c, LedgerEntry e) throws SQLException {
-        try (PreparedStatement ps =
-                c.prepareStatement("UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? "
-                        + "AND live_user_id IS NOT NULL AND status IN ('PAID', 'PAYING') AND source_offset < ?")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? AND live_user_id IS NOT NULL "
+                        + "AND status IN ('PAID', 'PAYING') AND (source_offset < ? OR source_offset IS NULL)")) {
             ps.setLong(1, e.goodsId());
             ps.setLong(2, e.commandOffset());
             ps.executeUpdate();

@@ -43,9 +43,9 @@ final class SaleOperations {
         if (command instanceof Pay pay) return call(scripts.payCall(pay, at), opId, in, r -> paid(pay, r));
         if (command instanceof OpenSale o) {
             if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
-                return Step.decided(endedBeforeIssued(o, in.timestamp()));
+                return Step.decided(OperationRefusals.endedBeforeIssued(o, in.timestamp()));
             int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
-            if (holders > 0) return Step.decided(forcedOverLiveBuyers(o, holders));
+            if (holders > 0) return Step.decided(OperationRefusals.forcedOverLiveBuyers(o, holders));
             long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
             return call(scripts.openSaleCall(o, at, expireAt), opId, in, r -> opened(o, r, expireAt, in.offset()));
         }
@@ -73,7 +73,7 @@ final class SaleOperations {
 
     Decision released(Release rel, LuaResult r) {
         gate.released(rel.goodsId(), rel.userId(), r);
-        if ("PAID".equals(r.code())) return releaseOfPaid(rel);
+        if ("PAID".equals(r.code())) return OperationRefusals.releaseOfPaid(rel);
         if (!"RELEASED".equals(r.code())) return Decision.NOTHING;
         GoodsFold fold = fold(rel.goodsId());
         fold.stock += r.detailAsLong(); // by delta, as the ledger entry says
@@ -92,28 +92,6 @@ final class SaleOperations {
                         r.stockAfter(),
                         clock.instant()),
                 null);
-    }
-
-    /**
-     * An open_sale whose window had ended when it was issued (judged by the record's own time, never the wall clock,
-     * so a drill replaying a recording decides it as the recording did): nothing could ever be bought in it.
-     */
-    static Decision endedBeforeIssued(OpenSale o, long issuedAt) {
-        return Decision.dlq(
-                "open_sale refused: its window ended at " + o.endAt() + ", before the command was issued at "
-                        + Instant.ofEpochMilli(issuedAt) + " (the record's timestamp); send a window that ends later");
-    }
-
-    /**
-     * A forced open while buyers of the previous sale still hold units: their orders (unpaid, or paid) would lose
-     * the units they hold, and a payment after it would sell a unit the new stock does not count. A goods holds one
-     * sale at a time: release or let the previous sale's orders end; paid ones end with its keys' lifetime.
-     */
-    static Decision forcedOverLiveBuyers(OpenSale o, int holders) {
-        return Decision.dlq(
-                "open_sale refused: " + holders + " buyers of the previous sale of goods " + o.goodsId()
-                        + " still hold units (their orders are unpaid or paid); a forced open would orphan them. Let them be"
-                        + " released (payment timeout, cancel) or wait until the previous sale's keys expire, then open without force");
     }
 
     Decision opened(OpenSale o, LuaResult r, long expireAt, long offset) {
@@ -244,13 +222,5 @@ final class SaleOperations {
                         r.stockAfter(),
                         clock.instant()),
                 null);
-    }
-
-    /** A release of a purchase marked paid: refused (nothing given back), and shown on the DLQ with the reason. */
-    static Decision releaseOfPaid(Release rel) {
-        return Decision.dlq("release refused: the purchase " + (rel.requestId() == null ? "" : rel.requestId() + " ")
-                + "that user " + rel.userId() + " holds of goods " + rel.goodsId()
-                + " is paid; a paid order is never released"
-                + " (docs/invariants.md, invariant 7): refund it through the payment provider, not by a release");
     }
 }

@@ -1,0 +1,113 @@
+package dev.seckill.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reconciler's order repairs over the real stack, with order-writer applying the ledger and the SUCCESS outcomes
+ * beside it (so a goods settles): a missing order is written for its own goods, audited only when it was written, and
+ * placed in its sale so that the goods' next sale ends it as it ends the writer's orders.
+ */
+class ReconcilerRepairsTest {
+    final ReconcilerStack stack = new ReconcilerStack();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        stack.close();
+    }
+
+    /** Cycles until the goods was judged settled (its repairs made); returns that cycle's row. */
+    static Reconciler.Row settledCycle(Reconciler r, long goods) {
+        return await().atMost(Duration.ofSeconds(60)).until(() -> r.cycle(goods).get(0), Reconciler.Row::settled);
+    }
+
+    @Test
+    void aMissingOrderIsWrittenForItsOwnGoods_whenAnotherGoodsHasAnOrderWithTheSameRequestId() throws Exception {
+        long a = 9101;
+        long b = 9102;
+        stack.opened(a, 5, 0);
+        stack.opened(b, 5, 0);
+        stack.deducted(a, 1, "same-r", 4);
+        stack.deducted(b, 2, "same-r", 4);
+        stack.success(a, 1, "same-r"); // b's SUCCESS never reached the writer
+        stack.redisHolds(a, 4, 1);
+        stack.redisHolds(b, 4, 2);
+        stack.writer();
+        Reconciler r = stack.reconciler(stack.producer);
+        settledCycle(r, a);
+        assertThat(settledCycle(r, b).repairs()).contains("missing_order: order_written");
+        assertThat(stack.text(
+                        "SELECT CONCAT(user_id, '/', live_user_id, '/', trace_id) FROM purchase_order "
+                                + "WHERE goods_id = ? AND request_id = 'same-r'",
+                        b))
+                .isEqualTo("2/2/reconciler");
+        assertThat(stack.one("SELECT user_id FROM purchase_order WHERE goods_id = ? AND request_id = 'same-r'", a))
+                .isEqualTo(1);
+        assertThat(stack.one("SELECT COUNT(*) FROM reconcile_audit WHERE kind = 'missing_order'"))
+                .as("only b's order was missing")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aMissingOrderThatCannotBeWritten_isAuditedOnceAsNotWritten_notAsWrittenEveryCycle() throws Exception {
+        long goods = 9201;
+        stack.opened(goods, 5, 0);
+        stack.deducted(goods, 7, "r-7", 4);
+        // the buyer's live-order key is held by an order with no SUCCESS behind it: the missing one cannot be inserted
+        stack.success(goods, 7, "other-7");
+        stack.redisHolds(goods, 4, 7);
+        stack.writer();
+        Reconciler r = stack.reconciler(stack.producer);
+        assertThat(settledCycle(r, goods).repairs())
+                .contains("missing_order: not_written", "stray_order: flagged")
+                .doesNotContain("missing_order: order_written");
+        for (int i = 0; i < 3; i++) {
+            Reconciler.Row row = settledCycle(r, goods);
+            assertThat(row.repairs()).as("cycle " + i + " repeats nothing").isEmpty();
+        }
+        assertThat(stack.text("SELECT GROUP_CONCAT(action) FROM reconcile_audit WHERE kind = 'missing_order'"))
+                .as("what was done, once: no order was written")
+                .isEqualTo("not_written");
+        assertThat(stack.one("SELECT COUNT(*) FROM purchase_order WHERE request_id = 'r-7'"))
+                .isZero();
+        assertThat(stack.metrics
+                        .counter("seckill_reconcile_repairs", "kind", "missing_order")
+                        .count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void anOrderTheReconcilerWrote_endsWhenItsGoodsNextSaleOpens_likeTheWritersOwn() throws Exception {
+        long goods = 9301;
+        stack.opened(goods, 5, 10);
+        stack.deducted(goods, 3, "lost-3", 4);
+        stack.redisHolds(goods, 4, 3);
+        stack.writer();
+        Reconciler r = stack.reconciler(stack.producer);
+        assertThat(settledCycle(r, goods).repairs()).contains("missing_order: order_written");
+        try (var c = stack.db.getConnection()) {
+            c.createStatement() // the buyer paid (pay -> PAID through the stream)
+                    .executeUpdate("UPDATE purchase_order SET status = 'PAID' WHERE request_id = 'lost-3'");
+        }
+
+        stack.opened(goods, 5, 20); // the goods' next sale
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> stack.text("SELECT live_user_id FROM purchase_order WHERE request_id = 'lost-3'") == null);
+        assertThat(stack.text("SELECT status FROM purchase_order WHERE request_id = 'lost-3'"))
+                .as("paid, and kept")
+                .isEqualTo("PAID");
+        stack.success(goods, 3, "again-3"); // so its buyer may buy in the new sale
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> stack.text("SELECT status FROM purchase_order WHERE request_id = 'again-3'") != null);
+        assertThat(stack.one("SELECT live_user_id FROM purchase_order WHERE request_id = 'again-3'"))
+                .isEqualTo(3);
+        assertThat(stack.text("SELECT CONCAT(source_partition, '@', source_offset) FROM purchase_order "
+                        + "WHERE request_id = 'lost-3'"))
+                .as("placed at its sale's OPENED in the goods' commands partition")
+                .isEqualTo(PipelineLag.partitionOf(goods, 2) + "@10");
+    }
+}

@@ -60,7 +60,7 @@ public final class ChaosCommand {
 
     static void print(PrintStream out, List<ChaosRun.Result> results, int brokers) {
         out.printf("%n== chaos (%d broker%s) ==%n", brokers, brokers == 1 ? "" : "s");
-        String head = "%-13s %6s %8s %8s %7s %6s %8s %5s %5s %6s %18s %s%n";
+        String head = "%-14s %6s %8s %8s %7s %6s %8s %5s %5s %6s %18s %s%n";
         out.printf(
                 head,
                 "scenario",
@@ -77,7 +77,7 @@ public final class ChaosCommand {
                 "verdict");
         for (ChaosRun.Result r : results) {
             out.printf(
-                    "%-13s %6d %,8d %,8d %,7d %,6d %8d %5d %5d %6d %18s %s%n",
+                    "%-14s %6d %,8d %,8d %,7d %,6d %8d %5d %5d %6d %18s %s%n",
                     r.scenario().name(),
                     r.faults(),
                     r.requests(),
@@ -99,8 +99,9 @@ public final class ChaosCommand {
                 "(orders: live orders in the DB; lost: told SUCCESS, no order; dup: units beyond one per buyer; f.dup: told"
                         + " DUPLICATE, no order; recovered: a killed service's SIGKILL to /health 200 of its restart; a"
                         + " broker's SIGKILL or a Redis sleep to the first answer to a request sent after it; Redis"
-                        + " restart to the sale back in Redis; DB back or lock released to an order for"
-                        + " every SUCCESS so far)%n");
+                        + " restart to the sale back in Redis; a Redis restart from a stale dump or a failover to the first"
+                        + " answer to a request sent after it; a FLUSHALL to the sale back in Redis; DB back or lock"
+                        + " released to an order for every SUCCESS so far)%n");
         out.printf(
                 "verdict            %s%n",
                 results.stream().allMatch(ChaosRun.Result::passed)

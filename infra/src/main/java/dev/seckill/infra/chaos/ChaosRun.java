@@ -95,7 +95,8 @@ final class ChaosRun {
             ProgressBar bar = new ProgressBar(out, sc.name(), sale.requests());
             Random random = new Random(seed);
             BuyerLoad[] load = new BuyerLoad[1];
-            ChaosTarget target = new ChaosTarget(pipeline, servers, s, StrategyRun.GOODS, sale.stock(), random, load);
+            ChaosTarget target =
+                    new ChaosTarget(pipeline, servers, s, StrategyRun.GOODS, sale.stock(), random, logs, load);
             Runnable faults = () -> {
                 try {
                     sc.fault().inject(target);
@@ -142,7 +143,9 @@ final class ChaosRun {
             if (broken == null) broken = invariants;
             for (ChaosTarget.NamedCheck check : target.checks()) {
                 String violation = check.check().violation();
-                out.printf("   check: %s: %s%n", check.what(), violation == null ? "held" : "VIOLATED: " + violation);
+                out.printf(
+                        "   check: %s: %s%n",
+                        check.what().get(), violation == null ? "held" : "VIOLATED: " + violation);
                 if (broken == null) broken = violation;
             }
             return new Result(

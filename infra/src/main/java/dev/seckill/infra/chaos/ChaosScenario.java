@@ -84,7 +84,35 @@ record ChaosScenario(String name, String what, Set<Kind> owns, boolean reconcile
                     "a second stock-stream joins; the first SIGKILLed while the group rebalances, restarted",
                     Set.of(),
                     false,
-                    ProcessFaults.killDuringRebalance()));
+                    ProcessFaults.killDuringRebalance()),
+            new ChaosScenario(
+                    "redis-stale",
+                    "Redis restarted from a snapshot older than its last writes (SAVE, more sales, SHUTDOWN NOSAVE, start"
+                            + " from that dump.rdb), twice; stock-stream rebuilds the keys from its ledger fold",
+                    Set.of(Kind.REDIS),
+                    false,
+                    StaleRedis.restartFromOldSnapshot()),
+            new ChaosScenario(
+                    "redis-wipe-ops",
+                    "Redis emptied (FLUSHALL) right before an open and a close of the goods mid-sale, a pay and a release"
+                            + " (payment timeout); each decided as if nothing was lost, the open refused while the sale is live",
+                    Set.of(Kind.REDIS),
+                    false,
+                    WipedOps.wipeBeforeEachOperation()),
+            new ChaosScenario(
+                    "id-reuse",
+                    "hostile buyers and upstream producers reusing one requestId across goods, buyers, quantities and"
+                            + " two sales of a second goods: 409/422 at the gateway, REJECTED invalid on the commands topic",
+                    Set.of(),
+                    false,
+                    IdReuse.hostileIds()),
+            new ChaosScenario(
+                    "redis-failover",
+                    "a replica (--replicaof) cut off from its primary 1-3 s, promoted (REPLICAOF NO ONE) while the old"
+                            + " primary still takes writes, the services' Redis address moved to it, the old one fenced",
+                    Set.of(Kind.REDIS, Kind.REDIS_REPLICA),
+                    false,
+                    RedisFailover.promoteLaggingReplica()));
 
     static ChaosScenario named(String name) {
         return ALL.stream()

@@ -5,14 +5,18 @@ import dev.seckill.infra.strategies.BuyerLoad;
 import dev.seckill.infra.strategies.ServedStrategy;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
+import dev.seckill.stack.ServerProcess;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * What a scenario's fault can reach while the sale runs: the pipeline's processes, the servers the scenario owns, the
@@ -32,6 +36,9 @@ final class ChaosTarget {
     final long goods;
     final long stock;
     final Random random;
+    /** The folder each service of the pipeline logs into ({@code <name>.log}). */
+    final Path logs;
+
     private final BuyerLoad[] load;
     private final List<Long> recoveries = new ArrayList<>();
     private final List<Long> pausesFrom = new ArrayList<>();
@@ -45,6 +52,7 @@ final class ChaosTarget {
             long goods,
             long stock,
             Random random,
+            Path logs,
             BuyerLoad[] load) {
         this.pipeline = pipeline;
         this.servers = servers;
@@ -53,6 +61,7 @@ final class ChaosTarget {
         this.goods = goods;
         this.stock = stock;
         this.random = random;
+        this.logs = logs;
         this.load = load;
     }
 
@@ -82,10 +91,15 @@ final class ChaosTarget {
 
     /** A check for after the drain, with what it checks (printed with its verdict). */
     synchronized void check(String what, Check c) {
+        checks.add(new NamedCheck(() -> what, c));
+    }
+
+    /** A check whose description is read after it ran (it may name what the check found). */
+    synchronized void check(Supplier<String> what, Check c) {
         checks.add(new NamedCheck(what, c));
     }
 
-    record NamedCheck(String what, Check check) {}
+    record NamedCheck(Supplier<String> what, Check check) {}
 
     synchronized List<Long> recoveries() {
         List<Long> all = new ArrayList<>(recoveries);
@@ -116,6 +130,14 @@ final class ChaosTarget {
     boolean pause(long minMs, long maxMs) throws InterruptedException {
         TimeUnit.MILLISECONDS.sleep(minMs + (long) (random.nextDouble() * (maxMs - minMs)));
         return !saleOver();
+    }
+
+    /** A command to one of the scenario's own Redis servers with its own client, redis-cli; returns the reply. */
+    static String redisCli(int port, String... command) {
+        List<String> cmd = new ArrayList<>(List.of(
+                ServerProcess.requireBinary("redis-cli", "redis-tools").toString(), "-p", Integer.toString(port)));
+        cmd.addAll(List.of(command));
+        return ServerProcess.run(cmd, Duration.ofSeconds(60)).strip();
     }
 
     /** Polls {@code done} every 100 ms for at most {@code seconds}; returns the milliseconds it took, -1 if never. */

@@ -21,8 +21,9 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * DESIGN.md's invariants 1, 3, 4 and 5 after a scenario drained, read from the sources themselves — the outcome and
  * ledger topics, Redis, the DB — never from a service: no oversell and Redis stock never below 0 (1); every SUCCESS
- * outcome is exactly one live order and no order is without one (3); Redis stock = DB stock = the ledger's fold (4);
- * no purchase has two outcomes (5). Invariant 2 is the DB audit's (one unit per buyer); 6 (determinism) and 7 (paid
+ * outcome is exactly one live order, unless its units were released since (a payment timeout, a cancel), and no
+ * order is without one (3); Redis stock = DB stock = the ledger's fold (4); no purchase (goodsId, requestId) has two
+ * outcomes (5: the stream's REJECTED invalid to a requestId reused for another purchase answers that other one). Invariant 2 is the DB audit's (one unit per buyer); 6 (determinism) and 7 (paid
  * orders) are not what a fault breaks here.
  */
 final class InvariantAudit {
@@ -51,6 +52,7 @@ final class InvariantAudit {
             JsonNode n = Json.MAPPER.readTree(r.value());
             if (n.path("goodsId").asLong() != goods) continue;
             String rid = n.path("requestId").asText();
+            if (SaleRecords.refusesReuse(n)) continue;
             if (outcomes.merge(rid, 1, Integer::sum) > 1) return "invariant 5: requestId " + rid + " has two outcomes";
             if (n.path("outcome").asText().equals("SUCCESS")) successes.add(rid);
         }
@@ -64,7 +66,10 @@ final class InvariantAudit {
             switch (n.path("type").asText()) {
                 case "OPENED" -> opened += q;
                 case "DEDUCTED" -> deducted += q;
-                case "RELEASED" -> released += q;
+                case "RELEASED" -> {
+                    released += q;
+                    successes.remove(n.path("requestId").asText());
+                }
                 default -> {}
             }
         }

@@ -1,0 +1,177 @@
+package dev.seckill.infra.chaos;
+
+import dev.seckill.contracts.command.CloseSale;
+import dev.seckill.contracts.command.Command;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.infra.bench.ColdStartBenchmark;
+import dev.seckill.infra.chaos.GatewayCalls.Answer;
+import dev.seckill.infra.strategies.StrategyRun;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.redis.RedisConnections;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Hostile buyers and producers reusing one requestId for other purchases while the sale runs (issue 25: a purchase is
+ * (goodsId, requestId) in every store). Through the gateway: the same buyer's id for another goods or quantity (422
+ * naming the field), another buyer's (409), eight requests at once under one new id (one accepted), an id of a first
+ * sale of a second goods sent again in its second sale. Straight on {@code <prefix>commands}, as an upstream producer
+ * writes: one id for another buyer, another quantity, another goods (another purchase: decided on its own), an earlier
+ * sale. Checks ({@link IdReuseCheck}): the gateway's answers; the stream's REJECTED invalid with a detail to each reuse;
+ * never two SUCCESS for one (goods, requestId); every SUCCESS exactly its order row; no unit held without an order.
+ */
+final class IdReuse {
+    /** The second goods: its first sale, then a second one, beside the load's goods. */
+    static final long SECOND_GOODS = StrategyRun.GOODS + 1;
+
+    static final long SECOND_STOCK = 20;
+    static final long HOSTILE = 80_000_000L;
+
+    private IdReuse() {}
+
+    static ChaosScenario.Fault hostileIds() {
+        return t -> {
+            String run = Long.toString(System.nanoTime(), 36);
+            int port = t.pipeline.port();
+            long g1 = t.goods;
+            long g2 = SECOND_GOODS;
+            try (UnifiedJedis redis = RedisConnections.open(t.settings)) {
+                ColdStartBenchmark.openSale(t.settings, t.topics, redis, g2, SECOND_STOCK);
+            }
+            IdReuseCheck check = new IdReuseCheck(t, run);
+            double storeErrors = GatewayCalls.metric(port, "seckill_gateway_status_store_errors");
+            // 1. buyer 1's id on goods 2, then for goods 1 and quantity 2 (422), for buyers 2 (409); the retry
+            String r1 = check.id("a");
+            Answer first = GatewayCalls.purchase(port, g2, HOSTILE + 1, 1, r1);
+            check.gateway("buyer 1, goods " + g1, GatewayCalls.purchase(port, g1, HOSTILE + 1, 1, r1), 422, "goodsId");
+            check.gateway("buyer 1, quantity 2", GatewayCalls.purchase(port, g2, HOSTILE + 1, 2, r1), 422, "quantity");
+            check.gateway("buyer 2", GatewayCalls.purchase(port, g2, HOSTILE + 2, 1, r1), 409, "requestId");
+            check.gateway(
+                    "buyer 2, goods " + g1, GatewayCalls.purchase(port, g1, HOSTILE + 2, 1, r1), 409, "requestId");
+            Answer retry = GatewayCalls.purchase(port, g2, HOSTILE + 1, 1, r1);
+            if (!first.success() || !retry.toString().equals(first.toString()))
+                check.wrong("buyer 1's purchase was answered " + first + ", its retry " + retry);
+            check.decidedOnce(g2, r1);
+            check.neverDecided(g1, r1);
+            // 2. eight requests at once under one new id: buyers 10-13 on both goods; one goes through
+            String r2 = check.id("b");
+            List<CompletableFuture<Answer>> burst = new ArrayList<>();
+            List<Long> burstGoods = new ArrayList<>();
+            for (int b = 0; b < 4; b++)
+                for (long g : List.of(g2, g1)) {
+                    burst.add(GatewayCalls.purchaseAsync(port, g, HOSTILE + 10 + b, 1, r2));
+                    burstGoods.add(g);
+                }
+            check.burst(r2, burst.stream().map(CompletableFuture::join).toList(), storeErrors);
+            for (int i = 0; i < burst.size(); i++) // its order, if goods 2's, is released before the second sale
+            if (burst.get(i).join().success() && burstGoods.get(i) == g2) SaleRecords.awaitOrder(t, g2, r2, null);
+            // 3. buyer 3 buys goods 2 with r3; the first sale's buyers released, the sale closed, a second opened
+            String r3 = check.id("c");
+            Answer bought = GatewayCalls.purchase(port, g2, HOSTILE + 3, 1, r3);
+            if (!bought.success())
+                throw new IllegalStateException("buyer 3 of goods " + g2 + " was answered " + bought);
+            SaleRecords.awaitOrder(t, g2, r1, null);
+            SaleRecords.awaitOrder(t, g2, r3, null);
+            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings.kafkaBootstrap())) {
+                secondSale(t, producer, g2);
+                // the same purchase again through the gateway (a retry: its first answer), another buyer's (409)
+                check.sameAnswer(
+                        "buyer 3's r3 in the second sale", GatewayCalls.purchase(port, g2, HOSTILE + 3, 1, r3));
+                check.gateway(
+                        "buyer 4, second sale", GatewayCalls.purchase(port, g2, HOSTILE + 4, 1, r3), 409, "requestId");
+                // 4. upstream producers: (goods 1, r4) for buyer 6, then for buyer 7 and for quantity 2 (refused), the
+                // same record again (a retry); (goods 2, r4): another purchase; r3 in goods 2's second sale
+                String r4 = check.id("d");
+                Instant now = Instant.now();
+                send(producer, t, new Purchase(r4, g1, HOSTILE + 6, 1, now));
+                send(producer, t, new Purchase(r4, g1, HOSTILE + 7, 1, now));
+                send(producer, t, new Purchase(r4, g1, HOSTILE + 6, 2, now));
+                send(producer, t, new Purchase(r4, g1, HOSTILE + 6, 1, now));
+                send(producer, t, new Purchase(r4, g2, HOSTILE + 7, 1, now));
+                send(producer, t, new Purchase(r3, g2, HOSTILE + 3, 1, now));
+                send(producer, t, new Purchase(r3, g2, HOSTILE + 5, 1, now));
+                check.refused(g1, r4, HOSTILE + 7, 1);
+                check.refused(g1, r4, HOSTILE + 6, 2);
+                check.refused(g2, r3, HOSTILE + 3, 1);
+                check.refused(g2, r3, HOSTILE + 5, 1);
+                check.decidedOnce(g1, r4);
+                check.decidedOnce(g2, r4);
+                check.decidedOnce(g2, r3);
+            }
+            t.injected();
+            t.check(check::what, check::violation);
+        };
+    }
+
+    /**
+     * Goods 2's first sale ended and a second one opened, as an operator does it: each live order's units released
+     * (a cancel), the sale closed, a new one opened with force (its keys are still there). Waits until the stream
+     * applied the open (the sale's marker at its offset).
+     */
+    private static void secondSale(ChaosTarget t, KafkaProducer<String, byte[]> producer, long goods) throws Exception {
+        try (Connection c = t.db()) {
+            for (var e : SaleRecords.orders(c, goods).entrySet())
+                for (SaleRecords.OrderRow o : e.getValue())
+                    if (o.live())
+                        send(
+                                producer,
+                                t,
+                                new Release(
+                                        goods,
+                                        o.userId(),
+                                        1,
+                                        o.orderId(),
+                                        e.getKey(),
+                                        "cancelled",
+                                        "cancel-order-" + o.orderId()));
+        }
+        send(producer, t, new CloseSale(goods, "close-" + UUID.randomUUID()));
+        Instant now = Instant.now();
+        long opened = send(
+                        producer,
+                        t,
+                        new OpenSale(
+                                goods,
+                                SECOND_STOCK,
+                                now.minusSeconds(1),
+                                now.plus(Duration.ofMinutes(60)),
+                                1,
+                                "open-" + UUID.randomUUID(),
+                                true))
+                .offset();
+        String sale = new RedisKeys(t.settings.redisPrefix()).sale(goods);
+        try (UnifiedJedis redis = RedisConnections.open(t.settings)) {
+            if (ChaosTarget.await(() -> marker(redis.hget(sale, "at")) >= opened, 60) < 0)
+                throw new IllegalStateException("the second sale of goods " + goods + " was not opened in 60 s (DLQ?)");
+        }
+        TimeUnit.MILLISECONDS.sleep(1_000); // the gateway's view of the sale window follows Redis within a second
+    }
+
+    private static long marker(String at) {
+        try {
+            return at == null ? -1 : Long.parseLong(at);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static RecordMetadata send(KafkaProducer<String, byte[]> producer, ChaosTarget t, Command c)
+            throws Exception {
+        return producer.send(new ProducerRecord<>(t.topics.commands(), c.key(), CommandCodec.encode(c)))
+                .get(30, TimeUnit.SECONDS);
+    }
+}

@@ -6,6 +6,7 @@ import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -13,7 +14,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Retires what an ended sale no longer needs, by the wall clock (a punctuator): once its keys have expired in Redis
  * (at the fold's {@code expireAt}, or a day after the end for folds written before it was kept) its holdings (Redis
  * has no buyers left to rebuild; the next open starts without buyers anyway); {@link #DECISIONS_KEPT} later its
- * decisions (until then a retry is still recognised and a reused id refused). Decisions of goods the stream knows no
+ * decisions (until then a retry is still recognised and a reused id refused) — also when the goods has a later sale
+ * by then (the decisions made before the later sale's open go a week after the earlier sale's keys expired). Decisions of goods the stream knows no
  * sale of (REJECTED no_sale) are kept {@link #NO_SALE_KEPT}. The goods' fold itself stays, one small record per goods:
  * a later sale of the goods takes its OPENED quantity against the fold's count.
  */
@@ -42,6 +44,7 @@ final class SaleRetirement {
     void purge(long now) {
         List<Long> ended = new ArrayList<>();
         List<Long> forgotten = new ArrayList<>();
+        List<Long> earlierSalesForgotten = new ArrayList<>();
         try (var all = folds.all()) {
             all.forEachRemaining(kv -> {
                 long expireAt = kv.value.expireAt > 0
@@ -49,13 +52,31 @@ final class SaleRetirement {
                         : kv.value.endAt > 0 ? kv.value.endAt + KeyLifetime.DEFAULT_GRACE.toMillis() : Long.MAX_VALUE;
                 if (expireAt < now) ended.add(kv.key);
                 if (expireAt < now - DECISIONS_KEPT.toMillis()) forgotten.add(kv.key);
+                else if (kv.value.previousExpireAt > 0 && kv.value.previousExpireAt < now - DECISIONS_KEPT.toMillis())
+                    earlierSalesForgotten.add(kv.key);
             });
         }
-        for (Long goodsId : ended) deleteAll(holdings, goodsId + ":");
-        for (Long goodsId : forgotten) deleteAll(decisions, goodsId + ":");
+        for (Long goodsId : ended) deleteAll(holdings, goodsId + ":", v -> true);
+        for (Long goodsId : forgotten) deleteAll(decisions, goodsId + ":", v -> true);
+        for (Long goodsId : earlierSalesForgotten) {
+            GoodsFold fold = folds.get(goodsId);
+            deleteAll(decisions, goodsId + ":", v -> offset(StoredDecision.parse(v)) < fold.openOffset);
+            fold.previousExpireAt = 0;
+            folds.put(goodsId, fold);
+        }
         if (now - lastSweep >= NO_SALE_SWEEP_EVERY.toMillis()) {
             lastSweep = now;
             sweepNoSale(now);
+        }
+    }
+
+    /** The offset of the command a decision answered (a goods' commands are all in one partition); -1 if unknown. */
+    private static long offset(StoredDecision d) {
+        int colon = d.position().indexOf(':');
+        try {
+            return colon < 0 ? -1 : Long.parseLong(d.position().substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 
@@ -71,10 +92,12 @@ final class SaleRetirement {
         old.forEach(decisions::delete);
     }
 
-    private static <V> void deleteAll(KeyValueStore<String, V> store, String prefix) {
+    private static <V> void deleteAll(KeyValueStore<String, V> store, String prefix, Predicate<V> which) {
         List<String> keys = new ArrayList<>();
         try (var it = store.prefixScan(prefix, new StringSerializer())) {
-            it.forEachRemaining(kv -> keys.add(kv.key));
+            it.forEachRemaining(kv -> {
+                if (which.test(kv.value)) keys.add(kv.key);
+            });
         }
         keys.forEach(store::delete);
     }

@@ -111,14 +111,14 @@ public final class StockTopology {
     }
 
     /**
-     * The stores the decide step keeps in its transaction: the decision buffer, the folds (cached: a goods' fold moves
-     * its marker at every call and is written to the changelog once per commit), holdings, decisions.
+     * The stores the decide step keeps in its transaction: the decision buffer, the folds, holdings, decisions. None is
+     * cached: the decision buffer is drained by a commit hook, after which a cached store would flush too late for the
+     * commit (Kafka Streams flushes stores in registration order), and the fold would miss writes its outputs have.
      */
     private static void addStores(StreamsBuilder builder) {
         builder.addStateStore(DecisionBuffer.builder());
         builder.addStateStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE)
-                        .withCachingEnabled());
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(

@@ -374,6 +374,30 @@ class StockTopologyTest {
                 .isZero();
     }
 
+    /** Found in review: decisions were forgotten only when the goods' latest sale expired, never with a later sale. */
+    @Test
+    void theDecisionsOfAnEarlierSaleAreForgottenAWeekAfterItsKeysExpire_evenWhenTheGoodsHasALaterSale() {
+        open(3006, 3);
+        buy("a", 3006, 1);
+        send(3006, CommandCodec.encode(new Release(3006, 1, 1, 1L, "a", "cancelled", "rel-a")));
+        send(
+                3006,
+                CommandCodec.encode(new OpenSale(3006, 3, START, START.plus(Duration.ofDays(30)), 1, "sale-2", true)));
+        buy("b", 3006, 2); // the later sale's own decision
+        KeyValueStore<String, String> decisions = driver.getKeyValueStore(StockTopology.DECISIONS_STORE);
+        assertThat(decisions.get("3006:r:a")).isNotNull();
+
+        driver.advanceWallClockTime(Duration.between(Instant.now(), END.plus(KeyLifetime.DEFAULT_GRACE))
+                .plus(SaleRetirement.DECISIONS_KEPT)
+                .plusMinutes(2));
+
+        assertThat(decisions.get("3006:r:a"))
+                .as("the first sale's decision, a week after its keys expired")
+                .isNull();
+        assertThat(decisions.get("3006:r:b")).as("the live sale's decision").isNotNull();
+        assertThat(decisions.get("3006:o:sale-2")).as("the live sale's open").isNotNull();
+    }
+
     @Test
     void aForcedOpenOverLiveBuyersIsRefused_onceTheyAreReleasedItOpensAndItsLedgerEntryCarriesItsOffset() {
         open(3005, 3);

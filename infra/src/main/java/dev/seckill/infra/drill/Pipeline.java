@@ -130,8 +130,13 @@ public final class Pipeline implements AutoCloseable {
         }
     }
 
-    /** The order the writer made of a purchase, or null while it has not written it. */
+    /**
+     * The order the writer made of a purchase, or null while it has not written it. A purchase is (goodsId, requestId):
+     * this is for a test whose requestIds are unique across its goods, and refuses an id two goods share.
+     */
     public Long orderIdOf(String requestId) throws SQLException {
+        if (Long.parseLong(queryOne("SELECT COUNT(*) FROM purchase_order WHERE request_id = ?", requestId)) > 1)
+            throw new IllegalStateException("requestId " + requestId + " names orders of several goods: name the goods");
         String id = queryOne("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId);
         return id == null ? null : Long.valueOf(id);
     }

@@ -108,6 +108,9 @@ public final class Decider {
                 boolean opens = parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale;
                 KeysAt at = markers.next(c.call().goodsId(), in.offset(), opens);
                 waiting.add(new Waiting(i, new Step.Call(c.call().expecting(at.expected()), c.complete()), at, opens));
+                // the records after an open are judged against the new sale (its open offset, its window): decide it
+                // now
+                if (opens) run(waiting, out, in);
             } else out[i] = ((Step.Decided) step).decision();
         }
         if (!inputs.isEmpty()) run(waiting, out, inputs.get(inputs.size() - 1));

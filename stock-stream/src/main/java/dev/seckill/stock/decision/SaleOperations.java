@@ -112,6 +112,8 @@ final class SaleOperations {
         fold.stock = o.stock();
         fold.expireAt = expireAt;
         fold.openOffset = offset;
+        fold.previousExpireAt =
+                previous == null ? 0 : Math.max(previous.expireAt, previous.previousExpireAt); // earlier sales' ids
         folds.put(o.goodsId(), fold);
         // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found
         // none

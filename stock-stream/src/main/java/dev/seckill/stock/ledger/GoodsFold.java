@@ -36,4 +36,9 @@ public final class GoodsFold {
     public String at;
     /** The offset of the command that opened the current sale (-1 when unknown): ids decided before it are an earlier sale's. */
     public long openOffset = -1;
+    /**
+     * When the keys of the sale before the current one expired (epoch ms; 0 when there was none, or its decisions have
+     * been retired): the decisions made before {@link #openOffset} are forgotten a week after it.
+     */
+    public long previousExpireAt;
 }

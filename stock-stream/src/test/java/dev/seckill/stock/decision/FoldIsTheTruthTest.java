@@ -206,4 +206,23 @@ class FoldIsTheTruthTest extends TestRedisCase {
         assertThat(reused.outcome().detail()).contains("earlier sale");
         assertThat(Objects.requireNonNull(d.redisStock())).isEqualTo("5");
     }
+
+    /** Found in review: an open and a reused id of the sale before it in one batch; the id was taken for a retry. */
+    @Test
+    void givenAnIdOfAnEarlierSale_whenItComesInTheSameBatchAsTheNextOpen_thenItIsRejectedAsWhenSentAlone() {
+        Deciding d = sale(5, false);
+        d.one(d.buy("again", 1, during()));
+        d.one(d.release(1, "again", "rel"));
+        d.commit();
+
+        List<Decision> batch = d.batch(
+                new dev.seckill.contracts.command.OpenSale(GOODS, 5, start, start.plusSeconds(3600), 1, "open-2", true),
+                d.buy("again", 1, during()));
+
+        assertThat(batch.get(0).ledger().type()).isEqualTo(LedgerType.OPENED);
+        assertThat(batch.get(1).hasOutcome())
+                .as("REJECTED invalid, 'an earlier sale'")
+                .isTrue();
+        assertThat(batch.get(1).outcome().detail()).contains("earlier sale");
+    }
 }

@@ -43,7 +43,7 @@ public final class Decider {
 
     private final StockScripts scripts;
     private final Clock clock;
-    private final FoldStore folds;
+    private final BatchFolds folds;
     private final boolean shortCircuit;
     private final SoldOutGate gate = new SoldOutGate();
     private final KeyMarkers markers;
@@ -65,12 +65,12 @@ public final class Decider {
     public Decider(StockScripts scripts, Clock clock, FoldStore folds, boolean shortCircuit, Runnable onShortCircuit) {
         this.scripts = scripts;
         this.clock = clock;
-        this.folds = folds;
+        this.folds = new BatchFolds(folds);
         this.shortCircuit = shortCircuit;
-        this.markers = new KeyMarkers(folds, scripts.lifetime());
-        this.rebuilds = new Rebuilds(scripts, folds, markers);
-        this.operations = new SaleOperations(scripts, clock, folds, gate);
-        this.purchases = new PurchaseDecisions(scripts, clock, folds, gate, shortCircuit, onShortCircuit);
+        this.markers = new KeyMarkers(this.folds, scripts.lifetime());
+        this.rebuilds = new Rebuilds(scripts, this.folds, markers);
+        this.operations = new SaleOperations(scripts, clock, this.folds, gate);
+        this.purchases = new PurchaseDecisions(scripts, clock, this.folds, gate, shortCircuit, onShortCircuit);
     }
 
     /** Decides one record. */
@@ -80,6 +80,7 @@ public final class Decider {
 
     /** Decides records in order; the i-th decision belongs to the i-th input. */
     public List<Decision> decideAll(List<Input> inputs) {
+        folds.discard();
         Decision[] out = new Decision[inputs.size()];
         List<Waiting> waiting = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
@@ -114,6 +115,7 @@ public final class Decider {
             } else out[i] = ((Step.Decided) step).decision();
         }
         if (!inputs.isEmpty()) run(waiting, out, inputs.get(inputs.size() - 1));
+        folds.flush();
         return List.of(out);
     }
 

@@ -136,7 +136,8 @@ public final class Pipeline implements AutoCloseable {
      */
     public Long orderIdOf(String requestId) throws SQLException {
         if (Long.parseLong(queryOne("SELECT COUNT(*) FROM purchase_order WHERE request_id = ?", requestId)) > 1)
-            throw new IllegalStateException("requestId " + requestId + " names orders of several goods: name the goods");
+            throw new IllegalStateException(
+                    "requestId " + requestId + " names orders of several goods: name the goods");
         String id = queryOne("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId);
         return id == null ? null : Long.valueOf(id);
     }

@@ -40,20 +40,19 @@ final class StateStoreFolds {
             public Map<Long, GoodsFold.Holding> holdings(long goodsId) {
                 Map<Long, GoodsFold.Holding> out = new TreeMap<>();
                 try (var it = holdings.prefixScan(goodsId + ":", new StringSerializer())) {
-                    it.forEachRemaining(
-                            kv -> out.put(Long.parseLong(kv.key.substring(kv.key.indexOf(':') + 1)), kv.value));
+                    it.forEachRemaining(kv -> out.put(FoldStore.holderOf(kv.key), kv.value));
                 }
                 return out;
             }
 
             @Override
             public String decision(long goodsId, String idKey) {
-                return decisions.get(goodsId + ":" + idKey);
+                return decisions.get(FoldStore.decisionKey(goodsId, idKey));
             }
 
             @Override
             public void decide(long goodsId, String idKey, String stored) {
-                decisions.put(goodsId + ":" + idKey, stored);
+                decisions.put(FoldStore.decisionKey(goodsId, idKey), stored);
             }
         };
     }

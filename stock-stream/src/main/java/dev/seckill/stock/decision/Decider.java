@@ -164,10 +164,12 @@ public final class Decider {
     /** A command's id among its goods' decisions (its requestId or opId), or null for a record that has none. */
     private static String idOf(ParsedCommand parsed) {
         if (parsed instanceof ParsedCommand.InvalidPurchase ip)
-            return ip.goodsId() + ":" + FoldStore.purchaseKey(ip.requestId());
+            return FoldStore.decisionKey(ip.goodsId(), FoldStore.purchaseKey(ip.requestId()));
         if (!(parsed instanceof ParsedCommand.Valid v)) return null;
-        if (v.command() instanceof Purchase p) return p.goodsId() + ":" + FoldStore.purchaseKey(p.requestId());
-        return v.command().goodsId() + ":" + FoldStore.operationKey(v.command().idempotencyId());
+        if (v.command() instanceof Purchase p)
+            return FoldStore.decisionKey(p.goodsId(), FoldStore.purchaseKey(p.requestId()));
+        return FoldStore.decisionKey(
+                v.command().goodsId(), FoldStore.operationKey(v.command().idempotencyId()));
     }
 
     private static boolean keyMatches(String key, long goodsId) {

@@ -38,6 +38,16 @@ public interface FoldStore {
         return "o:" + opId;
     }
 
+    /** Where a goods' decision of an id is stored: the goods, a colon, the id's key; a goods' decisions share a prefix. */
+    static String decisionKey(long goodsId, String idKey) {
+        return goodsId + ":" + idKey;
+    }
+
+    /** The buyer a holding's key names ({@link #holdingKey}). */
+    static long holderOf(String holdingKey) {
+        return Long.parseLong(holdingKey.substring(holdingKey.indexOf(':') + 1));
+    }
+
     /** Forgets every buyer of a goods (a forced re-open starts from none). */
     default void releaseAll(long goodsId) {
         holdings(goodsId).keySet().forEach(u -> release(goodsId, u));
@@ -77,19 +87,18 @@ public interface FoldStore {
             @Override
             public Map<Long, GoodsFold.Holding> holdings(long goodsId) {
                 Map<Long, GoodsFold.Holding> out = new TreeMap<>();
-                holdings.subMap(goodsId + ":", goodsId + ";")
-                        .forEach((k, v) -> out.put(Long.parseLong(k.substring(k.indexOf(':') + 1)), v));
+                holdings.subMap(goodsId + ":", goodsId + ";").forEach((k, v) -> out.put(FoldStore.holderOf(k), v));
                 return out;
             }
 
             @Override
             public String decision(long goodsId, String idKey) {
-                return decisions.get(goodsId + ":" + idKey);
+                return decisions.get(FoldStore.decisionKey(goodsId, idKey));
             }
 
             @Override
             public void decide(long goodsId, String idKey, String stored) {
-                decisions.put(goodsId + ":" + idKey, stored);
+                decisions.put(FoldStore.decisionKey(goodsId, idKey), stored);
             }
         };
     }

@@ -61,18 +61,17 @@ final class TransactionalFolds implements FoldStore {
     @Override
     public Map<Long, GoodsFold.Holding> holdings(long goodsId) {
         Map<Long, GoodsFold.Holding> out = new TreeMap<>();
-        holdings.subMap(goodsId + ":", goodsId + ";")
-                .forEach((k, v) -> out.put(Long.parseLong(k.substring(k.indexOf(':') + 1)), v));
+        holdings.subMap(goodsId + ":", goodsId + ";").forEach((k, v) -> out.put(FoldStore.holderOf(k), v));
         return out;
     }
 
     @Override
     public String decision(long goodsId, String idKey) {
-        return decisions.get(goodsId + ":" + idKey);
+        return decisions.get(FoldStore.decisionKey(goodsId, idKey));
     }
 
     @Override
     public void decide(long goodsId, String idKey, String stored) {
-        decisions.put(goodsId + ":" + idKey, stored);
+        decisions.put(FoldStore.decisionKey(goodsId, idKey), stored);
     }
 }

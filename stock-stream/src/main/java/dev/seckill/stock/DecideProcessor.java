@@ -35,6 +35,9 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             String topic) {}
 
     private static final Duration PURGE_EVERY = Duration.ofMinutes(1);
+    /** How often the keys of goods answered by the sold-out gate are checked against the fold. */
+    private static final Duration VERIFY_GATE_EVERY = Duration.ofSeconds(1);
+
     private final Function<FoldStore, Decider> deciderFactory;
     private final MeterRegistry metrics;
     private final int batchSize;
@@ -86,6 +89,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         this.decider = deciderFactory.apply(StateStoreFolds.over(store, holdings, decisions));
         SaleRetirement retirement = new SaleRetirement(store, holdings, decisions);
         context.schedule(PURGE_EVERY, PunctuationType.WALL_CLOCK_TIME, retirement::purge);
+        context.schedule(VERIFY_GATE_EVERY, PunctuationType.WALL_CLOCK_TIME, t -> decider.verifyGate());
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();

@@ -148,6 +148,18 @@ public final class Decider {
         if (shortCircuit) gate.settle(goodsId -> SaleSnapshot.of(folds, goodsId));
     }
 
+    /**
+     * Checks the keys of every goods the sold-out gate answers from the fold (no Lua call meets them meanwhile) and
+     * rebuilds those Redis lost writes of (docs/invariants.md, "The fold is the truth", item 4). Called between batches
+     * by the task's wall-clock punctuator.
+     */
+    public void verifyGate() {
+        if (!shortCircuit) return;
+        folds.discard();
+        for (long goodsId : gate.armed()) rebuilds.verify(goodsId);
+        folds.discard();
+    }
+
     /** What a record needs: decided here (DLQ, stored or in-memory answers) or a Lua call. */
     private Step step(ParsedCommand parsed, Input in) {
         if (parsed instanceof ParsedCommand.Poison p) return Step.decided(Decision.dlq(p.reason()));

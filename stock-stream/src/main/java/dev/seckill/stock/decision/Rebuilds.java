@@ -53,6 +53,23 @@ final class Rebuilds {
         }
     }
 
+    /**
+     * For a goods answered from the fold with no Lua call (the sold-out gate): its keys are read (the sale's marker)
+     * and, when they are not where the fold says, rebuilt — so Redis, and the gateway's door that reads its stock, do
+     * not stay behind a loss while the gate answers. A Redis that cannot answer now is left to the next check.
+     */
+    void verify(long goodsId) {
+        try {
+            String observed = scripts.marker(goodsId);
+            if (!markers.truth(folds.get(goodsId), observed).equals(observed)) rebuild(goodsId, observed);
+        } catch (RuntimeException e) {
+            LOG.debug(
+                    "goods {}: its keys could not be checked now ({}); the next check tries again",
+                    goodsId,
+                    e.toString());
+        }
+    }
+
     /** Makes the keys what the fold says; returns the marker they carry now. */
     private String rebuild(long goodsId, String observed) {
         GoodsFold fold = folds.get(goodsId);

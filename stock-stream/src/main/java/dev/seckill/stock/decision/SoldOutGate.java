@@ -87,6 +87,11 @@ public final class SoldOutGate {
         g.stock = r.stockAfter();
     }
 
+    /** The goods the gate answers now (sold out): no Lua call meets their keys while it does. */
+    public java.util.Set<Long> armed() {
+        return java.util.Set.copyOf(goods.keySet());
+    }
+
     /** An open, close or restore of this goods: what the gate knew no longer holds. */
     public void forget(long goodsId) {
         goods.remove(goodsId);

@@ -174,6 +174,12 @@ public final class StockScripts {
         metrics.counter("seckill_stream_inline_restores", "cause", cause).increment();
     }
 
+    /** The marker the goods' sale hash carries now ("" when it has none): a plain read, for {@link Rebuilds#verify}. */
+    String marker(long goodsId) {
+        String at = redis.hget(keys.sale(goodsId), "at");
+        return at == null ? "" : at;
+    }
+
     /** One script, one round trip. */
     public LuaResult call(ScriptCall c) {
         return callAll(List.of(c)).get(0);

@@ -47,6 +47,11 @@ final class Deciding {
         return batch(command).get(0);
     }
 
+    /** What the task's punctuator does every second: the keys of the goods the gate answers checked, rebuilt if lost. */
+    void verifyGate() {
+        decider.verifyGate();
+    }
+
     /** The commit of the task's transaction: the fold as it is now survives a crash. */
     void commit() {
         folds.commit();

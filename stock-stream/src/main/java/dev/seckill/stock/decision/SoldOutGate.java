@@ -88,8 +88,8 @@ public final class SoldOutGate {
     }
 
     /** The goods the gate answers now (sold out): no Lua call meets their keys while it does. */
-    public java.util.Set<Long> armed() {
-        return java.util.Set.copyOf(goods.keySet());
+    public Set<Long> armed() {
+        return Set.copyOf(goods.keySet());
     }
 
     /** An open, close or restore of this goods: what the gate knew no longer holds. */

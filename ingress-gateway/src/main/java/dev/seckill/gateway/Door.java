@@ -6,6 +6,7 @@ import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.limit.ReadLimiter;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
@@ -25,6 +26,7 @@ record Door(
         MeterRegistry metrics,
         Jwt jwt,
         RateLimiter limiter,
+        ReadLimiter readLimiter,
         RecentIds acceptedIds,
         SaleWindows windows,
         PurchaseStatusStore store,
@@ -39,7 +41,9 @@ record Door(
             Waiters waiters,
             BooleanSupplier accepting,
             int maxWait,
-            long issuedPendingMs,
+            int maxWaiters,
+            long pendingBoundMs,
+            String addressHeader,
             int bodyLimit) {}
 
     Router routes(Shared s) {
@@ -65,21 +69,25 @@ record Door(
                         s.waiters(),
                         ids(),
                         s.accepting(),
-                        s.maxWait())))
+                        s.maxWait(),
+                        s.maxWaiters())))
                 .failureHandler(JsonBodies.tooLarge(responder));
+        StatusReads reads = new StatusReads(jwt(), readLimiter(), s.addressHeader(), metrics());
         router.get("/api/purchases/:requestId")
                 .handler(new StatusRoute(new StatusRoute.Parts(
                         s.vertx(),
                         metrics(),
                         responder,
-                        jwt(),
+                        reads,
                         view(),
                         acceptedIds(),
                         store(),
                         s.waiters(),
                         ids(),
-                        s.issuedPendingMs(),
-                        s.maxWait())));
+                        s.pendingBoundMs(),
+                        s.maxWait(),
+                        s.maxWaiters())));
+        router.get("/api/purchases").handler(new PurchasesListRoute(s.vertx(), metrics(), responder, reads, store()));
         return router;
     }
 }

@@ -52,7 +52,7 @@ final class DoorChecks {
      * the retry of a 503 ("UNKNOWN: retry with this requestId") whose purchase was appended and may have taken the
      * last unit. The stream answers such a retry with its stored decision, so the door must too: a requestId a gateway
      * issued always goes on ({@code passOn}), a client's goes on when the status store knows it (claimed or decided),
-     * and is answered SOLD_OUT only when it does not (or goes on when Redis cannot say).
+     * and is answered SOLD_OUT only when it does not (or goes on when Redis cannot say, or the store is rebuilding).
      */
     static Reply soldOut(PurchaseRoute.Parts parts, PurchaseRoute.Attempt a, Consumer<PurchaseRoute.Attempt> passOn) {
         if (!parts.view().knownSoldOut(a.request().goodsId())) return null;
@@ -61,9 +61,10 @@ final class DoorChecks {
         if (parts.ids().issuedAt(requestId) >= 0) return null;
         Context context = parts.vertx().getOrCreateContext();
         parts.store()
-                .lookup(requestId)
-                .whenComplete((status, error) -> context.runOnContext(v -> {
-                    if (error == null && status instanceof PurchaseStatus.Unknown)
+                .lookupAtDoor(requestId)
+                .whenComplete((found, error) -> context.runOnContext(v -> {
+                    // a store that lost writes and is catching up cannot say the id is new: the stream decides
+                    if (error == null && found.status() instanceof PurchaseStatus.Unknown && found.complete())
                         parts.responder().reply(a.ctx(), soldOutReply(parts, a), a.start());
                     else passOn.accept(a);
                 }));

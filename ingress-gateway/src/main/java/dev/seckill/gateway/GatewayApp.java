@@ -8,10 +8,10 @@ import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.KafkaSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.limit.ReadLimiter;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
-import dev.seckill.gateway.status.RedisBatcher;
-import dev.seckill.gateway.status.StatusIndexer;
+import dev.seckill.gateway.status.StatusStack;
 import dev.seckill.gateway.status.Waiters;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
@@ -31,7 +31,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -58,12 +57,9 @@ public final class GatewayApp implements AutoCloseable {
     private KafkaProducer<String, byte[]> producer;
     private OutcomeView view;
     private UnifiedJedis redis;
-    private ExecutorService windowLookups;
-    private RedisBatcher statusRedis;
-    private StatusIndexer indexer;
+    private WindowLanes windowLanes;
+    private StatusStack status;
     private Waiters waiters;
-    private int maxWait;
-    private long issuedPendingMs;
     private final Readiness readiness = Readiness.noWarmup();
     private volatile boolean accepting;
 
@@ -85,9 +81,8 @@ public final class GatewayApp implements AutoCloseable {
         RateLimiter limiter = rateLimiter();
         redis = RedisConnections.open(settings);
         RedisKeys keys = new RedisKeys(settings.redisPrefix());
-        windowLookups = SaleWindows.lookups(2, config.windowLookupQueue());
-        SaleWindows windows =
-                new SaleWindows(redis, keys, windowLookups, config.windowCacheMs(), config.windowCacheGoods());
+        windowLanes = WindowLanes.of(config);
+        SaleWindows windows = windowLanes.windows(redis, keys, config);
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
         SoldOutMarks soldOut = SoldOutMarks.renewedFrom(windows, config.soldoutTtlMs(), metrics);
         view = new OutcomeView(
@@ -97,21 +92,21 @@ public final class GatewayApp implements AutoCloseable {
                 soldOut,
                 Duration.ofMillis(config.outcomeFetchMaxWaitMs()),
                 windows::invalidate);
-        statusRedis = new RedisBatcher(redis, config.statusQueue(), "gateway-status-redis");
-        PurchaseStatusStore store = new PurchaseStatusStore(statusRedis, keys, Duration.ofMillis(config.statusTtlMs()));
-        indexer = new StatusIndexer(settings.kafkaBootstrap(), GroupIds.gatewayStatus(settings), topics, store);
+        status = new StatusStack(
+                config, redis, settings.kafkaBootstrap(), GroupIds.gatewayStatus(settings), topics, keys, clock);
+        PurchaseStatusStore store = status.bindTo(metrics).store();
         vertx = Vertx.vertx();
         waiters = new Waiters(vertx, view::outcome);
         view.onOutcome(waiters::decided);
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
-        maxWait = config.maxWaitSeconds();
-        // an id a gateway issued is PENDING until its outcome is indexed, for as long as the store keeps purchases
-        issuedPendingMs = config.statusTtlMs();
+        ReadLimiter reads =
+                new ReadLimiter(config.limitStatusPerSecond(), config.limitStatusBurst(), config.limitTrackedKeys());
         Router router = door(new Door(
                 topics,
                 metrics,
                 jwt,
                 limiter,
+                reads,
                 acceptedIds,
                 windows,
                 store,
@@ -124,12 +119,13 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     private RateLimiter rateLimiter() {
-        RateLimiter limiter = new RateLimiter(
+        RateLimiter limiter = RateLimiter.forReplica(
                 config.limitGlobalPerSecond(),
                 config.limitGoodsPerSecond(),
                 config.limitUserPerSecond(),
                 config.limitUserBurst(),
-                config.limitTrackedKeys());
+                config.limitTrackedKeys(),
+                config.replicas());
         metrics.gauge("seckill_gateway_rate_limit_keys", limiter, RateLimiter::trackedKeys);
         return limiter;
     }
@@ -155,7 +151,16 @@ public final class GatewayApp implements AutoCloseable {
     /** The purchase routes (POST and GET) of a door ({@link Door}), over this gateway's producer, outcome view and waiters. */
     Router door(Door d) {
         return d.routes(new Door.Shared(
-                vertx, producer, clock, waiters, () -> accepting, maxWait, issuedPendingMs, config.bodyLimit()));
+                vertx,
+                producer,
+                clock,
+                waiters,
+                () -> accepting,
+                config.maxWaitSeconds(),
+                config.maxWaiters(),
+                config.pendingBoundMs(),
+                config.clientAddressHeader(),
+                config.bodyLimit()));
     }
 
     /**
@@ -177,8 +182,8 @@ public final class GatewayApp implements AutoCloseable {
                                                 producer,
                                                 topics,
                                                 redis,
-                                                windowLookups,
-                                                statusRedis,
+                                                windowLanes.flood(),
+                                                status,
                                                 clock))
                                 .run(requests);
                     } catch (Exception e) {
@@ -193,8 +198,9 @@ public final class GatewayApp implements AutoCloseable {
         return this;
     }
 
-    public Readiness readiness() {
-        return readiness;
+    /** Whether the status store holds every decided purchase (false until its indexer first says so, or rebuilding). */
+    public boolean statusComplete() {
+        return status != null && status.store().complete();
     }
 
     /** One server per event loop on {@code port} (0: a free one), all sharing it ({@link HttpListeners}). */
@@ -204,11 +210,6 @@ public final class GatewayApp implements AutoCloseable {
 
     public int port() {
         return servers.get(0).actualPort();
-    }
-
-    /** The body of an accepted purchase (every 202). */
-    static String pending(String requestId) {
-        return Responder.pending(requestId);
     }
 
     /** Graceful: stop accepting, answer every waiter (202 PENDING), let in-flight sends finish (flush), then close. */
@@ -230,10 +231,9 @@ public final class GatewayApp implements AutoCloseable {
             producer.flush();
             producer.close(Duration.ofSeconds(10));
         }
-        if (indexer != null) indexer.close();
+        if (status != null) status.close();
         if (view != null) view.close();
-        if (statusRedis != null) statusRedis.close();
-        if (windowLookups != null) windowLookups.shutdownNow();
+        if (windowLanes != null) windowLanes.close();
         if (redis != null) redis.close();
         if (vertx != null) vertx.close();
     }

@@ -34,6 +34,14 @@ public record GatewaySettings(
         long outcomeFetchMaxWaitMs,
         int statusQueue,
         long statusTtlMs,
+        long statusTtlRejectedMs,
+        long pendingBoundMs,
+        String statusRedisUrl,
+        long limitStatusPerSecond,
+        long limitStatusBurst,
+        int maxWaiters,
+        int replicas,
+        String clientAddressHeader,
         int kafkaTimeoutMs,
         int lingerMs,
         int maxBlockMs,
@@ -110,11 +118,43 @@ public record GatewaySettings(
             500,
             "the outcome view's consumer fetch.max.wait.ms: how long a fetch waits for outcomes (wakes Prefer: wait)");
     public static final Setting<Integer> STATUS_QUEUE = Setting.integer(
-            "gateway.status.queue", 100_000, "Redis calls of the status store waiting for their pipeline");
+            "gateway.status.queue",
+            100_000,
+            "Redis calls of the status store waiting for their pipeline, per queue (claims, GETs, the indexer)");
     public static final Setting<Long> STATUS_TTL_MS = Setting.number(
             "gateway.status.ttl.ms",
             Duration.ofDays(2).toMillis(),
             "how long GET /api/purchases/{id} knows a purchase");
+    public static final Setting<Long> STATUS_TTL_REJECTED_MS = Setting.number(
+            "gateway.status.ttl.rejected.ms",
+            Duration.ofMinutes(10).toMillis(),
+            "how long GET knows a REJECTED no_sale or invalid (what floods of made-up goods or reused ids leave)");
+    public static final Setting<Long> PENDING_BOUND_MS = Setting.number(
+            "gateway.pending.bound.ms",
+            Duration.ofMinutes(5).toMillis(),
+            "the pipeline's expected lag: an accepted purchase not decided within it answers 404 NOT_RECEIVED, not PENDING");
+    public static final Setting<String> STATUS_REDIS_URL = Setting.text(
+            "gateway.status.redis.url",
+            "",
+            "a Redis of its own for the purchase status store, so a read flood cannot touch the stock (empty: the stock's)");
+    public static final Setting<Long> LIMIT_STATUS_PER_SECOND = Setting.number(
+            "gateway.limit.status.per.second",
+            20,
+            "GET /api/purchases lookups per second per buyer token, or per client address without one");
+    public static final Setting<Long> LIMIT_STATUS_BURST =
+            Setting.number("gateway.limit.status.burst", 40, "a client's burst of status lookups");
+    public static final Setting<Integer> MAX_WAITERS = Setting.integer(
+            "gateway.max.waiters",
+            50_000,
+            "requests holding their answer (Prefer: wait) per instance; beyond it a GET is 503, a purchase 202 at once");
+    public static final Setting<Integer> REPLICAS = Setting.integer(
+            "gateway.replicas",
+            1,
+            "gateway instances behind the load balancer: each enforces the rate limits divided by it");
+    public static final Setting<String> CLIENT_ADDRESS_HEADER = Setting.text(
+            "gateway.client.address.header",
+            "",
+            "a header your proxy sets to the client's address (its last entry is used; empty: the TCP peer's)");
     public static final Setting<Integer> KAFKA_TIMEOUT_MS = Setting.integer(
             "gateway.kafka.timeout.ms", 3000, "how long a purchase waits for Kafka's acknowledgment before 503");
     public static final Setting<Integer> LINGER_MS =
@@ -159,6 +199,14 @@ public record GatewaySettings(
                 s.get(OUTCOME_FETCH_MAX_WAIT_MS),
                 s.get(STATUS_QUEUE),
                 s.get(STATUS_TTL_MS),
+                s.get(STATUS_TTL_REJECTED_MS),
+                s.get(PENDING_BOUND_MS),
+                s.get(STATUS_REDIS_URL),
+                s.get(LIMIT_STATUS_PER_SECOND),
+                s.get(LIMIT_STATUS_BURST),
+                s.get(MAX_WAITERS),
+                s.get(REPLICAS),
+                s.get(CLIENT_ADDRESS_HEADER),
                 s.get(KAFKA_TIMEOUT_MS),
                 s.get(LINGER_MS),
                 s.get(MAX_BLOCK_MS),

@@ -6,9 +6,10 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.limit.ReadLimiter;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
-import dev.seckill.gateway.status.RedisBatcher;
+import dev.seckill.gateway.status.StatusStack;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
@@ -64,7 +65,7 @@ final class GatewayWarmup {
             Topics topics,
             UnifiedJedis redis,
             ExecutorService windowLookups,
-            RedisBatcher statusRedis,
+            StatusStack status,
             Clock clock) {}
 
     private final GatewayApp app;
@@ -87,14 +88,22 @@ final class GatewayWarmup {
         new SecureRandom().nextBytes(secret);
         Jwt jwt = new Jwt(HexFormat.of().formatHex(secret), shared.clock());
         TopicProvisioner.ensure(shared.settings().kafkaBootstrap(), topics, PARTITIONS);
-        SaleWindows windows = new SaleWindows(shared.redis(), keys, shared.windowLookups(), 1000, 10_000);
-        PurchaseStatusStore store = new PurchaseStatusStore(shared.statusRedis(), keys, Duration.ofMinutes(10));
-        WarmupReadSide readSide = new WarmupReadSide(shared.settings().kafkaBootstrap(), topics, store, windows);
+        SaleWindows windows = new SaleWindows(
+                shared.redis(), keys, shared.windowLookups(), shared.windowLookups(), 1000, 10_000); // no flood here
+        Duration tenMinutes = Duration.ofMinutes(10);
+        PurchaseStatusStore store = new PurchaseStatusStore(
+                shared.status().lanes(),
+                keys,
+                new PurchaseStatusStore.Retention(tenMinutes, tenMinutes, tenMinutes),
+                shared.clock());
+        WarmupReadSide readSide =
+                new WarmupReadSide(shared.settings().kafkaBootstrap(), topics, store, windows, shared.status());
         Door door = new Door(
                 topics,
                 MetricsServer.newRegistry(),
                 jwt,
                 new RateLimiter(1e9, 1e9, 1e9, 1e9, 100_000),
+                new ReadLimiter(1e9, 1e9, 100_000),
                 new RecentIds(100_000),
                 windows,
                 store,
@@ -117,6 +126,7 @@ final class GatewayWarmup {
             if (last != null) deleteStatus(List.of(last));
             if (load != null) deleteStatus(load.claimedIds());
             deleteStatus(readSide.ids());
+            shared.status().redis().unlink(keys.statusIndex(), keys.statusReady());
             deleteTopics(readSide.group());
         }
         long loadMs = (System.nanoTime() - t0) / 1_000_000;

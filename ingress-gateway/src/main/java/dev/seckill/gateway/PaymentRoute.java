@@ -17,13 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.UUID;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * {@code POST /api/orders/{orderId}/pay}: a payment event on {@code <prefix>payments}, keyed by orderId, 202 once Kafka
  * has it. Only the payment provider may call it, with its own credential ({@code Authorization: Bearer <payment
- * secret>}); a buyer's token is refused, and without a configured credential the endpoint does not exist (404).
+ * secret>}); a buyer's token is refused, and without a configured credential the endpoint does not exist (404). The
+ * body must name the provider's own {@code paymentId} (an id as the contracts define it, {@link CommandRules#REQUEST_ID}):
+ * it is what makes a retried report the same payment, so none is ever made up here (400 naming the field).
  */
 final class PaymentRoute implements Handler<RoutingContext> {
     private final Topics topics;
@@ -82,7 +83,11 @@ final class PaymentRoute implements Handler<RoutingContext> {
         if (paymentId == null) {
             responder.reply(
                     ctx,
-                    Reply.invalid("paymentId must be 1-64 characters of [A-Za-z0-9._:-] in a JSON body", "paymentId"),
+                    Reply.invalid(
+                            "paymentId is required: the payment provider's own id of the payment, 1-64 characters of"
+                                    + " [A-Za-z0-9._:-], in a JSON body (a retry with the same paymentId is the same"
+                                    + " payment)",
+                            "paymentId"),
                     start);
             return;
         }
@@ -144,12 +149,14 @@ final class PaymentRoute implements Handler<RoutingContext> {
         return Reply.invalid("orderId must be a positive integer", "orderId");
     }
 
-    /** The paymentId of the body, a new one when the body names none, null when it names an unusable one. */
+    /**
+     * The paymentId the body names; null when it names none (no body, no field, null) or an unusable one (not a string,
+     * blank, not an id): never a made-up one, which would turn a provider's retry into a second payment.
+     */
     private static String paymentId(String body) {
-        if (body == null || body.isBlank()) return UUID.randomUUID().toString();
+        if (body == null || body.isBlank()) return null;
         try {
             Object given = new JsonObject(body).getValue("paymentId");
-            if (given == null) return UUID.randomUUID().toString();
             return given instanceof String g && CommandRules.validRequestId(g) ? g : null;
         } catch (RuntimeException e) {
             return null;

@@ -66,7 +66,8 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             Waiters waiters,
             GeneratedIds ids,
             BooleanSupplier accepting,
-            int maxWaitSeconds) {}
+            int maxWaitSeconds,
+            int maxWaiters) {}
 
     private final Parts parts;
     private final List<DoorCheck> checks;
@@ -92,32 +93,12 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                     start);
             return;
         }
-        Long buyer = null;
-        if (parts.jwt() != null) {
-            try {
-                buyer = parts.jwt().verify(RequestHeaders.bearer(ctx));
-            } catch (Jwt.Refused e) {
-                answer(
-                        ctx,
-                        Reply.of(401, new JsonObject().put("error", e.getMessage()), "unauthenticated")
-                                .withHeader("WWW-Authenticate", "Bearer"),
-                        start);
-                return;
-            }
-        }
-        PurchaseRequest req;
-        try {
-            req = PurchaseRequest.parse(ctx.body().asString(), buyer);
-        } catch (PurchaseRequest.Invalid e) {
-            answer(ctx, Reply.invalid(e.getMessage(), e.field), start);
-            return;
-        } catch (PurchaseRequest.Forbidden e) {
-            answer(
-                    ctx,
-                    Reply.of(403, new JsonObject().put("error", e.getMessage()).put("field", "userId"), "forbidden"),
-                    start);
+        PurchaseIntake.Read read = PurchaseIntake.read(parts.jwt(), ctx);
+        if (read.refused() != null) {
+            answer(ctx, read.refused(), start);
             return;
         }
+        PurchaseRequest req = read.request();
         Attempt a =
                 new Attempt(ctx, start, traceId, req, RequestHeaders.preferredWaitSeconds(ctx, parts.maxWaitSeconds()));
         for (DoorCheck check : checks) {
@@ -157,6 +138,10 @@ final class PurchaseRoute implements Handler<RoutingContext> {
      */
     private void claimThenSend(Attempt a) {
         PurchaseRequest r = a.request();
+        if (parts.windows().knownWithoutSale(r.goodsId(), parts.clock().millis())) {
+            send(a, r.requestId()); // no sale: nothing to guard, and a flood of made-up goods writes nothing
+            return;
+        }
         Context context = parts.vertx().getOrCreateContext();
         parts.store()
                 .claim(new PurchaseStatus.Pending(
@@ -222,6 +207,10 @@ final class PurchaseRoute implements Handler<RoutingContext> {
      * PENDING); an outcome of another purchase under the same requestId is not this one's answer.
      */
     private void awaitOutcome(Attempt a, String requestId, String kind) {
+        if (parts.waiters().waiting() >= parts.maxWaiters()) { // accepted all the same: answered now, not held
+            answer(a.ctx(), new Reply(202, Responder.pending(requestId), kind, Map.of()), a.start());
+            return;
+        }
         String applied = "wait=" + a.waitSeconds();
         parts.waiters()
                 .await(

@@ -2,7 +2,6 @@ package dev.seckill.gateway;
 
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
@@ -32,14 +31,15 @@ final class StatusRoute implements Handler<RoutingContext> {
             Vertx vertx,
             MeterRegistry metrics,
             Responder responder,
-            Jwt jwt,
+            StatusReads reads,
             OutcomeView view,
             RecentIds acceptedIds,
             PurchaseStatusStore store,
             Waiters waiters,
             GeneratedIds ids,
-            long issuedPendingMs,
-            int maxWaitSeconds) {}
+            long pendingBoundMs,
+            int maxWaitSeconds,
+            int maxWaiters) {}
 
     private final Parts parts;
 
@@ -59,21 +59,12 @@ final class StatusRoute implements Handler<RoutingContext> {
                             start);
             return;
         }
-        Long caller = null;
-        if (parts.jwt() != null && ctx.request().getHeader("Authorization") != null) {
-            try {
-                caller = parts.jwt().verify(RequestHeaders.bearer(ctx));
-            } catch (Jwt.Refused e) {
-                parts.responder()
-                        .reply(
-                                ctx,
-                                Reply.of(401, new JsonObject().put("error", e.getMessage()), "status_unauthenticated")
-                                        .withHeader("WWW-Authenticate", "Bearer"),
-                                start);
-                return;
-            }
+        StatusReads.Admitted admitted = parts.reads().admit(ctx);
+        if (admitted.stop() != null) {
+            parts.responder().reply(ctx, admitted.stop(), start);
+            return;
         }
-        Long who = caller;
+        Long who = admitted.caller();
         int wait = RequestHeaders.preferredWaitSeconds(ctx, parts.maxWaitSeconds());
         Outcome seen = parts.view().outcome(requestId);
         if (seen != null && surely(requestId, seen)) {
@@ -83,24 +74,62 @@ final class StatusRoute implements Handler<RoutingContext> {
         Context context = parts.vertx().getOrCreateContext();
         parts.store()
                 .lookup(requestId)
-                .whenComplete((status, error) -> context.runOnContext(v -> {
+                .whenComplete((found, error) -> context.runOnContext(v -> {
                     if (error != null) {
                         parts.metrics()
                                 .counter("seckill_gateway_status_store_errors")
                                 .increment();
                     }
-                    PurchaseStatus known =
-                            known(requestId, error != null ? new PurchaseStatus.Unknown() : status, seen);
-                    Reply reply = answer(requestId, known, who);
+                    PurchaseStatus known = known(requestId, error != null ? null : found, seen);
+                    Reply reply = known == null
+                            ? unknown(requestId, error, found != null && found.complete(), who)
+                            : answer(requestId, known, who);
                     if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued)
                             && reply.status() == 200
                             && wait > 0) {
-                        Payload p = known.payload();
-                        awaitThenReply(ctx, requestId, p == null ? o -> true : p::sameAs, reply, who, wait, start);
-                        return;
+                        if (parts.waiters().waiting() >= parts.maxWaiters()) {
+                            reply = parts.reads()
+                                    .cannotTell(
+                                            requestId, "too many requests are waiting for outcomes", "waiters_full");
+                        } else {
+                            Payload p = known.payload();
+                            awaitThenReply(ctx, requestId, p == null ? o -> true : p::sameAs, reply, who, wait, start);
+                            return;
+                        }
                     }
                     parts.responder().reply(ctx, reply, start);
                 }));
+    }
+
+    /**
+     * No purchase the store or this gateway knows under this id: 404 when the store is complete (it would hold it),
+     * 503 when it cannot tell (Redis did not answer, or it is rebuilding after losing writes).
+     */
+    private Reply unknown(String requestId, Throwable error, boolean complete, Long caller) {
+        if (error != null)
+            return parts.reads().cannotTell(requestId, "the purchase status store did not answer", "store_error");
+        if (!complete)
+            return parts.reads()
+                    .cannotTell(
+                            requestId,
+                            "the purchase status store is catching up with the outcomes (after Redis lost writes)",
+                            "rebuilding");
+        long issuedAt = parts.ids().issuedAt(requestId);
+        if (issuedAt >= 0) {
+            // a gateway issued it, long enough ago that the pipeline would have decided it: it never got there
+            return Reply.of(
+                    404,
+                    new JsonObject()
+                            .put("requestId", requestId)
+                            .put("status", "NOT_RECEIVED")
+                            .put(
+                                    "error",
+                                    "no purchase with this requestId reached the pipeline within "
+                                            + parts.pendingBoundMs() / 1000
+                                            + " s of its acceptance; it was not decided: send the purchase again"),
+                    "status_not_received");
+        }
+        return notFound(requestId, caller);
     }
 
     /**
@@ -114,11 +143,13 @@ final class StatusRoute implements Handler<RoutingContext> {
     }
 
     /**
-     * What the store said, completed by what this gateway knows: an id it accepted, the outcome its view saw (when it is
-     * the outcome of the purchase the store holds, or the store holds nothing), or an id a gateway issued.
+     * What the store said ({@code found}; null when it did not answer), completed by what this gateway knows: an id it
+     * accepted, the outcome its view saw (when it is the outcome of the purchase the store holds, or the store holds
+     * nothing), or an id a gateway issued less than the pending bound ago and not decided yet. Null when nothing knows
+     * the id ({@link #unknown}).
      */
-    private PurchaseStatus known(String requestId, PurchaseStatus stored, Outcome seen) {
-        PurchaseStatus known = stored;
+    private PurchaseStatus known(String requestId, PurchaseStatusStore.Found found, Outcome seen) {
+        PurchaseStatus known = found == null ? new PurchaseStatus.Unknown() : found.status();
         Payload here = parts.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
         if (known instanceof PurchaseStatus.Unknown && here != null) {
             known = new PurchaseStatus.Pending(
@@ -129,11 +160,11 @@ final class StatusRoute implements Handler<RoutingContext> {
                 && (known instanceof PurchaseStatus.Unknown || known.payload().sameAs(seen))) {
             return new PurchaseStatus.Decided(seen);
         }
-        long issuedAt = known instanceof PurchaseStatus.Unknown ? parts.ids().issuedAt(requestId) : -1;
-        if (issuedAt > 0 && System.currentTimeMillis() - issuedAt < parts.issuedPendingMs()) {
-            known = new PurchaseStatus.Issued(issuedAt);
-        }
-        return known;
+        if (!(known instanceof PurchaseStatus.Unknown)) return known;
+        long issuedAt = parts.ids().issuedAt(requestId);
+        boolean recent = issuedAt >= 0 && System.currentTimeMillis() - issuedAt < parts.pendingBoundMs();
+        // an id a gateway issued lately: PENDING only where the store would hold its outcome if it had one
+        return recent && found != null && found.complete() ? new PurchaseStatus.Issued(issuedAt) : null;
     }
 
     /** Long poll: the outcome as soon as it is decided, else the pending reply when the preferred wait is over. */
@@ -167,22 +198,12 @@ final class StatusRoute implements Handler<RoutingContext> {
             return new Reply(200, Responder.pending(requestId), "status_pending", Map.of());
         }
         Long owner = status.owner();
-        if (owner == null || (caller != null && owner.longValue() != caller)) {
-            // never accepted, or another buyer's: the same 404, nothing of whose it is or what it was
-            return Reply.of(
-                    404,
-                    new JsonObject()
-                            .put("requestId", requestId)
-                            .put(
-                                    "error",
-                                    "no purchase with this requestId" + (caller != null ? " for this buyer" : "")),
-                    "status_not_found");
-        }
+        if (owner == null || (caller != null && owner.longValue() != caller)) return notFound(requestId, caller);
         if (status instanceof PurchaseStatus.Pending) {
             return new Reply(200, Responder.pending(requestId), "status_pending", Map.of());
         }
         Outcome o = ((PurchaseStatus.Decided) status).outcome();
-        if (parts.jwt() != null && caller == null) {
+        if (parts.reads().jwt() != null && caller == null) {
             // no token: the outcome only, never whose it is, what or how many (the buyer's own token gets it all)
             JsonObject body = new JsonObject()
                     .put("requestId", requestId)
@@ -191,5 +212,15 @@ final class StatusRoute implements Handler<RoutingContext> {
             return Reply.of(200, body, "status_decided");
         }
         return new Reply(200, PurchaseReplies.outcomeBody(o), "status_decided", Map.of());
+    }
+
+    /** Never accepted, or another buyer's: the same 404, nothing of whose it is or what it was. */
+    private static Reply notFound(String requestId, Long caller) {
+        return Reply.of(
+                404,
+                new JsonObject()
+                        .put("requestId", requestId)
+                        .put("error", "no purchase with this requestId" + (caller != null ? " for this buyer" : "")),
+                "status_not_found");
     }
 }

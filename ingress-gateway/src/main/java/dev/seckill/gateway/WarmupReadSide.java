@@ -6,6 +6,8 @@ import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.StatusIndexer;
+import dev.seckill.gateway.status.StatusStack;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +31,8 @@ final class WarmupReadSide implements AutoCloseable {
     private final String group;
     private final List<String> ids = new ArrayList<>();
 
-    WarmupReadSide(String bootstrap, Topics topics, PurchaseStatusStore store, SaleWindows windows) {
+    WarmupReadSide(
+            String bootstrap, Topics topics, PurchaseStatusStore store, SaleWindows windows, StatusStack status) {
         this.topics = topics;
         this.view = new OutcomeView(
                 bootstrap,
@@ -39,7 +42,8 @@ final class WarmupReadSide implements AutoCloseable {
                 Duration.ofMillis(500),
                 windows::invalidate);
         this.group = topics.prefix() + "gateway-status";
-        this.indexer = new StatusIndexer(bootstrap, group, topics, store);
+        this.indexer = new StatusIndexer(
+                bootstrap, group, topics, store, status.redis(), Duration.ofMinutes(10), Clock.systemUTC());
     }
 
     OutcomeView view() {

@@ -71,7 +71,7 @@ class BuyerAnswerTest {
                 "ids-of-" + ns + "-shared-by-every-instance"));
         topics = new Topics(ns + ".");
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        gateway = new GatewayApp(settings, metrics).start();
+        gateway = TestGateways.started(settings, metrics);
         outcomes = new KafkaProducer<>(
                 Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
                 new StringSerializer(),
@@ -107,6 +107,7 @@ class BuyerAnswerTest {
      * test writes never short-circuits another test's purchases at the door.
      */
     static CompletableFuture<HttpResponse<String>> buy(GatewayApp g, String requestId, long user, int waitSeconds) {
+        TestGateways.openSale(settings, goodsOf(user));
         HttpRequest.Builder b = request(g, "/api/purchases")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"goodsId\":" + goodsOf(user) + ",\"userId\":" + user
@@ -182,8 +183,7 @@ class BuyerAnswerTest {
         assertThat(pending.statusCode()).isEqualTo(200);
         assertThat(field(pending, "status")).isEqualTo("PENDING");
 
-        try (GatewayApp second =
-                new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+        try (GatewayApp second = TestGateways.started(settings)) {
             assertThat(field(status(second, "truth-1"), "status"))
                     .as("accepted through the first instance")
                     .isEqualTo("PENDING");
@@ -219,8 +219,7 @@ class BuyerAnswerTest {
         }
         // a gateway started after the outcome was decided (its view starts at the end of the topics) still knows it
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            try (GatewayApp restarted =
-                    new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+            try (GatewayApp restarted = TestGateways.started(settings)) {
                 HttpResponse<String> decided = status(restarted, "truth-1");
                 assertThat(decided.statusCode()).isEqualTo(200);
                 assertThat(field(decided, "status")).isEqualTo("SUCCESS");
@@ -266,7 +265,7 @@ class BuyerAnswerTest {
 
     @Test
     void aGatewayShuttingDownAnswersItsWaitersBeforeItCloses() throws Exception {
-        GatewayApp leaving = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        GatewayApp leaving = TestGateways.started(settings);
         CompletableFuture<HttpResponse<String>> waiting = buy(leaving, "leaving-1", 5041, 30);
         await().atMost(Duration.ofSeconds(30)).until(() -> field(status(leaving, "leaving-1"), "status") != null);
         leaving.close();
@@ -294,8 +293,7 @@ class BuyerAnswerTest {
         assertThat(accepted.statusCode()).isEqualTo(202);
         String id = field(accepted, "requestId");
         assertThat(id).matches("g-[0-9a-f]{43}");
-        try (GatewayApp second =
-                new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start()) {
+        try (GatewayApp second = TestGateways.started(settings)) {
             HttpResponse<String> pending = status(second, id);
             assertThat(pending.statusCode())
                     .as("issued by a gateway: pending through any instance, nothing written for it")

@@ -14,8 +14,6 @@ import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -73,7 +71,7 @@ class GatewayDoorTest {
                 "2",
                 "gateway.payment.secret",
                 PAYMENT_SECRET));
-        gateway = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        gateway = TestGateways.started(s);
         jwt = new Jwt(SECRET, Clock.systemUTC());
     }
 
@@ -257,6 +255,42 @@ class GatewayDoorTest {
                 .as("refused calls never reach the payments topic")
                 .noneMatch(p ->
                         p.contains("buyer-pays-9101") || p.contains("nobody-pays-9102") || p.contains("almost-9103"));
+    }
+
+    @Test
+    void aPaymentThatNamesNoUsablePaymentIdIs400NamingTheField_noneIsMadeUp() throws Exception {
+        // a made-up paymentId would turn the provider's retry of the same payment into a second payment
+        List<String> bodies = List.of(
+                "",
+                "{}",
+                "{\"paymentId\":null}",
+                "{\"paymentId\":\"\"}",
+                "{\"paymentId\":\"   \"}",
+                "{\"paymentId\":42}",
+                "{\"paymentId\":[\"p-1\"]}",
+                "{\"paymentId\":\"has space\"}",
+                "{\"paymentId\":\"" + "p".repeat(65) + "\"}",
+                "[\"p-1\"]");
+        long order = 9110;
+        for (String body : bodies) {
+            HttpResponse<String> r = pay(gateway.port(), ++order, body, "Bearer " + PAYMENT_SECRET);
+            assertThat(r.statusCode()).as(body).isEqualTo(400);
+            JsonObject answer = new JsonObject(r.body());
+            assertThat(answer.getString("field")).as(body).isEqualTo("paymentId");
+            assertThat(answer.getString("error")).as(body).contains("paymentId is required");
+        }
+        HttpResponse<String> named =
+                pay(gateway.port(), 9130, "{\"paymentId\":\"psp-9130.a:1\"}", "Bearer " + PAYMENT_SECRET);
+        assertThat(named.statusCode()).isEqualTo(202);
+        List<String> payments = paymentsIn();
+        assertThat(payments).anyMatch(p -> p.startsWith("9130=") && p.contains("psp-9130.a:1"));
+        long last = order;
+        assertThat(payments)
+                .as("no payment reaches the topic without the provider's own paymentId")
+                .noneMatch(p -> {
+                    long key = Long.parseLong(p.substring(0, p.indexOf('=')));
+                    return key > 9110 && key <= last;
+                });
     }
 
     @Test

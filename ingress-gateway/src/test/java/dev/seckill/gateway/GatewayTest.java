@@ -11,8 +11,6 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaBroker;
 import dev.seckill.stack.KafkaFixture;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
@@ -65,7 +63,7 @@ class GatewayTest {
                 "gateway.limit.user.per.second",
                 "1000"));
         topics = new Topics(prefix);
-        gateway = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        gateway = TestGateways.started(settings);
     }
 
     @AfterAll
@@ -262,7 +260,7 @@ class GatewayTest {
                 "2000",
                 "gateway.auth.enabled",
                 "false"));
-        GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        GatewayApp own = TestGateways.started(s);
         try {
             assertThat(post(own.port(), "{\"goodsId\":7,\"userId\":1,\"requestId\":\"before\"}")
                             .statusCode())
@@ -328,7 +326,7 @@ class GatewayTest {
                 "false",
                 "gateway.limit.user.per.second",
                 "1000"));
-        GatewayApp own = new GatewayApp(s, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        GatewayApp own = TestGateways.started(s);
         int port = own.port();
         ExecutorService clients = Executors.newFixedThreadPool(8);
         List<Future<HttpResponse<String>>> calls = new ArrayList<>();

@@ -93,8 +93,8 @@ class RequestIdReuseTest {
         topics = new Topics(ns + ".");
         keys = new RedisKeys(ns + ":");
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        first = new GatewayApp(settings, metrics).start();
-        second = new GatewayApp(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).start();
+        first = TestGateways.started(settings, metrics);
+        second = TestGateways.started(settings);
         jwt = new Jwt(SECRET, Clock.systemUTC());
         producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all"),
@@ -267,6 +267,7 @@ class RequestIdReuseTest {
 
     static CompletableFuture<HttpResponse<String>> buy(
             GatewayApp g, String token, long goodsId, int quantity, String requestId, int waitSeconds) {
+        TestGateways.openSale(settings, goodsId);
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + g.port() + "/api/purchases"))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")

@@ -141,7 +141,7 @@ class SoldOutMarksTest {
             redis.set(keys.stock(GOODS), "0");
             // windows (and stock) kept 100 ms, marks of a second: a renewal needs a lookup since the mark was set or
             // last renewed, so a lookup may stall ~900 ms on a busy machine before the mark lapses
-            SaleWindows windows = new SaleWindows(redis, keys, pool, 100, 100);
+            SaleWindows windows = new SaleWindows(redis, keys, pool, pool, 100, 100); // one lane: no flood here
             SoldOutMarks real = new SoldOutMarks(1_000, windows::stockReadSince, System::currentTimeMillis);
             real.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
             // the door asks the window first (which keeps the lookups coming), then the mark, as PurchaseRoute does

@@ -46,6 +46,11 @@ final class StateStoreFolds {
             }
 
             @Override
+            public GoodsFold.Holding holding(long goodsId, long userId) {
+                return holdings.get(FoldStore.holdingKey(goodsId, userId));
+            }
+
+            @Override
             public String decision(long goodsId, String idKey) {
                 return decisions.get(FoldStore.decisionKey(goodsId, idKey));
             }

@@ -223,7 +223,9 @@ class StockTopologyTest {
         buy("b2", 1001, 2); // the live buyer again: DUPLICATE
         buy("c", 1001, 3); // a new buyer: the sale goes on
         assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("a", "b", "c");
-        assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("b2");
+        assertThat(duplicate.readValuesToList())
+                .extracting(Outcome::requestId, Outcome::heldRequestId)
+                .containsExactly(Tuple.tuple("b2", "b")); // names the purchase the buyer holds (issue 26)
         assertThat(redis.redis.get(redis.keys.stock(1001))).isEqualTo("3");
     }
 
@@ -261,7 +263,9 @@ class StockTopologyTest {
                 .extracting(Outcome::requestId, Outcome::stockAfter)
                 .containsExactly(Tuple.tuple("a", 0L), Tuple.tuple("c", 0L));
         assertThat(soldOut.readValuesToList()).extracting(Outcome::requestId).containsExactly("b", "d");
-        assertThat(duplicate.readValuesToList()).extracting(Outcome::requestId).containsExactly("a2", "e");
+        assertThat(duplicate.readValuesToList())
+                .extracting(Outcome::requestId, Outcome::heldRequestId)
+                .containsExactly(Tuple.tuple("a2", "a"), Tuple.tuple("e", "c"));
         assertThat(luaPurchases()).as("a and c reached Redis").isEqualTo(2.0);
         assertThat(metrics.counter("seckill_short_circuit_hits").count()).isEqualTo(4.0);
         assertThat(redis.redis.get(redis.keys.stock(2001))).isEqualTo("0");

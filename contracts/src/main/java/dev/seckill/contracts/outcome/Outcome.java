@@ -7,6 +7,8 @@ import java.time.Instant;
  * ({@code not_started}, {@code ended}, {@code no_sale}, {@code over_limit}, {@code invalid}).
  * {@code partition}/{@code offset} locate the command that was decided. {@code detail}, optional, says in words why a
  * REJECTED {@code invalid} was refused (e.g. a requestId reused for another purchase); null otherwise.
+ * {@code heldRequestId}, optional, names on a DUPLICATE the purchase the buyer holds of this goods (its requestId), so
+ * a buyer who lost the answer to that purchase learns which one they hold; null on every other outcome.
  */
 public record Outcome(
         int v,
@@ -21,7 +23,8 @@ public record Outcome(
         Instant decidedAt,
         int partition,
         long offset,
-        String detail) {
+        String detail,
+        String heldRequestId) {
 
     public static Outcome of(
             String requestId,
@@ -48,6 +51,7 @@ public record Outcome(
                 decidedAt,
                 partition,
                 offset,
+                null,
                 null);
     }
 
@@ -66,12 +70,45 @@ public record Outcome(
                 decidedAt,
                 partition,
                 offset,
-                text);
+                text,
+                heldRequestId);
+    }
+
+    /** This outcome naming the purchase the buyer holds (only on DUPLICATE; null: none known). */
+    public Outcome withHeldRequestId(String held) {
+        return new Outcome(
+                v,
+                requestId,
+                goodsId,
+                userId,
+                quantity,
+                outcome,
+                reason,
+                stockAfter,
+                acceptedAt,
+                decidedAt,
+                partition,
+                offset,
+                detail,
+                held);
     }
 
     /** The same decision with the fields that may differ between two runs of the same log blanked. */
     public Outcome withoutRunFields() {
         return new Outcome(
-                v, requestId, goodsId, userId, quantity, outcome, reason, stockAfter, acceptedAt, null, 0, 0, detail);
+                v,
+                requestId,
+                goodsId,
+                userId,
+                quantity,
+                outcome,
+                reason,
+                stockAfter,
+                acceptedAt,
+                null,
+                0,
+                0,
+                detail,
+                heldRequestId);
     }
 }

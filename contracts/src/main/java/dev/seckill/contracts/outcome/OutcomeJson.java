@@ -16,7 +16,8 @@ public final class OutcomeJson {
     public static byte[] encode(Outcome o) {
         if (o.detail() != null
                 || !CommandCodec.plain(o.requestId())
-                || (o.reason() != null && !CommandCodec.plain(o.reason()))) return Json.write(o);
+                || (o.reason() != null && !CommandCodec.plain(o.reason()))
+                || (o.heldRequestId() != null && !CommandCodec.plain(o.heldRequestId()))) return Json.write(o);
         StringBuilder b = new StringBuilder(256)
                 .append("{\"v\":")
                 .append(o.v())
@@ -36,11 +37,10 @@ public final class OutcomeJson {
             IsoInstants.append(b.append(",\"acceptedAt\":\""), o.acceptedAt()).append('"');
         if (o.decidedAt() != null)
             IsoInstants.append(b.append(",\"decidedAt\":\""), o.decidedAt()).append('"');
-        b.append(",\"partition\":")
-                .append(o.partition())
-                .append(",\"offset\":")
-                .append(o.offset())
-                .append('}');
+        b.append(",\"partition\":").append(o.partition()).append(",\"offset\":").append(o.offset());
+        if (o.heldRequestId() != null)
+            b.append(",\"heldRequestId\":\"").append(o.heldRequestId()).append('"');
+        b.append('}');
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -46,6 +46,28 @@ public record RedisKeys(String prefix) {
         return prefix + "purchase:" + requestId;
     }
 
+    /**
+     * Hash: the gateway's status index's progress, {@code <topic>-<partition>} -> the next outcome offset it will
+     * index. Written after the outcomes it covers, so a Redis that lost writes (restarted empty or from an older
+     * snapshot) shows an older offset or none, and the index rebuilds from there (issue 26).
+     */
+    public String statusIndex() {
+        return prefix + "status:index";
+    }
+
+    /**
+     * Hash: {@code <topic>-<partition>} -> 1 for each outcome partition whose purchases the status store holds up to
+     * the normal lag; the store answers "no such purchase" only while every partition is there.
+     */
+    public String statusReady() {
+        return prefix + "status:ready";
+    }
+
+    /** Hash: requestId -> status, the purchases one buyer made of one goods ({@code GET /api/purchases?goodsId=}). */
+    public String buyerPurchases(long goodsId, long userId) {
+        return prefix + "mine:{" + goodsId + "}:" + userId;
+    }
+
     /** The keys every stock script receives, in the order the scripts expect them. */
     public List<String> goodsKeys(long goodsId) {
         return List.of(sale(goodsId), stock(goodsId), buyers(goodsId), holders(goodsId), paidMarks(goodsId));

@@ -39,7 +39,8 @@ class OutcomeJsonTest {
                     decided,
                     random.nextInt(12),
                     random.nextLong() & Long.MAX_VALUE,
-                    i % 17 == 0 ? "requestId reused: \"userId\" differs" : null);
+                    i % 17 == 0 ? "requestId reused: \"userId\" differs" : null,
+                    i % 5 == 0 ? ids[(i / 5) % ids.length] + "held" : null);
             String mine = new String(OutcomeJson.encode(o), StandardCharsets.UTF_8);
             assertThat(mine).isEqualTo(new String(Json.write(o), StandardCharsets.UTF_8));
             assertThat(Json.read(OutcomeJson.encode(o), Outcome.class)).isEqualTo(o);

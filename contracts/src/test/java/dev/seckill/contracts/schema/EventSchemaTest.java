@@ -149,6 +149,10 @@ class EventSchemaTest {
         }
         all.add(Outcome.of("r-2", 1001, 8, 1, OutcomeKind.SOLD_OUT, null, 0, INSTANTS[1], decided, 3, 17));
         all.add(Outcome.of("r-3", 1001, 7, 1, OutcomeKind.DUPLICATE, null, 12, INSTANTS[1], decided, 3, 18));
+        all.add(Outcome.of("r-4", 1001, 7, 1, OutcomeKind.DUPLICATE, null, 12, INSTANTS[1], decided, 3, 19)
+                .withHeldRequestId("r-3"));
+        all.add(Outcome.of("r-5", 1001, 7, 1, OutcomeKind.DUPLICATE, null, 12, INSTANTS[1], decided, 3, 20)
+                .withHeldRequestId(ID_64));
         for (String reason : List.of("not_started", "ended", "no_sale", "over_limit", "invalid")) {
             all.add(Outcome.of("r-" + reason, 1001, 9, 2, OutcomeKind.REJECTED, reason, 5, INSTANTS[2], decided, 1, 2));
         }
@@ -329,6 +333,17 @@ class EventSchemaTest {
                 violations(
                         "outcome.json",
                         success.replace("\"outcome\":\"SUCCESS\"", "\"outcome\":\"SUCCESS\",\"reason\":\"ended\"")));
+        refused.put(
+                "SUCCESS with a heldRequestId",
+                violations("outcome.json", success.replace("\"offset\":5", "\"offset\":5,\"heldRequestId\":\"r-0\"")));
+        String duplicate = new String(
+                OutcomeJson.encode(Outcome.of("r-2", 1001, 7, 1, OutcomeKind.DUPLICATE, null, 9, at, at, 0, 6)
+                        .withHeldRequestId("r-1")),
+                StandardCharsets.UTF_8);
+        assertThat(violations("outcome.json", duplicate)).isEmpty();
+        refused.put(
+                "DUPLICATE with a heldRequestId that is not an id",
+                violations("outcome.json", duplicate.replace("\"heldRequestId\":\"r-1\"", "\"heldRequestId\":\"\"")));
         refused.put(
                 "REJECTED without a reason", violations("outcome.json", rejected.replace(",\"reason\":\"ended\"", "")));
         refused.put(

@@ -45,4 +45,21 @@ public final class RequestHeaders {
         }
         return Math.min(wait, maxSeconds);
     }
+
+    /**
+     * The client's address: the last entry of {@code header} when one is configured and present (the address your
+     * proxy saw; entries before it are the client's own word), else the TCP peer's.
+     */
+    public static String clientAddress(RoutingContext ctx, String header) {
+        if (header != null && !header.isEmpty()) {
+            String given = ctx.request().getHeader(header);
+            if (given != null && !given.isBlank()) {
+                String[] hops = given.split(",");
+                return hops[hops.length - 1].trim();
+            }
+        }
+        return ctx.request().remoteAddress() == null
+                ? "unknown"
+                : ctx.request().remoteAddress().host();
+    }
 }

@@ -1,17 +1,14 @@
 package dev.seckill.gateway.status;
 
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.SetParams;
 
 /**
@@ -19,8 +16,9 @@ import redis.clients.jedis.params.SetParams;
  * ({@link RedisKeys#purchaseStatus}), written PENDING by the gateway that accepted it and overwritten by the outcome
  * once stock-stream's transaction committed it ({@link StatusIndexer}). One requestId stands for one purchase here: the
  * first the store learned of (a gateway's claim, else the first outcome indexed); outcomes of other purchases under the
- * same id stay on the outcome topics only. Survives gateway restarts; each entry lives
- * {@code retention} (SECKILL_GATEWAY_STATUS_TTL_MS, two days: a sale's life plus a day).
+ * same id stay on the outcome topics only. Survives gateway restarts; what each entry lives is its {@link Retention}.
+ * Redis can lose writes: the store then knows it is not {@link #complete} until the indexer has rebuilt it from the
+ * committed outcome topics ({@link IndexProgress}).
  */
 public final class PurchaseStatusStore {
     /**
@@ -36,37 +34,74 @@ public final class PurchaseStatusStore {
         /** Kept: the store holds this purchase's outcome already (a re-delivery). */
         ALREADY,
         /** Kept: the store holds another purchase under this requestId (another goods, buyer or quantity). */
-        OTHER_PURCHASE
+        OTHER_PURCHASE,
+        /** Not written: its retention, counted from its decision, is over (a rebuild reading old outcomes). */
+        EXPIRED
     }
 
     /**
-     * The indexer's write of an outcome, compare-and-set ({@link Indexed}): onto an empty entry or onto the PENDING
-     * claim of the same purchase (goodsId, userId, quantity), never onto an outcome already there nor onto another
-     * purchase's entry. The stored values are read from its JSON as {@link PurchaseStatus} writes it (no spaces, digits;
-     * a requestId cannot hold a quote) and compared as strings, so no long loses precision in Lua's numbers.
+     * How long the store keeps what it holds: a decided purchase ({@code decided}, counted from its decision), a
+     * REJECTED {@code no_sale} or {@code invalid} ({@code rejected}: no buyer's purchase of a sale, and what a flood of
+     * made-up goodsIds or reused ids leaves), a claim not decided yet ({@code pending}: the pipeline's expected lag;
+     * past it the purchase never reached the stream, docs/contracts.md "Ids").
      */
-    static final String INDEX_SCRIPT = """
-            local held = redis.call('GET', KEYS[1])
-            if held then
-              if string.match(held, '"goodsId":(%d+)') ~= ARGV[2]
-                or string.match(held, '"userId":(%d+)') ~= ARGV[3]
-                or string.match(held, '"quantity":(%d+)') ~= ARGV[4] then return -1 end
-              if string.find(held, '"outcome":', 1, true) then return 0 end
-            end
-            redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[5])
-            return 1
-            """;
+    public record Retention(Duration decided, Duration rejected, Duration pending) {
+        /** The retention of one outcome: {@code rejected} for no_sale and invalid, {@code decided} for the rest. */
+        long keepMs(Outcome o) {
+            boolean refused = o.outcome() == OutcomeKind.REJECTED
+                    && ("no_sale".equals(o.reason()) || "invalid".equals(o.reason()));
+            return (refused ? rejected : decided).toMillis();
+        }
+    }
 
-    private static final String INDEX_SHA = sha1(INDEX_SCRIPT);
+    /**
+     * One Redis call queue per job, so that a flood of one cannot starve another: claims and the door's lookups
+     * ({@code claims}), the GETs' lookups ({@code reads}), the indexer's writes ({@code index}).
+     */
+    public record Lanes(RedisBatcher claims, RedisBatcher reads, RedisBatcher index) {
+        /** One queue for every job (tests, the warm-up). */
+        public static Lanes shared(RedisBatcher one) {
+            return new Lanes(one, one, one);
+        }
+    }
+
     static final Duration WAIT_AT_MOST = Duration.ofMillis(500);
-    private final RedisBatcher redis;
+    private final Lanes lanes;
     private final RedisKeys keys;
-    private final long retentionMs;
+    private final Retention retention;
+    private final Clock clock;
+    /** Whether the store holds every purchase the committed outcomes decided, up to the normal lag (the indexer says). */
+    private volatile boolean complete;
 
-    public PurchaseStatusStore(RedisBatcher redis, RedisKeys keys, Duration retention) {
-        this.redis = redis;
+    private volatile int partitions = Integer.MAX_VALUE;
+
+    public PurchaseStatusStore(Lanes lanes, RedisKeys keys, Retention retention, Clock clock) {
+        this.lanes = lanes;
         this.keys = keys;
-        this.retentionMs = retention.toMillis();
+        this.retention = retention;
+        this.clock = clock;
+    }
+
+    public RedisKeys keys() {
+        return keys;
+    }
+
+    /**
+     * True when the store holds every purchase up to the normal lag, so that a requestId it does not hold was never
+     * accepted (or is past its retention); false while it rebuilds after Redis lost writes, before the indexer first
+     * said so, or when it cannot tell: then "no such purchase" is not an answer (503 with Retry-After).
+     */
+    public boolean complete() {
+        return complete;
+    }
+
+    void complete(boolean holdsEverything) {
+        this.complete = holdsEverything;
+    }
+
+    /** The outcome partitions there are (the indexer says at start): complete means every one is marked ready. */
+    void partitions(int count) {
+        this.partitions = count;
     }
 
     /**
@@ -74,48 +109,94 @@ public final class PurchaseStatusStore {
      * atomic; the value is the purchase itself), so that one requestId can never be accepted for two purchases, by two
      * instances or two connections at once: the second learns at once that the id stands for another purchase (another
      * buyer's, or the same buyer's of another goods or quantity) instead of a 202 that no outcome of its own follows.
+     * A claim lives {@link Retention#pending}: an outcome replaces it long before, unless its command never reached the
+     * stream. A new claim is added to the buyer's list of the goods (not waited for).
      */
     public CompletableFuture<Claimed> claim(PurchaseStatus.Pending p) {
-        return bounded(redis.submit(pipe -> pipe.setGet(
-                        keys.purchaseStatus(p.requestId()),
-                        p.encode(),
-                        SetParams.setParams().nx().px(retentionMs)))
+        String listKey = keys.buyerPurchases(p.goodsId(), p.userId());
+        return bounded(lanes.claims()
+                        .submit(pipe -> pipe.setGet(
+                                keys.purchaseStatus(p.requestId()),
+                                p.encode(),
+                                SetParams.setParams()
+                                        .nx()
+                                        .px(retention.pending().toMillis()))))
                 .thenApply(stored -> {
                     PurchaseStatus previous = PurchaseStatus.parse(stored);
                     Payload held = previous.payload();
+                    if (held == null) lanes.claims().submit(pipe -> pipe.hsetnx(listKey, p.requestId(), "PENDING"));
                     return new Claimed(
                             previous,
                             held == null
                                     ? null
                                     : held.differingField(new Payload(p.goodsId(), p.userId(), p.quantity())));
-                }));
+                });
     }
 
     /**
      * Records an outcome where the store holds nothing for its requestId or the PENDING claim of this very purchase
-     * ({@link #INDEX_SCRIPT}). An outcome of another purchase under the same requestId (an upstream
-     * producer's, on another goods; the stream's refusal of a reused id) never replaces the one the store holds.
+     * ({@link StatusScripts#INDEX}), for what is left of its retention counted from its decision (nothing once that is over:
+     * a rebuild does not bring back what had expired), and in its buyer's list of the goods. An outcome of another
+     * purchase under the same requestId (an upstream producer's, on another goods; the stream's refusal of a reused id)
+     * never replaces the one the store holds.
      */
     public CompletableFuture<Indexed> decided(Outcome o) {
+        long ttl = o.decidedAt() == null
+                ? retention.keepMs(o)
+                : retention.keepMs(o)
+                        - Math.max(0, clock.millis() - o.decidedAt().toEpochMilli());
+        if (ttl <= 0) return CompletableFuture.completedFuture(Indexed.EXPIRED);
         List<String> key = List.of(keys.purchaseStatus(o.requestId()));
         List<String> args = List.of(
                 PurchaseStatus.encode(o),
                 Long.toString(o.goodsId()),
                 Long.toString(o.userId()),
                 Integer.toString(o.quantity()),
-                Long.toString(retentionMs));
-        return redis.submit(pipe -> pipe.evalsha(INDEX_SHA, key, args))
-                .exceptionallyCompose(e -> noScript(e)
-                        ? redis.submit(pipe -> pipe.eval(INDEX_SCRIPT, key, args)) // caches it for the next ones
-                        : CompletableFuture.failedFuture(e))
+                Long.toString(ttl));
+        CompletableFuture<Indexed> written = StatusScripts.INDEX
+                .run(lanes.index(), key, args)
                 .thenApply(r -> r instanceof Long l && l == 1
                         ? Indexed.WRITTEN
                         : r instanceof Long l && l == 0 ? Indexed.ALREADY : Indexed.OTHER_PURCHASE);
+        CompletableFuture<Object> listed = StatusScripts.LIST.run(
+                lanes.index(),
+                List.of(keys.buyerPurchases(o.goodsId(), o.userId())),
+                List.of(o.requestId(), BuyerPurchases.value(o), Long.toString(ttl)));
+        return written.thenCombine(listed, (w, l) -> w);
     }
 
-    public CompletableFuture<PurchaseStatus> lookup(String requestId) {
-        return bounded(
-                redis.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse));
+    /**
+     * What the store holds for a requestId, and whether it is {@link #complete} at that very moment: the ready marks
+     * are read in the same pipeline as the entry, so a Redis that came back empty (marks and entries gone together) is
+     * never taken for one that holds everything, even before the indexer noticed.
+     */
+    public record Found(PurchaseStatus status, boolean complete) {}
+
+    /** A GET's lookup, in the reads' queue. */
+    public CompletableFuture<Found> lookup(String requestId) {
+        return find(lanes.reads(), requestId);
+    }
+
+    /** The door's lookup (the sold-out check of a client's requestId): in the claims' queue, not the GETs'. */
+    public CompletableFuture<Found> lookupAtDoor(String requestId) {
+        return find(lanes.claims(), requestId);
+    }
+
+    private CompletableFuture<Found> find(RedisBatcher lane, String requestId) {
+        CompletableFuture<PurchaseStatus> status =
+                lane.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse);
+        CompletableFuture<Long> marks = lane.submit(pipe -> pipe.hlen(keys.statusReady()));
+        return bounded(status.thenCombine(marks, (held, ready) -> new Found(held, complete && ready >= partitions)));
+    }
+
+    /** The purchases one buyer made of one goods, by requestId: PENDING, or the outcome ({@link BuyerPurchases}). */
+    public CompletableFuture<Map<String, String>> purchasesOf(long goodsId, long userId) {
+        return bounded(lanes.reads().submit(pipe -> pipe.hgetAll(keys.buyerPurchases(goodsId, userId))));
+    }
+
+    /** How many outcome partitions the ready marks say the store holds (the indexer's check of {@link #complete}). */
+    CompletableFuture<Long> readyPartitions() {
+        return lanes.index().submit(pipe -> pipe.hlen(keys.statusReady()));
     }
 
     /**
@@ -124,21 +205,5 @@ public final class PurchaseStatusStore {
      */
     private static <T> CompletableFuture<T> bounded(CompletableFuture<T> f) {
         return f.orTimeout(WAIT_AT_MOST.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /** Redis does not have the script (restarted, or its script cache flushed or evicted). */
-    private static boolean noScript(Throwable e) {
-        Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        return t instanceof JedisNoScriptException
-                || String.valueOf(t.getMessage()).startsWith("NOSCRIPT");
-    }
-
-    private static String sha1(String script) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-1").digest(script.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,12 +1,14 @@
 package dev.seckill.gateway.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.status.PurchaseStatusStore.Indexed;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -17,19 +19,33 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 
-/** The status store's claim and compare-and-set index write (issue 25), on the machine's Redis under a test prefix. */
+/**
+ * The status store's claim and compare-and-set index write (issue 25), and what each entry costs and lives (issue 26:
+ * bounded by kind, the buyer's list), on the machine's Redis under a test prefix.
+ */
 class PurchaseStatusStoreTest {
     static RedisClient redis;
     static RedisBatcher batcher;
     static RedisKeys keys;
     static PurchaseStatusStore store;
+    static final Duration DECIDED = Duration.ofHours(2);
+    static final Duration REJECTED = Duration.ofMinutes(10);
+    static final Duration PENDING = Duration.ofMinutes(5);
 
     @BeforeAll
     static void start() {
         redis = RedisClient.create(URI.create("redis://127.0.0.1:6379"));
         batcher = new RedisBatcher(redis, 1000, "status-store-test");
         keys = new RedisKeys("pss-" + UUID.randomUUID().toString().substring(0, 8) + ":");
-        store = new PurchaseStatusStore(batcher, keys, Duration.ofMinutes(5));
+        store = new PurchaseStatusStore(
+                PurchaseStatusStore.Lanes.shared(batcher),
+                keys,
+                new PurchaseStatusStore.Retention(DECIDED, REJECTED, PENDING),
+                Clock.systemUTC());
+        // the first call opens the connection and loads the classes: not within the store's 500 ms bound on a cold JVM
+        batcher.submit(pipe -> pipe.exists("warm")).join();
+        PurchaseStatus.parse(new PurchaseStatus.Pending("warm", 1, 1, 1, Instant.now()).encode()); // JSON classes
+        PurchaseStatus.encode(outcome("warm", 1, 1, 1, OutcomeKind.SUCCESS));
     }
 
     @AfterAll
@@ -63,7 +79,7 @@ class PurchaseStatusStoreTest {
     }
 
     static PurchaseStatus held(String id) throws Exception {
-        return store.lookup(id).get(5, TimeUnit.SECONDS);
+        return store.lookup(id).get(5, TimeUnit.SECONDS).status();
     }
 
     @Test
@@ -118,5 +134,55 @@ class PurchaseStatusStoreTest {
                 .isEqualTo(Indexed.OTHER_PURCHASE);
         assertThat(index(outcome(id, big, Long.MAX_VALUE, 1, OutcomeKind.SUCCESS)))
                 .isEqualTo(Indexed.WRITTEN);
+    }
+
+    @Test
+    void eachEntryLivesByWhatItIs_countedFromItsDecision() throws Exception {
+        String claimed = id();
+        claim(claimed, 30, 3, 1);
+        assertThat(redis.pttl(keys.purchaseStatus(claimed)))
+                .as("a claim lives the pending bound: a command that never reached the stream is not PENDING for days")
+                .isBetween(PENDING.toMillis() - 60_000, PENDING.toMillis());
+        assertThat(index(outcome(claimed, 30, 3, 1, OutcomeKind.SUCCESS))).isEqualTo(Indexed.WRITTEN);
+        assertThat(redis.pttl(keys.purchaseStatus(claimed))).isGreaterThan(PENDING.toMillis());
+
+        String noSale = id();
+        Instant now = Instant.now();
+        assertThat(index(Outcome.of(noSale, 31, 3, 1, OutcomeKind.REJECTED, "no_sale", 0, now, now, 0, 0)))
+                .isEqualTo(Indexed.WRITTEN);
+        assertThat(redis.pttl(keys.purchaseStatus(noSale)))
+                .as("what a flood of made-up goods leaves lives minutes, not days")
+                .isBetween(REJECTED.toMillis() - 60_000, REJECTED.toMillis());
+
+        String old = id(); // a rebuild reads an outcome decided an hour and a half ago: half an hour is left
+        Instant then = now.minus(Duration.ofMinutes(90));
+        assertThat(index(Outcome.of(old, 32, 3, 1, OutcomeKind.SOLD_OUT, null, 0, then, then, 0, 0)))
+                .isEqualTo(Indexed.WRITTEN);
+        assertThat(redis.pttl(keys.purchaseStatus(old))).isBetween(29 * 60_000L, 30 * 60_000L);
+
+        String expired = id();
+        Instant longAgo = now.minus(DECIDED).minusSeconds(1);
+        assertThat(index(Outcome.of(expired, 33, 3, 1, OutcomeKind.SUCCESS, null, 0, longAgo, longAgo, 0, 0)))
+                .isEqualTo(Indexed.EXPIRED);
+        assertThat(redis.exists(keys.purchaseStatus(expired)))
+                .as("a rebuild never brings back what had expired")
+                .isFalse();
+    }
+
+    @Test
+    void aBuyersListHoldsEveryRequestIdTheyBoughtTheGoodsUnder_andNeverGoesBackToPending() throws Exception {
+        String first = id();
+        String second = id();
+        claim(first, 40, 4, 1);
+        assertThat(store.purchasesOf(40, 4).get(5, TimeUnit.SECONDS)).containsEntry(first, "PENDING");
+        index(outcome(first, 40, 4, 1, OutcomeKind.SUCCESS));
+        index(outcome(second, 40, 4, 1, OutcomeKind.DUPLICATE)); // a gateway-made id: no claim before it
+        claim(second, 40, 4, 1); // a late claim of a decided purchase
+        assertThat(store.purchasesOf(40, 4).get(5, TimeUnit.SECONDS))
+                .containsOnly(entry(first, "SUCCESS"), entry(second, "DUPLICATE"));
+        assertThat(store.purchasesOf(40, 5).get(5, TimeUnit.SECONDS))
+                .as("another buyer's list")
+                .isEmpty();
+        assertThat(redis.pttl(keys.buyerPurchases(40, 4))).isPositive();
     }
 }

@@ -32,4 +32,11 @@ public final class RedisConnections {
         Unreachable.requireRedis(settings.redisUrl());
         return RedisClient.create(URI.create(settings.redisUrl()));
     }
+
+    /** A standalone Redis at {@code url} (one readable line when it is not there: {@code hint} says which setting). */
+    public static UnifiedJedis openUrl(String url, String hint) {
+        URI u = URI.create(url);
+        Unreachable.requireTcp("Redis", u.getHost() + ":" + (u.getPort() < 0 ? 6379 : u.getPort()), hint);
+        return RedisClient.create(u);
+    }
 }

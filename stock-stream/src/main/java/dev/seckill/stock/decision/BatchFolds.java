@@ -62,6 +62,11 @@ final class BatchFolds implements FoldStore {
     }
 
     @Override
+    public GoodsFold.Holding holding(long goodsId, long userId) {
+        return store.holding(goodsId, userId);
+    }
+
+    @Override
     public String decision(long goodsId, String idKey) {
         return store.decision(goodsId, idKey);
     }

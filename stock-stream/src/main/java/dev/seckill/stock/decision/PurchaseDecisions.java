@@ -61,7 +61,7 @@ final class PurchaseDecisions {
                         ip.quantity(),
                         ip.acceptedAt(),
                         KeysAt.unchained(in.offset())),
-                r -> new Decision(outcome(a, kept(a, r, in), in), null, null));
+                r -> new Decision(kept(a, r, in), null, null));
     }
 
     /**
@@ -76,13 +76,13 @@ final class PurchaseDecisions {
             LuaResult answer = gate.judge(p);
             if (answer != null) {
                 onShortCircuit.run();
-                return Step.decided(new Decision(outcome(a, kept(a, answer, in), in), null, null));
+                return Step.decided(new Decision(kept(a, answer, in), null, null));
             }
         }
         gate.unsettle(p.goodsId());
         return new Step.Call(scripts.purchaseCall(p, KeysAt.unchained(in.offset())), answer -> {
             gate.purchased(p, answer);
-            return purchased(p, kept(a, answer, in), in);
+            return purchased(p, answer, kept(a, answer, in));
         });
     }
 
@@ -99,21 +99,37 @@ final class PurchaseDecisions {
                     null,
                     null);
         if (!decision.position().equals(in.position())) return Decision.NOTHING; // a retry: its answer is out already
-        return new Decision(outcome(a, decision.answer(LuaResult.Status.REPLAY), in), null, null);
+        return new Decision(
+                naming(outcome(a, decision.answer(LuaResult.Status.REPLAY), in), decision.heldRequestId()), null, null);
     }
 
-    /** Keeps a new decision among the goods' decisions (it commits with the outcome); returns it. */
-    private LuaResult kept(Asked a, LuaResult r, Decider.Input in) {
+    /**
+     * Keeps a new decision among the goods' decisions (it commits with the outcome); returns its outcome. A DUPLICATE
+     * names the purchase the buyer holds, as the fold says (kept with it, so a replay names the same one).
+     */
+    private Outcome kept(Asked a, LuaResult r, Decider.Input in) {
+        String held = heldRequestId(a, r);
         folds.decide(
                 a.goodsId(),
                 FoldStore.purchaseKey(a.requestId()),
-                StoredDecision.of(r, in.position(), a.payload(), clock.millis()).encode());
-        return r;
+                StoredDecision.of(r, in.position(), a.payload(), clock.millis(), held)
+                        .encode());
+        return naming(outcome(a, r, in), held);
     }
 
-    private Decision purchased(Purchase p, LuaResult r, Decider.Input in) {
-        Outcome outcome =
-                outcome(new Asked(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt()), r, in);
+    /** The outcome naming the purchase the buyer holds, when one is named (no copy of the rest otherwise). */
+    private static Outcome naming(Outcome o, String heldRequestId) {
+        return heldRequestId == null ? o : o.withHeldRequestId(heldRequestId);
+    }
+
+    /** On a DUPLICATE, the requestId of what the buyer holds of the goods; null otherwise, or when they hold nothing. */
+    private String heldRequestId(Asked a, LuaResult r) {
+        if (!"DUPLICATE".equals(r.code())) return null;
+        GoodsFold.Holding holding = folds.holding(a.goodsId(), a.userId());
+        return holding == null ? null : holding.requestId();
+    }
+
+    private Decision purchased(Purchase p, LuaResult r, Outcome outcome) {
         LedgerEntry ledger = null;
         if (outcome.outcome() == OutcomeKind.SUCCESS) {
             ledger = LedgerEntry.of(

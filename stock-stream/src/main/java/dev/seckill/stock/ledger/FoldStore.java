@@ -20,6 +20,11 @@ public interface FoldStore {
     /** Every live buyer of a goods and what they hold. */
     Map<Long, GoodsFold.Holding> holdings(long goodsId);
 
+    /** What one buyer of a goods holds; null when they hold nothing. */
+    default GoodsFold.Holding holding(long goodsId, long userId) {
+        return holdings(goodsId).get(userId);
+    }
+
     /**
      * The stored decision of an id of this goods ({@link #purchaseKey} or {@link #operationKey}), or null. Every
      * decision the stream made is kept here, in its own state (committed with the outputs): Redis keeps none.
@@ -89,6 +94,11 @@ public interface FoldStore {
                 Map<Long, GoodsFold.Holding> out = new TreeMap<>();
                 holdings.subMap(goodsId + ":", goodsId + ";").forEach((k, v) -> out.put(FoldStore.holderOf(k), v));
                 return out;
+            }
+
+            @Override
+            public GoodsFold.Holding holding(long goodsId, long userId) {
+                return holdings.get(holdingKey(goodsId, userId));
             }
 
             @Override

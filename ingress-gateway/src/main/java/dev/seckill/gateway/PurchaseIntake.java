@@ -1,0 +1,38 @@
+package dev.seckill.gateway;
+
+import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.http.Reply;
+import dev.seckill.gateway.http.RequestHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/** A purchase's first steps at the door, which make the request: the buyer's token (when auth is on), then the body. */
+final class PurchaseIntake {
+    private PurchaseIntake() {}
+
+    /** The request, or the reply that refuses it (401 token, 400 naming the field, 403 another buyer's userId). */
+    record Read(PurchaseRequest request, Reply refused) {}
+
+    static Read read(Jwt jwt, RoutingContext ctx) {
+        Long buyer = null;
+        if (jwt != null) {
+            try {
+                buyer = jwt.verify(RequestHeaders.bearer(ctx));
+            } catch (Jwt.Refused e) {
+                return new Read(
+                        null,
+                        Reply.of(401, new JsonObject().put("error", e.getMessage()), "unauthenticated")
+                                .withHeader("WWW-Authenticate", "Bearer"));
+            }
+        }
+        try {
+            return new Read(PurchaseRequest.parse(ctx.body().asString(), buyer), null);
+        } catch (PurchaseRequest.Invalid e) {
+            return new Read(null, Reply.invalid(e.getMessage(), e.field));
+        } catch (PurchaseRequest.Forbidden e) {
+            return new Read(
+                    null,
+                    Reply.of(403, new JsonObject().put("error", e.getMessage()).put("field", "userId"), "forbidden"));
+        }
+    }
+}

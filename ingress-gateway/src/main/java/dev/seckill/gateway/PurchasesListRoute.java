@@ -1,0 +1,95 @@
+package dev.seckill.gateway;
+
+import dev.seckill.gateway.http.Reply;
+import dev.seckill.gateway.http.Responder;
+import dev.seckill.gateway.status.BuyerPurchases;
+import dev.seckill.gateway.status.PurchaseStatusStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code GET /api/purchases?goodsId=G}: the caller's own purchases of one goods — every requestId they bought it under
+ * and what became of each ({@link BuyerPurchases}) — so a buyer can always learn what they hold: after a gateway crash
+ * took their answer, after a 503, when they sent no requestId of their own. Owner only: the buyer is the token's;
+ * with authentication off, the {@code userId} parameter. 503 while the store cannot say it holds them all.
+ */
+final class PurchasesListRoute implements Handler<RoutingContext> {
+    private final Vertx vertx;
+    private final MeterRegistry metrics;
+    private final Responder responder;
+    private final StatusReads reads;
+    private final PurchaseStatusStore store;
+
+    PurchasesListRoute(
+            Vertx vertx, MeterRegistry metrics, Responder responder, StatusReads reads, PurchaseStatusStore store) {
+        this.vertx = vertx;
+        this.metrics = metrics;
+        this.responder = responder;
+        this.reads = reads;
+        this.store = store;
+    }
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        long start = System.nanoTime();
+        Long goodsId = positive(ctx.queryParams().get("goodsId"));
+        if (goodsId == null) {
+            responder.reply(ctx, Reply.invalid("goodsId must be a positive integer", "goodsId"), start);
+            return;
+        }
+        StatusReads.Admitted admitted = reads.admit(ctx);
+        if (admitted.stop() != null) {
+            responder.reply(ctx, admitted.stop(), start);
+            return;
+        }
+        Long buyer = admitted.caller();
+        if (reads.jwt() == null) buyer = positive(ctx.queryParams().get("userId"));
+        else if (buyer == null) {
+            responder.reply(
+                    ctx,
+                    Reply.of(
+                                    401,
+                                    new JsonObject().put("error", "a buyer's token is needed to list their purchases"),
+                                    "status_unauthenticated")
+                            .withHeader("WWW-Authenticate", "Bearer"),
+                    start);
+            return;
+        }
+        if (buyer == null) {
+            responder.reply(ctx, Reply.invalid("userId must be a positive integer", "userId"), start);
+            return;
+        }
+        long userId = buyer;
+        Context context = vertx.getOrCreateContext();
+        store.purchasesOf(goodsId, userId)
+                .whenComplete((held, error) -> context.runOnContext(v -> {
+                    Reply reply;
+                    if (error != null) {
+                        metrics.counter("seckill_gateway_status_store_errors").increment();
+                        reply = reads.cannotTell(null, "the purchase status store did not answer", "store_error");
+                    } else if (!store.complete()) {
+                        reply = reads.cannotTell(
+                                null,
+                                "the purchase status store is catching up with the outcomes (after Redis lost writes)",
+                                "rebuilding");
+                    } else {
+                        reply = Reply.of(200, BuyerPurchases.body(goodsId, userId, held), "status_list");
+                    }
+                    responder.reply(ctx, reply, start);
+                }));
+    }
+
+    private static Long positive(String text) {
+        if (text == null || text.isEmpty() || text.length() > 19) return null;
+        try {
+            long v = Long.parseLong(text);
+            return v > 0 ? v : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.seckill.gateway;
+
+import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.http.Reply;
+import dev.seckill.gateway.http.RequestHeaders;
+import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.limit.ReadLimiter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * What the status reads ({@code GET /api/purchases/{id}}, {@code GET /api/purchases?goodsId=}) check before they look
+ * anything up: the caller's token when one is sent, and the read limit per buyer or per client address; and their
+ * answer when the store cannot tell (503 with Retry-After, never a definite "no purchase").
+ */
+final class StatusReads {
+    static final long RETRY_AFTER_SECONDS = 1;
+
+    /** A read that may go on, by {@code caller} (null: no token), or the reply that stops it. */
+    record Admitted(Long caller, Reply stop) {}
+
+    private final Jwt jwt;
+    private final ReadLimiter limiter;
+    private final String addressHeader;
+    private final MeterRegistry metrics;
+
+    StatusReads(Jwt jwt, ReadLimiter limiter, String addressHeader, MeterRegistry metrics) {
+        this.jwt = jwt;
+        this.limiter = limiter;
+        this.addressHeader = addressHeader;
+        this.metrics = metrics;
+    }
+
+    Jwt jwt() {
+        return jwt;
+    }
+
+    /** The token (401 when one is sent and refused), then the read limit (429). */
+    Admitted admit(RoutingContext ctx) {
+        Long caller = null;
+        if (jwt != null && ctx.request().getHeader("Authorization") != null) {
+            try {
+                caller = jwt.verify(RequestHeaders.bearer(ctx));
+            } catch (Jwt.Refused e) {
+                return new Admitted(
+                        null,
+                        Reply.of(401, new JsonObject().put("error", e.getMessage()), "status_unauthenticated")
+                                .withHeader("WWW-Authenticate", "Bearer"));
+            }
+        }
+        RateLimiter.Limited limited = limiter.check(caller, RequestHeaders.clientAddress(ctx, addressHeader));
+        if (limited == null) return new Admitted(caller, null);
+        metrics.counter("seckill_gateway_rate_limited", "scope", "status_" + limited.scope())
+                .increment();
+        return new Admitted(
+                caller,
+                Reply.of(
+                                429,
+                                new JsonObject()
+                                        .put("error", "rate limited (status lookups per " + limited.scope() + ")")
+                                        .put("retryAfterSeconds", limited.retryAfterSeconds()),
+                                "status_rate_limited")
+                        .withHeader("Retry-After", Long.toString(limited.retryAfterSeconds())));
+    }
+
+    /**
+     * 503: the store cannot say whether this purchase exists — Redis did not answer, or it lost writes and is being
+     * rebuilt from the outcome topics ({@code why}) — or too many requests wait already. Ask again shortly.
+     */
+    Reply cannotTell(String requestId, String why, String kind) {
+        metrics.counter("seckill_gateway_status_unavailable", "why", kind).increment();
+        JsonObject body = new JsonObject()
+                .put("error", why)
+                .put("status", "UNKNOWN")
+                .put("retryAfterSeconds", RETRY_AFTER_SECONDS);
+        if (requestId != null) body.put("requestId", requestId);
+        return Reply.of(503, body, "status_" + kind).withHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
+    }
+}

@@ -1,0 +1,84 @@
+package dev.seckill.gateway.status;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.kit.redis.RedisConnections;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The purchase status side of a gateway, wired: its Redis (the stock's, or one of its own when
+ * {@code SECKILL_GATEWAY_STATUS_REDIS_URL} is set, so a read flood cannot touch the stock), one call queue per job
+ * ({@link PurchaseStatusStore.Lanes}), the store and its {@link StatusIndexer}.
+ */
+public final class StatusStack implements AutoCloseable {
+    private final UnifiedJedis redis;
+    private final boolean ownRedis;
+    private final PurchaseStatusStore.Lanes lanes;
+    private final PurchaseStatusStore store;
+    private final StatusIndexer indexer;
+
+    public StatusStack(
+            GatewaySettings config,
+            UnifiedJedis stockRedis,
+            String bootstrap,
+            String groupId,
+            Topics topics,
+            RedisKeys keys,
+            Clock clock) {
+        this.ownRedis = !config.statusRedisUrl().isBlank();
+        this.redis = ownRedis
+                ? RedisConnections.openUrl(config.statusRedisUrl(), "check SECKILL_GATEWAY_STATUS_REDIS_URL")
+                : stockRedis;
+        this.lanes = new PurchaseStatusStore.Lanes(
+                new RedisBatcher(redis, config.statusQueue(), "gateway-status-claims"),
+                new RedisBatcher(redis, config.statusQueue(), "gateway-status-reads"),
+                new RedisBatcher(redis, config.statusQueue(), "gateway-status-index"));
+        Duration decided = Duration.ofMillis(config.statusTtlMs());
+        this.store = new PurchaseStatusStore(
+                lanes,
+                keys,
+                new PurchaseStatusStore.Retention(
+                        decided,
+                        Duration.ofMillis(config.statusTtlRejectedMs()),
+                        Duration.ofMillis(config.pendingBoundMs())),
+                clock);
+        this.indexer = new StatusIndexer(bootstrap, groupId, topics, store, redis, decided, clock);
+    }
+
+    /** Gauges: whether the store is complete (0 while it rebuilds), and the partitions this instance rebuilds. */
+    public StatusStack bindTo(MeterRegistry metrics) {
+        metrics.gauge("seckill_gateway_status_complete", store, s -> s.complete() ? 1 : 0);
+        metrics.gauge("seckill_gateway_status_rebuilding", indexer, StatusIndexer::rebuilding);
+        return this;
+    }
+
+    public PurchaseStatusStore store() {
+        return store;
+    }
+
+    public PurchaseStatusStore.Lanes lanes() {
+        return lanes;
+    }
+
+    /** The status store's Redis (a warm-up's indexer keeps its progress there too). */
+    public UnifiedJedis redis() {
+        return redis;
+    }
+
+    public StatusIndexer indexer() {
+        return indexer;
+    }
+
+    @Override
+    public void close() {
+        indexer.close();
+        lanes.claims().close();
+        lanes.reads().close();
+        lanes.index().close();
+        if (ownRedis) redis.close();
+    }
+}

@@ -1,0 +1,52 @@
+package dev.seckill.gateway;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.config.Settings;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import redis.clients.jedis.RedisClient;
+
+/** Gateways as the tests start them, and the sales their purchases need. */
+final class TestGateways {
+    private TestGateways() {}
+
+    private static final Set<String> OPENED = ConcurrentHashMap.newKeySet();
+
+    /**
+     * A started gateway whose status store holds every decided purchase (its indexer said so), so that what a test
+     * asks of it is answered, not 503 "cannot tell yet".
+     */
+    static GatewayApp started(Settings settings, MeterRegistry metrics) {
+        GatewayApp g = new GatewayApp(settings, metrics).start();
+        await().atMost(Duration.ofSeconds(30)).until(g::statusComplete);
+        return g;
+    }
+
+    static GatewayApp started(Settings settings) {
+        return started(settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    }
+
+    /**
+     * Gives the goods a sale window in Redis (started a minute ago, open for an hour, no stock key) once per run: the
+     * door claims a requestId only for goods that may have a sale, and keeps nothing for goods it knows have none.
+     */
+    static void openSale(Settings settings, long goodsId) {
+        RedisKeys keys = new RedisKeys(settings.redisPrefix());
+        if (!OPENED.add(keys.prefix() + goodsId)) return;
+        long now = System.currentTimeMillis();
+        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
+            redis.hset(
+                    keys.sale(goodsId),
+                    Map.of("startAt", Long.toString(now - 60_000), "endAt", Long.toString(now + 3_600_000)));
+            redis.pexpire(keys.sale(goodsId), 3_600_000);
+        }
+    }
+}

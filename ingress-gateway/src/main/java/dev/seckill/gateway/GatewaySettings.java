@@ -100,7 +100,8 @@ public record GatewaySettings(
     public static final Setting<Integer> WINDOW_LOOKUP_QUEUE = Setting.integer(
             "gateway.window.lookup.queue",
             1024,
-            "sale-window lookups queued for Redis (beyond it, requests pass through to the stream)");
+            "sale-window lookups queued for Redis for goods not known to have a sale (beyond it, requests pass through to "
+                    + "the stream)");
     public static final Setting<Long> WINDOW_CACHE_MS =
             Setting.number("gateway.window.cache.ms", 1000, "how long a sale window is cached");
     public static final Setting<Integer> WINDOW_CACHE_GOODS = Setting.integer(

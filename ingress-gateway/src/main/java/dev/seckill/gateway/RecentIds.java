@@ -15,10 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * stock-stream answers it from the stored decision of the first.
  */
 final class RecentIds {
+    /** An accepted id's purchase, and when it was accepted (epoch ms). */
+    private record Accepted(Payload purchase, long atMs) {}
+
     private final int generation;
     private volatile long turnovers;
-    private volatile ConcurrentHashMap<String, Payload> current = new ConcurrentHashMap<>();
-    private volatile ConcurrentHashMap<String, Payload> previous = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, Accepted> current = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, Accepted> previous = new ConcurrentHashMap<>();
 
     RecentIds(int capacity) {
         if (capacity < 2) throw new IllegalArgumentException("capacity must be at least 2, got " + capacity);
@@ -32,15 +35,26 @@ final class RecentIds {
 
     /** The purchase an accepted id was sent for, or null when the id is not (or no longer) known. */
     Payload purchase(String id) {
-        Payload p = current.get(id);
-        return p != null ? p : previous.get(id);
+        Accepted a = accepted(id);
+        return a == null ? null : a.purchase();
+    }
+
+    /** When this gateway accepted the id (epoch ms), or -1 when it is not (or no longer) known. */
+    long acceptedAtMs(String id) {
+        Accepted a = accepted(id);
+        return a == null ? -1 : a.atMs();
+    }
+
+    private Accepted accepted(String id) {
+        Accepted a = current.get(id);
+        return a != null ? a : previous.get(id);
     }
 
     /** On return the id was in the current generation: it is forgotten only after two more turnovers. */
     void add(String id, Payload purchase) {
         while (true) {
-            ConcurrentHashMap<String, Payload> into = current;
-            into.put(id, purchase);
+            ConcurrentHashMap<String, Accepted> into = current;
+            into.put(id, new Accepted(purchase, System.currentTimeMillis()));
             if (into.size() >= generation) turnOver(into);
             // turned over while we wrote (or by our own write): keep the id with the live generation too
             if (into == current) return;
@@ -57,7 +71,7 @@ final class RecentIds {
         return current.size() + previous.size();
     }
 
-    private synchronized void turnOver(ConcurrentHashMap<String, Payload> full) {
+    private synchronized void turnOver(ConcurrentHashMap<String, Accepted> full) {
         if (current != full) return; // another thread turned it over already
         previous = full;
         current = new ConcurrentHashMap<>();

@@ -151,7 +151,10 @@ final class StatusRoute implements Handler<RoutingContext> {
     private PurchaseStatus known(String requestId, PurchaseStatusStore.Found found, Outcome seen) {
         PurchaseStatus known = found == null ? new PurchaseStatus.Unknown() : found.status();
         Payload here = parts.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
-        if (known instanceof PurchaseStatus.Unknown && here != null) {
+        long acceptedAt = parts.acceptedIds().acceptedAtMs(requestId);
+        if (known instanceof PurchaseStatus.Unknown
+                && here != null
+                && System.currentTimeMillis() - acceptedAt < parts.pendingBoundMs()) {
             known = new PurchaseStatus.Pending(
                     requestId, here.goodsId(), here.userId(), here.quantity(), Instant.EPOCH);
         }

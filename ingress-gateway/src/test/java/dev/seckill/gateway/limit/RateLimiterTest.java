@@ -1,6 +1,7 @@
 package dev.seckill.gateway.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.seckill.gateway.Racing;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,6 +9,27 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 class RateLimiterTest {
+
+    /**
+     * Issue 26: limits set for the deployment mean what they say with N replicas behind one balancer. Given the goods'
+     * limit 10/s over 2 replicas, when a goods' traffic is spread over both, then each lets its half through (a burst
+     * of 5/10 of its 5/s), together the configured rate; a buyer's burst is whole on either instance.
+     */
+    @Test
+    void givenTwoReplicas_eachEnforcesHalfTheRates_andTheBuyersBurstStaysWhole() {
+        RateLimiter one = RateLimiter.forReplica(1_000_000, 100, 1_000_000, 3, 1000, 2);
+        int passed = 0;
+        for (long u = 1; u <= 100; u++) if (one.check(2001, u) == null) passed++;
+        assertThat(passed)
+                .as("the goods' burst is a tenth of this replica's 50/s")
+                .isEqualTo(5);
+        RateLimiter other = RateLimiter.forReplica(1_000_000, 1_000_000, 1, 3, 1000, 2);
+        for (int i = 0; i < 3; i++) assertThat(other.check(2002, 9)).isNull();
+        assertThat(other.check(2002, 9)).isNotNull();
+        assertThat(catchThrowable(() -> RateLimiter.forReplica(1, 1, 1, 1, 10, 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("replicas");
+    }
 
     @Test
     void givenAUserOverTheirBurst_thenTheyAreLimitedWithARetryAfter_andOtherUsersAreNot() {

@@ -114,6 +114,7 @@ public final class PurchaseStatusStore {
      */
     public CompletableFuture<Claimed> claim(PurchaseStatus.Pending p) {
         String listKey = keys.buyerPurchases(p.goodsId(), p.userId());
+        long pendingMs = retention.pending().toMillis();
         return bounded(lanes.claims()
                         .submit(pipe -> pipe.setGet(
                                 keys.purchaseStatus(p.requestId()),
@@ -124,7 +125,11 @@ public final class PurchaseStatusStore {
                 .thenApply(stored -> {
                     PurchaseStatus previous = PurchaseStatus.parse(stored);
                     Payload held = previous.payload();
-                    if (held == null) lanes.claims().submit(pipe -> pipe.hsetnx(listKey, p.requestId(), "PENDING"));
+                    if (held == null)
+                        StatusScripts.LIST.run(
+                                lanes.claims(),
+                                List.of(listKey),
+                                List.of(p.requestId(), "PENDING", Long.toString(pendingMs)));
                     return new Claimed(
                             previous,
                             held == null

@@ -31,14 +31,16 @@ enum StatusScripts {
             """),
 
     /**
-     * The buyer's list of purchases of one goods ({@link RedisKeys#buyerPurchases}): an outcome replaces nothing but
-     * the PENDING its claim left (a re-delivery or a late claim never turns a decided purchase back to PENDING).
+     * The buyer's list of purchases of one goods ({@link RedisKeys#buyerPurchases}): a claim ({@code PENDING}) is added
+     * where the requestId is not listed; an outcome replaces nothing but the PENDING its claim left (a re-delivery or a
+     * late claim never turns a decided purchase back to PENDING). The list lives as long as its longest-lived entry:
+     * its TTL is only ever extended.
      */
     LIST("""
             local held = redis.call('HGET', KEYS[1], ARGV[1])
-            if held and held ~= 'PENDING' then return 0 end
+            if held and (ARGV[2] == 'PENDING' or held ~= 'PENDING') then return 0 end
             redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-            redis.call('PEXPIRE', KEYS[1], ARGV[3])
+            if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
             return 1
             """);
 

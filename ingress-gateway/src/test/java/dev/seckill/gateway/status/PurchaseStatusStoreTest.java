@@ -175,6 +175,9 @@ class PurchaseStatusStoreTest {
         String second = id();
         claim(first, 40, 4, 1);
         assertThat(store.purchasesOf(40, 4).get(5, TimeUnit.SECONDS)).containsEntry(first, "PENDING");
+        assertThat(redis.pttl(keys.buyerPurchases(40, 4)))
+                .as("a list of claims only lives the pending bound")
+                .isBetween(1L, PENDING.toMillis());
         index(outcome(first, 40, 4, 1, OutcomeKind.SUCCESS));
         index(outcome(second, 40, 4, 1, OutcomeKind.DUPLICATE)); // a gateway-made id: no claim before it
         claim(second, 40, 4, 1); // a late claim of a decided purchase
@@ -183,6 +186,11 @@ class PurchaseStatusStoreTest {
         assertThat(store.purchasesOf(40, 5).get(5, TimeUnit.SECONDS))
                 .as("another buyer's list")
                 .isEmpty();
-        assertThat(redis.pttl(keys.buyerPurchases(40, 4))).isPositive();
+        assertThat(redis.pttl(keys.buyerPurchases(40, 4))).isGreaterThan(PENDING.toMillis());
+        Instant now = Instant.now();
+        index(Outcome.of(id(), 40, 4, 1, OutcomeKind.REJECTED, "invalid", 0, now, now, 0, 0));
+        assertThat(redis.pttl(keys.buyerPurchases(40, 4)))
+                .as("a short-lived entry never shortens the list's life")
+                .isGreaterThan(PENDING.toMillis());
     }
 }

@@ -89,6 +89,12 @@ public final class ServedStrategy implements AutoCloseable {
                 Integer.toString(gateway),
                 "SECKILL_GATEWAY_AUTH_ENABLED",
                 "false",
+                // every buyer of the harness asks from this one address, without a token: the per-address read limit
+                // would make them one client
+                "SECKILL_GATEWAY_LIMIT_STATUS_PER_SECOND",
+                "10000000",
+                "SECKILL_GATEWAY_LIMIT_STATUS_BURST",
+                "10000000",
                 "SECKILL_GATEWAY_ID_SECRET",
                 "bench-strategies-" + System.nanoTime() + "-id-secret-of-this-run",
                 "SECKILL_STREAM_METRICS_PORT",

@@ -39,9 +39,8 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The ingress gateway, wired: the routes ({@link PurchaseRoute}, {@link StatusRoute}, {@link PaymentRoute}, health,
- * metrics) over one Kafka producer (acks=all, idempotent), the sale-window cache and rate limiter of the door, the
- * read side ({@link OutcomeView}) and the shared purchase status ({@link PurchaseStatusStore}, written by the
- * {@link StatusIndexer}). Start and close here; what each request meets is in the routes.
+ * metrics) over one Kafka producer (acks=all, idempotent), the door's sale windows and rate limits, the read side
+ * ({@link OutcomeView}) and the purchase status ({@link StatusStack}). Start and close here; the rest is in the routes.
  */
 public final class GatewayApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
@@ -99,8 +98,10 @@ public final class GatewayApp implements AutoCloseable {
         waiters = new Waiters(vertx, view::outcome);
         view.onOutcome(waiters::decided);
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
-        ReadLimiter reads =
-                new ReadLimiter(config.limitStatusPerSecond(), config.limitStatusBurst(), config.limitTrackedKeys());
+        ReadLimiter reads = new ReadLimiter( // this instance's share (docs/security.md)
+                (double) config.limitStatusPerSecond() / config.replicas(),
+                config.limitStatusBurst(),
+                config.limitTrackedKeys());
         Router router = door(new Door(
                 topics,
                 metrics,

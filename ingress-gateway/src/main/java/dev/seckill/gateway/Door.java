@@ -87,7 +87,8 @@ record Door(
                         s.pendingBoundMs(),
                         s.maxWait(),
                         s.maxWaiters())));
-        router.get("/api/purchases").handler(new PurchasesListRoute(s.vertx(), metrics(), responder, reads, store()));
+        router.get("/api/purchases")
+                .handler(new PurchasesListRoute(s.vertx(), metrics(), responder, reads, store(), s.pendingBoundMs()));
         return router;
     }
 }

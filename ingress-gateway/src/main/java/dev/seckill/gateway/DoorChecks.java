@@ -64,7 +64,7 @@ final class DoorChecks {
                 .lookupAtDoor(requestId)
                 .whenComplete((found, error) -> context.runOnContext(v -> {
                     // a store that lost writes and is catching up cannot say the id is new: the stream decides
-                    if (error == null && found.status() instanceof PurchaseStatus.Unknown && found.complete())
+                    if (error == null && found.status() instanceof PurchaseStatus.Unknown && found.sureOfAbsence())
                         parts.responder().reply(a.ctx(), soldOutReply(parts, a), a.start());
                     else passOn.accept(a);
                 }));

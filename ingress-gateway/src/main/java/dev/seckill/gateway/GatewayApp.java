@@ -98,10 +98,8 @@ public final class GatewayApp implements AutoCloseable {
         waiters = new Waiters(vertx, view::outcome);
         view.onOutcome(waiters::decided);
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
-        ReadLimiter reads = new ReadLimiter( // this instance's share (docs/security.md)
-                (double) config.limitStatusPerSecond() / config.replicas(),
-                config.limitStatusBurst(),
-                config.limitTrackedKeys());
+        ReadLimiter reads =
+                new ReadLimiter(config.limitStatusPerSecond(), config.limitStatusBurst(), config.limitTrackedKeys());
         Router router = door(new Door(
                 topics,
                 metrics,

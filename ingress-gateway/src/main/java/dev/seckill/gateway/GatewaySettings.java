@@ -128,8 +128,9 @@ public record GatewaySettings(
             "how long GET /api/purchases/{id} knows a purchase");
     public static final Setting<Long> STATUS_TTL_REJECTED_MS = Setting.number(
             "gateway.status.ttl.rejected.ms",
-            Duration.ofMinutes(1).toMillis(),
-            "how long GET knows a REJECTED no_sale or invalid (what floods of made-up goods or reused ids leave)");
+            Duration.ofMinutes(5).toMillis(),
+            "how long GET knows a REJECTED no_sale or invalid (what floods of made-up goods or reused ids leave); at "
+                    + "least the pending bound");
     public static final Setting<Long> PENDING_BOUND_MS = Setting.number(
             "gateway.pending.bound.ms",
             Duration.ofMinutes(5).toMillis(),

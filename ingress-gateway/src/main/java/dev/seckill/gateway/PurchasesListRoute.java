@@ -23,14 +23,21 @@ final class PurchasesListRoute implements Handler<RoutingContext> {
     private final Responder responder;
     private final StatusReads reads;
     private final PurchaseStatusStore store;
+    private final long pendingBoundMs;
 
     PurchasesListRoute(
-            Vertx vertx, MeterRegistry metrics, Responder responder, StatusReads reads, PurchaseStatusStore store) {
+            Vertx vertx,
+            MeterRegistry metrics,
+            Responder responder,
+            StatusReads reads,
+            PurchaseStatusStore store,
+            long pendingBoundMs) {
         this.vertx = vertx;
         this.metrics = metrics;
         this.responder = responder;
         this.reads = reads;
         this.store = store;
+        this.pendingBoundMs = pendingBoundMs;
     }
 
     @Override
@@ -66,18 +73,22 @@ final class PurchasesListRoute implements Handler<RoutingContext> {
         long userId = buyer;
         Context context = vertx.getOrCreateContext();
         store.purchasesOf(goodsId, userId)
-                .whenComplete((held, error) -> context.runOnContext(v -> {
+                .whenComplete((listed, error) -> context.runOnContext(v -> {
                     Reply reply;
                     if (error != null) {
                         metrics.counter("seckill_gateway_status_store_errors").increment();
                         reply = reads.cannotTell(null, "the purchase status store did not answer", "store_error");
-                    } else if (!store.complete()) {
+                    } else if (!listed.complete()) {
                         reply = reads.cannotTell(
                                 null,
                                 "the purchase status store is catching up with the outcomes (after Redis lost writes)",
                                 "rebuilding");
                     } else {
-                        reply = Reply.of(200, BuyerPurchases.body(goodsId, userId, held), "status_list");
+                        JsonObject body = BuyerPurchases.body(
+                                goodsId, userId, listed.held(), System.currentTimeMillis(), pendingBoundMs);
+                        // after a loss, a purchase accepted just before and not decided yet may be missing for a while
+                        if (listed.afterLoss()) body.put("recentLoss", true);
+                        reply = Reply.of(200, body, "status_list");
                     }
                     responder.reply(ctx, reply, start);
                 }));

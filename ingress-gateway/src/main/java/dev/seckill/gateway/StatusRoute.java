@@ -81,9 +81,7 @@ final class StatusRoute implements Handler<RoutingContext> {
                                 .increment();
                     }
                     PurchaseStatus known = known(requestId, error != null ? null : found, seen);
-                    Reply reply = known == null
-                            ? unknown(requestId, error, found != null && found.complete(), who)
-                            : answer(requestId, known, who);
+                    Reply reply = known == null ? unknown(requestId, error, found, who) : answer(requestId, known, who);
                     if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued)
                             && reply.status() == 200
                             && wait > 0) {
@@ -105,10 +103,10 @@ final class StatusRoute implements Handler<RoutingContext> {
      * No purchase the store or this gateway knows under this id: 404 when the store is complete (it would hold it),
      * 503 when it cannot tell (Redis did not answer, or it is rebuilding after losing writes).
      */
-    private Reply unknown(String requestId, Throwable error, boolean complete, Long caller) {
+    private Reply unknown(String requestId, Throwable error, PurchaseStatusStore.Found found, Long caller) {
         if (error != null)
             return parts.reads().cannotTell(requestId, "the purchase status store did not answer", "store_error");
-        if (!complete)
+        if (!found.complete())
             return parts.reads()
                     .cannotTell(
                             requestId,
@@ -129,6 +127,13 @@ final class StatusRoute implements Handler<RoutingContext> {
                                             + " s of its acceptance; it was not decided: send the purchase again"),
                     "status_not_received");
         }
+        if (found.afterLoss())
+            return parts.reads()
+                    .cannotTell(
+                            requestId,
+                            "the purchase status store was rebuilt after Redis lost writes, and a purchase accepted just "
+                                    + "before may not be decided yet",
+                            "after_loss");
         return notFound(requestId, caller);
     }
 
@@ -149,25 +154,23 @@ final class StatusRoute implements Handler<RoutingContext> {
      * the id ({@link #unknown}).
      */
     private PurchaseStatus known(String requestId, PurchaseStatusStore.Found found, Outcome seen) {
+        boolean complete = found != null && found.complete();
         PurchaseStatus known = found == null ? new PurchaseStatus.Unknown() : found.status();
-        Payload here = parts.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
-        long acceptedAt = parts.acceptedIds().acceptedAtMs(requestId);
-        if (known instanceof PurchaseStatus.Unknown
-                && here != null
-                && System.currentTimeMillis() - acceptedAt < parts.pendingBoundMs()) {
-            known = new PurchaseStatus.Pending(
-                    requestId, here.goodsId(), here.userId(), here.quantity(), Instant.EPOCH);
-        }
+        if (known instanceof PurchaseStatus.Decided) return known;
+        // the view's outcome under this id is this purchase's when the complete store holds nothing else for the id
         if (seen != null
-                && !(known instanceof PurchaseStatus.Decided)
-                && (known instanceof PurchaseStatus.Unknown || known.payload().sameAs(seen))) {
+                && complete
+                && (known instanceof PurchaseStatus.Unknown || known.payload().sameAs(seen)))
             return new PurchaseStatus.Decided(seen);
-        }
-        if (!(known instanceof PurchaseStatus.Unknown)) return known;
+        if (!complete) return null; // a claim or this gateway's memory may be of a purchase decided meanwhile
+        if (known instanceof PurchaseStatus.Pending) return known;
+        long now = System.currentTimeMillis();
+        Payload here = parts.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
+        if (here != null && now - parts.acceptedIds().acceptedAtMs(requestId) < parts.pendingBoundMs())
+            return new PurchaseStatus.Pending(requestId, here.goodsId(), here.userId(), here.quantity(), Instant.EPOCH);
         long issuedAt = parts.ids().issuedAt(requestId);
-        boolean recent = issuedAt >= 0 && System.currentTimeMillis() - issuedAt < parts.pendingBoundMs();
-        // an id a gateway issued lately: PENDING only where the store would hold its outcome if it had one
-        return recent && found != null && found.complete() ? new PurchaseStatus.Issued(issuedAt) : null;
+        // an id a gateway issued lately: PENDING, as the store would hold its outcome if it had one
+        return issuedAt >= 0 && now - issuedAt < parts.pendingBoundMs() ? new PurchaseStatus.Issued(issuedAt) : null;
     }
 
     /** Long poll: the outcome as soon as it is decided, else the pending reply when the preferred wait is over. */

@@ -63,6 +63,15 @@ public record RedisKeys(String prefix) {
         return prefix + "status:ready";
     }
 
+    /**
+     * String, expiring: set when a gateway's status index found Redis had lost writes, and kept the pending bound past
+     * the rebuild's end: claims are not rebuilt (no topic holds them), so until then an id the store does not hold may
+     * be a purchase accepted before the loss and not decided yet.
+     */
+    public String statusLost() {
+        return prefix + "status:lost";
+    }
+
     /** Hash: requestId -> status, the purchases one buyer made of one goods ({@code GET /api/purchases?goodsId=}). */
     public String buyerPurchases(long goodsId, long userId) {
         return prefix + "mine:{" + goodsId + "}:" + userId;

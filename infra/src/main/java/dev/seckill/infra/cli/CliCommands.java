@@ -166,6 +166,17 @@ public final class CliCommands {
             value("decide", "N"),
             value("poll-ms", "N"),
             value("caught-up-ms", "N"));
+    public static final CliCommand BENCH_HOSTILE = CliCommand.of(
+            "bench hostile",
+            "a sale alone, then the same sale beside a hostile flood (accounts posting made-up goods at their rate limit,"
+                    + " connections of unauthenticated GETs of random ids): buyers' time to answer, accepted purchases"
+                    + " answered 404, claims lost, Redis growth per million hostile requests, oversold",
+            value("buyers", "N"),
+            value("stock", "N"),
+            value("hostile-accounts", "N"),
+            value("get-connections", "N"),
+            value("seconds", "N"),
+            value("report", "FILE"));
     public static final CliCommand RUN = new CliCommand(
             "run",
             "<service>",
@@ -194,6 +205,7 @@ public final class CliCommands {
                 BENCH_GATEWAY,
                 BENCH_COLDSTART,
                 BENCH_ANSWER,
+                BENCH_HOSTILE,
                 BENCH_STRATEGIES,
                 CHAOS,
                 RUN,

@@ -4,6 +4,7 @@ import dev.seckill.infra.bench.AnswerBenchmark;
 import dev.seckill.infra.bench.ColdStartBenchmark;
 import dev.seckill.infra.bench.DecideBenchmark;
 import dev.seckill.infra.bench.GatewayBenchmark;
+import dev.seckill.infra.bench.HostileBenchmark;
 import dev.seckill.infra.bench.OrdersBenchmark;
 import dev.seckill.infra.chaos.ChaosCommand;
 import dev.seckill.infra.drill.Namespaces;
@@ -69,13 +70,14 @@ public final class Seckill {
                 case "bench" -> {
                     if (args.length < 2)
                         throw new Flags.UsageError(
-                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer' or 'strategies'");
+                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer', 'hostile' or 'strategies'");
                     return switch (args[1]) {
                         case "decide" -> DecideBenchmark.run(settings, args, out);
                         case "orders" -> OrdersBenchmark.run(settings, args, out);
                         case "gateway" -> GatewayBenchmark.run(settings, args, out);
                         case "coldstart" -> ColdStartBenchmark.run(settings, args, out);
                         case "answer" -> AnswerBenchmark.run(settings, args, out);
+                        case "hostile" -> HostileBenchmark.run(settings, args, out);
                         case "strategies" -> StrategiesBenchmark.run(settings, args, out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };

@@ -89,8 +89,7 @@ public final class ServedStrategy implements AutoCloseable {
                 Integer.toString(gateway),
                 "SECKILL_GATEWAY_AUTH_ENABLED",
                 "false",
-                // every buyer of the harness asks from this one address, without a token: the per-address read limit
-                // would make them one client
+                // the harness's buyers share one address and no token: not one client for the read limit
                 "SECKILL_GATEWAY_LIMIT_STATUS_PER_SECOND",
                 "10000000",
                 "SECKILL_GATEWAY_LIMIT_STATUS_BURST",

@@ -3,7 +3,7 @@ package dev.seckill.gateway.limit;
 /**
  * The door's rate limits: one global bucket, one per goods and one per user ({@link KeyedBuckets}, bounded). A request
  * passes only if every bucket has a token; otherwise the answer says which limit it hit and when to retry. The rates
- * are this instance's share: with N gateway replicas each enforces the configured limits divided by N
+ * are this instance's share: with N gateway replicas each enforces the global and per-goods limits divided by N
  * ({@link #forReplica}), so the deployment's limits mean what they say (docs/security.md).
  */
 public final class RateLimiter {
@@ -30,14 +30,16 @@ public final class RateLimiter {
 
     /**
      * This instance's share of limits set for the whole deployment, served by {@code replicas} gateways behind one load
-     * balancer: every rate divided by the replica count; a buyer's burst is kept whole (one buyer's few requests may
-     * all land on one instance).
+     * balancer: the global and per-goods rates — traffic of many clients, which the balancer spreads — divided by the
+     * replica count; a buyer's rate and burst kept whole, as a buyer's requests ride one kept-alive connection to one
+     * instance (dividing them would give an honest buyer 1/N of the limit; a buyer opening N connections gets at most
+     * N times it, and the stream's one-live-purchase rule makes the extra requests DUPLICATEs).
      */
     public static RateLimiter forReplica(
             double globalRate, double goodsRate, double userRate, double userBurst, int maxTrackedKeys, int replicas) {
-        if (replicas < 1) throw new IllegalArgumentException("replicas must be at least 1, got " + replicas);
-        return new RateLimiter(
-                globalRate / replicas, goodsRate / replicas, userRate / replicas, userBurst, maxTrackedKeys);
+        if (replicas < 1)
+            throw new IllegalStateException("SECKILL_GATEWAY_REPLICAS must be at least 1, got " + replicas);
+        return new RateLimiter(globalRate / replicas, goodsRate / replicas, userRate, userBurst, maxTrackedKeys);
     }
 
     /** Null when the request may pass; the limit it hit otherwise. */

@@ -4,6 +4,7 @@ import dev.seckill.contracts.redis.RedisKeys;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.SetParams;
 
 /**
  * The status index's progress, kept in the same Redis as the entries it covers ({@link RedisKeys#statusIndex}: the
@@ -26,10 +27,26 @@ final class IndexProgress {
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
+    private final long pendingMs;
 
-    IndexProgress(UnifiedJedis redis, RedisKeys keys) {
+    /** @param pendingMs the pending bound: how long after a rebuild a purchase accepted before the loss may go on */
+    IndexProgress(UnifiedJedis redis, RedisKeys keys, long pendingMs) {
         this.redis = redis;
         this.keys = keys;
+        this.pendingMs = pendingMs;
+    }
+
+    /** Marks that Redis lost writes ({@link RedisKeys#statusLost}), for the pending bound from now. */
+    void markLoss() {
+        redis.set(
+                keys.statusLost(),
+                Long.toString(System.currentTimeMillis()),
+                SetParams.setParams().px(pendingMs));
+    }
+
+    /** A rebuild ended: a loss marked is kept the pending bound from now (nothing when there was none). */
+    void extendLoss() {
+        redis.pexpire(keys.statusLost(), pendingMs);
     }
 
     /** The next offset the store's entries of this partition are missing from, or null when it holds none of them. */

@@ -86,6 +86,10 @@ public final class PurchaseStatusStore {
         return keys;
     }
 
+    long pendingMs() {
+        return retention.pending().toMillis();
+    }
+
     /**
      * True when the store holds every purchase up to the normal lag, so that a requestId it does not hold was never
      * accepted (or is past its retention); false while it rebuilds after Redis lost writes, before the indexer first
@@ -129,7 +133,11 @@ public final class PurchaseStatusStore {
                         StatusScripts.LIST.run(
                                 lanes.claims(),
                                 List.of(listKey),
-                                List.of(p.requestId(), "PENDING", Long.toString(pendingMs)));
+                                List.of(
+                                        p.requestId(),
+                                        BuyerPurchases.pending(clock.millis()),
+                                        Long.toString(pendingMs),
+                                        BuyerPurchases.MAX_LISTED));
                     return new Claimed(
                             previous,
                             held == null
@@ -166,7 +174,7 @@ public final class PurchaseStatusStore {
         CompletableFuture<Object> listed = StatusScripts.LIST.run(
                 lanes.index(),
                 List.of(keys.buyerPurchases(o.goodsId(), o.userId())),
-                List.of(o.requestId(), BuyerPurchases.value(o), Long.toString(ttl)));
+                List.of(o.requestId(), BuyerPurchases.value(o), Long.toString(ttl), BuyerPurchases.MAX_LISTED));
         return written.thenCombine(listed, (w, l) -> w);
     }
 
@@ -175,7 +183,12 @@ public final class PurchaseStatusStore {
      * are read in the same pipeline as the entry, so a Redis that came back empty (marks and entries gone together) is
      * never taken for one that holds everything, even before the indexer noticed.
      */
-    public record Found(PurchaseStatus status, boolean complete) {}
+    public record Found(PurchaseStatus status, boolean complete, boolean afterLoss) {
+        /** The store would hold this id if it had been accepted: complete, and no loss within the pending bound. */
+        public boolean sureOfAbsence() {
+            return complete && !afterLoss;
+        }
+    }
 
     /** A GET's lookup, in the reads' queue. */
     public CompletableFuture<Found> lookup(String requestId) {
@@ -191,12 +204,24 @@ public final class PurchaseStatusStore {
         CompletableFuture<PurchaseStatus> status =
                 lane.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse);
         CompletableFuture<Long> marks = lane.submit(pipe -> pipe.hlen(keys.statusReady()));
-        return bounded(status.thenCombine(marks, (held, ready) -> new Found(held, complete && ready >= partitions)));
+        CompletableFuture<Boolean> lost = lane.submit(pipe -> pipe.exists(keys.statusLost()));
+        return bounded(status.thenCombine(
+                        marks, (held, ready) -> new Found(held, complete && ready >= partitions, false))
+                .thenCombine(lost, (f, loss) -> new Found(f.status(), f.complete(), loss)));
     }
 
-    /** The purchases one buyer made of one goods, by requestId: PENDING, or the outcome ({@link BuyerPurchases}). */
-    public CompletableFuture<Map<String, String>> purchasesOf(long goodsId, long userId) {
-        return bounded(lanes.reads().submit(pipe -> pipe.hgetAll(keys.buyerPurchases(goodsId, userId))));
+    /** A buyer's list of a goods, and whether the store can vouch for it (as {@link Found#complete}). */
+    public record Listed(Map<String, String> held, boolean complete, boolean afterLoss) {}
+
+    /** The purchases one buyer made of one goods, by requestId ({@link BuyerPurchases}). */
+    public CompletableFuture<Listed> purchasesOf(long goodsId, long userId) {
+        RedisBatcher lane = lanes.reads();
+        CompletableFuture<Map<String, String>> held =
+                lane.submit(pipe -> pipe.hgetAll(keys.buyerPurchases(goodsId, userId)));
+        CompletableFuture<Long> marks = lane.submit(pipe -> pipe.hlen(keys.statusReady()));
+        CompletableFuture<Boolean> lost = lane.submit(pipe -> pipe.exists(keys.statusLost()));
+        return bounded(held.thenCombine(marks, (h, ready) -> new Listed(h, complete && ready >= partitions, false))
+                .thenCombine(lost, (l, loss) -> new Listed(l.held(), l.complete(), loss)));
     }
 
     /** How many outcome partitions the ready marks say the store holds (the indexer's check of {@link #complete}). */

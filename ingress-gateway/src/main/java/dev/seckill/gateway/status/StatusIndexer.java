@@ -81,7 +81,8 @@ public final class StatusIndexer implements AutoCloseable {
                 .mapToInt(t -> consumer.partitionsFor(t).size())
                 .sum();
         store.partitions(partitions);
-        this.rebuild = new IndexRebuild(consumer, new IndexProgress(redis, store.keys()), span, clock);
+        this.rebuild =
+                new IndexRebuild(consumer, new IndexProgress(redis, store.keys(), store.pendingMs()), span, clock);
         consumer.subscribe(topics.outcomes(), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
@@ -135,6 +136,8 @@ public final class StatusIndexer implements AutoCloseable {
         for (ConsumerRecord<String, byte[]> r : records) {
             try {
                 Outcome o = Json.read(r.value(), Outcome.class);
+                if (o.requestId() == null || o.outcome() == null || o.decidedAt() == null)
+                    throw new IllegalArgumentException("no requestId, outcome or decidedAt");
                 writes.add(() -> store.decided(o).thenAccept(done -> kept(o, done)));
             } catch (RuntimeException e) {
                 LOG.warn(
@@ -145,7 +148,7 @@ public final class StatusIndexer implements AutoCloseable {
                         e.getMessage());
             }
         }
-        if (!writes.isEmpty()) writeAll(writes);
+        if (!writes.isEmpty() && !writeAll(writes)) return; // closing: nothing advanced past what is not written
         if (!records.isEmpty()) {
             rebuild.advance(records.partitions()); // only once the batch is in Redis
             commit();
@@ -188,14 +191,17 @@ public final class StatusIndexer implements AutoCloseable {
                 o.detail() == null ? "" : " (" + o.detail() + ")");
     }
 
-    /** Writes the batch, retrying with backoff while Redis refuses it: the progress is not advanced before it is in. */
-    private void writeAll(List<Supplier<CompletableFuture<?>>> writes) {
+    /**
+     * Writes the batch, retrying with backoff while Redis refuses it: the progress is not advanced before it is in.
+     * False when the indexer closes first (the batch is then not written, and nothing may say it is).
+     */
+    private boolean writeAll(List<Supplier<CompletableFuture<?>>> writes) {
         long backoffMs = 100;
         while (running) {
             try {
                 CompletableFuture.allOf(writes.stream().map(Supplier::get).toArray(CompletableFuture[]::new))
                         .get(30, TimeUnit.SECONDS);
-                return;
+                return true;
             } catch (Exception e) {
                 LOG.warn("status index: Redis did not take {} writes ({}); retrying", writes.size(), e.getMessage());
                 store.complete(false);
@@ -203,6 +209,7 @@ public final class StatusIndexer implements AutoCloseable {
                 backoffMs = Math.min(backoffMs * 2, 2000);
             }
         }
+        return false;
     }
 
     private static void pause(long ms) {

@@ -31,14 +31,17 @@ enum StatusScripts {
             """),
 
     /**
-     * The buyer's list of purchases of one goods ({@link RedisKeys#buyerPurchases}): a claim ({@code PENDING}) is added
-     * where the requestId is not listed; an outcome replaces nothing but the PENDING its claim left (a re-delivery or a
-     * late claim never turns a decided purchase back to PENDING). The list lives as long as its longest-lived entry:
-     * its TTL is only ever extended.
+     * The buyer's list of purchases of one goods ({@link RedisKeys#buyerPurchases}): a claim ({@code PENDING@<ms>}) is
+     * added where the requestId is not listed; an outcome replaces nothing but the PENDING its claim left (a
+     * re-delivery or a late claim never turns a decided purchase back to PENDING). At most ARGV[4] requestIds per
+     * list (a buyer flooding one goods cannot grow it further). The list lives as long as its longest-lived entry: its
+     * TTL is only ever extended.
      */
     LIST("""
             local held = redis.call('HGET', KEYS[1], ARGV[1])
-            if held and (ARGV[2] == 'PENDING' or held ~= 'PENDING') then return 0 end
+            local pending = held and string.sub(held, 1, 7) == 'PENDING'
+            if held and (string.sub(ARGV[2], 1, 7) == 'PENDING' or not pending) then return 0 end
+            if not held and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
             redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
             if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
             return 1

@@ -38,6 +38,10 @@ public final class StatusStack implements AutoCloseable {
                 new RedisBatcher(redis, config.statusQueue(), "gateway-status-reads"),
                 new RedisBatcher(redis, config.statusQueue(), "gateway-status-index"));
         Duration decided = Duration.ofMillis(config.statusTtlMs());
+        if (config.statusTtlRejectedMs() < config.pendingBoundMs())
+            throw new IllegalStateException("SECKILL_GATEWAY_STATUS_TTL_REJECTED_MS (" + config.statusTtlRejectedMs()
+                    + ") must be at least SECKILL_GATEWAY_PENDING_BOUND_MS (" + config.pendingBoundMs()
+                    + "): a rejected purchase would be told PENDING, then NOT_RECEIVED");
         this.store = new PurchaseStatusStore(
                 lanes,
                 keys,
@@ -46,7 +50,10 @@ public final class StatusStack implements AutoCloseable {
                         Duration.ofMillis(config.statusTtlRejectedMs()),
                         Duration.ofMillis(config.pendingBoundMs())),
                 clock);
-        this.indexer = new StatusIndexer(bootstrap, groupId, topics, store, redis, decided, clock);
+        // a rebuild reads the outcomes of the retention's span, and of the lag an outcome may have had behind its
+        // command
+        Duration span = decided.plusMillis(config.pendingBoundMs());
+        this.indexer = new StatusIndexer(bootstrap, groupId, topics, store, redis, span, clock);
     }
 
     /** Gauges: whether the store is complete (0 while it rebuilds), and the partitions this instance rebuilds. */

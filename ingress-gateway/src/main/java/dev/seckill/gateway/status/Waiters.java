@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -63,6 +64,9 @@ public final class Waiters {
     private final Vertx vertx;
     private final Function<String, Outcome> known;
     private final Map<String, Set<Waiter>> byRequest = new ConcurrentHashMap<>();
+    /** Waiters in the map, counted as they enter and leave it (the cap is checked on every held request). */
+    private final AtomicInteger count = new AtomicInteger();
+
     private volatile boolean closing;
 
     /** @param known the outcome already seen for a requestId, or null (checked after a waiter is registered) */
@@ -85,7 +89,7 @@ public final class Waiters {
         // added inside compute: atomic with remove(), so a waiter never lands in a set that just left the map
         byRequest.compute(requestId, (k, set) -> {
             Set<Waiter> s = set == null ? ConcurrentHashMap.newKeySet() : set;
-            s.add(w);
+            if (s.add(w)) count.incrementAndGet();
             return s;
         });
         w.timer = vertx.setTimer(Math.max(1, waitMs), t -> w.expire());
@@ -105,6 +109,7 @@ public final class Waiters {
         List<Waiter> woken = new ArrayList<>();
         byRequest.computeIfPresent(o.requestId(), (k, set) -> {
             set.removeIf(w -> w.mine.test(o) && woken.add(w));
+            count.addAndGet(-woken.size());
             return set.isEmpty() ? null : set;
         });
         woken.forEach(w -> w.decide(o));
@@ -117,12 +122,12 @@ public final class Waiters {
     }
 
     public int waiting() {
-        return byRequest.values().stream().mapToInt(Set::size).sum();
+        return count.get();
     }
 
     private void remove(Waiter w) {
         byRequest.computeIfPresent(w.requestId, (k, set) -> {
-            set.remove(w);
+            if (set.remove(w)) count.decrementAndGet();
             return set.isEmpty() ? null : set;
         });
     }

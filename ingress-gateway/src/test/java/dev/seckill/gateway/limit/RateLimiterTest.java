@@ -12,8 +12,9 @@ class RateLimiterTest {
 
     /**
      * Issue 26: limits set for the deployment mean what they say with N replicas behind one balancer. Given the goods'
-     * limit 10/s over 2 replicas, when a goods' traffic is spread over both, then each lets its half through (a burst
-     * of 5/10 of its 5/s), together the configured rate; a buyer's burst is whole on either instance.
+     * limit 100/s over 2 replicas, when a goods' traffic is spread over both, then each lets its half through (a burst
+     * of a tenth of its 50/s), together the configured rate; a buyer's rate and burst are whole on the instance their
+     * connection rides.
      */
     @Test
     void givenTwoReplicas_eachEnforcesHalfTheRates_andTheBuyersBurstStaysWhole() {
@@ -25,10 +26,12 @@ class RateLimiterTest {
                 .isEqualTo(5);
         RateLimiter other = RateLimiter.forReplica(1_000_000, 1_000_000, 1, 3, 1000, 2);
         for (int i = 0; i < 3; i++) assertThat(other.check(2002, 9)).isNull();
-        assertThat(other.check(2002, 9)).isNotNull();
+        RateLimiter.Limited limited = other.check(2002, 9);
+        assertThat(limited.scope()).isEqualTo("user");
+        assertThat(limited.retryAfterSeconds()).as("1/s, not halved").isEqualTo(1);
         assertThat(catchThrowable(() -> RateLimiter.forReplica(1, 1, 1, 1, 10, 0)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("replicas");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("SECKILL_GATEWAY_REPLICAS");
     }
 
     @Test

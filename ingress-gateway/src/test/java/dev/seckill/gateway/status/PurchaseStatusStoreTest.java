@@ -174,16 +174,17 @@ class PurchaseStatusStoreTest {
         String first = id();
         String second = id();
         claim(first, 40, 4, 1);
-        assertThat(store.purchasesOf(40, 4).get(5, TimeUnit.SECONDS)).containsEntry(first, "PENDING");
+        assertThat(store.purchasesOf(40, 4).get(5, TimeUnit.SECONDS).held())
+                .hasEntrySatisfying(first, v -> assertThat(v).startsWith("PENDING@"));
         assertThat(redis.pttl(keys.buyerPurchases(40, 4)))
                 .as("a list of claims only lives the pending bound")
                 .isBetween(1L, PENDING.toMillis());
         index(outcome(first, 40, 4, 1, OutcomeKind.SUCCESS));
         index(outcome(second, 40, 4, 1, OutcomeKind.DUPLICATE)); // a gateway-made id: no claim before it
         claim(second, 40, 4, 1); // a late claim of a decided purchase
-        assertThat(store.purchasesOf(40, 4).get(5, TimeUnit.SECONDS))
+        assertThat(store.purchasesOf(40, 4).get(5, TimeUnit.SECONDS).held())
                 .containsOnly(entry(first, "SUCCESS"), entry(second, "DUPLICATE"));
-        assertThat(store.purchasesOf(40, 5).get(5, TimeUnit.SECONDS))
+        assertThat(store.purchasesOf(40, 5).get(5, TimeUnit.SECONDS).held())
                 .as("another buyer's list")
                 .isEmpty();
         assertThat(redis.pttl(keys.buyerPurchases(40, 4))).isGreaterThan(PENDING.toMillis());

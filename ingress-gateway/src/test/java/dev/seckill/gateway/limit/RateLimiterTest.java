@@ -87,4 +87,18 @@ class RateLimiterTest {
         assertThat(granted).as("nobody is limited at 1M/s").isEqualTo(30_000);
         assertThat(limiter.trackedKeys()).isLessThanOrEqualTo(11 + 1);
     }
+
+    /** Issue 26: an IPv6 client picks its addresses within its /64: one bucket for the network, not one per address. */
+    @Test
+    void givenAnIpv6Client_itsWholeSlash64SharesOneReadBucket_anIpv4AddressIsItsOwn() {
+        ReadLimiter limiter = new ReadLimiter(0.001, 2, 1000);
+        assertThat(limiter.check(null, "2001:db8:1:2::1")).isNull();
+        assertThat(limiter.check(null, "2001:db8:1:2:ffff::9")).isNull();
+        assertThat(limiter.check(null, "2001:db8:1:2:abcd:1:2:3"))
+                .as("a third address of the same /64")
+                .isNotNull();
+        assertThat(limiter.check(null, "2001:db8:1:3::1")).as("another /64").isNull();
+        assertThat(limiter.check(null, "192.0.2.1")).isNull();
+        assertThat(limiter.check(null, "192.0.2.2")).isNull();
+    }
 }

@@ -65,7 +65,7 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 Math.max(500, config.sessionTimeoutMs() / 6));
-        String instance = settings.get(StockStreamSettings.INSTANCE_ID);
+        String instance = InstanceIds.of(settings);
         // static membership: a restart after a crash is not a new member the group waits a session timeout to replace
         if (!instance.isBlank()) p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instance);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), config.transactionTimeoutMs());
@@ -100,7 +100,13 @@ public final class StockStreamApp implements AutoCloseable {
                 config.shortCircuit(),
                 Duration.ofMillis(config.caughtUpCommitMs()),
                 Duration.ofMillis(config.commitIntervalMs()));
-        streams = new KafkaStreams(builder.build(), streamsConfig(settings));
+        String instance = InstanceIds.of(settings);
+        streams = instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)
+                ? new KafkaStreams(builder.build(), streamsConfig(settings))
+                : new KafkaStreams(
+                        builder.build(),
+                        streamsConfig(settings),
+                        new StableTransactionalIds(GroupIds.stockStream(settings), instance));
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error(
                     "stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",
@@ -153,7 +159,8 @@ public final class StockStreamApp implements AutoCloseable {
         ServiceMain.run(
                 "stock-stream",
                 StockStreamSettings.METRICS_PORT,
-                (settings, registry) -> {
+                (given, registry) -> {
+                    Settings settings = InstanceIds.withDefault(given);
                     StockStreamApp app = new StockStreamApp(settings, registry).start();
                     app.awaitRunning(Duration.ofMinutes(5));
                     StreamWarmup.inBackground(settings, WarmupSettings.streamCommands(settings), readiness);

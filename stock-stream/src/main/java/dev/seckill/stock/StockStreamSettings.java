@@ -35,10 +35,16 @@ public record StockStreamSettings(
             "the consumer's session timeout (heartbeats every sixth of it, at least 500 ms)");
     public static final Setting<String> INSTANCE_ID = Setting.text(
             "stream.instance.id",
-            "",
-            "static group membership (group.instance.id; each instance its own, e.g. a StatefulSet's pod name): a "
-                    + "restarted instance takes its partitions back at once instead of after the session timeout (empty: "
-                    + "dynamic membership)");
+            s -> "",
+            "<host name>-<metrics port> when run as a service",
+            "static group membership (group.instance.id) and the transactional ids' stable part; each instance its own "
+                    + "(e.g. a StatefulSet's pod name): a restarted instance takes its partitions back and fences its "
+                    + "predecessor's transaction at once ('dynamic': dynamic membership)");
+    public static final Setting<Boolean> STABLE_TRANSACTIONAL_IDS = Setting.flag(
+            "stream.stable.transactional.ids",
+            true,
+            "with an instance id, the producers' transactional ids are built from it, not from a random process id, so "
+                    + "a restart fences its predecessor's open transaction at once (false: Streams' own, to measure)");
     public static final Setting<Integer> TRANSACTION_TIMEOUT_MS =
             Setting.integer("stream.transaction.timeout.ms", 10_000, "the producer's transaction timeout");
     public static final Setting<Integer> MAX_POLL_RECORDS =

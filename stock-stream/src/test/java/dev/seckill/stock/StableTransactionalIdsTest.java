@@ -1,0 +1,42 @@
+package dev.seckill.stock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.kit.config.Settings;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 27: a restarted stream instance uses the transactional ids its predecessor used (so the broker fences the
+ * predecessor's open transaction at once), and a service started without an instance id gets a stable one.
+ */
+class StableTransactionalIdsTest {
+    @Test
+    void theRandomProcessIdIsReplacedByTheInstanceId_theThreadIndexKept() {
+        StableTransactionalIds ids = new StableTransactionalIds("seckill.stock-stream", "host-a-9402");
+        String streams = "seckill.stock-stream-" + UUID.randomUUID() + "-2";
+        assertThat(ids.stable(streams)).isEqualTo("seckill.stock-stream-host-a-9402-2");
+        assertThat(ids.stable("seckill.stock-stream-" + UUID.randomUUID() + "-2"))
+                .as("another start of the same instance: the same id")
+                .isEqualTo(ids.stable(streams));
+        assertThat(ids.stable("another-app-" + UUID.randomUUID() + "-1"))
+                .as("not this app's")
+                .startsWith("another-app-");
+        assertThat(ids.stable(null)).isNull();
+    }
+
+    @Test
+    void aServiceWithoutAnInstanceIdGetsHostAndMetricsPort_dynamicMeansNone_aGivenOneIsKept() {
+        Settings none = Settings.with(Map.of(StockStreamSettings.METRICS_PORT.name(), "9412"));
+        String given = InstanceIds.of(InstanceIds.withDefault(none));
+        assertThat(given).endsWith("-9412").matches("[A-Za-z0-9._-]+");
+        assertThat(InstanceIds.of(InstanceIds.withDefault(none)))
+                .as("stable across starts")
+                .isEqualTo(given);
+        Settings dynamic = Settings.with(Map.of(StockStreamSettings.INSTANCE_ID.name(), "dynamic"));
+        assertThat(InstanceIds.of(InstanceIds.withDefault(dynamic))).isEmpty();
+        Settings pod = Settings.with(Map.of(StockStreamSettings.INSTANCE_ID.name(), "stock-stream-1"));
+        assertThat(InstanceIds.of(InstanceIds.withDefault(pod))).isEqualTo("stock-stream-1");
+    }
+}

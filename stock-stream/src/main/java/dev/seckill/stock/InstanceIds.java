@@ -10,7 +10,8 @@ import java.util.Map;
  * started without one gets {@code <host name>-<metrics port>}: stable across restarts on one machine or pod, and
  * distinct between two instances of one host (their metrics ports differ, or they could not both listen). So a
  * restart in place — {@code ./seckill run stock-stream} again, a container restarted — takes its partitions back at
- * once and fences its predecessor's transaction at once. {@code dynamic}: no id (dynamic membership). Only the
+ * once and fences its predecessor's transaction at once. {@code dynamic}, or metrics on any free port (0): no id
+ * (dynamic membership). Only the
  * service's {@code main} defaults it: an app built in-process (tests, the warm-up) keeps what its settings say.
  */
 final class InstanceIds {
@@ -27,7 +28,9 @@ final class InstanceIds {
     /** The settings with the service's default id when none is given. */
     static Settings withDefault(Settings settings) {
         if (!settings.get(StockStreamSettings.INSTANCE_ID).isBlank()) return settings;
-        String id = host() + "-" + settings.get(StockStreamSettings.METRICS_PORT);
+        int port = settings.get(StockStreamSettings.METRICS_PORT);
+        if (port == 0) return settings; // any free port: nothing tells two instances of one host apart, so no id
+        String id = host() + "-" + port;
         return settings.and(Map.of(StockStreamSettings.INSTANCE_ID.name(), id));
     }
 

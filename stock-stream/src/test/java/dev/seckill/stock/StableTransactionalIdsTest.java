@@ -34,6 +34,10 @@ class StableTransactionalIdsTest {
         assertThat(InstanceIds.of(InstanceIds.withDefault(none)))
                 .as("stable across starts")
                 .isEqualTo(given);
+        Settings anyPort = Settings.with(Map.of(StockStreamSettings.METRICS_PORT.name(), "0"));
+        assertThat(InstanceIds.of(InstanceIds.withDefault(anyPort)))
+                .as("two instances of one host on free ports would share <host>-0: no id")
+                .isEmpty();
         Settings dynamic = Settings.with(Map.of(StockStreamSettings.INSTANCE_ID.name(), "dynamic"));
         assertThat(InstanceIds.of(InstanceIds.withDefault(dynamic))).isEmpty();
         Settings pod = Settings.with(Map.of(StockStreamSettings.INSTANCE_ID.name(), "stock-stream-1"));

@@ -20,6 +20,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +127,8 @@ final class GatewayWarmup {
             if (last != null) deleteStatus(List.of(last));
             if (load != null) deleteStatus(load.claimedIds());
             deleteStatus(readSide.ids());
-            shared.status().redis().unlink(keys.statusIndex(), keys.statusReady());
+            deleteBuyerLists(Math.max(WarmupLoad.BUYERS, n / 2 + 1));
+            shared.status().redis().unlink(keys.statusIndex(), keys.statusReady(), keys.statusLost());
             deleteTopics(readSide.group());
         }
         long loadMs = (System.nanoTime() - t0) / 1_000_000;
@@ -158,7 +160,18 @@ final class GatewayWarmup {
             String[] page = ids.subList(from, Math.min(ids.size(), from + 1000)).stream()
                     .map(keys::purchaseStatus)
                     .toArray(String[]::new);
-            shared.redis().unlink(page);
+            shared.status().redis().unlink(page);
+        }
+    }
+
+    /** The buyers' lists of the warm-up's goods (one slot per goods: deleted a page of buyers at a time). */
+    private void deleteBuyerLists(int buyers) {
+        for (long goods = 1; goods <= WarmupLoad.GOODS; goods++) {
+            for (int from = 1; from <= buyers; from += 1000) {
+                List<String> page = new ArrayList<>();
+                for (int u = from; u < Math.min(buyers + 1, from + 1000); u++) page.add(keys.buyerPurchases(goods, u));
+                shared.status().redis().unlink(page.toArray(String[]::new));
+            }
         }
     }
 

@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * back (5,000 of them), so their tokens meet the verified-token cache as in a sale.
  */
 final class WarmupLoad {
-    private static final int BUYERS = 5_000;
-    private static final int GOODS = 4;
+    static final int BUYERS = 5_000;
+    static final int GOODS = 4;
 
     private final Vertx vertx;
     private final int port;

@@ -25,8 +25,13 @@ final class ProcessFaults {
                 long health = t.pipeline.killAndRestart(part);
                 System.out.printf("    %s SIGKILLed: its restart's /health 200 after %,d ms%n", part, health);
                 // the buyers' answers do not wait for the writer: its recovery is its restart
-                if (part.equals("order-writer")) t.recovered(health);
-                else t.pauseFrom(at);
+                if (part.equals("order-writer")) {
+                    t.recovered(health);
+                    continue;
+                }
+                t.pauseFrom(at);
+                // the next kill only once this one is over for the buyers, so that each recovery is its own
+                ChaosTarget.await(() -> t.load().firstAnswerAfter(at) >= 0, 60);
             }
         };
     }

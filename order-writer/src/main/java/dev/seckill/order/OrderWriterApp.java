@@ -3,6 +3,7 @@ package dev.seckill.order;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.GroupIds;
+import dev.seckill.kit.config.InstanceIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -135,6 +136,8 @@ public final class OrderWriterApp implements AutoCloseable {
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchMax());
+        String instance = InstanceIds.of(settings, OrderWriterSettings.INSTANCE_ID);
+        if (!instance.isBlank()) c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instance); // back at once on a restart
         // a whole batch's worth per partition fetch (the default 1 MB is ~3,000 outcomes: the next poll would wait)
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         return new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
@@ -199,7 +202,9 @@ public final class OrderWriterApp implements AutoCloseable {
 
     public static void main(String[] args) throws Exception {
         // the writer serves /metrics itself, next to /health (null: ServiceMain starts no metrics server of its own)
-        ServiceMain.run("order-writer", null, (settings, registry) -> {
+        ServiceMain.run("order-writer", null, (given, registry) -> {
+            Settings settings =
+                    InstanceIds.withDefault(given, OrderWriterSettings.INSTANCE_ID, OrderWriterSettings.METRICS_PORT);
             OrderWriterApp app = new OrderWriterApp(settings, registry).start();
             StatusServer status =
                     StatusServer.start(registry, app::health, settings.get(OrderWriterSettings.METRICS_PORT));

@@ -47,6 +47,12 @@ public record OrderWriterSettings(
             "writer.dlq.timeout.ms", 10_000, "the producer's max.block.ms for the DLQ and release commands");
     public static final Setting<Integer> METRICS_PORT = Setting.integer(
             "writer.metrics.port", 9403, "the port of /metrics and /health (503 DOWN once the consumer loop ended)");
+    public static final Setting<String> INSTANCE_ID = Setting.text(
+            "writer.instance.id",
+            s -> "",
+            "<host name>-<metrics port> when run as a service",
+            "static group membership (group.instance.id; each instance its own): a restarted writer takes its "
+                    + "partitions back at once instead of after the session timeout ('dynamic': dynamic membership)");
     public static final Setting<Integer> DB_POOL_SIZE =
             Setting.integer("db.pool.size", 8, "connections of order-writer's pool (and of ./seckill reconcile's)");
     public static final Setting<Long> DB_CONNECT_TIMEOUT_MS =

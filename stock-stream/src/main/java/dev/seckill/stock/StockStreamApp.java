@@ -3,6 +3,7 @@ package dev.seckill.stock;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.GroupIds;
+import dev.seckill.kit.config.InstanceIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
@@ -65,7 +66,7 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 Math.max(500, config.sessionTimeoutMs() / 6));
-        String instance = InstanceIds.of(settings);
+        String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
         // static membership: a restart after a crash is not a new member the group waits a session timeout to replace
         if (!instance.isBlank()) p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instance);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), config.transactionTimeoutMs());
@@ -100,7 +101,7 @@ public final class StockStreamApp implements AutoCloseable {
                 config.shortCircuit(),
                 Duration.ofMillis(config.caughtUpCommitMs()),
                 Duration.ofMillis(config.commitIntervalMs()));
-        String instance = InstanceIds.of(settings);
+        String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
         streams = instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)
                 ? new KafkaStreams(builder.build(), streamsConfig(settings))
                 : new KafkaStreams(
@@ -160,7 +161,8 @@ public final class StockStreamApp implements AutoCloseable {
                 "stock-stream",
                 StockStreamSettings.METRICS_PORT,
                 (given, registry) -> {
-                    Settings settings = InstanceIds.withDefault(given);
+                    Settings settings = InstanceIds.withDefault(
+                            given, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT);
                     StockStreamApp app = new StockStreamApp(settings, registry).start();
                     app.awaitRunning(Duration.ofMinutes(5));
                     StreamWarmup.inBackground(settings, WarmupSettings.streamCommands(settings), readiness);

@@ -2,6 +2,7 @@ package dev.seckill.stock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.kit.config.InstanceIds;
 import dev.seckill.kit.config.Settings;
 import java.util.Map;
 import java.util.UUID;
@@ -29,18 +30,33 @@ class StableTransactionalIdsTest {
     @Test
     void aServiceWithoutAnInstanceIdGetsHostAndMetricsPort_dynamicMeansNone_aGivenOneIsKept() {
         Settings none = Settings.with(Map.of(StockStreamSettings.METRICS_PORT.name(), "9412"));
-        String given = InstanceIds.of(InstanceIds.withDefault(none));
+        String given = InstanceIds.of(
+                InstanceIds.withDefault(none, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT),
+                StockStreamSettings.INSTANCE_ID);
         assertThat(given).endsWith("-9412").matches("[A-Za-z0-9._-]+");
-        assertThat(InstanceIds.of(InstanceIds.withDefault(none)))
+        assertThat(InstanceIds.of(
+                        InstanceIds.withDefault(
+                                none, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT),
+                        StockStreamSettings.INSTANCE_ID))
                 .as("stable across starts")
                 .isEqualTo(given);
         Settings anyPort = Settings.with(Map.of(StockStreamSettings.METRICS_PORT.name(), "0"));
-        assertThat(InstanceIds.of(InstanceIds.withDefault(anyPort)))
+        assertThat(InstanceIds.of(
+                        InstanceIds.withDefault(
+                                anyPort, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT),
+                        StockStreamSettings.INSTANCE_ID))
                 .as("two instances of one host on free ports would share <host>-0: no id")
                 .isEmpty();
         Settings dynamic = Settings.with(Map.of(StockStreamSettings.INSTANCE_ID.name(), "dynamic"));
-        assertThat(InstanceIds.of(InstanceIds.withDefault(dynamic))).isEmpty();
+        assertThat(InstanceIds.of(
+                        InstanceIds.withDefault(
+                                dynamic, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT),
+                        StockStreamSettings.INSTANCE_ID))
+                .isEmpty();
         Settings pod = Settings.with(Map.of(StockStreamSettings.INSTANCE_ID.name(), "stock-stream-1"));
-        assertThat(InstanceIds.of(InstanceIds.withDefault(pod))).isEqualTo("stock-stream-1");
+        assertThat(InstanceIds.of(
+                        InstanceIds.withDefault(pod, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT),
+                        StockStreamSettings.INSTANCE_ID))
+                .isEqualTo("stock-stream-1");
     }
 }

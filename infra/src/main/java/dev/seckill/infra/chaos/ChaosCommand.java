@@ -97,8 +97,8 @@ public final class ChaosCommand {
         }
         out.printf(
                 "(orders: live orders in the DB; lost: told SUCCESS, no order; dup: units beyond one per buyer; f.dup: told"
-                        + " DUPLICATE, no order; recovered: the order-writer's SIGKILL to /health 200"
-                        + " of its restart; the stream's, a gateway's or a broker's SIGKILL or a Redis sleep to the first answer to a request sent after it; Redis"
+                        + " DUPLICATE, no order; recovered: the order-writer's restart (/health 200) to"
+                        + " an order for every SUCCESS so far; the stream's, a gateway's or a broker's SIGKILL or a Redis sleep to the first answer to a request sent after it; Redis"
                         + " restart to the sale back in Redis; a Redis restart from a stale dump or a failover to the first"
                         + " answer to a request sent after it; a FLUSHALL to the sale back in Redis; DB back or lock"
                         + " released to an order for every SUCCESS so far)%n");

@@ -15,7 +15,7 @@ final class ProcessFaults {
     /**
      * SIGKILL of {@code part} {@code times} times, 0.5–3 s apart, each restarted at once. Recovery as the buyer feels
      * it (issue 27): SIGKILL → the first final answer to a purchase sent after it (the order-writer, whom no answer
-     * waits for: → its restart's /health 200); the restarted process's /health 200 is logged beside it.
+     * waits for: its restart's /health 200 → an order for every SUCCESS so far); the restart's /health 200 is logged.
      */
     static ChaosScenario.Fault kill(String part, int times) {
         return t -> {
@@ -24,9 +24,10 @@ final class ProcessFaults {
                 long at = System.nanoTime();
                 long health = t.pipeline.killAndRestart(part);
                 System.out.printf("    %s SIGKILLed: its restart's /health 200 after %,d ms%n", part, health);
-                // the buyers' answers do not wait for the writer: its recovery is its restart
+                // the buyers' answers do not wait for the writer: its recovery is its restart → an order for every
+                // SUCCESS
                 if (part.equals("order-writer")) {
-                    t.recovered(health);
+                    t.recovered(ServerFaults.ordersCatchUp(t));
                     continue;
                 }
                 t.pauseFrom(at);

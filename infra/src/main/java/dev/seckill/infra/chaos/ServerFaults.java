@@ -139,7 +139,7 @@ final class ServerFaults {
     }
 
     /** Milliseconds until the database holds an order for every SUCCESS answered so far (at most two minutes). */
-    private static long ordersCatchUp(ChaosTarget t) throws InterruptedException {
+    static long ordersCatchUp(ChaosTarget t) throws InterruptedException {
         long confirmed = t.load().successes();
         long ms = ChaosTarget.await(() -> liveOrders(t) >= confirmed, 120);
         if (ms < 0)

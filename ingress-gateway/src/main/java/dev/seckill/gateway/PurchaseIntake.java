@@ -19,10 +19,7 @@ final class PurchaseIntake {
             try {
                 buyer = jwt.verify(RequestHeaders.bearer(ctx));
             } catch (Jwt.Refused e) {
-                return new Read(
-                        null,
-                        Reply.of(401, new JsonObject().put("error", e.getMessage()), "unauthenticated")
-                                .withHeader("WWW-Authenticate", "Bearer"));
+                return new Read(null, Reply.unauthenticated(e.getMessage(), "unauthenticated"));
             }
         }
         try {

@@ -58,11 +58,8 @@ final class PurchasesListRoute implements Handler<RoutingContext> {
         else if (buyer == null) {
             responder.reply(
                     ctx,
-                    Reply.of(
-                                    401,
-                                    new JsonObject().put("error", "a buyer's token is needed to list their purchases"),
-                                    "status_unauthenticated")
-                            .withHeader("WWW-Authenticate", "Bearer"),
+                    Reply.unauthenticated(
+                            "a buyer's token is needed to list their purchases", "status_unauthenticated"),
                     start);
             return;
         }

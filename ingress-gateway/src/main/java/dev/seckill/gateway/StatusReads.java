@@ -43,10 +43,7 @@ final class StatusReads {
             try {
                 caller = jwt.verify(RequestHeaders.bearer(ctx));
             } catch (Jwt.Refused e) {
-                return new Admitted(
-                        null,
-                        Reply.of(401, new JsonObject().put("error", e.getMessage()), "status_unauthenticated")
-                                .withHeader("WWW-Authenticate", "Bearer"));
+                return new Admitted(null, Reply.unauthenticated(e.getMessage(), "status_unauthenticated"));
             }
         }
         RateLimiter.Limited limited = limiter.check(caller, RequestHeaders.clientAddress(ctx, addressHeader));

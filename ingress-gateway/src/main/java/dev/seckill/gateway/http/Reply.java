@@ -26,6 +26,11 @@ public record Reply(int status, String json, String kind, Map<String, String> he
         return new Reply(status, json, kind, Map.copyOf(h));
     }
 
+    /** A 401 saying why, with the {@code WWW-Authenticate: Bearer} challenge. */
+    public static Reply unauthenticated(String error, String kind) {
+        return of(401, new JsonObject().put("error", error), kind).withHeader("WWW-Authenticate", "Bearer");
+    }
+
     /** A 400 naming the bad field. */
     public static Reply invalid(String message, String field) {
         return of(400, new JsonObject().put("error", message).put("field", field), "invalid");

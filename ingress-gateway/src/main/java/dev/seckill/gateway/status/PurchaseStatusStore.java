@@ -203,11 +203,20 @@ public final class PurchaseStatusStore {
     private CompletableFuture<Found> find(RedisBatcher lane, String requestId) {
         CompletableFuture<PurchaseStatus> status =
                 lane.submit(pipe -> pipe.get(keys.purchaseStatus(requestId))).thenApply(PurchaseStatus::parse);
+        return bounded(status.thenCombine(vouch(lane), (held, v) -> new Found(held, v.complete(), v.afterLoss())));
+    }
+
+    /** What the store can vouch for now: every partition marked ready, and whether a loss is within the bound. */
+    private record Vouch(boolean complete, boolean afterLoss) {}
+
+    /**
+     * The ready marks and the loss marker, queued right after the caller's read of an entry, so that both are read in
+     * the same pipeline: a Redis that came back empty is never taken for one that holds everything.
+     */
+    private CompletableFuture<Vouch> vouch(RedisBatcher lane) {
         CompletableFuture<Long> marks = lane.submit(pipe -> pipe.hlen(keys.statusReady()));
         CompletableFuture<Boolean> lost = lane.submit(pipe -> pipe.exists(keys.statusLost()));
-        return bounded(status.thenCombine(
-                        marks, (held, ready) -> new Found(held, complete && ready >= partitions, false))
-                .thenCombine(lost, (f, loss) -> new Found(f.status(), f.complete(), loss)));
+        return marks.thenCombine(lost, (ready, loss) -> new Vouch(complete && ready >= partitions, loss));
     }
 
     /** A buyer's list of a goods, and whether the store can vouch for it (as {@link Found#complete}). */
@@ -218,10 +227,7 @@ public final class PurchaseStatusStore {
         RedisBatcher lane = lanes.reads();
         CompletableFuture<Map<String, String>> held =
                 lane.submit(pipe -> pipe.hgetAll(keys.buyerPurchases(goodsId, userId)));
-        CompletableFuture<Long> marks = lane.submit(pipe -> pipe.hlen(keys.statusReady()));
-        CompletableFuture<Boolean> lost = lane.submit(pipe -> pipe.exists(keys.statusLost()));
-        return bounded(held.thenCombine(marks, (h, ready) -> new Listed(h, complete && ready >= partitions, false))
-                .thenCombine(lost, (l, loss) -> new Listed(l.held(), l.complete(), loss)));
+        return bounded(held.thenCombine(vouch(lane), (h, v) -> new Listed(h, v.complete(), v.afterLoss())));
     }
 
     /** How many outcome partitions the ready marks say the store holds (the indexer's check of {@link #complete}). */

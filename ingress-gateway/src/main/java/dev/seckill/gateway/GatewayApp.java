@@ -20,6 +20,7 @@ import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.kit.warmup.LiveSale;
 import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -243,6 +244,7 @@ public final class GatewayApp implements AutoCloseable {
                 null,
                 (settings, registry) -> new GatewayApp(settings, registry)
                         .start()
-                        .warmUpInBackground(WarmupSettings.gatewayRequests(settings)));
+                        .warmUpInBackground(LiveSale.warmupUnlessLive(
+                                settings, WarmupSettings.gatewayRequests(settings), "ingress-gateway")));
     }
 }

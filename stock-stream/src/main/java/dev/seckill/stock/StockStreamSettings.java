@@ -16,6 +16,7 @@ public record StockStreamSettings(
         int commitIntervalMs,
         int sessionTimeoutMs,
         int transactionTimeoutMs,
+        int standbyReplicas,
         int maxPollRecords,
         int redisAttempts,
         int batchSize,
@@ -31,8 +32,9 @@ public record StockStreamSettings(
             "stream.state.dir", s -> newTempDir(), "a new temporary directory", "Kafka Streams' state directory");
     public static final Setting<Integer> SESSION_TIMEOUT_MS = Setting.integer(
             "stream.session.timeout.ms",
-            45_000,
-            "the consumer's session timeout (heartbeats every sixth of it, at least 500 ms)");
+            2_000,
+            "the consumer's session timeout: how soon a dead instance's tasks move to another (heartbeats every fifth of it, "
+                    + "at least 100 ms; raised to the brokers' group.min.session.timeout.ms, said at start)");
     public static final Setting<String> INSTANCE_ID = Setting.text(
             "stream.instance.id",
             s -> "",
@@ -47,6 +49,11 @@ public record StockStreamSettings(
                     + "a restart fences its predecessor's open transaction at once (false: Streams' own, to measure)");
     public static final Setting<Integer> TRANSACTION_TIMEOUT_MS =
             Setting.integer("stream.transaction.timeout.ms", 10_000, "the producer's transaction timeout");
+    public static final Setting<Integer> STANDBY_REPLICAS = Setting.integer(
+            "stream.standby.replicas",
+            1,
+            "copies of each task's stores kept warm on other instances (num.standby.replicas): a task moves to an instance "
+                    + "that already holds them when its owner dies");
     public static final Setting<Integer> MAX_POLL_RECORDS =
             Setting.integer("stream.max.poll.records", 1000, "commands per poll");
     public static final Setting<Integer> REDIS_ATTEMPTS = Setting.integer(
@@ -79,6 +86,7 @@ public record StockStreamSettings(
                 s.get(COMMIT_INTERVAL_MS),
                 s.get(SESSION_TIMEOUT_MS),
                 s.get(TRANSACTION_TIMEOUT_MS),
+                s.get(STANDBY_REPLICAS),
                 s.get(MAX_POLL_RECORDS),
                 s.get(REDIS_ATTEMPTS),
                 s.get(BATCH_SIZE),

@@ -65,7 +65,10 @@ public final class StreamWarmup {
                 Settings.REDIS_PREFIX,
                 real.redisPrefix() + "warmup:" + run + ":",
                 "stream.application.id",
-                topicPrefix + "stock-stream"));
+                topicPrefix + "stock-stream",
+                // one instance, alone in its group: no standby to place
+                StockStreamSettings.STANDBY_REPLICAS.name(),
+                "0"));
     }
 
     /**

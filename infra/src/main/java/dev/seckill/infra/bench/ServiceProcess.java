@@ -63,6 +63,34 @@ public final class ServiceProcess implements AutoCloseable {
         return new ServiceProcess(name, pb.start(), log);
     }
 
+    /**
+     * A pipeline service ({@code stock-stream}, {@code order-writer}, {@code gateway}, {@code reconciler}) started
+     * exactly as {@code ./seckill run <service>} starts it for a user — its JVM flags, classpath and class-data archive
+     * — configured by {@code env}; its output and log lines go to {@code log}.
+     */
+    public static ServiceProcess seckillRun(String name, String service, Map<String, String> env, Path log)
+            throws IOException {
+        Files.createDirectories(log.getParent());
+        ProcessBuilder pb = new ProcessBuilder(script().toString(), "run", service)
+                .directory(script().getParent().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().putAll(env);
+        pb.environment().put("SECKILL_LOG_FILE", log.toAbsolutePath().toString()); // its log lines beside its output
+        return new ServiceProcess(name, pb.start(), log);
+    }
+
+    /** The project's {@code seckill} script, found from the working directory up (the CLI runs in it, tests below it). */
+    static Path script() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("seckill");
+            if (Files.isExecutable(candidate) && Files.isDirectory(dir.resolve("infra"))) return candidate;
+        }
+        throw new IllegalStateException(
+                "no ./seckill script above " + Path.of("").toAbsolutePath());
+    }
+
     /** Polls {@code GET /health} until it answers 200; returns the milliseconds since the JVM was started. */
     public long awaitHealthy(int port, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

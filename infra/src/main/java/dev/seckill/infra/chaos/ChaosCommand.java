@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -31,15 +32,19 @@ public final class ChaosCommand {
         ChaosRun.Sale sale = new ChaosRun.Sale(
                 f.getLong("stock", 300), (int) f.getLong("requests", 8_000), (int) f.getLong("concurrency", 100), (int)
                         f.getLong("users", 4_000));
+        ChaosRun.Shape shape = new ChaosRun.Shape((int) f.getCount("stream-instances", 1), warmup(f));
         String run = "chaos-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
-                "chaos: %s; each on a sale of %,d units, %,d purchases from %d buyers at once over %,d buyers, seed %d%n",
+                "chaos: %s; each on a sale of %,d units, %,d purchases from %d buyers at once over %,d buyers, seed %d;"
+                        + " %d stock-stream instance(s)%s%n",
                 scenarios.stream().map(ChaosScenario::name).collect(Collectors.joining(", ")),
                 sale.stock(),
                 sale.requests(),
                 sale.concurrency(),
                 sale.users(),
-                seed);
+                seed,
+                shape.streamInstances(),
+                shape.env().isEmpty() ? ", every service with its defaults" : ", " + shape.env());
         int brokers = (int) f.getCount("brokers", 1);
         if (brokers != 1 && brokers != 3) throw new IllegalArgumentException("--brokers: 1 or 3, not " + brokers);
         List<ChaosRun.Result> results = new ArrayList<>();
@@ -52,10 +57,17 @@ public final class ChaosCommand {
                 out.printf("chaos: cluster at %s%n", cluster.start().bootstrap());
             }
             for (int i = 0; i < scenarios.size(); i++)
-                results.add(ChaosRun.run(base, cluster, run, scenarios.get(i), sale, seed + i, out));
+                results.add(ChaosRun.run(base, cluster, run, scenarios.get(i), sale, shape, seed + i, out));
         }
         print(out, results, brokers);
         return results.stream().allMatch(ChaosRun.Result::passed) ? 0 : 1;
+    }
+
+    /** {@code --warmup N}: both services' warm-up before ready; without it, their defaults (as ./seckill run). */
+    private static Map<String, String> warmup(Flags f) {
+        if (!f.has("warmup")) return Map.of();
+        String n = Long.toString(f.getLong("warmup", 0));
+        return Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", n, "SECKILL_STREAM_WARMUP_COMMANDS", n);
     }
 
     static void print(PrintStream out, List<ChaosRun.Result> results, int brokers) {

@@ -54,6 +54,12 @@ final class ChaosRun {
     /** The sale: stock, purchases, buyers at once, distinct buyers. */
     record Sale(long stock, int requests, int concurrency, int users) {}
 
+    /**
+     * How the pipeline is run: stock-stream instances (1 as {@code ./seckill run} starts it; 2 as the manifests run
+     * it, each with its standby) and {@code SECKILL_*} variables beyond the services' defaults (none unless asked).
+     */
+    record Shape(int streamInstances, Map<String, String> env) {}
+
     private ChaosRun() {}
 
     /** One scenario; {@code cluster} is the run's Kafka cluster ({@code --brokers 3}), or null for the configured broker. */
@@ -63,6 +69,7 @@ final class ChaosRun {
             String runName,
             ChaosScenario sc,
             Sale sale,
+            Shape shape,
             long seed,
             PrintStream out)
             throws Exception {
@@ -70,7 +77,7 @@ final class ChaosRun {
         try (ChaosServers servers = ChaosServers.start(sc.owns(), cluster, out)) {
             Namespace ns = Namespace.create(servers.apply(base), runName + "-" + sc.name());
             try {
-                return run(ns, servers, sc, sale, seed, out);
+                return run(ns, servers, sc, sale, shape, seed, out);
             } finally {
                 ns.deleteTopics();
                 ns.deleteRedisKeys();
@@ -80,14 +87,15 @@ final class ChaosRun {
     }
 
     private static Result run(
-            Namespace ns, ChaosServers servers, ChaosScenario sc, Sale sale, long seed, PrintStream out)
+            Namespace ns, ChaosServers servers, ChaosScenario sc, Sale sale, Shape shape, long seed, PrintStream out)
             throws Exception {
         Settings s = ns.settings();
         TopicProvisioner.ensure(s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
         String[] failure = {null};
-        try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, ServedStrategy.WARMUP_OFF, sc.reconciler())) {
+        try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, shape.env(), sc.reconciler())) {
             pipeline.start();
+            StreamInstances.startMore(pipeline, s, shape.streamInstances() - 1, out);
             try (UnifiedJedis redis = RedisConnections.open(s)) {
                 ColdStartBenchmark.openSale(s, new Topics(s.topicPrefix()), redis, StrategyRun.GOODS, sale.stock());
             }
@@ -119,6 +127,7 @@ final class ChaosRun {
             load[0].run();
             load[0].awaitFault();
             bar.finish(sale.requests());
+            BuyersSide.print(load[0], target.pausesFrom(), out);
             return audit(s, sc, sale, target, failure[0], out);
         }
     }

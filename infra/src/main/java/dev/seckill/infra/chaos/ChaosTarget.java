@@ -107,6 +107,11 @@ final class ChaosTarget {
         return all;
     }
 
+    /** When each fault whose recovery is read from the buyers struck (System.nanoTime). */
+    synchronized List<Long> pausesFrom() {
+        return List.copyOf(pausesFrom);
+    }
+
     synchronized List<NamedCheck> checks() {
         return List.copyOf(checks);
     }

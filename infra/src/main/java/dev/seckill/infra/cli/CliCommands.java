@@ -140,7 +140,9 @@ public final class CliCommands {
             value("stock", "N"),
             value("requests", "N"),
             value("concurrency", "N"),
-            value("users", "N"));
+            value("users", "N"),
+            value("stream-instances", "N"),
+            value("warmup", "N"));
     public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
             "bench strategies",
             "the write-up's deduct strategies side by side on one sale (pessimistic lock, optimistic lock, synchronous Redis+Lua, this pipeline), then each SIGKILLed mid-sale",

@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 
 /**
  * The one load generator of {@code bench strategies}: a closed loop of buyers over HTTP (Vert.x client), the same for
@@ -91,6 +92,30 @@ public final class BuyerLoad {
             if (outcome[i] != null && sentAt[i] >= nanos && Answer.decided(outcome[i]))
                 first = Math.min(first, answeredAt[i]);
         return first == Long.MAX_VALUE ? -1 : (first - nanos) / 1_000_000;
+    }
+
+    /**
+     * After the load: the times to answer (µs) of the requests first sent in {@code [fromNanos, toNanos)} (System.nanoTime)
+     * that got a final answer.
+     */
+    public long[] answeredMicrosSentBetween(long fromNanos, long toNanos) {
+        return IntStream.of(answeredSentBetween(fromNanos, toNanos))
+                .mapToLong(i -> latencyMicros[i])
+                .toArray();
+    }
+
+    /** As above: where their time went ({@link AnswerHops}), or "" when the stream decided none of them. */
+    public String hopsSentBetween(long fromNanos, long toNanos) {
+        int[] which = answeredSentBetween(fromNanos, toNanos);
+        AnswerHops hops = times.hops(which, which.length);
+        return hops == null ? "" : hops.toString();
+    }
+
+    private int[] answeredSentBetween(long fromNanos, long toNanos) {
+        return IntStream.range(0, outcome.length)
+                .filter(i -> outcome[i] != null && Answer.decided(outcome[i]))
+                .filter(i -> sentAt[i] >= fromNanos && sentAt[i] < toNanos)
+                .toArray();
     }
 
     /**

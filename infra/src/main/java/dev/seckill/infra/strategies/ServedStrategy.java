@@ -19,24 +19,28 @@ import java.util.Objects;
  * once and starts them again.
  */
 public final class ServedStrategy implements AutoCloseable {
-    /** One process: what it runs and the port its {@code /health} answers on. */
+    /**
+     * One process: what it runs and the port its {@code /health} answers on; a pipeline service names its
+     * {@code ./seckill run} service (started as a user starts it), a baseline its main class.
+     */
     record Part(
             String name,
+            String service,
             String mainClass,
             List<String> args,
             List<String> jvm,
             int healthPort,
             Map<String, String> env) {
-        Part(String name, String mainClass, List<String> args, List<String> jvm, int healthPort) {
-            this(name, mainClass, args, jvm, healthPort, Map.of());
+        static Part baseline(String name, String mainClass, List<String> args, int healthPort) {
+            return new Part(name, null, mainClass, args, List.of("-XX:+UseG1GC"), healthPort, Map.of());
+        }
+
+        static Part service(String name, String service, int healthPort, Map<String, String> env) {
+            return new Part(name, service, null, List.of(), List.of(), healthPort, env);
         }
     }
 
     private static final Duration READY = Duration.ofMinutes(3);
-
-    /** The services' warm-up before ready turned off: a restart in the middle of a sale serves at once. */
-    public static final Map<String, String> WARMUP_OFF =
-            Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", "0", "SECKILL_STREAM_WARMUP_COMMANDS", "0");
 
     private final List<Part> parts;
     private final Map<String, String> env;
@@ -55,12 +59,7 @@ public final class ServedStrategy implements AutoCloseable {
     /** A baseline: one process. */
     static ServedStrategy baseline(String strategy, Settings s, Path logDir) throws IOException {
         int port = freePort();
-        Part p = new Part(
-                strategy,
-                StrategyMain.class.getName(),
-                List.of(strategy, Integer.toString(port)),
-                List.of("-XX:+UseG1GC"),
-                port);
+        Part p = Part.baseline(strategy, StrategyMain.class.getName(), List.of(strategy, Integer.toString(port)), port);
         return new ServedStrategy(new ArrayList<>(List.of(p)), sharedEnv(s), logDir, port);
     }
 
@@ -99,28 +98,19 @@ public final class ServedStrategy implements AutoCloseable {
                 "SECKILL_STREAM_METRICS_PORT",
                 Integer.toString(stream),
                 "SECKILL_WRITER_METRICS_PORT",
-                Integer.toString(writer),
-                // as a StatefulSet gives it: a stable name, so the restarted stream takes its partitions back at once
-                "SECKILL_STREAM_INSTANCE_ID",
-                "stock-stream-0"));
+                Integer.toString(writer)));
+        // no instance ids, no warm-up switch: each service's defaults, as ./seckill run starts it (its instance id is
+        // <host>-<metrics port>, stable across a restart here; a restart mid-sale skips the warm-up by itself)
         env.putAll(more);
-        List<String> g1 = List.of("-XX:+UseG1GC");
         List<Part> parts = new ArrayList<>(List.of(
-                new Part("stock-stream", STREAM_MAIN, List.of(), g1, stream),
-                new Part("order-writer", "dev.seckill.order.OrderWriterApp", List.of(), g1, writer),
-                new Part(
-                        "gateway",
-                        "dev.seckill.gateway.GatewayApp",
-                        List.of(),
-                        List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"),
-                        gateway)));
+                Part.service(STREAM, STREAM, stream, Map.of()),
+                Part.service("order-writer", "order-writer", writer, Map.of()),
+                Part.service("gateway", "gateway", gateway, Map.of())));
         if (reconciler) {
             int port = freePort();
-            parts.add(new Part(
+            parts.add(Part.service(
                     RECONCILER,
-                    "dev.seckill.reconcile.ReconcilerApp",
-                    List.of(),
-                    g1,
+                    RECONCILER,
                     port,
                     Map.of(
                             "SECKILL_RECONCILE_METRICS_PORT",
@@ -131,7 +121,7 @@ public final class ServedStrategy implements AutoCloseable {
         return new ServedStrategy(parts, env, logDir, gateway);
     }
 
-    private static final String STREAM_MAIN = "dev.seckill.stock.StockStreamApp";
+    private static final String STREAM = "stock-stream";
     private static final String RECONCILER = "reconciler";
 
     /**
@@ -140,14 +130,8 @@ public final class ServedStrategy implements AutoCloseable {
      */
     public String startStreamInstance() throws IOException {
         int port = freePort();
-        String name = "stock-stream-" + parts.size();
-        Part p = new Part(
-                name,
-                STREAM_MAIN,
-                List.of(),
-                List.of("-XX:+UseG1GC"),
-                port,
-                Map.of("SECKILL_STREAM_METRICS_PORT", Integer.toString(port), "SECKILL_STREAM_INSTANCE_ID", name));
+        String name = STREAM + "-" + parts.size();
+        Part p = Part.service(name, STREAM, port, Map.of("SECKILL_STREAM_METRICS_PORT", Integer.toString(port)));
         parts.add(p);
         running.add(launch(p));
         return name;
@@ -159,10 +143,19 @@ public final class ServedStrategy implements AutoCloseable {
         return running.get(i).awaitHealthy(parts.get(i).healthPort(), READY);
     }
 
+    /** The part whose {@code /health} answers on {@code port} (its default instance id ends with it), or null. */
+    public String partOnPort(int port) {
+        for (Part p : parts) if (p.healthPort() == port) return p.name();
+        return null;
+    }
+
     private ServiceProcess launch(Part p) throws IOException {
         Map<String, String> all = new LinkedHashMap<>(env);
         all.putAll(p.env());
-        return ServiceProcess.start(p.name(), p.mainClass(), p.jvm(), p.args(), all, logDir.resolve(p.name() + ".log"));
+        Path log = logDir.resolve(p.name() + ".log");
+        return p.service() != null
+                ? ServiceProcess.seckillRun(p.name(), p.service(), all, log)
+                : ServiceProcess.start(p.name(), p.mainClass(), p.jvm(), p.args(), all, log);
     }
 
     private int indexOf(String part) {
@@ -211,12 +204,11 @@ public final class ServedStrategy implements AutoCloseable {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
-    /** SIGKILLs one part ({@code stock-stream}, {@code order-writer}, {@code gateway}), starts it again with its warm-up off; returns the milliseconds until it was healthy. */
+    /** SIGKILLs one part ({@code stock-stream}, {@code order-writer}, {@code gateway}), starts it again at once; returns the milliseconds until it was healthy. */
     public long killAndRestart(String part) throws IOException, InterruptedException {
         int i = indexOf(part);
         long t0 = System.nanoTime();
         running.get(i).sigkill();
-        env.putAll(WARMUP_OFF);
         Part p = parts.get(i);
         ServiceProcess restarted = launch(p);
         running.set(i, restarted);
@@ -229,9 +221,6 @@ public final class ServedStrategy implements AutoCloseable {
         long t0 = System.nanoTime();
         for (ServiceProcess p : running) p.sigkill();
         running.clear();
-        // a restart in the middle of a sale serves at once: the warm-up before ready is for a deploy before the sale
-        // (docs/decisions.md, "A crash restart skips the warm-up")
-        env.putAll(WARMUP_OFF);
         start();
         return (System.nanoTime() - t0) / 1_000_000;
     }

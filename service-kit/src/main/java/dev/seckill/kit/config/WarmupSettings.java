@@ -16,6 +16,11 @@ public final class WarmupSettings {
             20_000,
             "commands a warm-up stock-stream app decides on a namespace of its own before /health says UP; 0: none");
 
+    public static final Setting<Long> LIVE_WINDOW_MS = Setting.number(
+            "warmup.live.window.ms",
+            60_000,
+            "a service that starts while the newest purchase command is younger than this (a restart mid-sale) serves at once without its warm-up; 0: always warm up");
+
     private WarmupSettings() {}
 
     /** Every setting declared here, in order. */

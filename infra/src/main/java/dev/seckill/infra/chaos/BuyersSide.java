@@ -1,0 +1,50 @@
+package dev.seckill.infra.chaos;
+
+import dev.seckill.infra.drill.Latencies;
+import dev.seckill.infra.strategies.BuyerLoad;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fault as the buyers felt it (issue 27): for each fault, the time to the first final answer to a purchase sent
+ * after it, and the time-to-answer p50/p99 of the purchases sent in the {@value #WINDOW_SECONDS} s after it, next to
+ * the same figure for the {@value #WINDOW_SECONDS} s before the first fault (the quiet sale).
+ */
+final class BuyersSide {
+    static final int WINDOW_SECONDS = 5;
+    private static final long WINDOW = TimeUnit.SECONDS.toNanos(WINDOW_SECONDS);
+
+    private BuyersSide() {}
+
+    static void print(BuyerLoad load, List<Long> faultsAt, PrintStream out) {
+        if (faultsAt.isEmpty()) return;
+        long first = faultsAt.stream().mapToLong(Long::longValue).min().orElseThrow();
+        long[] quiet = load.answeredMicrosSentBetween(first - WINDOW, first);
+        out.printf("   buyers' side: quiet (%d s before the first fault) %s%n", WINDOW_SECONDS, figure(quiet));
+        for (int k = 0; k < faultsAt.size(); k++) {
+            long at = faultsAt.get(k);
+            long[] after = load.answeredMicrosSentBetween(at, at + WINDOW);
+            long firstAnswer = load.firstAnswerAfter(at);
+            out.printf(
+                    "   buyers' side: fault %d: first final answer %s after it; sent in the %d s after it %s%n",
+                    k + 1,
+                    firstAnswer < 0 ? "never" : String.format("%,d ms", firstAnswer),
+                    WINDOW_SECONDS,
+                    figure(after));
+            hops(load, at, at + WINDOW, out);
+        }
+    }
+
+    private static void hops(BuyerLoad load, long from, long to, PrintStream out) {
+        String hops = load.hopsSentBetween(from, to);
+        if (!hops.isEmpty()) out.printf("      of them %s%n", hops);
+    }
+
+    private static String figure(long[] micros) {
+        if (micros.length == 0) return "(none sent)";
+        return String.format(
+                "%,d answered, p50 %,.0f ms / p99 %,.0f ms",
+                micros.length, Latencies.percentileMillis(micros, 50, 0), Latencies.percentileMillis(micros, 99, 0));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.seckill.kit.kafka;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * A consumer group's session timeout fitted to what the brokers accept: a broker refuses to let a member join with a
+ * session below its {@code group.min.session.timeout.ms} (Kafka's default 6 s) or above its
+ * {@code group.max.session.timeout.ms}. A short session notices a dead member sooner (issue 27); on a cluster that does
+ * not allow it, the service runs with the nearest allowed value and says so in one line instead of never joining.
+ */
+public final class SessionTimeouts {
+    /** Kafka's own defaults, assumed when the brokers' settings cannot be read (no DescribeConfigs right). */
+    static final int KAFKA_MIN = 6_000;
+
+    static final int KAFKA_MAX = 1_800_000;
+
+    private SessionTimeouts() {}
+
+    /** {@code wanted}, or the nearest value the brokers accept (said on standard output). */
+    public static int fitted(String bootstrap, int wanted, String service) {
+        int[] range = brokerRange(bootstrap);
+        int fitted = fit(wanted, range[0], range[1]);
+        if (fitted != wanted)
+            System.out.printf(
+                    "%s: session timeout %,d ms is outside what the brokers accept (group.min/max.session.timeout.ms"
+                            + " %,d–%,d ms%s): using %,d ms; a dead member is noticed that much later%n",
+                    service, wanted, range[0], range[1], range[2] == 1 ? "" : ", Kafka's defaults assumed", fitted);
+        return fitted;
+    }
+
+    static int fit(int wanted, int min, int max) {
+        return Math.max(min, Math.min(max, wanted));
+    }
+
+    /** {min, max, 1 if read from a broker else 0}. */
+    private static int[] brokerRange(String bootstrap) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            String node = Integer.toString(admin.describeCluster()
+                    .nodes()
+                    .get(10, TimeUnit.SECONDS)
+                    .iterator()
+                    .next()
+                    .id());
+            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, node);
+            Config config = admin.describeConfigs(List.of(broker))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(broker);
+            return new int[] {
+                value(config.get("group.min.session.timeout.ms"), KAFKA_MIN),
+                value(config.get("group.max.session.timeout.ms"), KAFKA_MAX),
+                1
+            };
+        } catch (Exception e) {
+            return new int[] {KAFKA_MIN, KAFKA_MAX, 0};
+        }
+    }
+
+    private static int value(ConfigEntry entry, int fallback) {
+        if (entry == null || entry.value() == null) return fallback;
+        try {
+            return Integer.parseInt(entry.value());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package dev.seckill.stock;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Aborts a dead peer's open transaction as soon as the group has dropped it, instead of after
+ * {@code transaction.timeout.ms}: while it stays open, the outcome topics' last stable offset stays behind it and no
+ * read_committed reader (the gateways' outcome view, the order-writer) sees a single decision the new owner of its
+ * tasks makes (issue 27). With stable transactional ids ({@link StableTransactionalIds}) a stream thread's
+ * transactional id is {@code <application id>-<its consumer's group.instance.id>}, so every instance can name the
+ * transactional ids of the members the group has dropped, and {@link Admin#fenceProducers} bumps their epoch, which
+ * aborts what was open. Checked whenever this instance starts a rebalance (a drop is one), and once more a session
+ * later (the drop may come within a rebalance already under way). A member dropped while alive (a pause past its
+ * session) is fenced as Kafka would fence it anyway: its thread finds itself a zombie, rejoins, nothing is committed
+ * twice.
+ */
+final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PeerFencing.class);
+    private static final Duration ASK = Duration.ofSeconds(5);
+
+    private final Admin admin;
+    private final String applicationId;
+    private final Duration session;
+    private final Set<String> members = new HashSet<>();
+    private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "stock-stream-peer-fencing");
+        t.setDaemon(true);
+        return t;
+    });
+
+    PeerFencing(Admin admin, String applicationId, Duration session) {
+        this.admin = admin;
+        this.applicationId = applicationId;
+        this.session = session;
+    }
+
+    @Override
+    public void onChange(KafkaStreams.State now, KafkaStreams.State before) {
+        if (now != KafkaStreams.State.REBALANCING) return;
+        checks.execute(this::check);
+        checks.schedule(this::check, session.toMillis() + 500, TimeUnit.MILLISECONDS);
+    }
+
+    /** Fences the transactional ids of the members seen before and gone now; remembers the members now. */
+    synchronized void check() {
+        try {
+            Set<String> now = admin
+                    .describeConsumerGroups(List.of(applicationId))
+                    .describedGroups()
+                    .get(applicationId)
+                    .get(ASK.toMillis(), TimeUnit.MILLISECONDS)
+                    .members()
+                    .stream()
+                    .map(MemberDescription::groupInstanceId)
+                    .flatMap(Optional::stream)
+                    .collect(Collectors.toSet());
+            List<String> gone = members.stream()
+                    .filter(m -> !now.contains(m))
+                    .map(m -> applicationId + "-" + m)
+                    .sorted()
+                    .toList();
+            if (!gone.isEmpty()) {
+                long t0 = System.nanoTime();
+                admin.fenceProducers(gone).all().get(ASK.toMillis(), TimeUnit.MILLISECONDS);
+                LOG.warn(
+                        "stream members {} left the group: their transactions fenced (anything open aborted) in {} ms",
+                        gone,
+                        (System.nanoTime() - t0) / 1_000_000);
+            }
+            members.clear();
+            members.addAll(now);
+        } catch (Exception e) {
+            // the dead peer's transaction then ends at its timeout, as without this
+            LOG.warn("could not check the group for dropped members: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        checks.shutdownNow();
+        admin.close(ASK);
+    }
+}

@@ -78,6 +78,8 @@ public final class ServiceProcess implements AutoCloseable {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().putAll(env);
         pb.environment().put("SECKILL_LOG_FILE", log.toAbsolutePath().toString()); // its log lines beside its output
+        pb.environment()
+                .put("SECKILL_NO_BUILD", "1"); // this tree is built: a build under a running test would break it
         return new ServiceProcess(name, pb.start(), log);
     }
 

@@ -1,6 +1,7 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.infra.drill.Latencies;
+import dev.seckill.infra.strategies.BuyerAnswers;
 import dev.seckill.infra.strategies.BuyerLoad;
 import java.io.PrintStream;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A fault as the buyers felt it (issue 27): for each fault, the time to the first final answer to a purchase sent
  * after it, and the time-to-answer p50/p99 of the purchases sent in the {@value #WINDOW_SECONDS} s after it, next to
- * the same figure for the {@value #WINDOW_SECONDS} s before the first fault (the quiet sale).
+ * the same figure for the quiet sale (sent in the {@value #WINDOW_SECONDS} s ending a second before the first fault).
  */
 final class BuyersSide {
     static final int WINDOW_SECONDS = 5;
@@ -20,28 +21,33 @@ final class BuyersSide {
     static void print(BuyerLoad load, List<Long> faultsAt, PrintStream out) {
         if (faultsAt.isEmpty()) return;
         long first = faultsAt.stream().mapToLong(Long::longValue).min().orElseThrow();
-        long[] quiet = load.answeredMicrosSentBetween(first - WINDOW, first);
-        out.printf("   buyers' side: quiet (%d s before the first fault) %s%n", WINDOW_SECONDS, figure(quiet));
+        // the quiet sale: the 5 s ending a second before the first fault, so that no request of it was in flight then
+        long quietEnd = first - TimeUnit.SECONDS.toNanos(1);
+        BuyerAnswers.Felt quiet = load.answers().feltBetween(quietEnd - WINDOW, quietEnd);
+        out.printf(
+                "   buyers' side: quiet (sent in the %d s before the first fault's last second) %s%n",
+                WINDOW_SECONDS, figure(quiet));
+        hops(quiet, out);
         for (int k = 0; k < faultsAt.size(); k++) {
             long at = faultsAt.get(k);
-            long[] after = load.answeredMicrosSentBetween(at, at + WINDOW);
-            long firstAnswer = load.firstAnswerAfter(at);
+            BuyerAnswers.Felt after = load.answers().feltBetween(at, at + WINDOW);
+            long firstAnswer = load.answers().firstAnswerAfter(at);
             out.printf(
                     "   buyers' side: fault %d: first final answer %s after it; sent in the %d s after it %s%n",
                     k + 1,
                     firstAnswer < 0 ? "never" : String.format("%,d ms", firstAnswer),
                     WINDOW_SECONDS,
                     figure(after));
-            hops(load, at, at + WINDOW, out);
+            hops(after, out);
         }
     }
 
-    private static void hops(BuyerLoad load, long from, long to, PrintStream out) {
-        String hops = load.hopsSentBetween(from, to);
-        if (!hops.isEmpty()) out.printf("      of them %s%n", hops);
+    private static void hops(BuyerAnswers.Felt felt, PrintStream out) {
+        if (!felt.hops().isEmpty()) out.printf("      of them %s%n", felt.hops());
     }
 
-    private static String figure(long[] micros) {
+    private static String figure(BuyerAnswers.Felt felt) {
+        long[] micros = felt.micros();
         if (micros.length == 0) return "(none sent)";
         return String.format(
                 "%,d answered, p50 %,.0f ms / p99 %,.0f ms",

@@ -103,7 +103,7 @@ final class ChaosTarget {
 
     synchronized List<Long> recoveries() {
         List<Long> all = new ArrayList<>(recoveries);
-        for (long at : pausesFrom) all.add(load[0].firstAnswerAfter(at));
+        for (long at : pausesFrom) all.add(load[0].answers().firstAnswerAfter(at));
         return all;
     }
 

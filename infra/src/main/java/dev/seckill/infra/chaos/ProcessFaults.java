@@ -34,7 +34,7 @@ final class ProcessFaults {
                 }
                 t.pauseFrom(at);
                 // the next kill only once this one is over for the buyers, so that each recovery is its own
-                ChaosTarget.await(() -> t.load().firstAnswerAfter(at) >= 0, 60);
+                ChaosTarget.await(() -> t.load().answers().firstAnswerAfter(at) >= 0, 60);
             }
         };
     }

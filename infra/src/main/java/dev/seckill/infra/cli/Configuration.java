@@ -44,7 +44,15 @@ public final class Configuration {
                         "G1, 512 MB-4 GB heap",
                         "the launcher's JVM options, replacing its defaults"),
                 new EnvOnly(
-                        "SECKILL_USE_DOCKER", "", "false: the tests' Kafka fixture never starts a broker in Docker"));
+                        "SECKILL_USE_DOCKER", "", "false: the tests' Kafka fixture never starts a broker in Docker"),
+                new EnvOnly(
+                        "SECKILL_CDS",
+                        "on",
+                        "off: ./seckill run neither maps nor writes a class-data archive (.seckill/cds, written at a service's clean stop, mapped by its later starts of the same build)"),
+                new EnvOnly(
+                        "SECKILL_NO_BUILD",
+                        "",
+                        "set: ./seckill run starts the service from the tree as built (the tools that start services set it)"));
     }
 
     public static List<Setting<?>> all() {

@@ -8,13 +8,11 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
-import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
-import java.util.stream.IntStream;
 
 /**
  * The one load generator of {@code bench strategies}: a closed loop of buyers over HTTP (Vert.x client), the same for
@@ -38,6 +36,7 @@ public final class BuyerLoad {
     private final long[] sentAt;
     private final long[] answeredAt;
     private final AnswerTimes times;
+    private final BuyerAnswers answers;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicInteger successes = new AtomicInteger();
@@ -62,6 +61,7 @@ public final class BuyerLoad {
         this.sentAt = new long[spec.requests()];
         this.answeredAt = new long[spec.requests()];
         this.times = new AnswerTimes(spec.requests());
+        this.answers = new BuyerAnswers(outcome, sentAt, answeredAt, latencyMicros, times);
         Random random = new Random(spec.seed());
         for (int i = 0; i < user.length; i++) user[i] = 1 + random.nextInt(spec.users());
         this.finished = new CountDownLatch(spec.concurrency());
@@ -81,67 +81,10 @@ public final class BuyerLoad {
         return user[i];
     }
 
-    /**
-     * After the load: milliseconds from {@code nanos} (System.nanoTime) to the first decided answer (SUCCESS,
-     * SOLD_OUT, DUPLICATE, REJECTED) of a request first sent at or after it — how long a fault paused the sale; -1 if
-     * none came.
-     */
-    public long firstAnswerAfter(long nanos) {
-        long first = Long.MAX_VALUE;
-        for (int i = 0; i < outcome.length; i++)
-            if (outcome[i] != null && sentAt[i] >= nanos && Answer.decided(outcome[i]))
-                first = Math.min(first, answeredAt[i]);
-        return first == Long.MAX_VALUE ? -1 : (first - nanos) / 1_000_000;
+    /** What the buyers were told, when: read live (a fault waits for its first answer) or after the load. */
+    public BuyerAnswers answers() {
+        return answers;
     }
-
-    /**
-     * After the load: the times to answer (µs) of the requests first sent in {@code [fromNanos, toNanos)} (System.nanoTime)
-     * that got a final answer.
-     */
-    public long[] answeredMicrosSentBetween(long fromNanos, long toNanos) {
-        return IntStream.of(answeredSentBetween(fromNanos, toNanos))
-                .mapToLong(i -> latencyMicros[i])
-                .toArray();
-    }
-
-    /** As above: where their time went ({@link AnswerHops}), or "" when the stream decided none of them. */
-    public String hopsSentBetween(long fromNanos, long toNanos) {
-        int[] which = answeredSentBetween(fromNanos, toNanos);
-        AnswerHops hops = times.hops(which, which.length);
-        return hops == null ? "" : hops.toString();
-    }
-
-    private int[] answeredSentBetween(long fromNanos, long toNanos) {
-        return IntStream.range(0, outcome.length)
-                .filter(i -> outcome[i] != null && Answer.decided(outcome[i]))
-                .filter(i -> sentAt[i] >= fromNanos && sentAt[i] < toNanos)
-                .toArray();
-    }
-
-    /**
-     * After the load: the requests first sent within {@code windowNanos} of the load's first request — what the buyers
-     * of a sale's first moments felt: how many were sent, the times to answer (µs) of those answered, and for those the
-     * pipeline's stream decided, where the time went ({@link AnswerHops}; null for a baseline).
-     */
-    SentWithin sentWithin(long windowNanos) {
-        long start = Long.MAX_VALUE;
-        for (int i = 0; i < outcome.length; i++) if (outcome[i] != null) start = Math.min(start, sentAt[i]);
-        long[] answered = new long[outcome.length];
-        int[] which = new int[outcome.length];
-        int sent = 0;
-        int n = 0;
-        for (int i = 0; i < outcome.length; i++) {
-            if (outcome[i] == null || sentAt[i] - start >= windowNanos) continue;
-            sent++;
-            if (outcome[i].equals(NO_ANSWER)) continue;
-            which[n] = i;
-            answered[n++] = latencyMicros[i];
-        }
-        return new SentWithin(sent, Arrays.copyOf(answered, n), times.hops(which, n));
-    }
-
-    /** Requests sent in a window, the times to answer (µs) of those answered, and where the pipeline's went. */
-    record SentWithin(int sent, long[] answeredMicros, AnswerHops hops) {}
 
     /** How many requests have their final answer so far. */
     public int answered() {

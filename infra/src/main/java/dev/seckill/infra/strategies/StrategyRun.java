@@ -57,7 +57,7 @@ public final class StrategyRun {
      */
     record FirstSecond(int requests, double p50, double p99, AnswerHops hops) {
         static FirstSecond of(BuyerLoad load) {
-            BuyerLoad.SentWithin w = load.sentWithin(TimeUnit.SECONDS.toNanos(1));
+            BuyerAnswers.SentWithin w = load.answers().sentWithin(TimeUnit.SECONDS.toNanos(1));
             long[] micros = w.answeredMicros();
             return micros.length == 0
                     ? new FirstSecond(w.sent(), Double.NaN, Double.NaN, null)

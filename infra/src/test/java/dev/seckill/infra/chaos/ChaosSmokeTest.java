@@ -37,7 +37,10 @@ class ChaosSmokeTest {
                     "--users",
                     "1200",
                     "--seed",
-                    "7"
+                    "7",
+                    // the services' warm-up before ready, shortened for the suite's time (a restart mid-sale skips it)
+                    "--warmup",
+                    "2000"
                 },
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
 

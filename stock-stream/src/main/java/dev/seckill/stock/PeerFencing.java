@@ -1,13 +1,16 @@
 package dev.seckill.stock;
 
 import java.time.Duration;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -16,25 +19,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Aborts a dead peer's open transaction as soon as the group has dropped it, instead of after
+ * Aborts a dead peer's open transaction as soon as the group has dropped the peer, instead of after
  * {@code transaction.timeout.ms}: while it stays open, the outcome topics' last stable offset stays behind it and no
  * read_committed reader (the gateways' outcome view, the order-writer) sees a single decision the new owner of its
- * tasks makes (issue 27). With stable transactional ids ({@link StableTransactionalIds}) a stream thread's
- * transactional id is {@code <application id>-<its consumer's group.instance.id>}, so every instance can name the
- * transactional ids of the members the group has dropped, and {@link Admin#fenceProducers} bumps their epoch, which
- * aborts what was open. Checked whenever this instance starts a rebalance (a drop is one), and once more a session
- * later (the drop may come within a rebalance already under way). A member dropped while alive (a pause past its
- * session) is fenced as Kafka would fence it anyway: its thread finds itself a zombie, rejoins, nothing is committed
- * twice.
+ * tasks makes (issue 27). With an instance id, a stream thread's consumer is {@code <application id>-<instance
+ * id>-StreamThread-<n>-consumer} and its producer's transactional id {@code <application id>-<instance id>-<n>}
+ * ({@link StableTransactionalIds}), so every instance can name the transactional ids of the members the group has
+ * dropped, and {@link Admin#fenceProducers} bumps their epoch, which aborts what was open. Checked whenever this
+ * instance starts a rebalance (a drop is one), and once more a session later (the drop may come within a rebalance
+ * already under way). A member dropped while alive (a pause past its session) is fenced as Kafka would fence it anyway:
+ * its thread finds itself a zombie, rejoins, nothing is committed twice; a dropped member whose transactional id a
+ * member holds again (its restart) is not fenced: the restart's own initialisation did it.
  */
 final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerFencing.class);
     private static final Duration ASK = Duration.ofSeconds(5);
+    private static final Pattern THREAD_CONSUMER = Pattern.compile("(.+)-StreamThread-(\\d+)-consumer");
 
     private final Admin admin;
     private final String applicationId;
     private final Duration session;
-    private final Set<String> members = new HashSet<>();
+    /** member id → the transactional id of its thread, as last seen. */
+    private final Map<String, String> members = new HashMap<>();
     private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "stock-stream-peer-fencing");
         t.setDaemon(true);
@@ -54,24 +60,30 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
         checks.schedule(this::check, session.toMillis() + 500, TimeUnit.MILLISECONDS);
     }
 
+    /** The transactional id of a stream thread's consumer, named by its client id; empty for any other member. */
+    Optional<String> transactionalId(String clientId) {
+        Matcher m = THREAD_CONSUMER.matcher(clientId);
+        if (!m.matches() || !m.group(1).startsWith(applicationId + "-")) return Optional.empty();
+        return Optional.of(m.group(1) + "-" + m.group(2));
+    }
+
     /** Fences the transactional ids of the members seen before and gone now; remembers the members now. */
     synchronized void check() {
         try {
-            Set<String> now = admin
-                    .describeConsumerGroups(List.of(applicationId))
+            Map<String, String> now = new HashMap<>();
+            for (MemberDescription m : admin.describeConsumerGroups(List.of(applicationId))
                     .describedGroups()
                     .get(applicationId)
                     .get(ASK.toMillis(), TimeUnit.MILLISECONDS)
-                    .members()
-                    .stream()
-                    .map(MemberDescription::groupInstanceId)
-                    .flatMap(Optional::stream)
-                    .collect(Collectors.toSet());
-            List<String> gone = members.stream()
-                    .filter(m -> !now.contains(m))
-                    .map(m -> applicationId + "-" + m)
+                    .members())
+                transactionalId(m.clientId()).ifPresent(id -> now.put(m.consumerId(), id));
+            Set<String> heldNow = Set.copyOf(now.values());
+            List<String> gone = members.entrySet().stream()
+                    .filter(e -> !now.containsKey(e.getKey()) && !heldNow.contains(e.getValue()))
+                    .map(Map.Entry::getValue)
+                    .distinct()
                     .sorted()
-                    .toList();
+                    .collect(Collectors.toList());
             if (!gone.isEmpty()) {
                 long t0 = System.nanoTime();
                 admin.fenceProducers(gone).all().get(ASK.toMillis(), TimeUnit.MILLISECONDS);
@@ -81,7 +93,7 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
                         (System.nanoTime() - t0) / 1_000_000);
             }
             members.clear();
-            members.addAll(now);
+            members.putAll(now);
         } catch (Exception e) {
             // the dead peer's transaction then ends at its timeout, as without this
             LOG.warn("could not check the group for dropped members: {}", e.toString());

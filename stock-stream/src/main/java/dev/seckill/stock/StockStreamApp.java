@@ -80,8 +80,12 @@ public final class StockStreamApp implements AutoCloseable {
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 Math.max(100, sessionTimeoutMs / 5));
         String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
-        // static membership: a restart after a crash is not a new member the group waits a session timeout to replace
-        if (!instance.isBlank()) p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instance);
+        if (!instance.isBlank()) {
+            // the instance in every client id: a peer names a dropped instance's transactional ids from its members'
+            p.put(StreamsConfig.CLIENT_ID_CONFIG, GroupIds.stockStream(settings) + "-" + instance);
+            if (settings.get(StockStreamSettings.STATIC_MEMBERSHIP))
+                p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instance);
+        }
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), config.transactionTimeoutMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), config.maxPollRecords());
         // a task taking over restores the changelogs' tail: the restore consumer's fetch would otherwise wait up to 500

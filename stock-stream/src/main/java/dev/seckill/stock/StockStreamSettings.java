@@ -39,9 +39,15 @@ public record StockStreamSettings(
             "stream.instance.id",
             s -> "",
             "<host name>-<metrics port> when run as a service",
-            "static group membership (group.instance.id) and the transactional ids' stable part; each instance its own "
-                    + "(e.g. a StatefulSet's pod name): a restarted instance takes its partitions back and fences its "
-                    + "predecessor's transaction at once ('dynamic': dynamic membership)");
+            "the stable part of the producers' transactional ids and of the client ids; each instance its own (e.g. a "
+                    + "StatefulSet's pod name): a restarted instance fences its predecessor's transaction at once, and a "
+                    + "survivor the transactions of a peer the group dropped ('dynamic': Streams' own random ids)");
+    public static final Setting<Boolean> STATIC_MEMBERSHIP = Setting.flag(
+            "stream.static.membership",
+            false,
+            "also join the group as a static member (group.instance.id = the instance id): a restart within the session "
+                    + "takes its tasks back without a rebalance, but a dead instance's tasks then wait for its restart "
+                    + "and a restore instead of moving to a standby (measured: docs/reliability.md)");
     public static final Setting<Boolean> STABLE_TRANSACTIONAL_IDS = Setting.flag(
             "stream.stable.transactional.ids",
             true,

@@ -28,47 +28,68 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * A peer's open transaction is aborted as soon as the group has dropped the peer, not at its timeout: given a member
- * {@code <id>-1} whose thread producer (transactional id {@code <app>-<id>-1}) has a transaction open with a timeout of
- * a minute, when the member's session ends and PeerFencing checks the group, then that transaction can no longer
- * commit and a read_committed reader sees past it at once.
+ * A peer's open transaction is aborted as soon as the group has dropped the peer, not at its timeout: given a stream
+ * thread's consumer {@code <app>-peer-a-StreamThread-1-consumer} whose producer (transactional id
+ * {@code <app>-peer-a-1}) has a transaction open with a timeout of a minute, when the member leaves the group and
+ * PeerFencing checks it, then that transaction can no longer commit and a read_committed reader sees past it at once;
+ * when the member is back under the same name (a restart), nothing is fenced.
  */
 class PeerFencingTest {
     @Test
     void aDroppedMembersOpenTransactionIsAbortedAtOnce() throws Exception {
         String app = "fence-" + UUID.randomUUID().toString().substring(0, 8);
         String topic = app + ".out";
-        String member = "peer-a-1";
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()));
-                PeerFencing fencing = new PeerFencing(
-                        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap())),
-                        app,
-                        Duration.ofSeconds(1))) {
+        try (Admin admin = admin();
+                PeerFencing fencing = new PeerFencing(admin(), app, Duration.ofSeconds(1))) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            try (KafkaProducer<String, String> zombie = producer(app + "-" + member)) {
-                zombie.initTransactions();
-                zombie.beginTransaction();
-                zombie.send(new ProducerRecord<>(topic, "k", "open")).get(10, TimeUnit.SECONDS);
-                try (KafkaConsumer<String, String> peer = member(app, member)) {
-                    await().atMost(Duration.ofSeconds(30)).until(() -> {
-                        peer.poll(Duration.ofMillis(100));
-                        return !peer.assignment().isEmpty();
-                    });
+            try (KafkaProducer<String, String> zombie = openTransaction(app + "-peer-a-1", topic)) {
+                try (KafkaConsumer<String, String> peer = member(app, "peer-a")) {
                     fencing.check(); // the group as it is: the peer is a member
                     assertThat(lastStableOffset(admin, topic)).isZero();
-                } // the peer dies (a static member does not leave): its session ends a second later
+                } // the peer is gone (a dynamic member leaves the group as it closes)
 
-                await().atMost(Duration.ofSeconds(30))
-                        .pollInterval(Duration.ofMillis(200))
-                        .until(() -> {
-                            fencing.check();
-                            return lastStableOffset(admin, topic) > 0;
-                        });
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                    fencing.check();
+                    return lastStableOffset(admin, topic) > 0;
+                });
                 assertThatThrownBy(zombie::commitTransaction).isInstanceOf(KafkaException.class);
             }
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void aMemberBackUnderItsNameIsNotFenced() throws Exception {
+        String app = "fence-" + UUID.randomUUID().toString().substring(0, 8);
+        String topic = app + ".out";
+        try (Admin admin = admin();
+                PeerFencing fencing = new PeerFencing(admin(), app, Duration.ofSeconds(1))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            try (KafkaConsumer<String, String> before = member(app, "peer-b")) {
+                fencing.check();
+            }
+            // the restarted instance: a new member under the same client id, its producer initialised again
+            try (KafkaConsumer<String, String> restarted = member(app, "peer-b");
+                    KafkaProducer<String, String> producer = openTransaction(app + "-peer-b-1", topic)) {
+                fencing.check();
+                producer.commitTransaction(); // not fenced: it commits
+                assertThat(lastStableOffset(admin, topic)).isPositive();
+            }
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()));
+    }
+
+    private static KafkaProducer<String, String> openTransaction(String transactionalId, String topic)
+            throws Exception {
+        KafkaProducer<String, String> p = producer(transactionalId);
+        p.initTransactions();
+        p.beginTransaction();
+        p.send(new ProducerRecord<>(topic, "k", "open")).get(10, TimeUnit.SECONDS);
+        return p;
     }
 
     private static long lastStableOffset(Admin admin, String topic) throws Exception {
@@ -92,22 +113,23 @@ class PeerFencingTest {
                 new StringSerializer());
     }
 
-    private static KafkaConsumer<String, String> member(String group, String instance) {
+    /** A member of the group {@code app} named as a stream thread's consumer of instance {@code instance}, joined. */
+    private static KafkaConsumer<String, String> member(String app, String instance) {
         KafkaConsumer<String, String> c = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         KafkaFixture.bootstrap(),
                         ConsumerConfig.GROUP_ID_CONFIG,
-                        group,
-                        ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
-                        instance,
-                        ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
-                        1_000,
-                        ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
-                        200),
+                        app,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        app + "-" + instance + "-StreamThread-1-consumer"),
                 new StringDeserializer(),
                 new StringDeserializer());
-        c.subscribe(List.of(group + ".out"));
+        c.subscribe(List.of(app + ".out"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            c.poll(Duration.ofMillis(100));
+            return !c.assignment().isEmpty();
+        });
         return c;
     }
 }

@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -23,6 +25,7 @@ import org.apache.kafka.common.utils.Utils;
  */
 final class StreamInstances {
     private static final int ASK_SECONDS = 5;
+    private static final Pattern PORT = Pattern.compile("-([0-9]+)-StreamThread-[0-9]+-consumer$");
 
     private StreamInstances() {}
 
@@ -61,11 +64,10 @@ final class StreamInstances {
                             % partitions);
             for (MemberDescription m : describe(admin, group).members()) {
                 if (!m.assignment().topicPartitions().contains(sale)) continue;
-                // a service's default instance id is <host>-<metrics port>, its /health answers on that port, and each
-                // stream thread's consumer adds -<thread index>
-                String[] parts = m.groupInstanceId().orElse("").split("-");
-                if (parts.length < 3) return null;
-                return pipeline.partOnPort(Integer.parseInt(parts[parts.length - 2]));
+                // a service's default instance id is <host>-<metrics port>, its /health answers on that port, and a
+                // stream thread's consumer is <app>-<instance id>-StreamThread-<n>-consumer
+                Matcher port = PORT.matcher(m.clientId());
+                return port.find() ? pipeline.partOnPort(Integer.parseInt(port.group(1))) : null;
             }
             return null;
         }
@@ -75,7 +77,7 @@ final class StreamInstances {
         try {
             ConsumerGroupDescription d = describe(admin, group);
             long instances = d.members().stream()
-                    .map(m -> m.groupInstanceId().orElse(m.consumerId()).replaceAll("-[0-9]+$", ""))
+                    .map(m -> m.clientId().replaceAll("-StreamThread-[0-9]+-consumer$", ""))
                     .distinct()
                     .count();
             return d.groupState() == GroupState.STABLE && instances == members;

@@ -5,9 +5,9 @@ import java.net.UnknownHostException;
 import java.util.Map;
 
 /**
- * A service instance's id in its consumer group (static membership: a restarted instance takes its partitions back at
- * once instead of after the session of its dead self; for stock-stream also the stable part of its transactional
- * ids). A service started without one gets {@code <host name>-<metrics port>}: stable across restarts on one machine
+ * A service instance's id: for the order-writer its static group membership (a restarted instance takes its
+ * partitions back at once instead of after the session of its dead self); for stock-stream the stable part of its
+ * transactional and client ids (a restart fences its predecessor's transaction, a survivor a dropped peer's). A service started without one gets {@code <host name>-<metrics port>}: stable across restarts on one machine
  * or pod, distinct for two instances of one host (their metrics ports differ, or they could not both listen).
  * {@code dynamic}, or metrics on any free port (0, nothing tells two instances apart): no id, dynamic membership. Only
  * a service's {@code main} defaults it: what is built in-process (tests, warm-ups) keeps what its settings say.

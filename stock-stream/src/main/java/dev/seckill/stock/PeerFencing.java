@@ -41,6 +41,7 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
     private final Duration session;
     /** member id → the transactional id of its thread, as last seen. */
     private final Map<String, String> members = new HashMap<>();
+
     private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "stock-stream-peer-fencing");
         t.setDaemon(true);
@@ -75,8 +76,7 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
                     .describedGroups()
                     .get(applicationId)
                     .get(ASK.toMillis(), TimeUnit.MILLISECONDS)
-                    .members())
-                transactionalId(m.clientId()).ifPresent(id -> now.put(m.consumerId(), id));
+                    .members()) transactionalId(m.clientId()).ifPresent(id -> now.put(m.consumerId(), id));
             Set<String> heldNow = Set.copyOf(now.values());
             List<String> gone = members.entrySet().stream()
                     .filter(e -> !now.containsKey(e.getKey()) && !heldNow.contains(e.getValue()))

@@ -48,10 +48,12 @@ class PeerFencingTest {
                     assertThat(lastStableOffset(admin, topic)).isZero();
                 } // the peer is gone (a dynamic member leaves the group as it closes)
 
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                    fencing.check();
-                    return lastStableOffset(admin, topic) > 0;
-                });
+                await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> {
+                            fencing.check();
+                            return lastStableOffset(admin, topic) > 0;
+                        });
                 assertThatThrownBy(zombie::commitTransaction).isInstanceOf(KafkaException.class);
             }
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,10 +96,17 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
             }
             members.clear();
             members.putAll(now);
+        } catch (ExecutionException e) {
+            // a group that does not exist yet (the first start) has no member to lose
+            if (!(e.getCause() instanceof GroupIdNotFoundException)) unchecked(e);
         } catch (Exception e) {
-            // the dead peer's transaction then ends at its timeout, as without this
-            LOG.warn("could not check the group for dropped members: {}", e.toString());
+            unchecked(e);
         }
+    }
+
+    private static void unchecked(Exception e) {
+        // the dead peer's transaction then ends at its timeout, as without this
+        LOG.warn("could not check the group for dropped members: {}", e.toString());
     }
 
     @Override

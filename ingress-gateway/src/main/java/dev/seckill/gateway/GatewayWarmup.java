@@ -101,7 +101,7 @@ final class GatewayWarmup {
                 new WarmupReadSide(shared.settings().kafkaBootstrap(), topics, store, windows, shared.status());
         Door door = new Door(
                 topics,
-                MetricsServer.newRegistry(),
+                MetricsServer.scratchRegistry(),
                 jwt,
                 new RateLimiter(1e9, 1e9, 1e9, 1e9, 100_000),
                 new ReadLimiter(1e9, 1e9, 100_000),

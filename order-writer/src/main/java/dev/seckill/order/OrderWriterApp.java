@@ -99,7 +99,7 @@ public final class OrderWriterApp implements AutoCloseable {
 
     public OrderWriterApp start() {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
-        HikariDataSource db = Database.open(settings, "order-writer");
+        HikariDataSource db = Database.open(settings, "order-writer", metrics);
         Duration paymentTimeout = Duration.ofMillis(config.paymentTimeoutMs());
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         KafkaConsumer<String, byte[]> consumer = newConsumer();

@@ -39,14 +39,18 @@ public final class ReconcilerApp implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** The shared pool configuration as it is: no minimum idle or connection timeout of its own, no migrations. */
-    public static HikariDataSource pool(Settings settings, String name) {
-        return new HikariDataSource(DbPools.config(settings, name, settings.get(ReconcilerSettings.POOL_SIZE)));
+    /**
+     * The shared pool configuration as it is: no minimum idle or connection timeout of its own, no migrations; its
+     * series ({@code hikaricp_*{pool="<name>"}}) on {@code metrics}.
+     */
+    public static HikariDataSource pool(Settings settings, String name, MeterRegistry metrics) {
+        return new HikariDataSource(
+                DbPools.config(settings, name, settings.get(ReconcilerSettings.POOL_SIZE), metrics));
     }
 
     public ReconcilerApp start() throws Exception {
         Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
-        db = pool(settings, "reconciler");
+        db = pool(settings, "reconciler", metrics);
         redis = RedisConnections.open(settings);
         producer = ReliableProducers.create(settings.kafkaBootstrap());
         ReconcilerSettings config = ReconcilerSettings.from(settings);

@@ -104,7 +104,7 @@ public final class StreamWarmup {
         try {
             TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, PARTITIONS);
             long end = preload(topics, n);
-            try (StockStreamApp app = new StockStreamApp(settings, MetricsServer.newRegistry()).start()) {
+            try (StockStreamApp app = new StockStreamApp(settings, MetricsServer.scratchRegistry()).start()) {
                 awaitDecided(topics, end, Duration.ofMinutes(5));
             }
         } finally {

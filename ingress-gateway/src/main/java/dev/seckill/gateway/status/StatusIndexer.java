@@ -3,6 +3,8 @@ package dev.seckill.gateway.status;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -43,12 +46,14 @@ import redis.clients.jedis.UnifiedJedis;
 public final class StatusIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusIndexer.class);
     private static final long CHECK_EVERY_MS = 250;
+    private static final AtomicInteger INSTANCES = new AtomicInteger(); // client ids unique in the process
     private final KafkaConsumer<String, byte[]> consumer;
     private final PurchaseStatusStore store;
     private final IndexRebuild rebuild;
     private final int partitions;
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile KafkaClientMetrics kafkaMetrics;
     private long nextCheck;
 
     /** @param redis the status store's Redis (its progress is kept there); @param span how far back a rebuild reads */
@@ -67,6 +72,9 @@ public final class StatusIndexer implements AutoCloseable {
                         bootstrap,
                         ConsumerConfig.GROUP_ID_CONFIG,
                         groupId,
+                        // SeckillOutcomesStuckPending selects its lag by it (client_id=~".*gateway-status.*")
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        "gateway-status-indexer-" + INSTANCES.incrementAndGet(),
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
@@ -102,6 +110,13 @@ public final class StatusIndexer implements AutoCloseable {
     /** How many outcome partitions there are: the store is complete when every one of them is marked ready. */
     public int partitions() {
         return partitions;
+    }
+
+    /** The consumer's series ({@code kafka_consumer_*}: the lag SeckillOutcomesStuckPending reads), until close. */
+    public void bindTo(MeterRegistry metrics) {
+        KafkaClientMetrics binder = new KafkaClientMetrics(consumer);
+        binder.bindTo(metrics);
+        kafkaMetrics = binder;
     }
 
     /** Partitions this instance is rebuilding now (for the gauge and tests). */
@@ -229,5 +244,6 @@ public final class StatusIndexer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (kafkaMetrics != null) kafkaMetrics.close(); // after the consumer: its series go with it
     }
 }

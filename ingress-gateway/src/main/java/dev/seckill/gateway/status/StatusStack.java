@@ -56,10 +56,14 @@ public final class StatusStack implements AutoCloseable {
         this.indexer = new StatusIndexer(bootstrap, groupId, topics, store, redis, span, clock);
     }
 
-    /** Gauges: whether the store is complete (0 while it rebuilds), and the partitions this instance rebuilds. */
+    /**
+     * Gauges: whether the store is complete (0 while it rebuilds), the partitions this instance rebuilds; and the
+     * indexer's consumer (its lag behind the outcomes: {@code kafka_consumer_fetch_manager_records_lag_max}).
+     */
     public StatusStack bindTo(MeterRegistry metrics) {
         metrics.gauge("seckill_gateway_status_complete", store, s -> s.complete() ? 1 : 0);
         metrics.gauge("seckill_gateway_status_rebuilding", indexer, StatusIndexer::rebuilding);
+        indexer.bindTo(metrics);
         return this;
     }
 

@@ -2,12 +2,21 @@ package dev.seckill.kit.observability;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.seckill.kit.warmup.Readiness;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** Serves a Prometheus registry as text on {@code GET /metrics} (port 0 picks a free one), and {@code /health} when given a readiness. */
 public final class MetricsServer implements AutoCloseable {
@@ -17,7 +26,38 @@ public final class MetricsServer implements AutoCloseable {
         this.server = server;
     }
 
+    /**
+     * A service's registry: what the service records, and the JVM's and the process's own series beside it (memory
+     * pools, GC pauses and live data, threads, classes, CPU, uptime, open files: {@code jvm_*}, {@code process_*},
+     * {@code system_*}), so every service's {@code /metrics} shows a heap filling or a GC storm next to its latency.
+     * Closing the registry unhooks the GC listener it installed (the only binder that holds one).
+     */
     public static PrometheusMeterRegistry newRegistry() {
+        JvmGcMetrics gc = new JvmGcMetrics();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) {
+            @Override
+            public void close() {
+                gc.close();
+                super.close();
+            }
+        };
+        List<MeterBinder> binders = List.of(
+                new JvmMemoryMetrics(),
+                gc,
+                new JvmThreadMetrics(),
+                new ClassLoaderMetrics(),
+                new ProcessorMetrics(),
+                new UptimeMetrics(),
+                new FileDescriptorMetrics());
+        for (MeterBinder binder : binders) binder.bindTo(registry);
+        return registry;
+    }
+
+    /**
+     * A registry of what a service records only, for the throwaway parts of a warm-up: no JVM series (the service's
+     * own registry has them), no GC listener left behind.
+     */
+    public static PrometheusMeterRegistry scratchRegistry() {
         return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     }
 

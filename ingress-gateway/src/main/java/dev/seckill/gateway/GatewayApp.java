@@ -139,7 +139,7 @@ public final class GatewayApp implements AutoCloseable {
                 .handler(
                         new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
                 .failureHandler(JsonBodies.tooLarge(responder));
-        router.get("/health").handler(new HealthRoute(vertx, view, redis, readiness));
+        new HealthRoute(vertx, view, redis, readiness).mountOn(router);
         if (metrics instanceof PrometheusMeterRegistry prom) {
             router.get("/metrics")
                     .handler(ctx -> ctx.response()

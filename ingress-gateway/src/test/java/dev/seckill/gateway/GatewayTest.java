@@ -241,6 +241,11 @@ class GatewayTest {
             assertThat(h.statusCode()).isEqualTo(200);
             assertThat(h.body()).contains("\"kafka\":\"UP\"");
         });
+        HttpResponse<String> live = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/live"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(live.statusCode() + " " + live.body()).isEqualTo("200 {\"status\":\"ALIVE\"}");
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.InstanceIds;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -206,10 +207,13 @@ public final class OrderWriterApp implements AutoCloseable {
             Settings settings =
                     InstanceIds.withDefault(given, OrderWriterSettings.INSTANCE_ID, OrderWriterSettings.METRICS_PORT);
             OrderWriterApp app = new OrderWriterApp(settings, registry).start();
-            StatusServer status =
-                    StatusServer.start(registry, app::health, settings.get(OrderWriterSettings.METRICS_PORT));
-            System.out.println(
-                    "order-writer: metrics on http://127.0.0.1:" + status.port() + "/metrics, health on /health");
+            StatusServer status = StatusServer.start(
+                    registry,
+                    app::health,
+                    settings.get(SharedSettings.ADMIN_HOST),
+                    settings.get(OrderWriterSettings.METRICS_PORT));
+            System.out.println("order-writer: metrics on http://" + settings.get(SharedSettings.ADMIN_HOST) + ":"
+                    + status.port() + "/metrics, health on /health, liveness on /live");
             return () -> {
                 app.close();
                 status.close();

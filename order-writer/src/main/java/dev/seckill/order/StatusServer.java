@@ -21,10 +21,18 @@ public final class StatusServer implements AutoCloseable {
         this.server = server;
     }
 
-    /** Port 0 picks a free one. */
+    /** On loopback; port 0 picks a free one. */
     public static StatusServer start(PrometheusMeterRegistry registry, Supplier<OrderWriterApp.Health> health, int port)
             throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        return start(registry, health, "127.0.0.1", port);
+    }
+
+    /** On {@code host} ({@code SECKILL_ADMIN_HOST}); {@code /live} answers 200 whatever the database does. */
+    public static StatusServer start(
+            PrometheusMeterRegistry registry, Supplier<OrderWriterApp.Health> health, String host, int port)
+            throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+        server.createContext("/live", exchange -> reply(exchange, 200, "application/json", "{\"status\":\"ALIVE\"}"));
         server.createContext(
                 "/metrics",
                 exchange -> reply(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));

@@ -70,7 +70,12 @@ class DeploymentManifestsTest {
             assertThat((Object) at(w, "spec", "template", "spec", "securityContext", "runAsNonRoot"))
                     .as(name + " non-root")
                     .isEqualTo(true);
-            for (String probe : List.of("readinessProbe", "livenessProbe")) {
+            // liveness and start-up on /live (never on Kafka, Redis or the database), readiness on /health
+            for (String probe : List.of("startupProbe", "livenessProbe"))
+                assertThat((String) at(c, probe, "httpGet", "path"))
+                        .as(name + " " + probe)
+                        .isEqualTo("/live");
+            for (String probe : List.of("readinessProbe", "livenessProbe", "startupProbe")) {
                 assertThat((Integer) at(c, probe, "httpGet", "port"))
                         .as(name + " " + probe + " port")
                         .isEqualTo(PORTS.get(name));

@@ -53,6 +53,12 @@ public final class SharedSettings {
             "<topic prefix>order-writer",
             "order-writer's consumer group (the reconciler reads its lag)");
 
+    public static final Setting<String> ADMIN_HOST = Setting.text(
+            "admin.host",
+            "127.0.0.1",
+            "the address each service's /health, /live and /metrics listen on (0.0.0.0 in a container: a kubelet probes "
+                    + "and Prometheus scrapes the pod's own address); the gateway's purchases listen on SECKILL_GATEWAY_HOST");
+
     public static List<Setting<?>> all() {
         return Setting.declaredIn(SharedSettings.class);
     }

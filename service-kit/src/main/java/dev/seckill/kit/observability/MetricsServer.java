@@ -20,6 +20,7 @@ import java.util.List;
 
 /** Serves a Prometheus registry as text on {@code GET /metrics} (port 0 picks a free one), and {@code /health} when given a readiness. */
 public final class MetricsServer implements AutoCloseable {
+    private static final String LOOPBACK = "127.0.0.1";
     private final HttpServer server;
 
     private MetricsServer(HttpServer server) {
@@ -61,17 +62,34 @@ public final class MetricsServer implements AutoCloseable {
         return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     }
 
+    /** On loopback (tests, tools). */
     public static MetricsServer start(PrometheusMeterRegistry registry, int port) throws IOException {
-        return start(registry, port, null);
+        return start(registry, LOOPBACK, port, null);
+    }
+
+    /** On loopback, with a readiness (below). */
+    public static MetricsServer start(PrometheusMeterRegistry registry, int port, Readiness readiness)
+            throws IOException {
+        return start(registry, LOOPBACK, port, readiness);
     }
 
     /**
-     * As above, and with a readiness: {@code GET /health} answers 200 {@code {"status":"UP"}} when ready, else 503
-     * with the state ({@code starting}, {@code warming}).
+     * On {@code host} ({@code SECKILL_ADMIN_HOST}; 0.0.0.0 in a container): {@code GET /metrics}, {@code GET /live}
+     * (200 while the process answers at all: liveness never depends on Kafka, Redis or the database), and with a
+     * readiness {@code GET /health}: 200 {@code {"status":"UP"}} when ready, else 503 with the state ({@code starting},
+     * {@code warming}).
      */
-    public static MetricsServer start(PrometheusMeterRegistry registry, int port, Readiness readiness)
+    public static MetricsServer start(PrometheusMeterRegistry registry, String host, int port, Readiness readiness)
             throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+        server.createContext("/live", exchange -> {
+            byte[] body = "{\"status\":\"ALIVE\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
         server.createContext("/metrics", exchange -> {
             byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
@@ -97,6 +115,11 @@ public final class MetricsServer implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** The address it listens on. */
+    public InetSocketAddress address() {
+        return server.getAddress();
     }
 
     @Override

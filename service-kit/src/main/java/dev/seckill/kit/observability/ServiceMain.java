@@ -2,6 +2,7 @@ package dev.seckill.kit.observability;
 
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -34,16 +35,19 @@ public final class ServiceMain {
             throws Exception {
         Settings settings = Settings.fromEnvironment();
         PrometheusMeterRegistry registry = MetricsServer.newRegistry();
+        String adminHost = settings.get(SharedSettings.ADMIN_HOST);
         try {
             MetricsServer early = readiness == null || metricsPort == null
                     ? null
-                    : MetricsServer.start(registry, settings.get(metricsPort), readiness);
+                    : MetricsServer.start(registry, adminHost, settings.get(metricsPort), readiness);
             AutoCloseable service = starter.start(settings, registry);
             MetricsServer server = early != null
                     ? early
-                    : metricsPort == null ? null : MetricsServer.start(registry, settings.get(metricsPort));
+                    : metricsPort == null
+                            ? null
+                            : MetricsServer.start(registry, adminHost, settings.get(metricsPort), null);
             System.out.println(name + " RUNNING"
-                    + (server == null ? "" : "; metrics on http://127.0.0.1:" + server.port() + "/metrics"));
+                    + (server == null ? "" : "; metrics on http://" + adminHost + ":" + server.port() + "/metrics"));
             Runtime.getRuntime()
                     .addShutdownHook(new Thread(
                             () -> {

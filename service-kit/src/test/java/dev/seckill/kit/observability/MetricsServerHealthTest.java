@@ -9,7 +9,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
-/** {@code /health} on a service's metrics port follows its readiness: 503 starting, 503 warming, then 200 UP. */
+/**
+ * {@code /health} on a service's metrics port follows its readiness: 503 starting, 503 warming, then 200 UP;
+ * {@code /live} is 200 from the first moment (liveness never waits on a start or a dependency); the server binds the
+ * address it is given (loopback by default, every interface in a container).
+ */
 class MetricsServerHealthTest {
     static final HttpClient http = HttpClient.newHttpClient();
 
@@ -26,6 +30,25 @@ class MetricsServerHealthTest {
     }
 
     @Test
+    void liveAnswersWhileTheServiceIsStillStarting() throws Exception {
+        Readiness readiness = new Readiness(Readiness.State.STARTING);
+        try (MetricsServer server = MetricsServer.start(MetricsServer.newRegistry(), 0, readiness)) {
+            assertThat(get(server, "/live")).isEqualTo("200 {\"status\":\"ALIVE\"}");
+            assertThat(health(server)).startsWith("503");
+        }
+    }
+
+    @Test
+    void bindsTheAddressItIsGiven() throws Exception {
+        try (MetricsServer loopback = MetricsServer.start(MetricsServer.newRegistry(), 0);
+                MetricsServer everywhere = MetricsServer.start(MetricsServer.newRegistry(), "0.0.0.0", 0, null)) {
+            assertThat(loopback.address().getAddress().isLoopbackAddress()).isTrue();
+            assertThat(everywhere.address().getAddress().isAnyLocalAddress()).isTrue();
+            assertThat(get(everywhere, "/live")).startsWith("200"); // reached here on loopback, as every address
+        }
+    }
+
+    @Test
     void withoutReadinessThereIsNoHealthRoute() throws Exception {
         try (MetricsServer server = MetricsServer.start(MetricsServer.newRegistry(), 0)) {
             assertThat(health(server)).startsWith("404");
@@ -33,8 +56,12 @@ class MetricsServerHealthTest {
     }
 
     static String health(MetricsServer server) throws Exception {
+        return get(server, "/health");
+    }
+
+    static String get(MetricsServer server, String path) throws Exception {
         HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         return r.statusCode() + " " + r.body();

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -28,8 +29,7 @@ import org.slf4j.LoggerFactory;
  * id>-StreamThread-<n>-consumer} and its producer's transactional id {@code <application id>-<instance id>-<n>}
  * ({@link StableTransactionalIds}), so every instance can name the transactional ids of the members the group has
  * dropped, and {@link Admin#fenceProducers} bumps their epoch, which aborts what was open. Checked whenever this
- * instance starts a rebalance (a drop is one), and once more a session later (the drop may come within a rebalance
- * already under way). A member dropped while alive (a pause past its session) is fenced as Kafka would fence it anyway:
+ * instance starts a rebalance (a drop is one), and every half session. A member dropped while alive (a pause past its session) is fenced as Kafka would fence it anyway:
  * its thread finds itself a zombie, rejoins, nothing is committed twice; a dropped member whose transactional id a
  * member holds again (its restart) is not fenced: the restart's own initialisation did it.
  */
@@ -44,6 +44,8 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
     /** member id → the transactional id of its thread, as last seen. */
     private final Map<String, String> members = new HashMap<>();
 
+    private final AtomicBoolean started = new AtomicBoolean();
+
     private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "stock-stream-peer-fencing");
         t.setDaemon(true);
@@ -56,11 +58,17 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
         this.session = session;
     }
 
+    /**
+     * Checks at once when this instance starts a rebalance, and every half session while it lives: a peer dropped
+     * during a rebalance already under way (this instance restoring, say) starts none here (one DescribeGroups a second).
+     */
     @Override
     public void onChange(KafkaStreams.State now, KafkaStreams.State before) {
-        if (now != KafkaStreams.State.REBALANCING) return;
-        checks.execute(this::check);
-        checks.schedule(this::check, session.toMillis() + 500, TimeUnit.MILLISECONDS);
+        if (now == KafkaStreams.State.REBALANCING) checks.execute(this::check);
+        if (before == KafkaStreams.State.CREATED && started.compareAndSet(false, true)) {
+            long every = Math.max(250, session.toMillis() / 2);
+            checks.scheduleWithFixedDelay(this::check, every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** The transactional id of a stream thread's consumer, named by its client id; empty for any other member. */

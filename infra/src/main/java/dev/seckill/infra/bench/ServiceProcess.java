@@ -76,6 +76,12 @@ public final class ServiceProcess implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        // what this tool's own environment says of one process must not reach several: an exported instance id would
+        // give
+        // every instance the same (their transactions fencing each other), the CLI's JVM options are the CLI's
+        pb.environment()
+                .keySet()
+                .removeAll(List.of("SECKILL_STREAM_INSTANCE_ID", "SECKILL_WRITER_INSTANCE_ID", "SECKILL_JAVA_OPTS"));
         pb.environment().putAll(env);
         pb.environment().put("SECKILL_LOG_FILE", log.toAbsolutePath().toString()); // its log lines beside its output
         pb.environment()

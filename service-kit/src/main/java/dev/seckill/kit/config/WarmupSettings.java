@@ -19,7 +19,7 @@ public final class WarmupSettings {
     public static final Setting<Long> LIVE_WINDOW_MS = Setting.number(
             "warmup.live.window.ms",
             60_000,
-            "a service that starts while the newest purchase command is younger than this (a restart mid-sale) serves at once without its warm-up; 0: always warm up");
+            "a service that starts while the newest command on the commands topic (a purchase, an opening, a payment) is younger than this (a restart mid-sale) serves at once without its warm-up; 0: always warm up");
 
     private WarmupSettings() {}
 

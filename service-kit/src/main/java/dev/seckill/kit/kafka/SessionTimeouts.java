@@ -1,5 +1,6 @@
 package dev.seckill.kit.kafka;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +42,8 @@ public final class SessionTimeouts {
 
     /** {min, max, 1 if read from a broker else 0}. */
     private static int[] brokerRange(String bootstrap) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        try {
             String node = Integer.toString(admin.describeCluster()
                     .nodes()
                     .get(10, TimeUnit.SECONDS)
@@ -58,8 +60,15 @@ public final class SessionTimeouts {
                 value(config.get("group.max.session.timeout.ms"), KAFKA_MAX),
                 1
             };
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return new int[] {KAFKA_MIN, KAFKA_MAX, 0};
+        } catch (Exception e) {
+            System.out.printf(
+                    "session timeout: the brokers' group.min/max.session.timeout.ms could not be read (%s)%n", e);
+            return new int[] {KAFKA_MIN, KAFKA_MAX, 0};
+        } finally {
+            admin.close(Duration.ofSeconds(1)); // a broker that did not answer does not hold the start a minute more
         }
     }
 

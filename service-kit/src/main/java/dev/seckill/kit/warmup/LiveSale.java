@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether a service starts in the middle of a sale: the newest purchase command is younger than
+ * Whether a service starts in the middle of a sale: the newest command (a purchase, an opening, a payment, a release) is younger than
  * {@link WarmupSettings#LIVE_WINDOW_MS}. A restart after a crash mid-sale then serves at once and warms on the buyers'
  * own traffic: a warm-up before ready would compete with the recovery for the CPU while buyers wait (issue 27). A
  * deploy before a sale (no command for a while) warms as before, so the first second of the sale is not cold.
@@ -38,7 +38,7 @@ public final class LiveSale {
         long age = newestCommandAgeMs(settings, Clock.systemUTC());
         if (age < 0 || age >= window) return warmup;
         System.out.printf(
-                "%s: the newest purchase command is %,d ms old (a sale is live): serving at once, no warm-up before ready%n",
+                "%s: the newest command is %,d ms old (a sale is live): serving at once, no warm-up before ready%n",
                 service, age);
         return 0;
     }
@@ -46,8 +46,8 @@ public final class LiveSale {
     /** Milliseconds since the newest record of the commands topic was produced; -1 when it has none or cannot be read. */
     static long newestCommandAgeMs(Settings settings, Clock clock) {
         String topic = new Topics(settings.topicPrefix()).commands();
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()))) {
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
+        try {
             TopicDescription description = admin.describeTopics(List.of(topic))
                     .allTopicNames()
                     .get(ASK.toMillis(), TimeUnit.MILLISECONDS)
@@ -61,9 +61,14 @@ public final class LiveSale {
                     .max()
                     .orElse(-1);
             return youngest < 0 ? -1 : Math.max(0, clock.millis() - youngest);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         } catch (Exception e) {
             LOG.info("could not tell whether a sale is live ({}): warming up", e.toString());
             return -1;
+        } finally {
+            admin.close(ASK);
         }
     }
 }

@@ -117,6 +117,11 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
         LOG.warn("could not check the group for dropped members: {}", e.toString());
     }
 
+    /** How many stream-thread members the last check saw (what a test asserts a check did). */
+    synchronized int membersSeen() {
+        return members.size();
+    }
+
     @Override
     public void close() {
         checks.shutdownNow();

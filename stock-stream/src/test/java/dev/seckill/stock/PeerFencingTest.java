@@ -45,6 +45,7 @@ class PeerFencingTest {
             try (KafkaProducer<String, String> zombie = openTransaction(app + "-peer-a-1", topic)) {
                 try (KafkaConsumer<String, String> peer = member(app, "peer-a")) {
                     fencing.check(); // the group as it is: the peer is a member
+                    assertThat(fencing.membersSeen()).isEqualTo(1);
                     assertThat(lastStableOffset(admin, topic)).isZero();
                 } // the peer is gone (a dynamic member leaves the group as it closes)
 
@@ -69,11 +70,14 @@ class PeerFencingTest {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             try (KafkaConsumer<String, String> before = member(app, "peer-b")) {
                 fencing.check();
+                assertThat(fencing.membersSeen())
+                        .isEqualTo(1); // the check did see it, so sparing it below means something
             }
             // the restarted instance: a new member under the same client id, its producer initialised again
             try (KafkaConsumer<String, String> restarted = member(app, "peer-b");
                     KafkaProducer<String, String> producer = openTransaction(app + "-peer-b-1", topic)) {
                 fencing.check();
+                assertThat(fencing.membersSeen()).isEqualTo(1);
                 producer.commitTransaction(); // not fenced: it commits
                 assertThat(lastStableOffset(admin, topic)).isPositive();
             }

@@ -26,13 +26,18 @@ public final class SessionTimeouts {
 
     /** {@code wanted}, or the nearest value the brokers accept (said on standard output). */
     public static int fitted(String bootstrap, int wanted, String service) {
-        int[] range = brokerRange(bootstrap);
-        int fitted = fit(wanted, range[0], range[1]);
+        Range range = brokerRange(bootstrap);
+        int fitted = fit(wanted, range.min(), range.max());
         if (fitted != wanted)
             System.out.printf(
                     "%s: session timeout %,d ms is outside what the brokers accept (group.min/max.session.timeout.ms"
                             + " %,d–%,d ms%s): using %,d ms; a dead member is noticed that much later%n",
-                    service, wanted, range[0], range[1], range[2] == 1 ? "" : ", Kafka's defaults assumed", fitted);
+                    service,
+                    wanted,
+                    range.min(),
+                    range.max(),
+                    range.read() ? "" : ", Kafka's defaults assumed",
+                    fitted);
         return fitted;
     }
 
@@ -40,8 +45,11 @@ public final class SessionTimeouts {
         return Math.max(min, Math.min(max, wanted));
     }
 
-    /** {min, max, 1 if read from a broker else 0}. */
-    private static int[] brokerRange(String bootstrap) {
+    /** The session timeouts a broker accepts; {@code read} false: Kafka's defaults, the broker's could not be read. */
+    public record Range(int min, int max, boolean read) {}
+
+    /** What a broker of {@code bootstrap} says it accepts ({@code group.min/max.session.timeout.ms}). */
+    public static Range brokerRange(String bootstrap) {
         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
         try {
             String node = Integer.toString(admin.describeCluster()
@@ -55,18 +63,17 @@ public final class SessionTimeouts {
                     .all()
                     .get(10, TimeUnit.SECONDS)
                     .get(broker);
-            return new int[] {
-                value(config.get("group.min.session.timeout.ms"), KAFKA_MIN),
-                value(config.get("group.max.session.timeout.ms"), KAFKA_MAX),
-                1
-            };
+            return new Range(
+                    value(config.get("group.min.session.timeout.ms"), KAFKA_MIN),
+                    value(config.get("group.max.session.timeout.ms"), KAFKA_MAX),
+                    true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new int[] {KAFKA_MIN, KAFKA_MAX, 0};
+            return new Range(KAFKA_MIN, KAFKA_MAX, false);
         } catch (Exception e) {
             System.out.printf(
                     "session timeout: the brokers' group.min/max.session.timeout.ms could not be read (%s)%n", e);
-            return new int[] {KAFKA_MIN, KAFKA_MAX, 0};
+            return new Range(KAFKA_MIN, KAFKA_MAX, false);
         } finally {
             admin.close(Duration.ofSeconds(1)); // a broker that did not answer does not hold the start a minute more
         }

@@ -26,14 +26,14 @@ import redis.clients.jedis.UnifiedJedis;
  * outcomes (5: the stream's REJECTED invalid to a requestId reused for another purchase answers that other one). Invariant 2 is the DB audit's (one unit per buyer); 6 (determinism) and 7 (paid
  * orders) are not what a fault breaks here.
  */
-final class InvariantAudit {
-    static final String WHAT = "DESIGN.md invariants 1, 3, 4, 5 read from the topics, Redis and the DB";
+public final class InvariantAudit {
+    public static final String WHAT = "DESIGN.md invariants 1, 3, 4, 5 read from the topics, Redis and the DB";
     private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private InvariantAudit() {}
 
     /** Null when every invariant holds (waiting up to 30 s for the writers' last batches); else the first broken. */
-    static String violation(Settings s, Connection c, long goods) throws Exception {
+    public static String violation(Settings s, Connection c, long goods) throws Exception {
         long deadline = System.nanoTime() + SETTLE_NANOS;
         String broken;
         do {

@@ -184,6 +184,11 @@ public final class CliCommands {
             "<service>",
             List.of(),
             "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
+    public static final CliCommand IMAGES = new CliCommand(
+            "images",
+            "[--base debian|public --only NAME,...]",
+            List.of(),
+            "the images of the four services and of Kafka, Redis and MariaDB (the launcher runs deploy/images/build.sh)");
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
@@ -211,6 +216,7 @@ public final class CliCommands {
                 BENCH_STRATEGIES,
                 CHAOS,
                 RUN,
+                IMAGES,
                 TEST);
     }
 

@@ -52,7 +52,11 @@ public final class Configuration {
                 new EnvOnly(
                         "SECKILL_NO_BUILD",
                         "",
-                        "set: ./seckill run starts the service from the tree as built (the tools that start services set it)"));
+                        "set: ./seckill run starts the service from the tree as built (the tools that start services set it)"),
+                new EnvOnly(
+                        "SECKILL_IMAGE_TAG",
+                        "0.1.0",
+                        "the tag of the images ./seckill images builds (seckill/<name>:<tag>) and the container test runs"));
     }
 
     public static List<Setting<?>> all() {

@@ -1,0 +1,263 @@
+package dev.seckill.system.containers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.infra.chaos.InvariantAudit;
+import dev.seckill.infra.drill.LoadGenerator;
+import dev.seckill.infra.drill.OutcomeLog;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.redis.RedisConnections;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * deploy/compose.yaml as an operator runs it: the images {@code ./seckill images} builds, on a podman network of the
+ * test's own, the services finding Kafka, Redis and MariaDB by name. Every probe and scrape target is asked from outside
+ * its container, on the container's own address (as a kubelet and Prometheus reach it), and a sale of 1,000 units to
+ * 500 buyers goes through the containers with the stock-stream container SIGKILLed and started again mid-sale.
+ * Skipped, with one line saying why, where podman cannot run containers.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ComposeDeploymentTest {
+    static final List<String> SERVICES =
+            List.of("kafka", "redis", "mariadb", "ingress-gateway", "stock-stream", "order-writer", "reconciler");
+    /** Each service's probe and scrape endpoints: port → paths (docs/operations.md, "Probes and metrics"). */
+    static final Map<String, Map<Integer, List<String>>> ENDPOINTS = Map.of(
+            "ingress-gateway", Map.of(8080, List.of("/live", "/health"), 9401, List.of("/live", "/metrics")),
+            "stock-stream", Map.of(9402, List.of("/live", "/health", "/metrics")),
+            "order-writer", Map.of(9403, List.of("/live", "/health", "/metrics")),
+            "reconciler", Map.of(9404, List.of("/live", "/health", "/metrics")));
+
+    static final long GOODS = 7001;
+    static final int STOCK = 1000;
+    static final int BUYERS = 500;
+
+    static ComposeProject project;
+    static int gatewayPort;
+    static int kafkaPort;
+    static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @BeforeAll
+    static void up() throws Exception {
+        String why = Podman.unusable();
+        if (why != null) System.out.println("ComposeDeploymentTest skipped: " + why);
+        assumeTrue(why == null, why);
+        Images.ensureBuilt();
+        gatewayPort = freePort();
+        kafkaPort = freePort();
+        project = new ComposeProject(
+                "seckill-ct-" + UUID.randomUUID().toString().substring(0, 8),
+                Map.of(
+                        "SECKILL_GATEWAY_PUBLISH", Integer.toString(gatewayPort),
+                        "SECKILL_KAFKA_PUBLISH", Integer.toString(kafkaPort)));
+        project.up();
+    }
+
+    @AfterAll
+    static void down() throws IOException {
+        if (project == null) return;
+        try {
+            project.saveLogs(Path.of("target", "containers", "compose"), SERVICES);
+        } finally {
+            project.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void givenTheComposeFile_whenUp_thenEveryProbeAndScrapeTargetAnswersFromOutsideItsContainer() throws Exception {
+        for (var service : ENDPOINTS.entrySet()) {
+            String ip = project.ip(service.getKey());
+            assertThat(ip)
+                    .as(service.getKey() + "'s address on the project network")
+                    .isNotBlank();
+            for (var port : service.getValue().entrySet())
+                for (String path : port.getValue()) {
+                    URI uri = URI.create("http://" + ip + ":" + port.getKey() + path);
+                    await(service.getKey() + " " + uri)
+                            .atMost(Duration.ofMinutes(3))
+                            .pollInterval(Duration.ofMillis(500))
+                            .ignoreExceptions()
+                            .until(() -> get(uri).statusCode() == 200);
+                    if (path.equals("/metrics"))
+                        assertThat(get(uri).body())
+                                .as("%s scraped from outside", uri)
+                                .contains("jvm_memory_used_bytes", "process_cpu_usage");
+                }
+        }
+        assertThat(get(URI.create("http://" + project.ip("ingress-gateway") + ":8080/metrics"))
+                        .statusCode())
+                .as("the gateway's public port serves no metrics")
+                .isEqualTo(404);
+    }
+
+    @Test
+    @Order(2)
+    void givenASaleOfAThousandUnits_whenFiveHundredBuyersBuyAndTheStreamIsKilledMidSale_thenNothingIsLost()
+            throws Exception {
+        Settings s = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP, "127.0.0.1:" + kafkaPort,
+                Settings.REDIS_URL, "redis://" + project.ip("redis") + ":6379",
+                Settings.DB_URL, "jdbc:mysql://" + project.ip("mariadb") + ":3306/seckill",
+                Settings.DB_USER, "seckill",
+                Settings.DB_PASSWORD, "change-me"));
+        Topics topics = new Topics(s.topicPrefix());
+        // the stream creates the topics at its start: the sale opens once it runs
+        await("the sale opened through the containers")
+                .atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(() -> openSale(s, topics));
+
+        Jwt jwt = new Jwt(Images.envFileValue("SECKILL_GATEWAY_AUTH_SECRET"), Clock.systemUTC());
+        AtomicBoolean killed = new AtomicBoolean();
+        CompletableFuture<Void> crash = new CompletableFuture<>();
+        LoadGenerator.Result load = LoadGenerator.run(
+                gatewayPort,
+                GOODS,
+                4 * STOCK,
+                50,
+                BUYERS,
+                11,
+                user -> "Bearer " + jwt.mint(user, Instant.now().plusSeconds(3600)),
+                done -> {
+                    if (done >= STOCK / 2 && killed.compareAndSet(false, true))
+                        CompletableFuture.runAsync(() -> killAndStart("stock-stream", crash));
+                });
+        crash.get(3, TimeUnit.MINUTES);
+        assertThat(killed).isTrue();
+        assertThat(load.errors()).as("requests the gateway failed").isZero();
+
+        try (OutcomeLog outcomes = new OutcomeLog(s.kafkaBootstrap(), topics);
+                Connection db = DriverManager.getConnection(s.dbUrl(), s.dbUser(), s.dbPassword())) {
+            await("an outcome for every accepted purchase")
+                    .atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> decided(outcomes.snapshot(), load.acceptedIds())
+                            == load.acceptedIds().size());
+            await("an order for every unit")
+                    .atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> count(db, "SELECT COUNT(*) FROM purchase_order WHERE goods_id = " + GOODS) == STOCK);
+            assertThat(InvariantAudit.violation(s, db, GOODS))
+                    .as(InvariantAudit.WHAT)
+                    .isNull();
+            assertThat(count(
+                            db,
+                            "SELECT COUNT(*) FROM (SELECT user_id FROM purchase_order WHERE goods_id = " + GOODS
+                                    + " GROUP BY user_id HAVING SUM(quantity) > 2) t"))
+                    .as("buyers over the per-user limit")
+                    .isZero();
+        }
+    }
+
+    private static boolean openSale(Settings s, Topics topics) throws Exception {
+        Properties p = new Properties();
+        p.putAll(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(), ProducerConfig.ACKS_CONFIG, "all"));
+        Instant now = Instant.now();
+        // two units per buyer: 500 buyers can buy all 1,000
+        OpenSale open = new OpenSale(
+                GOODS, STOCK, now.minusSeconds(1), now.plus(Duration.ofHours(1)), 2, "ct-open-" + GOODS, false);
+        try (var producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
+                    .get(20, TimeUnit.SECONDS);
+        }
+        try (var redis = RedisConnections.open(s)) {
+            return redis.get(new RedisKeys(s.redisPrefix()).stock(GOODS)) != null;
+        }
+    }
+
+    private static void killAndStart(String service, CompletableFuture<Void> done) {
+        try {
+            project.kill(service);
+            await(service + " stopped")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> !project.state(service).equals("running"));
+            // compose's restart policy may have started it again already
+            if (!project.state(service).equals("running")) project.start(service);
+            done.complete(null);
+        } catch (Throwable e) {
+            done.completeExceptionally(e);
+        }
+    }
+
+    private static long decided(List<Outcome> outcomes, Set<String> accepted) {
+        return outcomes.stream()
+                .filter(o -> o.goodsId() == GOODS && accepted.contains(o.requestId()))
+                .map(Outcome::requestId)
+                .collect(Collectors.toSet())
+                .size();
+    }
+
+    private static long count(Connection db, String sql) throws Exception {
+        try (Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static HttpResponse<String> get(URI uri) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static {
+        try {
+            Files.createDirectories(Path.of("target", "containers"));
+        } catch (IOException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

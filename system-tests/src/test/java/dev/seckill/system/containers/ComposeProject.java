@@ -1,0 +1,90 @@
+package dev.seckill.system.containers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * deploy/compose.yaml brought up by podman-compose under a project name of the test's own: its containers
+ * ({@code <project>_<service>_1}), its network and volumes, all removed by {@link #close()}.
+ */
+final class ComposeProject implements AutoCloseable {
+    private static final String FILE = "deploy/compose.yaml";
+    private final String name;
+    private final Map<String, String> env;
+
+    ComposeProject(String name, Map<String, String> env) {
+        this.name = name;
+        this.env = Map.copyOf(env);
+    }
+
+    /** Starts the file's services, or only those named. */
+    ComposeProject up(String... services) throws IOException {
+        List<String> args = new ArrayList<>(List.of("up", "-d"));
+        args.addAll(List.of(services));
+        compose(Duration.ofMinutes(5), args.toArray(String[]::new)).orThrow("podman-compose up");
+        return this;
+    }
+
+    String network() {
+        return name + "_default";
+    }
+
+    String container(String service) {
+        return name + "_" + service + "_1";
+    }
+
+    /** The container's address on the project's network, as another container (or a kubelet) reaches it. */
+    String ip(String service) throws IOException {
+        return Podman.podman(
+                        "inspect",
+                        "--format",
+                        "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
+                        container(service))
+                .orThrow("podman inspect " + service)
+                .trimmed();
+    }
+
+    String state(String service) throws IOException {
+        return Podman.podman("inspect", "--format", "{{.State.Status}}", container(service))
+                .orThrow("podman inspect " + service)
+                .trimmed();
+    }
+
+    void kill(String service) throws IOException {
+        Podman.podman("kill", "--signal", "KILL", container(service)).orThrow("podman kill " + service);
+    }
+
+    void start(String service) throws IOException {
+        Podman.podman("start", container(service)).orThrow("podman start " + service);
+    }
+
+    String logs(String service) throws IOException {
+        return Podman.podman("logs", container(service)).output();
+    }
+
+    /** Every container's log into {@code dir} (kept for a failed run's reader). */
+    void saveLogs(Path dir, List<String> services) throws IOException {
+        Files.createDirectories(dir);
+        for (String s : services) Files.writeString(dir.resolve(s + ".log"), logs(s));
+    }
+
+    @Override
+    public void close() throws IOException {
+        compose(Duration.ofMinutes(3), "down", "-v", "-t", "5");
+        Podman.podman("network", "rm", "-f", network());
+        for (String volume : Podman.podman("volume", "ls", "-q", "--filter", "label=io.podman.compose.project=" + name)
+                .trimmed()
+                .split("\\s+")) if (!volume.isBlank()) Podman.podman("volume", "rm", "-f", volume);
+    }
+
+    private Podman.Result compose(Duration timeout, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("podman-compose", "-p", name, "-f", FILE));
+        cmd.addAll(List.of(args));
+        return Podman.run(timeout, env, cmd.toArray(String[]::new));
+    }
+}

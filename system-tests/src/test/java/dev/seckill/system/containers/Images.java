@@ -1,0 +1,34 @@
+package dev.seckill.system.containers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** The images the container tests run, built (or brought up to date: podman reuses unchanged layers) once per run. */
+final class Images {
+    private static boolean built;
+
+    private Images() {}
+
+    /** Runs deploy/images/build.sh (the first run makes the Debian bases, a few minutes); its log under target/. */
+    static synchronized void ensureBuilt() throws IOException {
+        if (built) return;
+        Podman.Result r = Podman.run(Duration.ofMinutes(20), Map.of(), "deploy/images/build.sh");
+        Path log = Path.of("target", "containers", "images.log");
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, r.output());
+        r.orThrow("deploy/images/build.sh (log: " + log.toAbsolutePath() + ")");
+        built = true;
+    }
+
+    /** A value of deploy/seckill.env, the settings compose gives the services. */
+    static String envFileValue(String name) throws IOException {
+        return Files.readAllLines(Podman.ROOT.resolve("deploy/seckill.env")).stream()
+                .filter(l -> l.startsWith(name + "="))
+                .map(l -> l.substring(name.length() + 1))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(name + " is not in deploy/seckill.env"));
+    }
+}

@@ -1,0 +1,224 @@
+package dev.seckill.system.containers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * deploy/k8s run by {@code podman kube play}, the kinds it runs (Deployment, ConfigMap, Secret), on a network with
+ * Kafka, Redis and MariaDB from deploy/compose.yaml. The StatefulSet's pod template runs the same way, as a Deployment
+ * of one (podman 4.3 runs no StatefulSet); the ConfigMap's addresses are pointed at the test's stack. Every probe the
+ * manifests declare, and every /metrics, is asked from outside the pod, on its own address, as a kubelet and
+ * Prometheus do; the restricted securityContext is checked as podman applied it.
+ */
+class KubePlayDeploymentTest {
+    private static final ObjectMapper YAML = new YAMLMapper();
+    private static final Map<String, Integer> METRICS_PORTS =
+            Map.of("ingress-gateway", 9401, "stock-stream", 9402, "order-writer", 9403, "reconciler", 9404);
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    static ComposeProject stack;
+    static Path played;
+    static List<JsonNode> workloads = new ArrayList<>();
+
+    @BeforeAll
+    static void play() throws Exception {
+        String why = Podman.unusable();
+        if (why != null) System.out.println("KubePlayDeploymentTest skipped: " + why);
+        assumeTrue(why == null, why);
+        Images.ensureBuilt();
+        stack = new ComposeProject(
+                "seckill-kp-" + UUID.randomUUID().toString().substring(0, 8),
+                Map.of(
+                        "SECKILL_GATEWAY_PUBLISH", Integer.toString(ComposeDeploymentTest.freePort()),
+                        "SECKILL_KAFKA_PUBLISH", Integer.toString(ComposeDeploymentTest.freePort())));
+        stack.up("kafka", "redis", "mariadb");
+        played = Path.of("target", "containers", "kube-play.yaml").toAbsolutePath();
+        Files.createDirectories(played.getParent());
+        StringBuilder out = new StringBuilder();
+        for (String file : List.of("deploy/k8s/config.yaml", "deploy/k8s/services.yaml"))
+            for (JsonNode doc : YAML
+                    .readerFor(JsonNode.class)
+                    .readValues(new YAMLFactory()
+                            .createParser(Podman.ROOT.resolve(file).toFile()))
+                    .readAll()
+                    .stream()
+                    .map(JsonNode.class::cast)
+                    .toList()) {
+                JsonNode runnable = forPodman(doc);
+                if (runnable == null) continue;
+                if (runnable.path("kind").asText().equals("Deployment")) workloads.add(runnable);
+                out.append("---\n").append(YAML.writeValueAsString(runnable));
+            }
+        Files.writeString(played, out.toString());
+        Podman.run(
+                        Duration.ofMinutes(5),
+                        Map.of(),
+                        "podman",
+                        "kube",
+                        "play",
+                        "--network",
+                        stack.network(),
+                        played.toString())
+                .orThrow("podman kube play " + played);
+    }
+
+    @AfterAll
+    static void down() throws IOException {
+        try {
+            if (played != null) {
+                for (JsonNode w : workloads) {
+                    String c = container(w);
+                    Files.writeString(
+                            played.resolveSibling(c + ".log"),
+                            Podman.podman("logs", c).output());
+                }
+                Podman.run(Duration.ofMinutes(3), Map.of(), "podman", "kube", "down", played.toString());
+            }
+        } finally {
+            if (stack != null) stack.close();
+        }
+    }
+
+    @Test
+    void givenTheManifests_whenPlayed_thenEveryProbeAndMetricsAnswerFromOutsideThePodUnderTheRestrictedProfile()
+            throws Exception {
+        assertThat(workloads)
+                .extracting(w -> w.path("metadata").path("name").asText())
+                .containsExactlyInAnyOrder("ingress-gateway", "stock-stream", "order-writer", "reconciler");
+        for (JsonNode w : workloads) {
+            String name = w.path("metadata").path("name").asText();
+            String container = container(w);
+            String ip = Podman.podman(
+                            "inspect",
+                            "--format",
+                            "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
+                            container)
+                    .orThrow("podman inspect " + container)
+                    .trimmed();
+            if (ip.isBlank()) // a pod's containers share the pod's infra container's network
+            ip = Podman.podman("pod", "inspect", "--format", "{{.InfraContainerID}}", name + "-pod")
+                    .trimmed();
+            assertThat(ip).as(name + "'s pod address").matches("\\d+\\.\\d+\\.\\d+\\.\\d+");
+            Map<String, Integer> probes = probes(w);
+            probes.put("/metrics", METRICS_PORTS.get(name));
+            for (var probe : probes.entrySet()) {
+                URI uri = URI.create("http://" + ip + ":" + probe.getValue() + probe.getKey());
+                await(name + " " + uri)
+                        .atMost(Duration.ofMinutes(3))
+                        .pollInterval(Duration.ofMillis(500))
+                        .ignoreExceptions()
+                        .until(() -> HTTP.send(
+                                                HttpRequest.newBuilder(uri)
+                                                        .timeout(Duration.ofSeconds(5))
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.discarding())
+                                        .statusCode()
+                                == 200);
+            }
+            String security = Podman.podman(
+                            "inspect",
+                            "--format",
+                            "{{.Config.User}} {{.HostConfig.ReadonlyRootfs}} {{.HostConfig.CapDrop}}",
+                            container)
+                    .orThrow("podman inspect " + container)
+                    .trimmed();
+            assertThat(security)
+                    .as(name + ": user, read-only root, dropped capabilities")
+                    .startsWith("10001");
+            assertThat(security).contains(" true ");
+        }
+    }
+
+    /** The document as podman runs it, or null for a kind it does not (Service, PodDisruptionBudget, Job). */
+    static JsonNode forPodman(JsonNode doc) {
+        ObjectNode d = doc.deepCopy();
+        switch (d.path("kind").asText()) {
+            case "ConfigMap" -> {
+                ObjectNode data = (ObjectNode) d.path("data");
+                data.put("SECKILL_KAFKA_BOOTSTRAP", "kafka:9092");
+                data.put("SECKILL_REDIS_URL", "redis://redis:6379");
+                data.put("SECKILL_DB_URL", "jdbc:mysql://mariadb:3306/seckill");
+                return d;
+            }
+            case "Secret" -> {
+                ObjectNode data = d.has("stringData") ? (ObjectNode) d.path("stringData") : d.putObject("stringData");
+                data.put("SECKILL_DB_USER", "seckill");
+                data.put("SECKILL_DB_PASSWORD", "change-me");
+                return d;
+            }
+            case "Deployment" -> {
+                ((ObjectNode) d.path("spec")).put("replicas", 1);
+                return d;
+            }
+            case "StatefulSet" -> {
+                d.put("kind", "Deployment");
+                ObjectNode spec = (ObjectNode) d.path("spec");
+                spec.remove(List.of("serviceName", "volumeClaimTemplates", "podManagementPolicy", "updateStrategy"));
+                spec.put("replicas", 1);
+                return d;
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** Each probe's path and port in the workload's first container. */
+    static Map<String, Integer> probes(JsonNode w) {
+        JsonNode c =
+                w.path("spec").path("template").path("spec").path("containers").get(0);
+        Map<String, Integer> probes = new LinkedHashMap<>();
+        for (String kind : List.of("startupProbe", "readinessProbe", "livenessProbe")) {
+            JsonNode get = c.path(kind).path("httpGet");
+            if (!get.isMissingNode()) probes.put(get.path("path").asText(), port(c, get.path("port")));
+        }
+        assertThat(probes)
+                .as(w.path("metadata").path("name").asText() + "'s probes")
+                .isNotEmpty();
+        return probes;
+    }
+
+    private static int port(JsonNode container, JsonNode port) {
+        if (port.isInt()) return port.asInt();
+        for (JsonNode p : container.path("ports"))
+            if (p.path("name").asText().equals(port.asText()))
+                return p.path("containerPort").asInt();
+        throw new IllegalStateException("no container port named " + port.asText());
+    }
+
+    /** The container podman made of the workload's first container: {@code <name>-pod-0-<container>}. */
+    static String container(JsonNode w) {
+        return w.path("metadata").path("name").asText() + "-pod-0-"
+                + w.path("spec")
+                        .path("template")
+                        .path("spec")
+                        .path("containers")
+                        .get(0)
+                        .path("name")
+                        .asText();
+    }
+}

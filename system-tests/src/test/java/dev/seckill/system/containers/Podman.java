@@ -1,0 +1,99 @@
+package dev.seckill.system.containers;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * podman (and podman-compose) as the container tests call them: with the project's engine settings
+ * ({@code deploy/images/containers.conf}) unless {@code CONTAINERS_CONF} is set, each call's output kept whole.
+ */
+final class Podman {
+    /** The repository's root: the first folder up from the working directory that holds deploy/images. */
+    static final Path ROOT = root();
+
+    private Podman() {}
+
+    record Result(int exit, String output) {
+        Result orThrow(String what) {
+            if (exit != 0) throw new IllegalStateException(what + " failed (exit " + exit + "): " + tail(output));
+            return this;
+        }
+
+        String trimmed() {
+            return output.strip();
+        }
+    }
+
+    /** Null when podman runs containers here, else one line saying why not. */
+    static String unusable() {
+        try {
+            Result info =
+                    run(Duration.ofSeconds(60), Map.of(), "podman", "info", "--format", "{{.Host.OCIRuntime.Name}}");
+            if (info.exit() != 0) return "podman cannot run containers here: " + firstLine(info.output());
+            Result compose = run(Duration.ofSeconds(30), Map.of(), "podman-compose", "version");
+            if (compose.exit() != 0) return "podman-compose is not usable: " + firstLine(compose.output());
+            return null;
+        } catch (IOException e) {
+            return "podman or podman-compose is not installed (./seckill images installs podman; apt-get install podman-compose)";
+        }
+    }
+
+    static Result podman(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("podman"));
+        cmd.addAll(List.of(args));
+        return run(Duration.ofMinutes(2), Map.of(), cmd.toArray(String[]::new));
+    }
+
+    static Result run(Duration timeout, Map<String, String> env, String... cmd) throws IOException {
+        Path out = Files.createTempFile("seckill-podman-", ".out");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .directory(ROOT.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(out.toFile());
+            pb.environment()
+                    .putIfAbsent(
+                            "CONTAINERS_CONF",
+                            ROOT.resolve("deploy/images/containers.conf").toString());
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", cmd) + " did not finish in " + timeout);
+            }
+            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    static String firstLine(String s) {
+        String t = s.strip();
+        int nl = t.indexOf('\n');
+        return nl < 0 ? t : t.substring(0, nl);
+    }
+
+    static String tail(String s) {
+        String t = s.strip();
+        return t.length() <= 2000 ? t : "..." + t.substring(t.length() - 2000);
+    }
+
+    private static Path root() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.isDirectory(p.resolve("deploy/images"))) p = p.getParent();
+        if (p == null)
+            throw new IllegalStateException(
+                    "no deploy/images above " + Path.of("").toAbsolutePath());
+        return p;
+    }
+}

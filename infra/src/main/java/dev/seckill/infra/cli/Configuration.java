@@ -22,7 +22,10 @@ public final class Configuration {
     /** The settings of one reader. */
     public record Group(String name, List<Setting<?>> settings) {}
 
-    /** An environment variable read outside {@link dev.seckill.kit.config.Settings} (no JVM property). */
+    /**
+     * An environment variable read outside {@link dev.seckill.kit.config.Settings} (no {@code -Dseckill.x.y} property;
+     * those of {@link #logging()} may also be a JVM property of the same name, as logback reads them).
+     */
     public record EnvOnly(String env, String documentedDefault, String description) {}
 
     public static List<Group> groups() {
@@ -59,6 +62,27 @@ public final class Configuration {
                         "the tag of the images ./seckill images builds (seckill/<name>:<tag>) and the container test runs"));
     }
 
+    /** Read by the services' logback.xml (in service-kit): environment variables or JVM properties of that name. */
+    public static List<EnvOnly> logging() {
+        return List.of(
+                new EnvOnly(
+                        "SECKILL_LOG_FORMAT",
+                        "text",
+                        "text: every line to the log file, errors also on stderr; json: one JSON object per line on"
+                                + " stdout (Logback's JsonEncoder, the traceId in mdc), no file; any other value is text."
+                                + " The CLI stays text unless given -DSECKILL_LOG_FORMAT"),
+                new EnvOnly(
+                        "SECKILL_LOG_LEVEL",
+                        "INFO",
+                        "the root level: TRACE, DEBUG, INFO, WARN, ERROR or OFF (a word logback does not know: DEBUG);"
+                                + " Kafka, Netty, HikariCP and Flyway stay at WARN"),
+                new EnvOnly(
+                        "SECKILL_LOG_FILE",
+                        "<SECKILL_HOME>/logs/seckill.log",
+                        "text: the file every line goes to (the tools that start a service set it to that service's"
+                                + " own log)"));
+    }
+
     public static List<Setting<?>> all() {
         List<Setting<?>> all = new ArrayList<>();
         groups().forEach(g -> all.addAll(g.settings()));
@@ -72,6 +96,7 @@ public final class Configuration {
         for (Group g : groups()) {
             line(b, g.name(), g.settings().stream().map(Setting::env).collect(Collectors.toList()));
         }
+        line(b, "logs", logging().stream().map(EnvOnly::env).collect(Collectors.toList()));
         line(b, "launcher, tests", envOnly().stream().map(EnvOnly::env).collect(Collectors.toList()));
         return b.toString();
     }

@@ -31,6 +31,10 @@ public final class Seckill {
     private Seckill() {}
 
     public static void main(String[] args) {
+        // the CLI's stdout is its output (tables, reports, progress): its own log lines stay text in its log file even
+        // where SECKILL_LOG_FORMAT=json is exported for the services; a -DSECKILL_LOG_FORMAT still wins. Set before
+        // the first logger (logback reads a JVM property before the environment variable).
+        if (System.getProperty("SECKILL_LOG_FORMAT") == null) System.setProperty("SECKILL_LOG_FORMAT", "text");
         System.exit(run(args, System.out));
     }
 

@@ -31,6 +31,10 @@ class ConfigurationDocsTest {
             Pattern.compile("Setting\\.(?:text|integer|number|flag)\\(\\s*\"([^\"]+)\"");
     private static final Pattern GETENV = Pattern.compile("getenv\\(\"(SECKILL_[A-Z0-9_]+)\"\\)");
     private static final Pattern SCRIPT_VAR = Pattern.compile("\\$\\{?(SECKILL_[A-Z0-9_]+)");
+    /** In logback.xml: a substitution, ${SECKILL_X:-default}, or a condition's key, <key>SECKILL_X</key>. */
+    private static final Pattern LOGBACK_VAR = Pattern.compile("(?:\\$\\{|<key>)(SECKILL_[A-Z0-9_]+)");
+
+    private static final Path LOGBACK = ROOT.resolve("service-kit/src/main/resources/logback.xml");
 
     @Test
     void theReadmeConfigurationTablesListExactlyTheSettingsTheCodeReads() throws IOException {
@@ -56,6 +60,10 @@ class ConfigurationDocsTest {
             collect(GETENV, src, envReads);
         }
         collect(SCRIPT_VAR, Files.readString(ROOT.resolve("seckill")), envReads);
+        Set<String> logbackReads = new TreeSet<>();
+        collect(LOGBACK_VAR, Files.readString(LOGBACK), logbackReads);
+        assertThat(logbackReads).as("variables the services' logback.xml reads").contains("SECKILL_LOG_FORMAT");
+        envReads.addAll(logbackReads);
         assertThat(inSources).as("settings declared in the sources").isNotEmpty();
         assertThat(names)
                 .as("every Setting declared in src/main is in Configuration.groups()")
@@ -111,6 +119,7 @@ class ConfigurationDocsTest {
     private static Map<String, String> expectedRows() {
         Map<String, String> rows = new LinkedHashMap<>();
         Configuration.all().forEach(s -> rows.put(s.env(), shown(s.documentedDefault())));
+        Configuration.logging().forEach(e -> rows.put(e.env(), shown(e.documentedDefault())));
         Configuration.envOnly().forEach(e -> rows.put(e.env(), shown(e.documentedDefault())));
         return rows;
     }
@@ -126,6 +135,8 @@ class ConfigurationDocsTest {
             b.append("\n").append(g.name()).append("\n\n| variable | default | what it sets |\n|---|---|---|\n");
             g.settings().forEach(s -> b.append(row(s.env(), s.documentedDefault(), s.description())));
         }
+        b.append("\nlogs\n\n| variable | default | what it sets |\n|---|---|---|\n");
+        Configuration.logging().forEach(e -> b.append(row(e.env(), e.documentedDefault(), e.description())));
         b.append("\nlauncher, tests\n\n| variable | default | what it sets |\n|---|---|---|\n");
         Configuration.envOnly().forEach(e -> b.append(row(e.env(), e.documentedDefault(), e.description())));
         return b.toString();

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -24,8 +25,11 @@ import org.yaml.snakeyaml.Yaml;
  */
 class DeploymentManifestsTest {
     static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
-    static final Set<String> KNOWN =
-            Configuration.all().stream().map(Setting::env).collect(Collectors.toSet());
+    /** The services' settings and the variables their logback.xml reads (SECKILL_LOG_FORMAT=json in an image). */
+    static final Set<String> KNOWN = Stream.concat(
+                    Configuration.all().stream().map(Setting::env),
+                    Configuration.logging().stream().map(Configuration.EnvOnly::env))
+            .collect(Collectors.toSet());
     /** The port each service's probes must use, and whether that port serves /health. */
     static final Map<String, Integer> PORTS =
             Map.of("ingress-gateway", 8080, "stock-stream", 9402, "order-writer", 9403, "reconciler", 9404);

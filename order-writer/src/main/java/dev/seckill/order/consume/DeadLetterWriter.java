@@ -1,5 +1,6 @@
 package dev.seckill.order.consume;
 
+import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.order.write.DeadLetter;
@@ -11,12 +12,13 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Sends a record that can never be written to {@code <p>dlq}: its key, value and headers, and the dead-letter headers
  * ({@link DeadLetters}). Retried with backoff ({@code writer.dlq.attempts}, {@code writer.dlq.backoff.ms} doubling, at
  * most 5 s); when the DLQ still cannot be written it throws, which ends the consumer loop (fatal). Used on the consumer
- * thread only.
+ * thread only. Its log lines carry the record's traceId (MDC), as the lines written while the record was applied do.
  */
 public final class DeadLetterWriter {
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterWriter.class);
@@ -58,19 +60,40 @@ public final class DeadLetterWriter {
                 if (attempt >= attempts)
                     throw new IllegalStateException(
                             "cannot write to the DLQ after " + attempt + " attempts: " + why, e);
-                LOG.warn(
-                        "DLQ send failed (attempt {} of {}), retrying in {} ms: {}", attempt, attempts, backoffMs, why);
+                warn(
+                        source,
+                        "DLQ send failed (attempt {} of {}), retrying in {} ms: {}",
+                        attempt,
+                        attempts,
+                        backoffMs,
+                        why);
                 pause(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, 5000);
             }
         }
         metrics.counter("seckill_dlq_records", "source", "order-writer").increment();
-        LOG.warn(
+        warn(
+                source,
                 "record {}-{}@{} sent to the DLQ: {}",
                 source.topic(),
                 source.partition(),
                 source.offset(),
                 dead.reason());
+    }
+
+    /** A warning under the record's traceId; a rare path (a record that can never be written), so no cost to spare. */
+    private static void warn(ConsumerRecord<String, byte[]> source, String format, Object... args) {
+        String traceId = TraceHeaders.get(source.headers());
+        if (traceId == null) {
+            LOG.warn(format, args);
+            return;
+        }
+        MDC.put("traceId", traceId);
+        try {
+            LOG.warn(format, args);
+        } finally {
+            MDC.remove("traceId");
+        }
     }
 
     private static void pause(long backoffMs) {

@@ -186,8 +186,8 @@ public final class CliCommands {
             "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
     public static final CliCommand IMAGES = new CliCommand(
             "images",
-            "[--base debian|public --only NAME,...]",
-            List.of(),
+            "",
+            List.of(value("base", "debian|public"), value("only", "NAME,...")),
             "the images of the four services and of Kafka, Redis and MariaDB (the launcher runs deploy/images/build.sh)");
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 

@@ -4,13 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.infra.cli.Configuration;
 import dev.seckill.kit.config.Setting;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Lifecycle;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -18,10 +35,12 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The deployment files ({@code deploy/}) parsed and checked for what running this system needs: no schema-aware
- * validator for Kubernetes runs here (no registry serves kubeconform's schemas), so the fields that matter are checked
- * one by one — probes on {@code /health} where a service has one, resources, settings only as known {@code SECKILL_*}
- * variables, the stream's state directory and disruption budget, topics with RF 3 and {@code min.insync.replicas=2}.
+ * The deployment files ({@code deploy/}) checked for what running this system needs. The Kubernetes manifests are read
+ * through the object model ({@link K8sModel}, strict: {@link ManifestModelTest}; the restricted profile:
+ * {@link RestrictedProfileTest}); here, the fields that matter one by one — probes on {@code /health} and {@code /live}
+ * at ports the containers declare, memory requests equal to limits and sized for the heap, a budget and a spread per
+ * workload, grace periods longer than each service's close, the stream's headless Service and state directory,
+ * settings only as known {@code SECKILL_*} variables, topics with RF 3 and {@code min.insync.replicas=2}.
  */
 class DeploymentManifestsTest {
     static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
@@ -30,99 +49,216 @@ class DeploymentManifestsTest {
                     Configuration.all().stream().map(Setting::env),
                     Configuration.logging().stream().map(Configuration.EnvOnly::env))
             .collect(Collectors.toSet());
-    /** The port each service's probes must use, and whether that port serves /health. */
+    /** The port each service's probes use: the gateway's public one, the others' admin one. */
     static final Map<String, Integer> PORTS =
             Map.of("ingress-gateway", 8080, "stock-stream", 9402, "order-writer", 9403, "reconciler", 9404);
+    /** Each service's /metrics port (the gateway's admin port, SECKILL_GATEWAY_METRICS_PORT). */
+    static final Map<String, Integer> METRICS =
+            Map.of("ingress-gateway", 9401, "stock-stream", 9402, "order-writer", 9403, "reconciler", 9404);
+    /** The heap each service needs (the images give the heap 75% of the memory limit). */
+    static final Map<String, Long> HEAP = Map.of(
+            "ingress-gateway",
+            1L << 30,
+            "stock-stream",
+            1L << 30,
+            "order-writer",
+            512L << 20,
+            "reconciler",
+            512L << 20);
+    /** What each service's close on SIGTERM may take at most, in seconds (the grace period must exceed it). */
+    static final Map<String, Integer> CLOSE_SECONDS =
+            Map.of("ingress-gateway", 15 + 10, "stock-stream", 30, "order-writer", 30 + 30 + 5 + 5, "reconciler", 30);
 
-    static final Set<String> WITH_HEALTH = Set.of("ingress-gateway", "stock-stream", "order-writer");
-
-    @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> k8s() throws IOException {
-        List<Map<String, Object>> docs = new ArrayList<>();
-        try (var files = Files.list(DEPLOY.resolve("k8s"))) {
-            for (Path f : files.sorted().toList()) {
-                for (Object doc : new Yaml().loadAll(Files.readString(f)))
-                    if (doc != null) docs.add((Map<String, Object>) doc);
-            }
-        }
-        return docs;
+    /** Each workload (Deployment or StatefulSet) by name: its pod template. */
+    static Map<String, PodTemplateSpec> workloads(List<HasMetadata> docs) {
+        Map<String, PodTemplateSpec> w = new TreeMap<>();
+        K8sModel.of(docs, Deployment.class)
+                .forEach(d -> w.put(d.getMetadata().getName(), d.getSpec().getTemplate()));
+        K8sModel.of(docs, StatefulSet.class)
+                .forEach(d -> w.put(d.getMetadata().getName(), d.getSpec().getTemplate()));
+        return w;
     }
 
     @SuppressWarnings("unchecked")
     static <T> T at(Object node, String... path) {
         Object n = node;
-        for (String p : path)
-            n = n instanceof Map<?, ?> m ? m.get(p) : n instanceof List<?> l ? l.get(Integer.parseInt(p)) : null;
+        for (String p : path) n = n instanceof Map<?, ?> m ? m.get(p) : null;
         return (T) n;
     }
 
-    static List<Map<String, Object>> kind(List<Map<String, Object>> docs, String kind) {
-        return docs.stream().filter(d -> kind.equals(d.get("kind"))).toList();
+    static boolean selects(Map<String, String> selector, Map<String, String> labels) {
+        return !selector.isEmpty() && labels.entrySet().containsAll(selector.entrySet());
+    }
+
+    static boolean declares(Container c, IntOrString port) {
+        return c.getPorts().stream()
+                .anyMatch(p -> port.getIntVal() != null
+                        ? p.getContainerPort().equals(port.getIntVal())
+                        : port.getStrVal().equals(p.getName()));
+    }
+
+    static long bytes(Map<String, Quantity> resources, String what) {
+        return Quantity.getAmountInBytes(resources.get(what)).longValueExact();
     }
 
     @Test
     void everyServiceRunsWithProbesResourcesAndOnlyKnownSettings() throws IOException {
-        List<Map<String, Object>> docs = k8s();
-        List<Map<String, Object>> workloads = new ArrayList<>(kind(docs, "Deployment"));
-        workloads.addAll(kind(docs, "StatefulSet"));
-        assertThat(workloads)
-                .extracting(w -> (String) at(w, "metadata", "name"))
-                .containsExactlyInAnyOrderElementsOf(PORTS.keySet());
-        for (Map<String, Object> w : workloads) {
-            String name = at(w, "metadata", "name");
-            Map<String, Object> c = at(w, "spec", "template", "spec", "containers", "0");
-            assertThat((Object) at(w, "spec", "template", "spec", "securityContext", "runAsNonRoot"))
-                    .as(name + " non-root")
-                    .isEqualTo(true);
+        List<HasMetadata> docs = K8sModel.all();
+        Map<String, PodTemplateSpec> workloads = workloads(docs);
+        assertThat(workloads.keySet()).containsExactlyInAnyOrderElementsOf(PORTS.keySet());
+        workloads.forEach((name, t) -> {
+            Container c = t.getSpec().getContainers().get(0);
+            assertThat(c.getImage()).as(name + " image").isEqualTo("seckill/" + name + ":0.1.0");
             // liveness and start-up on /live (never on Kafka, Redis or the database), readiness on /health
-            for (String probe : List.of("startupProbe", "livenessProbe"))
-                assertThat((String) at(c, probe, "httpGet", "path"))
-                        .as(name + " " + probe)
-                        .isEqualTo("/live");
-            for (String probe : List.of("readinessProbe", "livenessProbe", "startupProbe")) {
-                assertThat((Integer) at(c, probe, "httpGet", "port"))
-                        .as(name + " " + probe + " port")
-                        .isEqualTo(PORTS.get(name));
-            }
-            assertThat((String) at(c, "readinessProbe", "httpGet", "path"))
+            assertThat(c.getStartupProbe().getHttpGet().getPath())
+                    .as(name + " startup")
+                    .isEqualTo("/live");
+            assertThat(c.getLivenessProbe().getHttpGet().getPath())
+                    .as(name + " liveness")
+                    .isEqualTo("/live");
+            assertThat(c.getReadinessProbe().getHttpGet().getPath())
                     .as(name + " readiness")
-                    .isEqualTo(WITH_HEALTH.contains(name) ? "/health" : "/metrics");
-            assertThat((Object) at(c, "resources", "requests", "cpu"))
-                    .as(name + " cpu request")
-                    .isNotNull();
-            assertThat((Object) at(c, "resources", "requests", "memory"))
-                    .as(name + " memory request")
-                    .isNotNull();
-            assertThat((Object) at(c, "resources", "limits", "memory"))
-                    .as(name + " memory limit")
-                    .isNotNull();
-            assertThat(c.get("envFrom").toString()).contains("seckill-config").contains("seckill-secrets");
-        }
-        Map<String, Object> config = kind(docs, "ConfigMap").get(0);
-        Map<String, Object> secret = kind(docs, "Secret").get(0);
-        Set<String> keys = new TreeSet<>(((Map<String, Object>) config.get("data")).keySet());
-        keys.addAll(((Map<String, Object>) secret.get("stringData")).keySet());
+                    .isEqualTo("/health");
+            for (Probe probe : List.of(c.getReadinessProbe(), c.getLivenessProbe(), c.getStartupProbe())) {
+                IntOrString port = probe.getHttpGet().getPort();
+                assertThat(port.getIntVal()).as(name + " probe port").isEqualTo(PORTS.get(name));
+                assertThat(declares(c, port))
+                        .as(name + " probe port " + port + " is a containerPort")
+                        .isTrue();
+            }
+            assertThat(c.getPorts())
+                    .as(name + " metrics port")
+                    .anySatisfy(p -> assertThat(p.getName() + ":" + p.getContainerPort())
+                            .isEqualTo("metrics:" + METRICS.get(name)));
+            assertThat(t.getMetadata().getAnnotations())
+                    .as(name + " scraped")
+                    .containsEntry("prometheus.io/scrape", "true")
+                    .containsEntry("prometheus.io/port", String.valueOf(METRICS.get(name)));
+            assertThat(c.getEnvFrom().toString()).contains("seckill-config").contains("seckill-secrets");
+        });
+        ConfigMap config = K8sModel.of(docs, ConfigMap.class).get(0);
+        Secret secret = K8sModel.of(docs, Secret.class).get(0);
+        Set<String> keys = new TreeSet<>(config.getData().keySet());
+        keys.addAll(secret.getStringData().keySet());
         assertThat(KNOWN).as("every variable set is one the services read").containsAll(keys);
-        assertThat(((Map<String, Object>) secret.get("stringData")).keySet())
+        assertThat(secret.getStringData().keySet())
                 .as("secrets are not in the ConfigMap")
                 .contains("SECKILL_GATEWAY_AUTH_SECRET", "SECKILL_GATEWAY_PAYMENT_SECRET", "SECKILL_DB_PASSWORD");
-        assertThat(((Map<String, Object>) config.get("data")).keySet())
-                .noneMatch(k -> k.contains("SECRET") || k.contains("PASSWORD"));
+        assertThat(config.getData().keySet()).noneMatch(k -> k.contains("SECRET") || k.contains("PASSWORD"));
+        assertThat(config.getData()).containsEntry("SECKILL_ADMIN_HOST", "0.0.0.0");
     }
 
     @Test
-    void theStreamKeepsItsStateDirectory_atMostOneInstanceIsDisrupted_andTopicsAreReplicatedThrice()
+    void memoryRequestsEqualLimitsAndHoldTheHeap_everyContainerHasACpuRequestAndNoCpuLimit() throws IOException {
+        List<HasMetadata> docs = K8sModel.all();
+        Map<String, PodTemplateSpec> all = new TreeMap<>(workloads(docs));
+        K8sModel.of(docs, Job.class)
+                .forEach(j -> all.put(j.getMetadata().getName(), j.getSpec().getTemplate()));
+        all.forEach((name, t) -> {
+            for (Container c : t.getSpec().getContainers()) {
+                ResourceRequirements r = c.getResources();
+                assertThat(r.getRequests()).as(name + " cpu request").containsKey("cpu");
+                assertThat(r.getLimits()).as(name + " no cpu limit").doesNotContainKey("cpu");
+                assertThat(bytes(r.getRequests(), "memory"))
+                        .as(name + " memory request = limit")
+                        .isEqualTo(bytes(r.getLimits(), "memory"));
+            }
+        });
+        HEAP.forEach((name, heap) -> assertThat(bytes(
+                                all.get(name)
+                                        .getSpec()
+                                        .getContainers()
+                                        .get(0)
+                                        .getResources()
+                                        .getLimits(),
+                                "memory")
+                        * 3
+                        / 4)
+                .as(name + " heap (75% of the limit)")
+                .isGreaterThanOrEqualTo(heap));
+    }
+
+    @Test
+    void everyWorkloadHasABudget_aSpreadOverZonesAndNodes_andAGracePeriodLongerThanItsClose() throws IOException {
+        List<HasMetadata> docs = K8sModel.all();
+        List<PodDisruptionBudget> pdbs = K8sModel.of(docs, PodDisruptionBudget.class);
+        workloads(docs).forEach((name, t) -> {
+            Map<String, String> labels = t.getMetadata().getLabels();
+            assertThat(pdbs)
+                    .as(name + " budget")
+                    .filteredOn(b -> selects(b.getSpec().getSelector().getMatchLabels(), labels))
+                    .singleElement()
+                    .satisfies(b -> assertThat(b.getSpec().getMaxUnavailable()).isEqualTo(new IntOrString(1)));
+            List<TopologySpreadConstraint> spread = t.getSpec().getTopologySpreadConstraints();
+            assertThat(spread)
+                    .as(name + " spread")
+                    .extracting(s -> s.getTopologyKey() + "=" + s.getWhenUnsatisfiable())
+                    .containsExactlyInAnyOrder(
+                            "topology.kubernetes.io/zone=DoNotSchedule", "kubernetes.io/hostname=ScheduleAnyway");
+            assertThat(spread)
+                    .allMatch(s -> selects(s.getLabelSelector().getMatchLabels(), labels) && s.getMaxSkew() == 1);
+            Lifecycle lifecycle = t.getSpec().getContainers().get(0).getLifecycle();
+            long preStop =
+                    lifecycle == null ? 0 : lifecycle.getPreStop().getSleep().getSeconds();
+            assertThat(t.getSpec().getTerminationGracePeriodSeconds())
+                    .as(name + " grace period")
+                    .isGreaterThan(preStop + CLOSE_SECONDS.get(name));
+        });
+        // the gateway keeps serving while its endpoint leaves the Service: SIGTERM comes after the preStop sleep
+        Container gateway =
+                workloads(docs).get("ingress-gateway").getSpec().getContainers().get(0);
+        assertThat(gateway.getLifecycle().getPreStop().getSleep().getSeconds()).isBetween(5L, 15L);
+    }
+
+    @Test
+    void theStreamHasItsHeadlessService_keepsItsStateDirectoryAndAStandby_andTopicsAreReplicatedThrice()
             throws IOException {
-        List<Map<String, Object>> docs = k8s();
-        Map<String, Object> stream = kind(docs, "StatefulSet").get(0);
-        assertThat((String) at(stream, "spec", "template", "spec", "containers", "0", "volumeMounts", "0", "mountPath"))
-                .isEqualTo("/var/lib/seckill/streams");
-        assertThat(((Map<String, Object>) kind(docs, "ConfigMap").get(0).get("data")).get("SECKILL_STREAM_STATE_DIR"))
-                .isEqualTo("/var/lib/seckill/streams");
-        Map<String, Object> pdb = kind(docs, "PodDisruptionBudget").get(0);
-        assertThat((Object) at(pdb, "spec", "selector", "matchLabels", "app")).isEqualTo("stock-stream");
-        assertThat((Object) at(pdb, "spec", "maxUnavailable")).isEqualTo(1);
-        String job = kind(docs, "Job").get(0).toString();
+        List<HasMetadata> docs = K8sModel.all();
+        StatefulSet stream = K8sModel.of(docs, StatefulSet.class).get(0);
+        Service headless = K8sModel.of(docs, Service.class).stream()
+                .filter(s -> s.getMetadata().getName().equals(stream.getSpec().getServiceName()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(
+                        "no Service named " + stream.getSpec().getServiceName()));
+        assertThat(headless.getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(selects(
+                        headless.getSpec().getSelector(),
+                        stream.getSpec().getTemplate().getMetadata().getLabels()))
+                .isTrue();
+        // every Service routes to pods it selects, at ports their containers declare
+        for (Service s : K8sModel.of(docs, Service.class)) {
+            PodTemplateSpec target = workloads(docs).values().stream()
+                    .filter(t ->
+                            selects(s.getSpec().getSelector(), t.getMetadata().getLabels()))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(s.getMetadata().getName() + " selects no workload"));
+            for (ServicePort p : s.getSpec().getPorts())
+                assertThat(declares(target.getSpec().getContainers().get(0), p.getTargetPort()))
+                        .as(s.getMetadata().getName() + " " + p.getName())
+                        .isTrue();
+        }
+        Container c = stream.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(c.getVolumeMounts())
+                .anyMatch(m -> m.getName().equals("state") && m.getMountPath().equals("/var/lib/seckill/streams"));
+        assertThat(stream.getSpec().getVolumeClaimTemplates())
+                .extracting(v -> v.getMetadata().getName())
+                .containsExactly("state");
+        Map<String, String> config = K8sModel.of(docs, ConfigMap.class).get(0).getData();
+        assertThat(config).containsEntry("SECKILL_STREAM_STATE_DIR", "/var/lib/seckill/streams");
+        assertThat(config).containsEntry("SECKILL_STREAM_STANDBY_REPLICAS", "1");
+        assertThat(stream.getSpec().getReplicas())
+                .as("a standby needs another instance")
+                .isGreaterThanOrEqualTo(2);
+        String job = String.join(
+                "\n",
+                K8sModel.of(docs, Job.class)
+                        .get(0)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs());
         assertThat(job)
                 .contains("--replication-factor 3")
                 .contains("min.insync.replicas=2")
@@ -131,25 +267,25 @@ class DeploymentManifestsTest {
     }
 
     @Test
-    void composeRunsTheFourServicesBesideThreeBrokersRedisAndMysql_withKnownSettingsOnly() throws IOException {
+    void composeRunsTheFourServicesOnTheirImagesBesideKafkaRedisAndMariaDb_withKnownSettingsOnly() throws IOException {
         Map<String, Object> compose = new Yaml().load(Files.readString(DEPLOY.resolve("compose.yaml")));
         Map<String, Object> services = at(compose, "services");
         assertThat(services.keySet())
-                .contains(
-                        "kafka-1",
-                        "kafka-2",
-                        "kafka-3",
-                        "redis",
-                        "mysql",
-                        "ingress-gateway",
-                        "stock-stream",
-                        "order-writer",
-                        "reconciler");
-        for (String s : List.of("kafka-1", "kafka-2", "kafka-3")) {
-            assertThat((Object) at(services, s, "environment", "KAFKA_MIN_INSYNC_REPLICAS"))
-                    .isEqualTo("2");
-            assertThat((Object) at(services, s, "environment", "KAFKA_DEFAULT_REPLICATION_FACTOR"))
-                    .isEqualTo("3");
+                .containsExactlyInAnyOrder(
+                        "kafka", "redis", "mariadb", "ingress-gateway", "stock-stream", "order-writer", "reconciler");
+        for (String s : services.keySet())
+            assertThat((Object) at(services, s, "image"))
+                    .as("%s runs the image ./seckill images builds", s)
+                    .isEqualTo("seckill/" + s + ":0.1.0");
+        assertThat((Object) at(services, "kafka", "environment", "KAFKA_PROCESS_ROLES"))
+                .isEqualTo("broker,controller");
+        for (String s : PORTS.keySet()) {
+            assertThat((Object) at(services, s, "read_only"))
+                    .as(s + " read-only root")
+                    .isEqualTo(true);
+            assertThat(at(services, s, "cap_drop").toString())
+                    .as(s + " capabilities")
+                    .contains("ALL");
         }
         for (String s : PORTS.keySet())
             assertThat(at(services, s, "env_file").toString()).contains("seckill.env");

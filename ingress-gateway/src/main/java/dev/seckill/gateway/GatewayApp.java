@@ -15,6 +15,7 @@ import dev.seckill.gateway.status.StatusStack;
 import dev.seckill.gateway.status.Waiters;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -24,7 +25,6 @@ import dev.seckill.kit.warmup.LiveSale;
 import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -32,20 +32,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The ingress gateway, wired: the routes ({@link PurchaseRoute}, {@link StatusRoute}, {@link PaymentRoute}, health,
- * metrics) over one Kafka producer (acks=all, idempotent), the door's sale windows and rate limits, the read side
- * ({@link OutcomeView}) and the purchase status ({@link StatusStack}). Start and close here; the rest is in the routes.
+ * The ingress gateway, wired: the routes ({@link PurchaseRoute}, {@link StatusRoute}, {@link PaymentRoute}, health;
+ * {@code /metrics} on the admin port, {@link AdminPort}) over one Kafka producer (acks=all, idempotent), the door's
+ * sale windows and rate limits, the read side ({@link OutcomeView}) and the purchase status ({@link StatusStack}).
+ * Start and close here; the rest is in the routes.
  */
 public final class GatewayApp implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(GatewayApp.class);
-
     private final Settings settings;
     private final GatewaySettings config;
     private final MeterRegistry metrics;
@@ -53,6 +49,7 @@ public final class GatewayApp implements AutoCloseable {
     private final Clock clock = Clock.systemUTC();
     private final RecentIds acceptedIds;
     private final List<HttpServer> servers = new ArrayList<>();
+    private HttpServer admin;
     private Vertx vertx;
     private KafkaProducer<String, byte[]> producer;
     private OutcomeView view;
@@ -112,8 +109,12 @@ public final class GatewayApp implements AutoCloseable {
                 store,
                 new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
                 view));
-        serviceRoutes(router);
+        HealthRoute health = new HealthRoute(vertx, view, redis, readiness);
+        serviceRoutes(router, health);
+        // the admin port first: one taken fails the start before buyers reach the public port
+        admin = AdminPort.listen(vertx, health, metrics, settings.get(SharedSettings.ADMIN_HOST), config.metricsPort());
         servers.addAll(listen(router, config.port()));
+        servers.add(admin); // shut down last: scraped while the public port drains
         accepting = true;
         return this;
     }
@@ -130,8 +131,8 @@ public final class GatewayApp implements AutoCloseable {
         return limiter;
     }
 
-    /** The routes beside the purchases: the payment provider's pay endpoint, health and metrics. */
-    private void serviceRoutes(Router router) {
+    /** The routes beside the purchases: the payment provider's pay endpoint, health (not /metrics: {@link AdminPort}). */
+    private void serviceRoutes(Router router, HealthRoute health) {
         Responder responder = new Responder(metrics);
         router.post("/api/orders/:orderId/pay")
                 .handler(JsonBodies.jsonOnly(responder))
@@ -139,13 +140,7 @@ public final class GatewayApp implements AutoCloseable {
                 .handler(
                         new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
                 .failureHandler(JsonBodies.tooLarge(responder));
-        new HealthRoute(vertx, view, redis, readiness).mountOn(router);
-        if (metrics instanceof PrometheusMeterRegistry prom) {
-            router.get("/metrics")
-                    .handler(ctx -> ctx.response()
-                            .putHeader("Content-Type", "text/plain; version=0.0.4")
-                            .end(prom.scrape()));
-        }
+        health.mountOn(router);
     }
 
     /** The purchase routes (POST and GET) of a door ({@link Door}), over this gateway's producer, outcome view and waiters. */
@@ -205,11 +200,16 @@ public final class GatewayApp implements AutoCloseable {
 
     /** One server per event loop on {@code port} (0: a free one), all sharing it ({@link HttpListeners}). */
     List<HttpServer> listen(Router router, int port) {
-        return HttpListeners.listen(vertx, router, config.host(), port, config.eventLoops());
+        return HttpListeners.listen(vertx, router, "gateway", config.host(), port, config.eventLoops());
     }
 
     public int port() {
         return servers.get(0).actualPort();
+    }
+
+    /** The admin port's: {@code /metrics}, {@code /health}, {@code /live} on {@code SECKILL_ADMIN_HOST}. */
+    public int metricsPort() {
+        return admin.actualPort();
     }
 
     /** Graceful: stop accepting, answer every waiter (202 PENDING), let in-flight sends finish (flush), then close. */
@@ -217,16 +217,7 @@ public final class GatewayApp implements AutoCloseable {
     public void close() {
         accepting = false;
         if (waiters != null) waiters.expireAll();
-        for (HttpServer server : servers) {
-            try {
-                server.shutdown(10, TimeUnit.SECONDS)
-                        .toCompletionStage()
-                        .toCompletableFuture()
-                        .get(15, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                LOG.warn("HTTP server shutdown: {}", e.getMessage());
-            }
-        }
+        HttpListeners.shutdown(servers);
         if (producer != null) {
             producer.flush();
             producer.close(Duration.ofSeconds(10));
@@ -239,12 +230,14 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        ServiceMain.run(
-                "ingress-gateway",
-                null,
-                (settings, registry) -> new GatewayApp(settings, registry)
-                        .start()
-                        .warmUpInBackground(LiveSale.warmupUnlessLive(
-                                settings, WarmupSettings.gatewayRequests(settings), "ingress-gateway")));
+        // the gateway serves its admin port itself, beside its public one (null: ServiceMain starts no metrics server)
+        ServiceMain.run("ingress-gateway", null, (settings, registry) -> {
+            GatewayApp app = new GatewayApp(settings, registry).start();
+            System.out.println("ingress-gateway: metrics on http://" + settings.get(SharedSettings.ADMIN_HOST) + ":"
+                    + app.metricsPort() + "/metrics, health on /health, liveness on /live (public port " + app.port()
+                    + ": /health, /live, no /metrics)");
+            return app.warmUpInBackground(
+                    LiveSale.warmupUnlessLive(settings, WarmupSettings.gatewayRequests(settings), "ingress-gateway"));
+        });
     }
 }

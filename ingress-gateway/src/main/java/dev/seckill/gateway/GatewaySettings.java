@@ -10,6 +10,7 @@ import java.util.List;
 public record GatewaySettings(
         String host,
         int port,
+        int metricsPort,
         int eventLoops,
         int bodyLimit,
         int maxWaitSeconds,
@@ -52,6 +53,11 @@ public record GatewaySettings(
             Setting.text("gateway.host", "127.0.0.1", "the address the HTTP server listens on");
     public static final Setting<Integer> PORT =
             Setting.integer("gateway.port", 8080, "the HTTP port (0: any free port)");
+    public static final Setting<Integer> METRICS_PORT = Setting.integer(
+            "gateway.metrics.port",
+            9401,
+            "the admin port, on SECKILL_ADMIN_HOST: /metrics, /health and /live (0: any free port); the HTTP port "
+                    + "keeps /health and /live, not /metrics");
     public static final Setting<Integer> EVENT_LOOPS = Setting.integer(
             "gateway.event.loops",
             s -> Runtime.getRuntime().availableProcessors(),
@@ -177,6 +183,7 @@ public record GatewaySettings(
         return new GatewaySettings(
                 s.get(HOST),
                 s.get(PORT),
+                s.get(METRICS_PORT),
                 s.get(EVENT_LOOPS),
                 s.get(BODY_LIMIT),
                 s.get(MAX_WAIT_SECONDS),

@@ -13,14 +13,20 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The gateway's HTTP servers: one per event loop on one port, so Vert.x spreads connections across the loops. */
+/**
+ * The gateway's HTTP servers: one per event loop on one port, so Vert.x spreads connections across the loops (the
+ * admin port: one, {@link AdminPort}); and their graceful shutdown.
+ */
 final class HttpListeners {
     private static final Logger LOG = LoggerFactory.getLogger(HttpListeners.class);
 
     private HttpListeners() {}
 
-    /** {@code loops} servers on {@code host:port} (port 0: a free one, shared by all), each handing requests to {@code router}. */
-    static List<HttpServer> listen(Vertx vertx, Router router, String host, int port, int loops) {
+    /**
+     * {@code loops} servers on {@code host:port} (port 0: a free one, shared by all), each handing requests to
+     * {@code router}; {@code what} names them in the log and in the error when the port is taken.
+     */
+    static List<HttpServer> listen(Vertx vertx, Router router, String what, String host, int port, int loops) {
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port == 0 ? freePort(host) : port)
@@ -43,15 +49,30 @@ final class HttpListeners {
             }
         } catch (Exception e) {
             throw new IllegalStateException(
-                    "gateway cannot listen on " + options.getHost() + ":" + options.getPort() + ": " + e.getMessage(),
+                    what + " cannot listen on " + options.getHost() + ":" + options.getPort() + ": " + e.getMessage(),
                     e);
         }
         LOG.info(
-                "gateway listening on http://{}:{} ({} event loops)",
+                "{} listening on http://{}:{} ({} event loops)",
+                what,
                 options.getHost(),
                 listening.get(0).actualPort(),
                 loops);
         return listening;
+    }
+
+    /** Graceful: each server stops accepting and lets its open requests finish (10 s at most), in order. */
+    static void shutdown(List<HttpServer> servers) {
+        for (HttpServer server : servers) {
+            try {
+                server.shutdown(10, TimeUnit.SECONDS)
+                        .toCompletionStage()
+                        .toCompletableFuture()
+                        .get(15, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("HTTP server shutdown: {}", e.getMessage());
+            }
+        }
     }
 
     /** Port 0 means "any free port"; every event loop's server must then share the one picked here. */

@@ -61,6 +61,8 @@ class BuyerAnswerTest {
                 ns + ":",
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "gateway.auth.enabled",
                 "false",
                 "gateway.limit.user.per.second",

@@ -61,6 +61,8 @@ class GatewayDoorTest {
                 redisPrefix,
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "gateway.auth.enabled",
                 "true",
                 "gateway.auth.secret",

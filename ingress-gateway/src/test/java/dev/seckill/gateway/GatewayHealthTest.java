@@ -42,6 +42,8 @@ class GatewayHealthTest {
                 redis.url(),
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "gateway.auth.enabled",
                 "false"));
         try (GatewayApp gateway =

@@ -58,6 +58,8 @@ class GatewayTest {
                 prefix,
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "gateway.auth.enabled",
                 "false",
                 "gateway.limit.user.per.second",
@@ -228,7 +230,7 @@ class GatewayTest {
     void metricsAndHealthAnswer() throws Exception {
         post(gateway.port(), "{\"goodsId\":1}");
         HttpResponse<String> m = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/metrics"))
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.metricsPort() + "/metrics"))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(m.body())
@@ -260,6 +262,8 @@ class GatewayTest {
                 Settings.TOPIC_PREFIX,
                 prefix,
                 "gateway.port",
+                "0",
+                "gateway.metrics.port",
                 "0",
                 "gateway.kafka.timeout.ms",
                 "2000",
@@ -326,6 +330,8 @@ class GatewayTest {
                 Settings.TOPIC_PREFIX,
                 prefix,
                 "gateway.port",
+                "0",
+                "gateway.metrics.port",
                 "0",
                 "gateway.auth.enabled",
                 "false",

@@ -82,6 +82,8 @@ class RequestIdReuseTest {
                 ns + ":",
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "gateway.auth.enabled",
                 "true",
                 "gateway.auth.secret",

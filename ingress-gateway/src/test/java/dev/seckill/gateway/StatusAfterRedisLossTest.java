@@ -74,6 +74,8 @@ class StatusAfterRedisLossTest {
                         redisServer.url(),
                         "gateway.port",
                         "0",
+                        "gateway.metrics.port",
+                        "0",
                         "gateway.auth.enabled",
                         "false",
                         "gateway.limit.user.per.second",

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 28: {@code SeckillOutcomesStuckPending} reads the status indexer's lag,
  * {@code kafka_consumer_fetch_manager_records_lag_max} of a client whose id matches its selector. The gateway's
- * {@code /metrics} has that series once the indexer runs (it had none: the alert could never fire), and drops it when
+ * {@code /metrics} (on its admin port) has that series once the indexer runs (it had none: the alert could never fire), and drops it when
  * the gateway closes. The selector is read from monitoring/alerts.yml, so the alert and the client id cannot part.
  */
 class StatusIndexerMetricsTest {
@@ -51,6 +51,8 @@ class StatusIndexerMetricsTest {
             Settings.REDIS_PREFIX,
             ns + ":",
             "gateway.port",
+            "0",
+            "gateway.metrics.port",
             "0",
             "gateway.auth.enabled",
             "false"));
@@ -107,7 +109,7 @@ class StatusIndexerMetricsTest {
 
     static String metrics(GatewayApp gateway) throws Exception {
         HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/metrics"))
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.metricsPort() + "/metrics"))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);

@@ -88,6 +88,8 @@ class StatusReadsTest {
                         redisServer.url(),
                         "gateway.port",
                         "0",
+                        "gateway.metrics.port",
+                        "0",
                         "gateway.auth.secret",
                         SECRET))
                 .and(extra);

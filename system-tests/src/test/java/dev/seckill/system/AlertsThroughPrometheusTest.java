@@ -41,9 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The shipped alerts through a real Prometheus (Debian's package, on a spare loopback port): Given a running pipeline
  * whose {@code /metrics} Prometheus scrapes every second with {@code monitoring/alerts.yml} (each {@code for:}
- * shortened to 1 s — their durations have their own unit tests in {@code alerts.test.yml}), when a goods' Redis stock
- * is tampered with, then the reconciler's drift makes {@code SeckillStockDrift} fire for that goods, and after the
- * repair it resolves; when the metrics endpoint goes away (a process killed), {@code SeckillServiceDown} fires.
+ * shortened to 1 s — their durations have their own unit tests in {@code alerts.test.yml}) — the gateway's on its
+ * admin port, as deployed — when a goods' Redis stock is tampered with, then the reconciler's drift makes
+ * {@code SeckillStockDrift} fire for that goods, and after the repair it resolves; when the metrics endpoint goes away
+ * (a process killed), {@code SeckillServiceDown} fires, and not for the gateway, whose admin port still answers.
  */
 class AlertsThroughPrometheusTest {
     static final Path MONITORING = Path.of("..", "monitoring").toAbsolutePath().normalize();
@@ -59,7 +60,14 @@ class AlertsThroughPrometheusTest {
         Path prometheus = Path.of("/usr/bin/prometheus");
         assumeTrue(Files.isExecutable(prometheus), "no prometheus here (apt-get install prometheus): skipped");
         Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "2"));
         Namespace ns = Namespace.create(
                 settings, "alert-" + UUID.randomUUID().toString().substring(0, 6));
         Process server = null;
@@ -76,7 +84,7 @@ class AlertsThroughPrometheusTest {
                             && "1".equals(p.queryOne("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?", GOODS)));
             metrics = serve(p);
             int port = freePort();
-            server = startPrometheus(prometheus, metrics.getAddress().getPort(), port);
+            server = startPrometheus(prometheus, metrics.getAddress().getPort(), p.gatewayMetricsPort(), port);
             int prom = port;
             await().atMost(Duration.ofSeconds(60))
                     .ignoreExceptions()
@@ -103,6 +111,9 @@ class AlertsThroughPrometheusTest {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> firing(prom).stream()
                             .anyMatch(a -> a.startsWith("SeckillServiceDown{") && a.contains("job=order-writer")));
+            assertThat(firing(prom))
+                    .as("the gateway's admin port is scraped, not the endpoint that went away")
+                    .noneMatch(a -> a.startsWith("SeckillServiceDown{") && a.contains("job=ingress-gateway"));
         } finally {
             if (metrics != null) metrics.stop(0);
             if (server != null) {
@@ -113,7 +124,10 @@ class AlertsThroughPrometheusTest {
         }
     }
 
-    /** The pipeline's one registry as every job Prometheus knows (all four services run in this JVM). */
+    /**
+     * The pipeline's one registry as the jobs of stock-stream, order-writer and the reconciler (all four services run
+     * in this JVM; the gateway's job scrapes the gateway's own admin port, which serves the same registry).
+     */
     private static HttpServer serve(Pipeline p) throws Exception {
         HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         s.createContext("/metrics", ex -> {
@@ -128,8 +142,11 @@ class AlertsThroughPrometheusTest {
         return s;
     }
 
-    /** Prometheus with the shipped rules (every for: 1s), scraping the pipeline as each of the four jobs every second. */
-    private Process startPrometheus(Path binary, int target, int port) throws Exception {
+    /**
+     * Prometheus with the shipped rules (every for: 1s), scraping the pipeline as each of the four jobs every second:
+     * the gateway at {@code gateway} (its admin port), the others at {@code target}.
+     */
+    private Process startPrometheus(Path binary, int target, int gateway, int port) throws Exception {
         String rules = Files.readString(MONITORING.resolve("alerts.yml")).replaceAll("for: \\w+", "for: 1s");
         Files.writeString(dir.resolve("alerts.yml"), rules);
         StringBuilder config = new StringBuilder("global: {scrape_interval: 1s, evaluation_interval: 1s}\n"
@@ -138,7 +155,7 @@ class AlertsThroughPrometheusTest {
             config.append("  - job_name: ")
                     .append(job)
                     .append("\n    static_configs: [{targets: ['127.0.0.1:")
-                    .append(target)
+                    .append(job.equals("ingress-gateway") ? gateway : target)
                     .append("']}]\n");
         Files.writeString(dir.resolve("prometheus.yml"), config.toString());
         return new ProcessBuilder(

@@ -33,7 +33,14 @@ class DbOutageTest {
     void aTwentySecondDatabaseOutageLosesAndDuplicatesNothing() throws Exception {
         try (MariaDbServer db = MariaDbServer.onFreePort().start()) {
             Settings settings = Settings.with(Map.of(
-                    Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "4"));
+                    Settings.KAFKA_BOOTSTRAP,
+                    KafkaFixture.bootstrap(),
+                    "gateway.port",
+                    "0",
+                    "gateway.metrics.port",
+                    "0",
+                    "topic.partitions",
+                    "4"));
             Namespace ns = Namespace.create(
                     settings, "dbdown-" + UUID.randomUUID().toString().substring(0, 8));
             ns = new Namespace(

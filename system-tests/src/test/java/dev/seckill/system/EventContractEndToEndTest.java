@@ -93,7 +93,14 @@ class EventContractEndToEndTest {
     @BeforeAll
     static void start() {
         Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "2"));
         pipeline = new Pipeline(Namespace.create(
                         settings, "contract-" + UUID.randomUUID().toString().substring(0, 8)))
                 .start();

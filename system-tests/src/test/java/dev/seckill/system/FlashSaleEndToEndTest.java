@@ -51,7 +51,14 @@ class FlashSaleEndToEndTest {
     @BeforeAll
     static void start() {
         Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "4"));
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "4"));
         Namespace ns =
                 Namespace.create(settings, "e2e-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The monitoring that ships with the project ({@code monitoring/}): every metric its alerts and dashboard query is one
- * the services really expose (read from a real pipeline's {@code /metrics} after a small sale), and Prometheus' own
+ * the services really expose (read from a real pipeline's {@code /metrics} after a small sale: the gateway's admin port,
+ * which serves the pipeline's one registry; its public port answers 404), and Prometheus' own
  * tool accepts the configuration and the rules and passes the alerts' unit tests ({@code alerts.test.yml}).
  */
 class MonitoringTest {
@@ -51,7 +52,14 @@ class MonitoringTest {
     @BeforeAll
     static void scrapeARealPipeline() throws Exception {
         Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "2"));
         Namespace ns =
                 Namespace.create(settings, "mon-" + UUID.randomUUID().toString().substring(0, 6));
         HttpClient http = HttpClient.newHttpClient();
@@ -79,13 +87,25 @@ class MonitoringTest {
                             && p.metrics().scrape().contains("seckill_orders_written_total");
                 });
             }
+            // as Prometheus reads it: the gateway's admin port (the pipeline's one registry); its public port has none
+            assertThat(get(p.gatewayPort()).statusCode()).isEqualTo(404);
+            HttpResponse<String> scrape = get(p.gatewayMetricsPort());
+            assertThat(scrape.statusCode()).isEqualTo(200);
             exposed = new TreeSet<>();
-            for (String line : p.metrics().scrape().split("\n")) {
+            for (String line : scrape.body().split("\n")) {
                 if (!line.isEmpty() && !line.startsWith("#")) exposed.add(line.split("[{ ]", 2)[0]);
             }
         } finally {
             new Namespaces(settings).clean(ns.name());
         }
+    }
+
+    static HttpResponse<String> get(int port) throws Exception {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     static Set<String> metricsIn(String text) {

@@ -39,6 +39,8 @@ class OperatorReleaseTest {
                 KafkaFixture.bootstrap(),
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "topic.partitions",
                 "2",
                 "writer.payment.timeout.ms",

@@ -47,6 +47,8 @@ class OrderLifecycleTest {
                 KafkaFixture.bootstrap(),
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "topic.partitions",
                 "4",
                 "writer.payment.timeout.ms",

@@ -57,7 +57,14 @@ class ReconcilerTest {
 
     static Settings base() {
         return Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "4"));
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "4"));
     }
 
     static String one(Pipeline p, String sql, Object... args) throws Exception {

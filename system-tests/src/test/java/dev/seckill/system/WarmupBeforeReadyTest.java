@@ -57,8 +57,16 @@ class WarmupBeforeReadyTest {
         Namespace ns = Namespace.create(
                 Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap())),
                 "warm-" + UUID.randomUUID().toString().substring(0, 8));
-        Settings s =
-                ns.settings().and(Map.of("gateway.port", "0", "gateway.auth.secret", secret, "stream.threads", "1"));
+        Settings s = ns.settings()
+                .and(Map.of(
+                        "gateway.port",
+                        "0",
+                        "gateway.metrics.port",
+                        "0",
+                        "gateway.auth.secret",
+                        secret,
+                        "stream.threads",
+                        "1"));
         Topics topics = new Topics(s.topicPrefix());
         Readiness streamReadiness = new Readiness(Readiness.State.STARTING);
         var registry = MetricsServer.newRegistry();

@@ -120,6 +120,7 @@ public final class ColdStartBenchmark {
         TopicProvisioner.ensure(
                 s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
         int gatewayPort = freePort();
+        int gatewayAdminPort = freePort();
         int streamPort = freePort();
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Map<String, String> env = new LinkedHashMap<>(Map.of(
@@ -135,6 +136,8 @@ public final class ColdStartBenchmark {
                 s.redisPrefix(),
                 "SECKILL_GATEWAY_PORT",
                 Integer.toString(gatewayPort),
+                "SECKILL_GATEWAY_METRICS_PORT",
+                Integer.toString(gatewayAdminPort),
                 "SECKILL_GATEWAY_AUTH_SECRET",
                 secret,
                 "SECKILL_STREAM_METRICS_PORT",

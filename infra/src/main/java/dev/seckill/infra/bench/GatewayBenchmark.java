@@ -75,6 +75,8 @@ public final class GatewayBenchmark {
                 .and(Map.of(
                         GatewaySettings.PORT.name(),
                         "0",
+                        GatewaySettings.METRICS_PORT.name(),
+                        "0",
                         GatewaySettings.AUTH_SECRET.name(),
                         secret,
                         GatewaySettings.LIMIT_GLOBAL_PER_SECOND.name(),

@@ -95,6 +95,8 @@ public final class HostileBenchmark {
                 "gateway.status.redis.url",
                 "",
                 GatewaySettings.PORT.name(),
+                "0",
+                GatewaySettings.METRICS_PORT.name(),
                 "0"));
         Figures quiet;
         Figures flood;

@@ -86,11 +86,14 @@ final class GatewayCalls {
         return m.find() ? m.group(1) : null;
     }
 
-    /** A counter of the gateway's {@code /metrics} (summed over its labels); 0 when absent or unreadable. */
-    static double metric(int port, String name) {
+    /**
+     * A counter of the gateway's {@code /metrics} on its admin port ({@code metricsPort}; the public port answers it
+     * 404), summed over its labels; 0 when absent or unreadable.
+     */
+    static double metric(int metricsPort, String name) {
         try {
             HttpResponse<String> r = HTTP.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
                             .timeout(Duration.ofSeconds(10))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());

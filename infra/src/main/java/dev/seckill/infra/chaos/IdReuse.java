@@ -53,7 +53,7 @@ final class IdReuse {
                 ColdStartBenchmark.openSale(t.settings, t.topics, redis, g2, SECOND_STOCK);
             }
             IdReuseCheck check = new IdReuseCheck(t, run);
-            double storeErrors = GatewayCalls.metric(port, "seckill_gateway_status_store_errors");
+            double storeErrors = GatewayCalls.metric(t.pipeline.metricsPort(), "seckill_gateway_status_store_errors");
             // 1. buyer 1's id on goods 2, then for goods 1 and quantity 2 (422), for buyers 2 (409); the retry
             String r1 = check.id("a");
             Answer first = GatewayCalls.purchase(port, g2, HOSTILE + 1, 1, r1);

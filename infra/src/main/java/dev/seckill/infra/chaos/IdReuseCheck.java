@@ -61,7 +61,8 @@ final class IdReuseCheck {
      */
     synchronized void burst(String requestId, List<Answer> got, double storeErrorsBefore) {
         burstId = requestId;
-        storeFailed = GatewayCalls.metric(t.pipeline.port(), "seckill_gateway_status_store_errors") > storeErrorsBefore;
+        storeFailed = GatewayCalls.metric(t.pipeline.metricsPort(), "seckill_gateway_status_store_errors")
+                > storeErrorsBefore;
         answers.add("8 at once: " + got);
         long through = got.stream()
                 .filter(a -> a.code() == 200 && !"SOLD_OUT".equals(a.status()))

@@ -166,6 +166,11 @@ public final class Pipeline implements AutoCloseable {
         return gateway.port();
     }
 
+    /** The gateway's admin port: its {@code /metrics} (the pipeline's one registry), {@code /health}, {@code /live}. */
+    public int gatewayMetricsPort() {
+        return gateway.metricsPort();
+    }
+
     public PrometheusMeterRegistry metrics() {
         return metrics;
     }

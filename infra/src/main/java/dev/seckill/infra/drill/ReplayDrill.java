@@ -7,6 +7,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.cli.ToolSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -80,15 +81,16 @@ public final class ReplayDrill {
         List<ConsumerRecord<String, byte[]>> window = new ArrayList<>();
         int partitions = readWindow(from.commands(), o, window);
         // the drill's topics have the recording's partitions, so each record keeps its partition; its gateway listens
-        // on
-        // a free port, never on the live one's
+        // on free ports (public and admin), never on the live one's
         Namespace ns = new Namespace(
                 drill.name(),
                 drill.settings()
                         .and(Map.of(
                                 ToolSettings.TOPIC_PARTITIONS.name(),
                                 Integer.toString(partitions),
-                                "gateway.port",
+                                GatewaySettings.PORT.name(),
+                                "0",
+                                GatewaySettings.METRICS_PORT.name(),
                                 "0")));
         Set<String> purchases = new LinkedHashSet<>();
         Set<Long> opened = new TreeSet<>();

@@ -33,8 +33,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServiceStack {
     /**
-     * One service: its main class, the port of its {@code /metrics}, the path that says it is ready there (the
-     * reconciler serves no {@code /health}: its {@code /metrics} answering is its start), its JVM options.
+     * One service: its main class, the port of its {@code /metrics} (the gateway's admin port, not its public one), the
+     * path that says it is ready there (the reconciler serves no {@code /health}: its {@code /metrics} answering is its
+     * start), its JVM options.
      */
     record Service(String name, String mainClass, Setting<Integer> port, String ready, List<String> jvm) {}
 
@@ -42,7 +43,7 @@ public final class ServiceStack {
             new Service(
                     "gateway",
                     "dev.seckill.gateway.GatewayApp",
-                    GatewaySettings.PORT,
+                    GatewaySettings.METRICS_PORT,
                     "/health",
                     List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20")),
             new Service(
@@ -84,7 +85,7 @@ public final class ServiceStack {
 
     /**
      * Starts what is not running yet. Each service gets this JVM's environment, then the stack's own settings (where
-     * Kafka, Redis and MySQL are, the prefixes, its port) and {@code more} on top.
+     * Kafka, Redis and MySQL are, the prefixes, its ports) and {@code more} on top.
      */
     public void up(boolean monitoring, Map<String, String> more) throws IOException, InterruptedException {
         Files.createDirectories(dir);
@@ -95,6 +96,7 @@ public final class ServiceStack {
         env.put("SECKILL_TOPIC_PREFIX", settings.topicPrefix());
         env.put("SECKILL_REDIS_PREFIX", settings.redisPrefix());
         for (Service s : ALL) env.put(s.port().env(), Integer.toString(settings.get(s.port())));
+        env.put(GatewaySettings.PORT.env(), Integer.toString(settings.get(GatewaySettings.PORT))); // its public port
         env.putAll(more);
         gatewaySecret(env);
         // the reconciler reads the schema the order-writer migrates: it starts once the others are up

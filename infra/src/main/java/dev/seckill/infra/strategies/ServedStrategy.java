@@ -46,21 +46,23 @@ public final class ServedStrategy implements AutoCloseable {
     private final Map<String, String> env;
     private final Path logDir;
     private final int port;
+    private final int metricsPort;
     private final List<ServiceProcess> running = new ArrayList<>();
     private volatile String readiness = "";
 
-    private ServedStrategy(List<Part> parts, Map<String, String> env, Path logDir, int port) {
+    private ServedStrategy(List<Part> parts, Map<String, String> env, Path logDir, int port, int metricsPort) {
         this.parts = parts;
         this.env = env;
         this.logDir = logDir;
         this.port = port;
+        this.metricsPort = metricsPort;
     }
 
     /** A baseline: one process. */
     static ServedStrategy baseline(String strategy, Settings s, Path logDir) throws IOException {
         int port = freePort();
         Part p = Part.baseline(strategy, StrategyMain.class.getName(), List.of(strategy, Integer.toString(port)), port);
-        return new ServedStrategy(new ArrayList<>(List.of(p)), sharedEnv(s), logDir, port);
+        return new ServedStrategy(new ArrayList<>(List.of(p)), sharedEnv(s), logDir, port, 0);
     }
 
     /** The pipeline: gateway (auth off as for the baselines, a fixed id secret so a restarted gateway reads its ids), stream, writer. */
@@ -80,12 +82,15 @@ public final class ServedStrategy implements AutoCloseable {
     public static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more, boolean reconciler)
             throws IOException {
         int gateway = freePort();
+        int gatewayAdmin = freePort();
         int stream = freePort();
         int writer = freePort();
         Map<String, String> env = sharedEnv(s);
         env.putAll(Map.of(
                 "SECKILL_GATEWAY_PORT",
                 Integer.toString(gateway),
+                "SECKILL_GATEWAY_METRICS_PORT",
+                Integer.toString(gatewayAdmin),
                 "SECKILL_GATEWAY_AUTH_ENABLED",
                 "false",
                 // the harness's buyers share one address and no token: not one client for the read limit
@@ -118,7 +123,7 @@ public final class ServedStrategy implements AutoCloseable {
                             "SECKILL_RECONCILE_INTERVAL_MS",
                             "1000")));
         }
-        return new ServedStrategy(parts, env, logDir, gateway);
+        return new ServedStrategy(parts, env, logDir, gateway, gatewayAdmin);
     }
 
     private static final String STREAM = "stock-stream";
@@ -182,6 +187,11 @@ public final class ServedStrategy implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The pipeline gateway's admin port ({@code /metrics}); 0 for a baseline. */
+    public int metricsPort() {
+        return metricsPort;
     }
 
     /** Starts every part and waits for each one's {@code /health} 200; returns the milliseconds that took. */

@@ -41,6 +41,8 @@ class LoadCommandTest {
                 KafkaFixture.bootstrap(),
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "topic.partitions",
                 "2",
                 "gateway.auth.secret",

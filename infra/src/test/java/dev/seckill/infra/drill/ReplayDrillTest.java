@@ -36,7 +36,14 @@ class ReplayDrillTest {
     @BeforeAll
     static void record() {
         base = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), "gateway.port", "0", "topic.partitions", "2"));
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "2"));
         recording = Namespace.create(base, "replay-src-" + ID);
         try (Pipeline p = new Pipeline(recording).start();
                 OutcomeLog log = new OutcomeLog(base.kafkaBootstrap(), p.topics())) {

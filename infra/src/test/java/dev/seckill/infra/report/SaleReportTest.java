@@ -46,6 +46,8 @@ class SaleReportTest {
                 KafkaFixture.bootstrap(),
                 "gateway.port",
                 "0",
+                "gateway.metrics.port",
+                "0",
                 "topic.partitions",
                 "2",
                 "writer.payment.timeout.ms",

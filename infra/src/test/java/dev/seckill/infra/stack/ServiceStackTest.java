@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.contracts.Json;
+import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.kit.config.Settings;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code up --services --monitoring} on the real stack: the four services start as processes of their own (on spare
  * ports, in a namespace of this test), each answers {@code /health}, {@code status} says UP, the Prometheus it starts
- * scrapes all four with the shipped rules loaded, and {@code down} stops every one of them.
+ * scrapes all four with the shipped rules loaded (the gateway on its admin port: its public one answers /metrics 404),
+ * and {@code down} stops every one of them.
  */
 class ServiceStackTest {
     @TempDir
@@ -48,6 +50,7 @@ class ServiceStackTest {
                 Namespace.create(base, "svc-" + UUID.randomUUID().toString().substring(0, 6));
         Map<String, String> ports = new HashMap<>();
         for (ServiceStack.Service s : ServiceStack.ALL) ports.put(s.port().name(), Integer.toString(freePort()));
+        ports.put(GatewaySettings.PORT.name(), Integer.toString(freePort())); // its public port; s.port() its admin one
         Settings settings = ns.settings().and(ports);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
@@ -62,6 +65,16 @@ class ServiceStackTest {
             for (ServiceStack.Service s : ServiceStack.ALL)
                 assertThat(printed).contains(s.name()).contains(":" + settings.get(s.port()));
             HttpClient http = HttpClient.newHttpClient();
+            int gatewayPort = settings.get(GatewaySettings.PORT);
+            assertThat(get(http, gatewayPort, "/live"))
+                    .as("the gateway's public port")
+                    .isEqualTo(200);
+            assertThat(get(http, gatewayPort, "/metrics"))
+                    .as("no /metrics there")
+                    .isEqualTo(404);
+            assertThat(get(http, settings.get(GatewaySettings.METRICS_PORT), "/metrics"))
+                    .as("the gateway's admin port")
+                    .isEqualTo(200);
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
                 JsonNode targets = Json.MAPPER
                         .readTree(http.send(
@@ -94,6 +107,14 @@ class ServiceStackTest {
                     .isFalse();
         }
         assertThat(ServerProcess.answers("127.0.0.1", Monitoring.PORT)).isFalse();
+    }
+
+    private static int get(HttpClient http, int port, String path) throws Exception {
+        return http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private static int freePort() throws Exception {

@@ -57,7 +57,8 @@ public final class SharedSettings {
             "admin.host",
             "127.0.0.1",
             "the address each service's /health, /live and /metrics listen on (0.0.0.0 in a container: a kubelet probes "
-                    + "and Prometheus scrapes the pod's own address); the gateway's purchases listen on SECKILL_GATEWAY_HOST");
+                    + "and Prometheus scrapes the pod's own address); the gateway's purchases (and its public /health and "
+                    + "/live) listen on SECKILL_GATEWAY_HOST");
 
     public static List<Setting<?>> all() {
         return Setting.declaredIn(SharedSettings.class);

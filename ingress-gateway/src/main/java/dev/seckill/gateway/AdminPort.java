@@ -1,0 +1,36 @@
+package dev.seckill.gateway;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+
+/**
+ * The gateway's admin port ({@code SECKILL_GATEWAY_METRICS_PORT} on {@code SECKILL_ADMIN_HOST}), as the other services
+ * have theirs: {@code GET /metrics} (Prometheus text; the public port answers it 404, so the Internet cannot read it),
+ * and the same {@code /health} and {@code /live} as the public port ({@link HealthRoute}: one answer on both). One
+ * server on the gateway's Vert.x, not one per event loop; a scrape is rendered on a worker thread, never on an event
+ * loop that serves purchases.
+ */
+final class AdminPort {
+    private AdminPort() {}
+
+    /** Listens on {@code host:port} (0: a free one); {@code /metrics} only when {@code metrics} is Prometheus'. */
+    static HttpServer listen(Vertx vertx, HealthRoute health, MeterRegistry metrics, String host, int port) {
+        Router router = Router.router(vertx);
+        health.mountOn(router);
+        if (metrics instanceof PrometheusMeterRegistry prom) {
+            router.get("/metrics")
+                    .handler(ctx -> vertx.executeBlocking(prom::scrape, false).onComplete(text -> {
+                        if (text.failed()) ctx.fail(text.cause());
+                        else
+                            ctx.response()
+                                    .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                                    .end(text.result());
+                    }));
+        }
+        return HttpListeners.listen(vertx, router, "gateway admin (/metrics, /health, /live)", host, port, 1)
+                .get(0);
+    }
+}

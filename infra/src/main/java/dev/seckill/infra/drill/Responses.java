@@ -1,11 +1,11 @@
 package dev.seckill.infra.drill;
 
 /** What a load generator reads from the gateway's answers. */
-final class Responses {
+public final class Responses {
     private Responses() {}
 
     /** The requestId of a 202 body ({@code {"requestId":"…","status":"PENDING"}}). */
-    static String requestId(String body) {
+    public static String requestId(String body) {
         int at = body.indexOf("\"requestId\"");
         int open = body.indexOf('"', body.indexOf(':', at) + 1);
         return body.substring(open + 1, body.indexOf('"', open + 1));

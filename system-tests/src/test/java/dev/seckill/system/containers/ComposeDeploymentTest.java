@@ -11,7 +11,6 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.chaos.InvariantAudit;
-import dev.seckill.infra.drill.LoadGenerator;
 import dev.seckill.infra.drill.OutcomeLog;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.redis.RedisConnections;
@@ -155,21 +154,16 @@ class ComposeDeploymentTest {
         Jwt jwt = new Jwt(Images.envFileValue("SECKILL_GATEWAY_AUTH_SECRET"), Clock.systemUTC());
         AtomicBoolean killed = new AtomicBoolean();
         CompletableFuture<Void> crash = new CompletableFuture<>();
-        LoadGenerator.Result load = LoadGenerator.run(
-                gatewayPort,
-                GOODS,
-                4 * STOCK,
-                50,
-                BUYERS,
-                11,
-                user -> "Bearer " + jwt.mint(user, Instant.now().plusSeconds(3600)),
-                done -> {
-                    if (done >= STOCK / 2 && killed.compareAndSet(false, true))
+        // 500 buyers of two units each, every buyer asking twice (the second is a buyer trying again: DUPLICATE)
+        Buyers buyers = new Buyers(URI.create("http://127.0.0.1:" + gatewayPort), GOODS, BUYERS, 2, 2, 50, 11);
+        Buyers.Result load =
+                buyers.run(user -> "Bearer " + jwt.mint(user, Instant.now().plusSeconds(3600)), done -> {
+                    if (done >= BUYERS / 2 && killed.compareAndSet(false, true))
                         CompletableFuture.runAsync(() -> killAndStart("stock-stream", crash));
                 });
         crash.get(3, TimeUnit.MINUTES);
-        assertThat(killed).isTrue();
-        assertThat(load.errors()).as("requests the gateway failed").isZero();
+        assertThat(load.failed()).as("requests without an answer").isZero();
+        assertThat(load.byStatus()).as("answers by status").isEqualTo(Map.of(202, 2 * BUYERS));
 
         try (OutcomeLog outcomes = new OutcomeLog(s.kafkaBootstrap(), topics);
                 Connection db = DriverManager.getConnection(s.dbUrl(), s.dbUser(), s.dbPassword())) {
@@ -178,17 +172,26 @@ class ComposeDeploymentTest {
                     .pollInterval(Duration.ofSeconds(1))
                     .until(() -> decided(outcomes.snapshot(), load.acceptedIds())
                             == load.acceptedIds().size());
-            await("an order for every unit")
+            await("an order for every buyer, every unit in one")
                     .atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> count(db, "SELECT COUNT(*) FROM purchase_order WHERE goods_id = " + GOODS) == STOCK);
+                    .untilAsserted(() -> assertThat(count(
+                                    db,
+                                    "SELECT COUNT(*) * 100000 + COALESCE(SUM(quantity), 0) FROM purchase_order"
+                                            + " WHERE goods_id = " + GOODS))
+                            .as("orders × 100000 + units in them")
+                            .isEqualTo(BUYERS * 100000L + STOCK));
+            Map<String, Long> told = outcomes.snapshot().stream()
+                    .filter(o -> o.goodsId() == GOODS)
+                    .collect(Collectors.groupingBy(o -> o.outcome().name(), Collectors.counting()));
+            assertThat(told).as("outcomes").isEqualTo(Map.of("SUCCESS", (long) BUYERS, "DUPLICATE", (long) BUYERS));
             assertThat(InvariantAudit.violation(s, db, GOODS))
                     .as(InvariantAudit.WHAT)
                     .isNull();
             assertThat(count(
                             db,
                             "SELECT COUNT(*) FROM (SELECT user_id FROM purchase_order WHERE goods_id = " + GOODS
-                                    + " GROUP BY user_id HAVING SUM(quantity) > 2) t"))
+                                    + " GROUP BY user_id HAVING COUNT(*) > 1 OR SUM(quantity) > 2) t"))
                     .as("buyers over the per-user limit")
                     .isZero();
         }

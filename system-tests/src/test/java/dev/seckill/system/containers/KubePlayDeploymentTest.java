@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -14,10 +15,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +45,7 @@ class KubePlayDeploymentTest {
 
     static ComposeProject stack;
     static Path played;
+    static List<String> secrets = new ArrayList<>();
     static List<JsonNode> workloads = new ArrayList<>();
 
     @BeforeAll
@@ -70,6 +74,10 @@ class KubePlayDeploymentTest {
                     .toList()) {
                 JsonNode runnable = forPodman(doc);
                 if (runnable == null) continue;
+                if (runnable.path("kind").asText().equals("Secret")) {
+                    createSecret(runnable);
+                    continue;
+                }
                 if (runnable.path("kind").asText().equals("Deployment")) workloads.add(runnable);
                 out.append("---\n").append(YAML.writeValueAsString(runnable));
             }
@@ -98,6 +106,7 @@ class KubePlayDeploymentTest {
                 }
                 Podman.run(Duration.ofMinutes(3), Map.of(), "podman", "kube", "down", played.toString());
             }
+            for (String secret : secrets) Podman.podman("secret", "rm", secret);
         } finally {
             if (stack != null) stack.close();
         }
@@ -166,7 +175,6 @@ class KubePlayDeploymentTest {
             }
             case "Secret" -> {
                 ObjectNode data = d.has("stringData") ? (ObjectNode) d.path("stringData") : d.putObject("stringData");
-                data.put("SECKILL_DB_USER", "seckill");
                 data.put("SECKILL_DB_PASSWORD", "change-me");
                 return d;
             }
@@ -177,6 +185,13 @@ class KubePlayDeploymentTest {
             case "StatefulSet" -> {
                 d.put("kind", "Deployment");
                 ObjectNode spec = (ObjectNode) d.path("spec");
+                // each claim template's volume: an emptyDir of the pod's own (podman has no claim templates)
+                ObjectNode pod = (ObjectNode) spec.path("template").path("spec");
+                var volumes = pod.has("volumes") ? (ArrayNode) pod.get("volumes") : pod.putArray("volumes");
+                for (JsonNode claim : spec.path("volumeClaimTemplates"))
+                    volumes.addObject()
+                            .put("name", claim.path("metadata").path("name").asText())
+                            .putObject("emptyDir");
                 spec.remove(List.of("serviceName", "volumeClaimTemplates", "podManagementPolicy", "updateStrategy"));
                 spec.put("replicas", 1);
                 return d;
@@ -185,6 +200,30 @@ class KubePlayDeploymentTest {
                 return null;
             }
         }
+    }
+
+    /**
+     * A Secret made a podman secret the way podman 4.3's kube play reads one for {@code envFrom.secretRef}: a JSON map of
+     * base64 values. (4.3 stores a Secret document it plays in another form and then fails to read it: "secret ... is
+     * not valid JSON".)
+     */
+    static void createSecret(JsonNode secret) throws IOException {
+        Map<String, String> data = new LinkedHashMap<>();
+        secret.path("data")
+                .fields()
+                .forEachRemaining(e -> data.put(e.getKey(), e.getValue().asText()));
+        secret.path("stringData")
+                .fields()
+                .forEachRemaining(e -> data.put(
+                        e.getKey(),
+                        Base64.getEncoder().encodeToString(e.getValue().asText().getBytes(StandardCharsets.UTF_8))));
+        String name = secret.path("metadata").path("name").asText();
+        Path file = played.resolveSibling(name + ".secret.json");
+        Files.writeString(file, new ObjectMapper().writeValueAsString(data));
+        Podman.podman("secret", "rm", name);
+        Podman.podman("secret", "create", name, file.toString()).orThrow("podman secret create " + name);
+        Files.delete(file);
+        secrets.add(name);
     }
 
     /** Each probe's path and port in the workload's first container. */

@@ -39,6 +39,14 @@ final class Podman {
             if (info.exit() != 0) return "podman cannot run containers here: " + firstLine(info.output());
             Result compose = run(Duration.ofSeconds(30), Map.of(), "podman-compose", "version");
             if (compose.exit() != 0) return "podman-compose is not usable: " + firstLine(compose.output());
+            boolean bases =
+                    run(Duration.ofSeconds(30), Map.of(), "podman", "image", "exists", "seckill/jre:17-bookworm")
+                                    .exit()
+                            == 0;
+            if (!bases
+                    && run(Duration.ofSeconds(10), Map.of(), "sh", "-c", "command -v mmdebstrap")
+                                    .exit()
+                            != 0) return "no mmdebstrap to make the images' bases (apt-get install mmdebstrap)";
             return null;
         } catch (IOException e) {
             return "podman or podman-compose is not installed (./seckill images installs podman; apt-get install podman-compose)";

@@ -19,6 +19,7 @@ import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.observability.Console;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.LiveSale;
@@ -185,7 +186,7 @@ public final class GatewayApp implements AutoCloseable {
                         done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
                     }
                     readiness.up();
-                    System.out.println("ingress-gateway READY: " + done);
+                    Console.println("ingress-gateway READY: " + done);
                 },
                 "gateway-warmup");
         t.setDaemon(true);
@@ -233,7 +234,7 @@ public final class GatewayApp implements AutoCloseable {
         // the gateway serves its admin port itself, beside its public one (null: ServiceMain starts no metrics server)
         ServiceMain.run("ingress-gateway", null, (settings, registry) -> {
             GatewayApp app = new GatewayApp(settings, registry).start();
-            System.out.println("ingress-gateway: metrics on http://" + settings.get(SharedSettings.ADMIN_HOST) + ":"
+            Console.println("ingress-gateway: metrics on http://" + settings.get(SharedSettings.ADMIN_HOST) + ":"
                     + app.metricsPort() + "/metrics, health on /health, liveness on /live (public port " + app.port()
                     + ": /health, /live, no /metrics)");
             return app.warmUpInBackground(

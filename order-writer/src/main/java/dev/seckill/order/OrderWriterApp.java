@@ -9,6 +9,7 @@ import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.observability.Console;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.order.consume.ConsumerLoop;
 import dev.seckill.order.consume.DeadLetterWriter;
@@ -212,7 +213,7 @@ public final class OrderWriterApp implements AutoCloseable {
                     app::health,
                     settings.get(SharedSettings.ADMIN_HOST),
                     settings.get(OrderWriterSettings.METRICS_PORT));
-            System.out.println("order-writer: metrics on http://" + settings.get(SharedSettings.ADMIN_HOST) + ":"
+            Console.println("order-writer: metrics on http://" + settings.get(SharedSettings.ADMIN_HOST) + ":"
                     + status.port() + "/metrics, health on /health, liveness on /live");
             return () -> {
                 app.close();

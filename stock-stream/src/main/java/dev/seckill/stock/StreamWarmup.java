@@ -8,6 +8,7 @@ import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.observability.Console;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.JitSettle;
@@ -90,7 +91,7 @@ public final class StreamWarmup {
                         done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;
                     }
                     readiness.up();
-                    System.out.println("stock-stream READY: " + done);
+                    Console.println("stock-stream READY: " + done);
                 },
                 "stock-stream-warmup");
         t.setDaemon(true);

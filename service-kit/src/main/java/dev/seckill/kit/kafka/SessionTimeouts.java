@@ -1,5 +1,6 @@
 package dev.seckill.kit.kafka;
 
+import dev.seckill.kit.observability.Console;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ public final class SessionTimeouts {
         Range range = brokerRange(bootstrap);
         int fitted = fit(wanted, range.min(), range.max());
         if (fitted != wanted)
-            System.out.printf(
+            Console.printf(
                     "%s: session timeout %,d ms is outside what the brokers accept (group.min/max.session.timeout.ms"
                             + " %,d–%,d ms%s): using %,d ms; a dead member is noticed that much later%n",
                     service,
@@ -71,7 +72,7 @@ public final class SessionTimeouts {
             Thread.currentThread().interrupt();
             return new Range(KAFKA_MIN, KAFKA_MAX, false);
         } catch (Exception e) {
-            System.out.printf(
+            Console.printf(
                     "session timeout: the brokers' group.min/max.session.timeout.ms could not be read (%s)%n", e);
             return new Range(KAFKA_MIN, KAFKA_MAX, false);
         } finally {

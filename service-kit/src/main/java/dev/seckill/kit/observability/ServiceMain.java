@@ -46,7 +46,7 @@ public final class ServiceMain {
                     : metricsPort == null
                             ? null
                             : MetricsServer.start(registry, adminHost, settings.get(metricsPort), null);
-            System.out.println(name + " RUNNING"
+            Console.println(name + " RUNNING"
                     + (server == null ? "" : "; metrics on http://" + adminHost + ":" + server.port() + "/metrics"));
             Runtime.getRuntime()
                     .addShutdownHook(new Thread(

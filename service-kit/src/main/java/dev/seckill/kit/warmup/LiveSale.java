@@ -3,6 +3,7 @@ package dev.seckill.kit.warmup;
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.observability.Console;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class LiveSale {
         if (window <= 0) return warmup;
         long age = newestCommandAgeMs(settings, Clock.systemUTC());
         if (age < 0 || age >= window) return warmup;
-        System.out.printf(
+        Console.printf(
                 "%s: the newest command is %,d ms old (a sale is live): serving at once, no warm-up before ready%n",
                 service, age);
         return 0;

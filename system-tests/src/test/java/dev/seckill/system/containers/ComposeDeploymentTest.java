@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
@@ -135,6 +136,25 @@ class ComposeDeploymentTest {
 
     @Test
     @Order(2)
+    void givenTheImages_whenTheServicesRun_thenTheirOutputIsJsonLinesSaveTheirOneLineErrors() throws Exception {
+        for (String service : ENDPOINTS.keySet()) {
+            List<String> lines = project.logs(service).lines().toList();
+            assertThat(lines).as(service + "'s output").isNotEmpty();
+            for (String line : lines) {
+                if (line.startsWith(service + ": ")) continue; // a readable one-line error on stderr (Kafka not yet up)
+                assertThat(Json.MAPPER.readTree(line).path("level").asText())
+                        .as("%s: a JSON log line: %s", service, line)
+                        .isNotEmpty();
+            }
+            assertThat(lines)
+                    .as(service + " said it runs, as a JSON line of the console logger")
+                    .anyMatch(l -> l.contains("\"loggerName\":\"dev.seckill.console\"")
+                            && (l.contains("RUNNING") || l.contains("listening")));
+        }
+    }
+
+    @Test
+    @Order(3)
     void givenASaleOfAThousandUnits_whenFiveHundredBuyersBuyAndTheStreamIsKilledMidSale_thenNothingIsLost()
             throws Exception {
         Settings s = Settings.with(Map.of(

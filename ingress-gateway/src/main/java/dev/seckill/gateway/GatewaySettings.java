@@ -70,7 +70,7 @@ public record GatewaySettings(
     public static final Setting<Boolean> AUTH_ENABLED =
             Setting.flag("gateway.auth.enabled", true, "buyers must send a bearer HS256 JWT (sub = userId, exp)");
     public static final Setting<String> AUTH_SECRET =
-            Setting.text("gateway.auth.secret", "", "the JWT HMAC key, at least 32 characters");
+            Setting.secret("gateway.auth.secret", 128, "the JWT HMAC key, at least 32 characters, random");
     public static final Setting<String> AUTH_ISSUER =
             Setting.text("gateway.auth.issuer", "", "when set, a token's iss must match (empty: not checked)");
     public static final Setting<String> AUTH_AUDIENCE =
@@ -79,14 +79,14 @@ public record GatewaySettings(
             "gateway.auth.max.lifetime.seconds",
             Jwt.DEFAULT_MAX_LIFETIME.toSeconds(),
             "longer-lived tokens are refused");
-    public static final Setting<String> PAYMENT_SECRET = Setting.text(
+    public static final Setting<String> PAYMENT_SECRET = Setting.secret(
             "gateway.payment.secret",
-            "",
+            128,
             "the payment provider's credential for POST /api/orders/{id}/pay, at least 32 characters and not the JWT "
                     + "secret (empty: the endpoint is off, 404)");
-    public static final Setting<String> ID_SECRET = Setting.text(
+    public static final Setting<String> ID_SECRET = Setting.secret(
             "gateway.id.secret",
-            "",
+            128,
             "signs the requestIds gateways make (empty: derived from the JWT secret; set it when auth is off and several "
                     + "instances serve GET)");
     public static final Setting<Long> LIMIT_GLOBAL_PER_SECOND =

@@ -189,6 +189,11 @@ public final class CliCommands {
             "",
             List.of(value("base", "debian|public"), value("only", "NAME,...")),
             "the images of the four services and of Kafka, Redis and MariaDB (the launcher runs deploy/images/build.sh)");
+    public static final CliCommand SECRETS = new CliCommand(
+            "secrets",
+            "",
+            List.of(value("dir", "DIR")),
+            "random secrets for deploy/compose.yaml, one file each (the launcher writes them; existing ones kept)");
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
@@ -217,6 +222,7 @@ public final class CliCommands {
                 CHAOS,
                 RUN,
                 IMAGES,
+                SECRETS,
                 TEST);
     }
 

@@ -36,7 +36,6 @@ class ManifestModelTest {
                 .doesNotHaveDuplicates()
                 .contains(
                         "ConfigMap/seckill-config",
-                        "Secret/seckill-secrets",
                         "Deployment/ingress-gateway",
                         "Service/ingress-gateway",
                         "StatefulSet/stock-stream",

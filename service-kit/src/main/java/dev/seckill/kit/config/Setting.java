@@ -1,9 +1,13 @@
 package dev.seckill.kit.config;
 
+import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -20,6 +24,7 @@ public final class Setting<T> {
     private final Function<Settings, T> fallback;
     private final String documentedDefault;
     private final String description;
+    private final boolean secret;
 
     private Setting(
             String name,
@@ -27,6 +32,16 @@ public final class Setting<T> {
             Function<Settings, T> fallback,
             String documentedDefault,
             String description) {
+        this(name, parse, fallback, documentedDefault, description, false);
+    }
+
+    private Setting(
+            String name,
+            Function<String, T> parse,
+            Function<Settings, T> fallback,
+            String documentedDefault,
+            String description,
+            boolean secret) {
         if (!name.matches("[a-z][a-z0-9]*(\\.[a-z0-9]+)*"))
             throw new IllegalArgumentException("bad setting name: " + name);
         this.name = name;
@@ -34,6 +49,7 @@ public final class Setting<T> {
         this.fallback = fallback;
         this.documentedDefault = documentedDefault;
         this.description = description;
+        this.secret = secret;
     }
 
     public static Setting<String> text(String name, String fallback, String description) {
@@ -44,6 +60,15 @@ public final class Setting<T> {
     public static Setting<String> text(
             String name, Function<Settings, String> fallback, String documentedDefault, String description) {
         return new Setting<>(name, v -> v, fallback, documentedDefault, description);
+    }
+
+    /**
+     * A secret (empty by default): set directly, or read from the file named by {@code <ENV>_FILE} (a Kubernetes or
+     * compose secret mounted as a file; one trailing line break dropped). A value that is a known placeholder or has
+     * fewer than {@code minBits} bits of randomness is refused with one line naming the variable ({@link SecretValues}).
+     */
+    public static Setting<String> secret(String name, int minBits, String description) {
+        return new Setting<>(name, v -> SecretValues.require(envOf(name), v, minBits), s -> "", "", description, true);
     }
 
     public static Setting<Integer> integer(String name, int fallback, String description) {
@@ -89,8 +114,30 @@ public final class Setting<T> {
         return description;
     }
 
+    /** True for a {@link #secret}: it may also be read from the file {@code <ENV>_FILE} names. */
+    public boolean isSecret() {
+        return secret;
+    }
+
     T read(Settings settings) {
-        return settings.find(name).map(parse).orElseGet(() -> fallback.apply(settings));
+        Optional<String> value = settings.find(name);
+        if (value.isEmpty() && secret) value = settings.find(name + ".file").map(this::fileContent);
+        try {
+            return value.map(parse).orElseGet(() -> fallback.apply(settings));
+        } catch (IllegalArgumentException e) {
+            // a bad value names its variable, in one line (a NumberFormatException says only "For input string")
+            String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new IllegalArgumentException(message.startsWith(env()) ? message : env() + ": " + message, e);
+        }
+    }
+
+    private String fileContent(String path) {
+        try {
+            String content = Files.readString(Path.of(path));
+            return content.endsWith("\n") ? content.substring(0, content.length() - 1) : content;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(env() + "_FILE: cannot read " + path + " (" + e.getMessage() + ")");
+        }
     }
 
     static String envOf(String name) {

@@ -27,7 +27,7 @@ public final class SharedSettings {
             "the MySQL-compatible database (JDBC URL)");
     public static final Setting<String> DB_USER = Setting.text(Settings.DB_USER, "root", "the database user");
     public static final Setting<String> DB_PASSWORD =
-            Setting.text(Settings.DB_PASSWORD, "", "the database user's password");
+            Setting.secret(Settings.DB_PASSWORD, 0, "the database user's password (a placeholder is refused)");
     public static final Setting<String> TOPIC_PREFIX = Setting.text(
             Settings.TOPIC_PREFIX, "seckill.", "prefix of every topic (and of the default consumer-group ids)");
     public static final Setting<String> REDIS_PREFIX =

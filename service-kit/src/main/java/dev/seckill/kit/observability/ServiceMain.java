@@ -60,7 +60,7 @@ public final class ServiceMain {
                             },
                             name + "-shutdown"));
             Thread.currentThread().join();
-        } catch (Unreachable | IllegalStateException e) {
+        } catch (Unreachable | IllegalStateException | IllegalArgumentException e) {
             System.err.println(name + ": " + e.getMessage());
             System.exit(2);
         }

@@ -57,7 +57,9 @@ class SettingTest {
     @Test
     void a_bad_number_fails_the_read() {
         assertThatThrownBy(() -> Settings.with(Map.of("test.size", "x")).get(SIZE))
-                .isInstanceOf(NumberFormatException.class);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("SECKILL_TEST_SIZE: ")
+                .hasCauseInstanceOf(NumberFormatException.class);
     }
 
     @Test

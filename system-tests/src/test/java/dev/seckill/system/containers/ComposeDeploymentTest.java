@@ -75,6 +75,7 @@ class ComposeDeploymentTest {
     static final int BUYERS = 500;
 
     static ComposeProject project;
+    static TestSecrets secrets;
     static int gatewayPort;
     static int kafkaPort;
     static final HttpClient http =
@@ -88,21 +89,28 @@ class ComposeDeploymentTest {
         Images.ensureBuilt();
         gatewayPort = freePort();
         kafkaPort = freePort();
+        secrets = new TestSecrets();
         project = new ComposeProject(
                 "seckill-ct-" + UUID.randomUUID().toString().substring(0, 8),
                 Map.of(
                         "SECKILL_GATEWAY_PUBLISH", Integer.toString(gatewayPort),
-                        "SECKILL_KAFKA_PUBLISH", Integer.toString(kafkaPort)));
-        project.up();
+                        "SECKILL_KAFKA_PUBLISH", Integer.toString(kafkaPort),
+                        "SECKILL_SECRETS_DIR", secrets.dir().toString()));
+        project.up(SERVICES.toArray(String[]::new));
     }
 
     @AfterAll
     static void down() throws IOException {
-        if (project == null) return;
         try {
-            project.saveLogs(Path.of("target", "containers", "compose"), SERVICES);
+            if (project != null) {
+                try {
+                    project.saveLogs(Path.of("target", "containers", "compose"), SERVICES);
+                } finally {
+                    project.close();
+                }
+            }
         } finally {
-            project.close();
+            if (secrets != null) secrets.close();
         }
     }
 
@@ -162,7 +170,7 @@ class ComposeDeploymentTest {
                 Settings.REDIS_URL, "redis://" + project.ip("redis") + ":6379",
                 Settings.DB_URL, "jdbc:mysql://" + project.ip("mariadb") + ":3306/seckill",
                 Settings.DB_USER, "seckill",
-                Settings.DB_PASSWORD, "change-me"));
+                Settings.DB_PASSWORD, secrets.get("db-password")));
         Topics topics = new Topics(s.topicPrefix());
         // the stream creates the topics at its start: the sale opens once it runs
         await("the sale opened through the containers")
@@ -171,7 +179,7 @@ class ComposeDeploymentTest {
                 .ignoreExceptions()
                 .until(() -> openSale(s, topics));
 
-        Jwt jwt = new Jwt(Images.envFileValue("SECKILL_GATEWAY_AUTH_SECRET"), Clock.systemUTC());
+        Jwt jwt = new Jwt(secrets.get("gateway-auth-secret"), Clock.systemUTC());
         AtomicBoolean killed = new AtomicBoolean();
         CompletableFuture<Void> crash = new CompletableFuture<>();
         // 500 buyers of two units each, every buyer asking twice (the second is a buyer trying again: DUPLICATE)

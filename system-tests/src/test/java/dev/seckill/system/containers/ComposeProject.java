@@ -26,7 +26,13 @@ final class ComposeProject implements AutoCloseable {
     ComposeProject up(String... services) throws IOException {
         List<String> args = new ArrayList<>(List.of("up", "-d"));
         args.addAll(List.of(services));
-        compose(Duration.ofMinutes(5), args.toArray(String[]::new)).orThrow("podman-compose up");
+        Podman.Result up =
+                compose(Duration.ofMinutes(5), args.toArray(String[]::new)).orThrow("podman-compose up");
+        // podman-compose goes on (exit 0) past a container podman could not create: name the one missing
+        for (String service : services)
+            if (Podman.podman("container", "exists", container(service)).exit() != 0)
+                throw new IllegalStateException(
+                        "podman-compose up made no container for " + service + ": " + Podman.tail(up.output()));
         return this;
     }
 

@@ -22,13 +22,4 @@ final class Images {
         r.orThrow("deploy/images/build.sh (log: " + log.toAbsolutePath() + ")");
         built = true;
     }
-
-    /** A value of deploy/seckill.env, the settings compose gives the services. */
-    static String envFileValue(String name) throws IOException {
-        return Files.readAllLines(Podman.ROOT.resolve("deploy/seckill.env")).stream()
-                .filter(l -> l.startsWith(name + "="))
-                .map(l -> l.substring(name.length() + 1))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException(name + " is not in deploy/seckill.env"));
-    }
 }

@@ -44,6 +44,7 @@ class KubePlayDeploymentTest {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     static ComposeProject stack;
+    static TestSecrets secretFiles;
     static Path played;
     static List<String> secrets = new ArrayList<>();
     static List<JsonNode> workloads = new ArrayList<>();
@@ -54,11 +55,13 @@ class KubePlayDeploymentTest {
         if (why != null) System.out.println("KubePlayDeploymentTest skipped: " + why);
         assumeTrue(why == null, why);
         Images.ensureBuilt();
+        secretFiles = new TestSecrets();
         stack = new ComposeProject(
                 "seckill-kp-" + UUID.randomUUID().toString().substring(0, 8),
                 Map.of(
                         "SECKILL_GATEWAY_PUBLISH", Integer.toString(ComposeDeploymentTest.freePort()),
-                        "SECKILL_KAFKA_PUBLISH", Integer.toString(ComposeDeploymentTest.freePort())));
+                        "SECKILL_KAFKA_PUBLISH", Integer.toString(ComposeDeploymentTest.freePort()),
+                        "SECKILL_SECRETS_DIR", secretFiles.dir().toString()));
         stack.up("kafka", "redis", "mariadb");
         played = Path.of("target", "containers", "kube-play.yaml").toAbsolutePath();
         Files.createDirectories(played.getParent());
@@ -74,14 +77,17 @@ class KubePlayDeploymentTest {
                     .toList()) {
                 JsonNode runnable = forPodman(doc);
                 if (runnable == null) continue;
-                if (runnable.path("kind").asText().equals("Secret")) {
-                    createSecret(runnable);
-                    continue;
-                }
                 if (runnable.path("kind").asText().equals("Deployment")) workloads.add(runnable);
                 out.append("---\n").append(YAML.writeValueAsString(runnable));
             }
         Files.writeString(played, out.toString());
+        // the Secret the manifests read, made per cluster as config.yaml says (kubectl create secret generic ...)
+        createSecret(
+                "seckill-secrets",
+                Map.of(
+                        "SECKILL_GATEWAY_AUTH_SECRET", secretFiles.get("gateway-auth-secret"),
+                        "SECKILL_GATEWAY_PAYMENT_SECRET", secretFiles.get("gateway-payment-secret"),
+                        "SECKILL_DB_PASSWORD", secretFiles.get("db-password")));
         Podman.run(
                         Duration.ofMinutes(5),
                         Map.of(),
@@ -108,7 +114,11 @@ class KubePlayDeploymentTest {
             }
             for (String secret : secrets) Podman.podman("secret", "rm", secret);
         } finally {
-            if (stack != null) stack.close();
+            try {
+                if (stack != null) stack.close();
+            } finally {
+                if (secretFiles != null) secretFiles.close();
+            }
         }
     }
 
@@ -173,11 +183,6 @@ class KubePlayDeploymentTest {
                 data.put("SECKILL_DB_URL", "jdbc:mysql://mariadb:3306/seckill");
                 return d;
             }
-            case "Secret" -> {
-                ObjectNode data = d.has("stringData") ? (ObjectNode) d.path("stringData") : d.putObject("stringData");
-                data.put("SECKILL_DB_PASSWORD", "change-me");
-                return d;
-            }
             case "Deployment" -> {
                 ((ObjectNode) d.path("spec")).put("replicas", 1);
                 return d;
@@ -203,21 +208,13 @@ class KubePlayDeploymentTest {
     }
 
     /**
-     * A Secret made a podman secret the way podman 4.3's kube play reads one for {@code envFrom.secretRef}: a JSON map of
-     * base64 values. (4.3 stores a Secret document it plays in another form and then fails to read it: "secret ... is
-     * not valid JSON".)
+     * A Kubernetes Secret as podman 4.3's kube play reads one for {@code envFrom.secretRef}: a podman secret holding a
+     * JSON map of base64 values. (4.3 stores a Secret document it plays in another form and then fails to read it:
+     * "secret ... is not valid JSON".)
      */
-    static void createSecret(JsonNode secret) throws IOException {
+    static void createSecret(String name, Map<String, String> values) throws IOException {
         Map<String, String> data = new LinkedHashMap<>();
-        secret.path("data")
-                .fields()
-                .forEachRemaining(e -> data.put(e.getKey(), e.getValue().asText()));
-        secret.path("stringData")
-                .fields()
-                .forEachRemaining(e -> data.put(
-                        e.getKey(),
-                        Base64.getEncoder().encodeToString(e.getValue().asText().getBytes(StandardCharsets.UTF_8))));
-        String name = secret.path("metadata").path("name").asText();
+        values.forEach((k, v) -> data.put(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
         Path file = played.resolveSibling(name + ".secret.json");
         Files.writeString(file, new ObjectMapper().writeValueAsString(data));
         Podman.podman("secret", "rm", name);

@@ -6,14 +6,17 @@
 #   --only a,b      only these images (gateway, stock-stream, order-writer, reconciler, kafka, redis, mariadb)
 # SECKILL_IMAGE_TAG (default 0.1.0) tags every image seckill/<name>:<tag>.
 set -euo pipefail
+shopt -s inherit_errexit
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$ROOT/deploy/images"
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$HERE/containers.conf}"
 TAG="${SECKILL_IMAGE_TAG:-0.1.0}"
 WORK="${SECKILL_HOME:-$ROOT/.seckill}/images"
 SUITE=bookworm
-JRE_BASE="seckill/jre:17-$SUITE"
-STACK_BASE="seckill/debian-stack:$SUITE"
+# the bases' recipe version: change it with make_bases, and the next run makes them again
+RECIPE=r2
+JRE_BASE="seckill/jre:17-$SUITE-$RECIPE"
+STACK_BASE="seckill/debian-stack:$SUITE-$RECIPE"
 base=debian only=""
 say() { echo "images: $*" >&2; }
 die() { echo "images: $*" >&2; exit 2; }
@@ -28,22 +31,27 @@ done
 [ "$base" = debian ] || [ "$base" = public ] || die "--base is debian or public, not $base"
 wanted() { [ -z "$only" ] || [[ "$only" == *",$1,"* ]]; }
 
-need() { # tool package
-  command -v "$1" >/dev/null 2>&1 && return 0
-  [ "$(id -u)" = 0 ] || die "$1 is missing: sudo apt-get install -y $2"
-  say "installing $2 ($1 is missing)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $2 >/dev/null \
-    || die "could not install $2"
+need() { # tool packages...
+  local tool="$1"; shift
+  command -v "$tool" >/dev/null 2>&1 && return 0
+  [ "$(id -u)" = 0 ] || die "$tool is missing: sudo apt-get install -y $*"
+  say "installing $* ($tool is missing)"
+  # shellcheck disable=SC2068
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $@ >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $@ >/dev/null; } \
+    || die "could not install $*"
 }
-need podman "podman runc"
-command -v runc >/dev/null 2>&1 || need runc runc
+# podman's pods need catatonit, name resolution between containers aardvark-dns (both only recommended by podman)
+need podman podman runc catatonit netavark aardvark-dns iptables
+need runc runc
 
 # Two bases from one Debian root file system: the stack's (a JRE, Redis and MariaDB with a shell and apt) and the
 # services' (the JRE and the libraries it loads, a passwd entry for uid 10001, nothing else: no shell).
 make_bases() {
   need mmdebstrap mmdebstrap
   local tmp rootfs slim
-  tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' RETURN
+  BASE_TMP="$(mktemp -d)"; trap 'rm -rf "$BASE_TMP"' EXIT # also when a step fails (die, set -e)
+  tmp="$BASE_TMP"
   rootfs="$tmp/rootfs" slim="$tmp/slim"
   say "making the Debian $SUITE base with mmdebstrap (a few minutes the first time; log: $WORK/mmdebstrap.log)"
   mmdebstrap --variant=apt --include=openjdk-17-jre-headless,redis-server,mariadb-server \
@@ -66,16 +74,19 @@ make_bases() {
   chroot "$rootfs" sh -c "for f in /$jdk/bin/java /$jdk/lib/*.so /$jdk/lib/server/libjvm.so; do ldd \$f; done" \
     | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/lib64\// {print $1}' | sort -u | while read -r lib; do
       case "$lib" in /$jdk/*) continue ;; esac
+      # resolved inside the rootfs: an absolute link (bookworm's /lib64/ld-linux-x86-64.so.2) must not reach the host's
+      real="$(chroot "$rootfs" readlink -f "$lib")"
       mkdir -p "$slim/usr$(dirname "${lib#/usr}")"
-      cp -L "$rootfs$lib" "$slim/usr${lib#/usr}"
+      cp "$rootfs$real" "$slim/usr${lib#/usr}"
     done
   printf 'root:x:0:0:root:/root:/nonexistent\nseckill:x:10001:10001:seckill:/var/lib/seckill:/nonexistent\n' >"$slim/etc/passwd"
   printf 'root:x:0:\nseckill:x:10001:\n' >"$slim/etc/group"
   printf 'hosts: files dns\n' >"$slim/etc/nsswitch.conf"
   ldconfig -r "$slim" 2>/dev/null || true
   tar -C "$slim" -cf "$tmp/jre.tar" .
-  podman import -q --change "ENV PATH=/$jdk/bin:/usr/bin" --change 'USER 10001:10001' \
+  podman import -q --change "ENV PATH=/$jdk/bin:/usr/bin" --change 'ENV LANG=C.UTF-8' --change 'USER 10001:10001' \
     "$tmp/jre.tar" "$JRE_BASE" >/dev/null
+  rm -rf "$BASE_TMP"
 }
 
 mkdir -p "$WORK"
@@ -92,12 +103,14 @@ service_context() { # module main jvm-flags...
   own="$(ls "$ROOT/$module"/target/"$module"-*.jar 2>/dev/null | grep -v -e '-tests.jar' -e '-sources.jar' | head -1)"
   [ -f "$cpfile" ] && [ -n "$own" ] || die "$module is not built: run ./seckill build (mvn install -DskipTests) first"
   rm -rf "$ctx"; mkdir -p "$ctx/lib" "$ctx/state/streams"
-  cp "$own" "$ctx/lib/"
+  cp "$own" "$ctx/lib/" || die "$module: cannot copy $own"
   local jar
-  for jar in $(tr ':' ' ' <"$cpfile"); do
+  while IFS= read -r -d: jar || [ -n "$jar" ]; do
+    jar="${jar%$'\n'}"
+    [ -n "$jar" ] || continue
     [ -f "$jar" ] || die "$module: $jar is not a jar file (build with mvn package or install)"
-    cp "$jar" "$ctx/lib/"
-  done
+    cp "$jar" "$ctx/lib/" || die "$module: cannot copy $jar"
+  done <"$cpfile"
   cp "$HERE/service/Containerfile" "$ctx/"
   { printf '%s\n' -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:+UseG1GC "$@" -cp '/app/lib/*' "$main"; } >"$ctx/jvm.args"
   echo "$ctx"
@@ -109,7 +122,11 @@ kafka_context() {
   [ -f "$cpfile" ] || die "local-stack is not built: run mvn install -DskipTests first"
   rm -rf "$ctx"; mkdir -p "$ctx/libs"
   local jar
-  for jar in $(tr ':' ' ' <"$cpfile"); do cp "$jar" "$ctx/libs/"; done
+  while IFS= read -r -d: jar || [ -n "$jar" ]; do
+    jar="${jar%$'\n'}"
+    [ -n "$jar" ] || continue
+    cp "$jar" "$ctx/libs/" || die "kafka: cannot copy $jar"
+  done <"$cpfile"
   cp "$HERE/kafka/"* "$ctx/"
   echo "$ctx"
 }

@@ -40,8 +40,8 @@ import redis.clients.jedis.RedisClient;
 
 /** The door with auth on: verified identity, rate limits with Retry-After, and the sale-window short-circuit. */
 class GatewayDoorTest {
-    static final String SECRET = "door-test-secret-0123456789-abcdefghij";
-    static final String PAYMENT_SECRET = "door-test-payment-provider-credential-0123456789";
+    static final String SECRET = "door-test-secret-h4Tn8Wq2Ze6Ly9Kc3Pd7";
+    static final String PAYMENT_SECRET = "door-test-payment-provider-credential-Vb5Jx1Mr8Gt4";
     static GatewayApp gateway;
     static Jwt jwt;
     static String prefix;
@@ -299,7 +299,7 @@ class GatewayDoorTest {
     void thePaymentCredentialMustBeLongAndNotTheBuyersSecret() {
         Assertions.assertThatThrownBy(
                         () -> PaymentRoute.credential(Settings.with(Map.of("gateway.payment.secret", "too-short"))))
-                .hasMessageContaining("at least 32 characters");
+                .hasMessageContaining("SECKILL_GATEWAY_PAYMENT_SECRET is too short (9 characters, 32 needed)");
         Assertions.assertThatThrownBy(() -> PaymentRoute.credential(
                         Settings.with(Map.of("gateway.payment.secret", SECRET, "gateway.auth.secret", SECRET))))
                 .hasMessageContaining("must differ");

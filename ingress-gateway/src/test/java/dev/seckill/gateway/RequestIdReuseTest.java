@@ -56,7 +56,7 @@ import redis.clients.jedis.params.ScanParams;
  * namespace over the machine's broker and Redis; outcomes are written to the outcome topics as stock-stream writes them.
  */
 class RequestIdReuseTest {
-    static final String SECRET = "reuse-test-secret-0123456789-abcdefghij";
+    static final String SECRET = "reuse-test-secret-7Qm2xK9pLw4Zt8Rb3Nv6";
     static final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     static final AtomicLong users = new AtomicLong(7000);

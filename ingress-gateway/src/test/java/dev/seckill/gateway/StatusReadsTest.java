@@ -45,7 +45,7 @@ import redis.clients.jedis.RedisClient;
  * gateway of its own settings, over a real broker and a redis-server of this test's own.
  */
 class StatusReadsTest {
-    static final String SECRET = "status-reads-test-secret-0123456789-abcdef";
+    static final String SECRET = "status-reads-test-secret-Rf6Yu2Hs9Dk3Xa7Wq";
     static final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     static final Jwt jwt = new Jwt(SECRET, Clock.systemUTC());

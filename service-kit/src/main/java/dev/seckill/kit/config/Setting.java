@@ -121,7 +121,12 @@ public final class Setting<T> {
 
     T read(Settings settings) {
         Optional<String> value = settings.find(name);
-        if (value.isEmpty() && secret) value = settings.find(name + ".file").map(this::fileContent);
+        if (secret) {
+            Optional<String> file = settings.find(name + ".file");
+            if (file.isPresent() && value.isPresent())
+                throw new IllegalArgumentException(env() + " and " + env() + "_FILE are both set: set one");
+            if (file.isPresent()) value = file.map(this::fileContent);
+        }
         try {
             return value.map(parse).orElseGet(() -> fallback.apply(settings));
         } catch (IllegalArgumentException e) {

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,10 +27,39 @@ class SecretSettingTest {
     }
 
     @Test
-    void givenALongButRepetitiveValue_whenRead_thenRefusedAsGuessable() {
-        Settings s = Settings.with(Map.of("test.key", "abababababababababababababababababababab"));
-        assertThatThrownBy(() -> s.get(KEY))
-                .hasMessageStartingWith("SECKILL_TEST_KEY is too guessable (about 40 bits of randomness, 128 needed)");
+    void givenValuesAGuesserTriesEarly_whenRead_thenEachRefusedSayingWhy() {
+        Map<String, String> weak = Map.of(
+                "short0K9x",
+                "is too short (9 characters, 32 needed)",
+                "ab".repeat(20),
+                "is too guessable (2 distinct characters)",
+                "abcd1xyz".repeat(5),
+                "is too guessable (it repeats every 8 characters)",
+                "Password1234567890!Password1234567890!",
+                "is too guessable (it repeats every 19 characters)",
+                "abcdefghijklmnopqrstuvwxyz0123456789",
+                "is too guessable (it holds a run like",
+                "a".repeat(26) + "b1c3d5e7f9",
+                "is too guessable (about 64 bits of spread, 88 needed)");
+        weak.forEach((value, why) -> assertThatThrownBy(
+                        () -> Settings.with(Map.of("test.key", value)).get(KEY))
+                .as(value)
+                .hasMessageStartingWith("SECKILL_TEST_KEY " + why));
+    }
+
+    @Test
+    void givenRandomValuesAsOpensslMakesThem_whenRead_thenAcceptedEveryTime() {
+        Random random = new Random(20261201); // seeded: the same 2,000 draws every run
+        for (int i = 0; i < 2000; i++) {
+            byte[] bytes = new byte[16];
+            random.nextBytes(bytes);
+            String hex = HexFormat.of().formatHex(bytes); // openssl rand -hex 16: 128 bits
+            assertThat(SecretValues.weakness(hex, 128)).as(hex).isNull();
+            byte[] more = new byte[48];
+            random.nextBytes(more);
+            String b64 = Base64.getEncoder().encodeToString(more); // openssl rand -base64 48
+            assertThat(SecretValues.weakness(b64, 128)).as(b64).isNull();
+        }
     }
 
     @Test
@@ -47,6 +79,9 @@ class SecretSettingTest {
                                 Map.of("test.key.file", dir.resolve("missing").toString()))
                         .get(KEY))
                 .hasMessageStartingWith("SECKILL_TEST_KEY_FILE: cannot read ");
+        assertThatThrownBy(() -> Settings.with(Map.of("test.key", "", "test.key.file", file.toString()))
+                        .get(KEY))
+                .hasMessage("SECKILL_TEST_KEY and SECKILL_TEST_KEY_FILE are both set: set one");
     }
 
     @Test

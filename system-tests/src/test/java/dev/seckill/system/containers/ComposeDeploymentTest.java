@@ -87,6 +87,9 @@ class ComposeDeploymentTest {
         if (why != null) System.out.println("ComposeDeploymentTest skipped: " + why);
         assumeTrue(why == null, why);
         Images.ensureBuilt();
+        String cannot = Podman.cannotRun("seckill/ingress-gateway:" + Images.tag());
+        if (cannot != null) System.out.println("ComposeDeploymentTest" + " skipped: " + cannot);
+        assumeTrue(cannot == null, cannot);
         gatewayPort = freePort();
         kafkaPort = freePort();
         secrets = new TestSecrets();

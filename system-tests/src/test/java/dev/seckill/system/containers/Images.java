@@ -22,4 +22,10 @@ final class Images {
         r.orThrow("deploy/images/build.sh (log: " + log.toAbsolutePath() + ")");
         built = true;
     }
+
+    /** The tag every image of this run has ({@code SECKILL_IMAGE_TAG}, 0.1.0 unless set). */
+    static String tag() {
+        String tag = System.getenv("SECKILL_IMAGE_TAG");
+        return tag == null || tag.isBlank() ? "0.1.0" : tag;
+    }
 }

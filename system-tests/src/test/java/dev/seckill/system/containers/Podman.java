@@ -34,23 +34,30 @@ final class Podman {
     /** Null when podman runs containers here, else one line saying why not. */
     static String unusable() {
         try {
+            if (!"root".equals(System.getProperty("user.name")))
+                return "the container tests need root's podman (a rootless container's address is not reachable from"
+                        + " the host)";
             Result info =
                     run(Duration.ofSeconds(60), Map.of(), "podman", "info", "--format", "{{.Host.OCIRuntime.Name}}");
             if (info.exit() != 0) return "podman cannot run containers here: " + firstLine(info.output());
             Result compose = run(Duration.ofSeconds(30), Map.of(), "podman-compose", "version");
             if (compose.exit() != 0) return "podman-compose is not usable: " + firstLine(compose.output());
-            boolean bases =
-                    run(Duration.ofSeconds(30), Map.of(), "podman", "image", "exists", "seckill/jre:17-bookworm")
-                                    .exit()
-                            == 0;
-            if (!bases
-                    && run(Duration.ofSeconds(10), Map.of(), "sh", "-c", "command -v mmdebstrap")
-                                    .exit()
-                            != 0) return "no mmdebstrap to make the images' bases (apt-get install mmdebstrap)";
+            Result mmdebstrap = run(Duration.ofSeconds(10), Map.of(), "sh", "-c", "command -v mmdebstrap");
+            if (mmdebstrap.exit() != 0) return "no mmdebstrap to make the images' bases (apt-get install mmdebstrap)";
             return null;
         } catch (IOException e) {
-            return "podman or podman-compose is not installed (./seckill images installs podman; apt-get install podman-compose)";
+            return "podman or podman-compose is not installed (./seckill test installs them as root)";
         }
+    }
+
+    /**
+     * Null when a container of {@code image} starts here ({@code java -version} in it), else one line saying why not:
+     * {@code podman info} answers where no container can start (no usable cgroups, no runtime).
+     */
+    static String cannotRun(String image) throws IOException {
+        Result run = run(
+                Duration.ofMinutes(1), Map.of(), "podman", "run", "--rm", "--entrypoint", "java", image, "-version");
+        return run.exit() == 0 ? null : "podman cannot start a container here: " + firstLine(run.output());
     }
 
     static Result podman(String... args) throws IOException {
@@ -73,6 +80,7 @@ final class Podman {
             pb.environment().putAll(env);
             Process p = pb.start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly); // podman-compose's podman calls too
                 p.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", cmd) + " did not finish in " + timeout);
             }

@@ -132,10 +132,14 @@ kafka_context() {
 }
 
 build() { # name context base-args...
-  local name="$1" ctx="$2"; shift 2
+  local name="$1" ctx="$2" old new; shift 2
   say "building seckill/$name:$TAG"
+  old="$(podman image inspect --format '{{.Id}}' "seckill/$name:$TAG" 2>/dev/null || true)"
   podman build -q --layers "$@" --build-arg "SERVICE=$name" -t "seckill/$name:$TAG" "$ctx" >"$WORK/$name.build.log" 2>&1 \
     || { tail -20 "$WORK/$name.build.log" >&2; die "seckill/$name failed (log: $WORK/$name.build.log)"; }
+  new="$(podman image inspect --format '{{.Id}}' "seckill/$name:$TAG")"
+  # the image this tag named before, now untagged: removed (not while a container still uses it)
+  if [ -n "$old" ] && [ "$old" != "$new" ]; then podman rmi "$old" >/dev/null 2>&1 || true; fi
 }
 
 built=()

@@ -58,6 +58,7 @@ public final class GatewayApp implements AutoCloseable {
     private WindowLanes windowLanes;
     private StatusStack status;
     private Waiters waiters;
+    private Jwt jwt;
     private final Readiness readiness = Readiness.noWarmup();
     private volatile boolean accepting;
 
@@ -74,7 +75,7 @@ public final class GatewayApp implements AutoCloseable {
         TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
         producer = GatewayProducer.create(settings);
         new KafkaClientMetrics(producer).bindTo(metrics);
-        Jwt jwt = GatewayKeys.buyerIdentity(settings, clock);
+        jwt = GatewayKeys.buyerIdentity(settings, clock);
         PaymentRoute.credential(settings); // refuse to start on a bad payment credential, before anything listens
         RateLimiter limiter = rateLimiter();
         redis = RedisConnections.open(settings);
@@ -228,6 +229,7 @@ public final class GatewayApp implements AutoCloseable {
         if (windowLanes != null) windowLanes.close();
         if (redis != null) redis.close();
         if (vertx != null) vertx.close();
+        if (jwt != null) jwt.close();
     }
 
     public static void main(String[] args) throws Exception {

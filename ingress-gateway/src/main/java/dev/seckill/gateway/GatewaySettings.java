@@ -68,9 +68,12 @@ public record GatewaySettings(
     public static final Setting<Integer> MAX_WAIT_SECONDS =
             Setting.integer("gateway.max.wait.seconds", 10, "the cap on Prefer: wait=N");
     public static final Setting<Boolean> AUTH_ENABLED =
-            Setting.flag("gateway.auth.enabled", true, "buyers must send a bearer HS256 JWT (sub = userId, exp)");
-    public static final Setting<String> AUTH_SECRET =
-            Setting.secret("gateway.auth.secret", 128, "the JWT HMAC key, at least 32 characters, random");
+            Setting.flag("gateway.auth.enabled", true, "buyers must send a bearer JWT (sub = userId, exp)");
+    public static final Setting<String> AUTH_SECRET = Setting.secret(
+            "gateway.auth.secret",
+            128,
+            "the HS256 key, at least 32 characters, random, for local runs (the gateway can then mint tokens); not used "
+                    + "for tokens when a JWKS is set");
     public static final Setting<String> AUTH_ISSUER =
             Setting.text("gateway.auth.issuer", "", "when set, a token's iss must match (empty: not checked)");
     public static final Setting<String> AUTH_AUDIENCE =
@@ -79,6 +82,21 @@ public record GatewaySettings(
             "gateway.auth.max.lifetime.seconds",
             Jwt.DEFAULT_MAX_LIFETIME.toSeconds(),
             "longer-lived tokens are refused");
+    public static final Setting<String> AUTH_JWKS = Setting.text(
+            "gateway.auth.jwks",
+            "",
+            "the identity provider's public keys (JWKS): a file path or an http(s) URL; when set, tokens are verified "
+                    + "against it (their kid chooses the key) and the HS256 secret is not accepted");
+    public static final Setting<Long> AUTH_JWKS_REFRESH_SECONDS = Setting.number(
+            "gateway.auth.jwks.refresh.seconds",
+            300,
+            "how often the JWKS is read again (a token naming a kid not read yet makes an earlier read, at most twice per 30 s)");
+    public static final Setting<String> AUTH_ALGORITHMS = Setting.text(
+            "gateway.auth.algorithms", "RS256,ES256", "the signature algorithms accepted with a JWKS (RSA or EC only)");
+    public static final Setting<Long> AUTH_LEEWAY_SECONDS = Setting.number(
+            "gateway.auth.leeway.seconds",
+            Jwt.DEFAULT_LEEWAY.toSeconds(),
+            "how far the issuer's clock may be from the gateway's for exp and nbf (0 to 300)");
     public static final Setting<String> PAYMENT_SECRET = Setting.secret(
             "gateway.payment.secret",
             128,
@@ -87,8 +105,8 @@ public record GatewaySettings(
     public static final Setting<String> ID_SECRET = Setting.secret(
             "gateway.id.secret",
             128,
-            "signs the requestIds gateways make (empty: derived from the JWT secret; set it when auth is off and several "
-                    + "instances serve GET)");
+            "signs the requestIds gateways make (empty: derived from the HS256 secret; set it when auth is off or "
+                    + "tokens come from a JWKS, and several instances serve GET)");
     public static final Setting<Long> LIMIT_GLOBAL_PER_SECOND =
             Setting.number("gateway.limit.global.per.second", 100_000, "purchases per second for the whole gateway");
     public static final Setting<Long> LIMIT_GOODS_PER_SECOND =

@@ -119,7 +119,8 @@ public final class CliCommands {
             flag("closed-only"),
             flag("request-ids"),
             value("generator", "raw|jvm"),
-            value("settle-rounds", "N"));
+            value("settle-rounds", "N"),
+            value("token", "hs256|rs256|both"));
     public static final CliCommand BENCH_COLDSTART = CliCommand.of(
             "bench coldstart",
             "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",

@@ -1,99 +1,72 @@
 package dev.seckill.gateway.auth;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-import dev.seckill.contracts.Json;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSObject;
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.Payload;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.BadJWSException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWT;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.JWTParser;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import java.util.Date;
+import java.util.Set;
 
 /**
- * HMAC-SHA256 JSON Web Tokens (HS256): verification of the buyer's identity ({@code sub} = userId, {@code exp}
- * required) and minting, for the demo's simulated buyers and for tests. Only HS256 is accepted, so a token cannot
- * choose a weaker algorithm ("alg": "none"). Time claims ({@code exp}, {@code nbf}, {@code iat}) must be integers;
- * a token may live at most {@code maxLifetime} ({@code exp - iat}, or {@code exp - now} without {@code iat}), so a
- * leaked token is not good for years; {@code iss} and {@code aud} are checked when the gateway is configured with them.
+ * The buyer's identity from a bearer JWT, verified by nimbus-jose-jwt against {@link TokenKeys} (an identity
+ * provider's JWKS, RS256/ES256, or an HS256 secret for local runs) and {@link TokenRules} ({@code sub} = userId,
+ * {@code exp} required, {@code iss}/{@code aud} when configured, a maximum lifetime, a leeway for clock skew); the
+ * algorithm is the gateway's choice, never the token's ({@code none} and unlisted algorithms are refused). Verified
+ * tokens are cached ({@link VerifiedTokens}): a buyer retrying during a sale is then checked for expiry, and for its
+ * key still being in the set, only. Mints HS256 tokens when built on a secret (the demo's simulated buyers, tests).
  */
-public final class Jwt {
-    private static final Base64.Encoder ENC = Base64.getUrlEncoder().withoutPadding();
-    private static final Base64.Decoder DEC = Base64.getUrlDecoder();
-    private static final String HEADER =
-            ENC.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
-
-    /** Verified tokens kept at most by default; the cache is emptied when it reaches this (a flash sale's buyers fit). */
+public final class Jwt implements AutoCloseable {
+    /** Verified tokens kept at most by default (least recently and frequently used ones make room). */
     static final int CACHE_MAX = 500_000;
 
     /** The longest a token may live by default: a day, the span of a sale and its payments. */
     public static final Duration DEFAULT_MAX_LIFETIME = Duration.ofHours(24);
 
+    /** How far the gateway's clock may be from the issuer's by default, for {@code exp} and {@code nbf}. */
+    public static final Duration DEFAULT_LEEWAY = Duration.ofSeconds(5);
+
+    private static final Set<JOSEObjectType> TYPES = Set.of(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"));
+
     /**
-     * What a token must say besides its signature: {@code issuer} and {@code audience} (null: not checked) and the
-     * longest lifetime it may claim.
+     * What a token must say besides its signature: {@code issuer} and {@code audience} (null: not checked), the
+     * longest lifetime it may claim, and the leeway on its {@code exp} and {@code nbf}.
      */
-    public record Policy(String issuer, String audience, Duration maxLifetime) {
+    public record Policy(String issuer, String audience, Duration maxLifetime, Duration leeway) {
         public static final Policy DEFAULT = new Policy(null, null, DEFAULT_MAX_LIFETIME);
 
         public Policy {
             if (maxLifetime == null || maxLifetime.isNegative() || maxLifetime.isZero()) {
                 throw new IllegalArgumentException("the maximum token lifetime must be positive");
             }
+            if (leeway == null || leeway.isNegative() || leeway.compareTo(Duration.ofMinutes(5)) > 0) {
+                throw new IllegalArgumentException("the token leeway must be between 0 and 300 seconds");
+            }
             if (issuer != null && issuer.isEmpty()) issuer = null;
             if (audience != null && audience.isEmpty()) audience = null;
         }
-    }
 
-    /** What a verified token says: its subject and validity window (epoch seconds; nbf 0 when absent). */
-    private record Claims(long sub, long exp, long nbf) {}
-
-    private final SecretKeySpec key;
-    private final Clock clock;
-    private final ThreadLocal<Mac> macs;
-    private final int cacheMax;
-    private final Policy policy;
-    /**
-     * Tokens verified before, by their exact text (signature included, so a forged token never matches one): a
-     * buyer retrying during a sale sends the same token again and again, and is then checked for expiry only.
-     */
-    private final ConcurrentHashMap<String, Claims> verified = new ConcurrentHashMap<>();
-
-    public Jwt(String secret, Clock clock) {
-        this(secret, clock, Policy.DEFAULT, CACHE_MAX);
-    }
-
-    public Jwt(String secret, Clock clock, Policy policy) {
-        this(secret, clock, policy, CACHE_MAX);
-    }
-
-    Jwt(String secret, Clock clock, int cacheMax) {
-        this(secret, clock, Policy.DEFAULT, cacheMax);
-    }
-
-    Jwt(String secret, Clock clock, Policy policy, int cacheMax) {
-        this.cacheMax = cacheMax;
-        this.policy = policy;
-        if (secret == null || secret.length() < 32) {
-            throw new IllegalArgumentException(
-                    "the JWT secret must be at least 32 characters (SECKILL_GATEWAY_AUTH_SECRET)");
+        public Policy(String issuer, String audience, Duration maxLifetime) {
+            this(issuer, audience, maxLifetime, DEFAULT_LEEWAY);
         }
-        this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
-        this.clock = clock;
-        this.macs = ThreadLocal.withInitial(() -> {
-            try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(key);
-                return mac;
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(e);
-            }
-        });
     }
 
     /** Why a token was refused; the message is safe to show to the caller. */
@@ -103,39 +76,88 @@ public final class Jwt {
         }
     }
 
-    /** A token for {@code userId} until {@code expiresAt}, with this verifier's issuer and audience when it has them. */
-    public String mint(long userId, Instant expiresAt) {
-        StringBuilder claims = new StringBuilder("{\"sub\":\"")
-                .append(userId)
-                .append("\",\"exp\":")
-                .append(expiresAt.getEpochSecond());
-        if (policy.issuer() != null)
-            claims.append(",\"iss\":").append(TextNode.valueOf(policy.issuer()).toString());
-        if (policy.audience() != null)
-            claims.append(",\"aud\":")
-                    .append(TextNode.valueOf(policy.audience()).toString());
-        return mint(claims.append('}').toString());
+    private final TokenKeys keys;
+    private final Policy policy;
+    private final Clock clock;
+    private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+    private final VerifiedTokens verified;
+    private final MACSigner signer;
+
+    public Jwt(String secret, Clock clock) {
+        this(TokenKeys.secret(secret), clock, Policy.DEFAULT, CACHE_MAX);
     }
 
-    /** A token signed with this key over any claims (tests of what verification refuses). */
+    public Jwt(String secret, Clock clock, Policy policy) {
+        this(TokenKeys.secret(secret), clock, policy, CACHE_MAX);
+    }
+
+    Jwt(String secret, Clock clock, int cacheMax) {
+        this(TokenKeys.secret(secret), clock, Policy.DEFAULT, cacheMax);
+    }
+
+    public Jwt(TokenKeys keys, Clock clock, Policy policy) {
+        this(keys, clock, policy, CACHE_MAX);
+    }
+
+    Jwt(TokenKeys keys, Clock clock, Policy policy, int cacheMax) {
+        this.keys = keys;
+        this.policy = policy;
+        this.clock = clock;
+        this.verified = new VerifiedTokens(cacheMax);
+        processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TYPES.toArray(JOSEObjectType[]::new)));
+        processor.setJWSKeySelector(keys.selector());
+        processor.setJWTClaimsSetVerifier(new TokenRules(policy, clock));
+        try {
+            this.signer = keys.secret() == null ? null : new MACSigner(keys.secret());
+        } catch (JOSEException e) {
+            throw new IllegalArgumentException("the JWT secret is too short for HS256", e);
+        }
+    }
+
+    /** A token for {@code userId} until {@code expiresAt}, with this verifier's issuer and audience when it has them. */
+    public String mint(long userId, Instant expiresAt) {
+        JWTClaimsSet.Builder claims =
+                new JWTClaimsSet.Builder().subject(Long.toString(userId)).expirationTime(Date.from(expiresAt));
+        if (policy.issuer() != null) claims.issuer(policy.issuer());
+        if (policy.audience() != null) claims.audience(policy.audience());
+        return mint(claims.build().toString());
+    }
+
+    /** An HS256 token over any claims (tests of what verification refuses); only when built on a secret. */
     String mint(String claimsJson) {
-        String signingInput = HEADER + "." + ENC.encodeToString(claimsJson.getBytes(StandardCharsets.UTF_8));
-        return signingInput + "." + ENC.encodeToString(sign(signingInput));
+        if (signer == null) throw new IllegalStateException("only an HS256 secret mints; a JWKS holds public keys");
+        JWSObject jws = new JWSObject(
+                new JWSHeader.Builder(JWSAlgorithm.HS256)
+                        .type(JOSEObjectType.JWT)
+                        .build(),
+                new Payload(claimsJson));
+        try {
+            jws.sign(signer);
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+        return jws.serialize();
     }
 
     /** The verified userId of a token, or {@link Refused} with the reason. */
     public long verify(String token) throws Refused {
         if (token == null || token.isBlank()) throw new Refused("missing bearer token");
-        Claims known = verified.get(token);
+        String key = VerifiedTokens.key(token);
+        VerifiedTokens.Entry known = verified.get(key);
         if (known == null) {
-            known = verifySignatureAndRead(token);
-            if (verified.size() >= cacheMax) verified.clear();
-            verified.put(token, known);
+            known = check(token);
+            verified.put(key, known);
+            return known.userId();
         }
         long now = clock.instant().getEpochSecond();
-        if (now >= known.exp()) throw new Refused("token expired");
-        if (now < known.nbf()) throw new Refused("token not yet valid");
-        return known.sub();
+        long leeway = policy.leeway().toSeconds();
+        if (now >= known.exp() + leeway) throw new Refused("token expired");
+        if (now < known.nbf() - leeway) throw new Refused("token not yet valid");
+        if (known.kid() != null && !keys.stillHas(known.kid())) {
+            verified.remove(key);
+            throw new Refused("token signing key is not known");
+        }
+        return known.userId();
     }
 
     /** How many verified tokens are cached now. */
@@ -143,76 +165,50 @@ public final class Jwt {
         return verified.size();
     }
 
-    private Claims verifySignatureAndRead(String token) throws Refused {
-        String[] parts = token.split("\\.", -1);
-        if (parts.length != 3) throw new Refused("malformed token");
-        JsonNode header = json(parts[0]);
-        if (!"HS256".equals(header.path("alg").asText())) throw new Refused("unsupported token algorithm");
-        byte[] given;
+    /** Stops the JWKS refresh, if any. */
+    @Override
+    public void close() {
+        keys.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Jwt[" + keys + ", leeway " + policy.leeway().toSeconds() + " s]";
+    }
+
+    private VerifiedTokens.Entry check(String token) throws Refused {
+        SignedJWT jwt;
         try {
-            given = DEC.decode(parts[2]);
-        } catch (IllegalArgumentException e) {
-            throw new Refused("malformed token signature");
-        }
-        if (!MessageDigest.isEqual(given, sign(parts[0] + "." + parts[1]))) throw new Refused("bad token signature");
-        JsonNode claims = json(parts[1]);
-        JsonNode exp = claims.get("exp");
-        if (exp == null) throw new Refused("token has no expiry");
-        long expiresAt = seconds(exp, "exp");
-        // a present but unreadable nbf/iat is refused: read as 0 it would silently make the token valid at once
-        long nbf = claims.has("nbf") ? seconds(claims.get("nbf"), "nbf") : 0;
-        long now = clock.instant().getEpochSecond();
-        // from iat, or from now when iat is absent or claims the future (else iat = next year would stretch the
-        // window);
-        // checked once, when the token is first verified: exp - now only shrinks afterwards
-        long from = claims.has("iat") ? Math.min(seconds(claims.get("iat"), "iat"), now) : now;
-        if (expiresAt - from > policy.maxLifetime().toSeconds()) {
-            throw new Refused("token lifetime exceeds " + policy.maxLifetime().toSeconds() + " seconds");
-        }
-        if (policy.issuer() != null
-                && !policy.issuer().equals(claims.path("iss").asText(null))) {
-            throw new Refused("token issuer is not accepted");
-        }
-        if (policy.audience() != null && !hasAudience(claims.get("aud"), policy.audience())) {
-            throw new Refused("token audience is not accepted");
-        }
-        try {
-            long sub = Long.parseLong(claims.path("sub").asText(""));
-            if (sub <= 0) throw new Refused("token subject is not a positive userId");
-            return new Claims(sub, expiresAt, nbf);
-        } catch (NumberFormatException e) {
-            throw new Refused("token subject is not a userId");
-        }
-    }
-
-    /** A NumericDate claim: an integer count of seconds (RFC 7519 allows fractions; we issue and take whole seconds). */
-    private static long seconds(JsonNode n, String name) throws Refused {
-        if (n == null || !n.isIntegralNumber() || !n.canConvertToLong())
-            throw new Refused("token " + name + " is not a number of seconds");
-        return n.asLong();
-    }
-
-    /** {@code aud} is one string or an array of strings (RFC 7519 4.1.3); the token must name ours. */
-    private static boolean hasAudience(JsonNode aud, String expected) {
-        if (aud == null) return false;
-        if (aud.isTextual()) return aud.asText().equals(expected);
-        if (aud.isArray()) {
-            for (JsonNode a : aud) if (a.isTextual() && a.asText().equals(expected)) return true;
-        }
-        return false;
-    }
-
-    private byte[] sign(String input) {
-        return macs.get().doFinal(input.getBytes(StandardCharsets.UTF_8)); // doFinal resets the Mac for the next use
-    }
-
-    private static JsonNode json(String part) throws Refused {
-        try {
-            JsonNode n = Json.MAPPER.readTree(DEC.decode(part));
-            if (n == null || !n.isObject()) throw new Refused("malformed token");
-            return n;
-        } catch (IllegalArgumentException | IOException e) {
+            JWT parsed = JWTParser.parse(token);
+            if (!(parsed instanceof SignedJWT signed)) throw new Refused("unsupported token algorithm");
+            jwt = signed;
+        } catch (ParseException e) {
             throw new Refused("malformed token");
+        }
+        JWSHeader header = jwt.getHeader();
+        if (!keys.algorithms().contains(header.getAlgorithm())) throw new Refused("unsupported token algorithm");
+        if (header.getType() != null && !TYPES.contains(header.getType())) throw new Refused("unsupported token type");
+        String kid = header.getKeyID();
+        if (keys.keyIdRequired() && kid == null) throw new Refused("token names no signing key (kid)");
+        try {
+            JWTClaimsSet claims = processor.process(jwt, null);
+            return new VerifiedTokens.Entry(
+                    TokenRules.userId(claims),
+                    TokenRules.seconds(claims.getExpirationTime()),
+                    claims.getNotBeforeTime() == null ? 0 : TokenRules.seconds(claims.getNotBeforeTime()),
+                    keys.keyIdRequired() ? kid : null);
+        } catch (TokenRules.Refusal e) {
+            throw new Refused(e.getMessage());
+        } catch (BadJWSException e) {
+            throw new Refused("bad token signature");
+        } catch (BadJWTException e) {
+            throw new Refused("malformed token claims"); // nimbus reads the claims before the signature
+        } catch (BadJOSEException | RateLimitReachedException e) {
+            throw new Refused(keys.keyIdRequired() ? "token signing key is not known" : "bad token signature");
+        } catch (KeySourceException e) {
+            throw new Refused("token signing keys are unavailable");
+        } catch (JOSEException e) {
+            throw new Refused("bad token signature");
         }
     }
 }

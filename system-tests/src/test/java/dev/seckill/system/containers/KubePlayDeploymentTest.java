@@ -167,7 +167,7 @@ class KubePlayDeploymentTest {
                     .orThrow("podman inspect " + container)
                     .trimmed();
             String[] seen = security.split("\\|");
-            assertThat(seen[0]).as(name + ": the uid it runs as").isEqualTo("10001");
+            assertThat(seen[0]).as(name + ": the uid (and gid) it runs as").isIn("10001", "10001:10001");
             assertThat(seen[1]).as(name + ": read-only root").isEqualTo("true");
             // every capability dropped: CAP_CHOWN and CAP_NET_BIND_SERVICE are in podman's default set
             assertThat(seen[2]).as(name + ": dropped capabilities").contains("CAP_CHOWN", "CAP_NET_BIND_SERVICE");

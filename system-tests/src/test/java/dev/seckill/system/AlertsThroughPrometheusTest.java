@@ -3,22 +3,38 @@ package dev.seckill.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.Command;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.drill.Pipeline;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
 import dev.seckill.stack.KafkaFixture;
+import dev.seckill.stack.RedisServer;
+import dev.seckill.stock.StockStreamApp;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +43,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Every shipped alert fired by the fault it is for, through a real Prometheus ({@link LocalPrometheus}: Debian's
@@ -37,6 +54,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <ul>
  *   <li>{@code SeckillStockDrift}: a goods' Redis stock set by hand (the repair resolves it); {@code SeckillServiceDown}:
  *       a {@code /metrics} endpoint gone;
+ *   <li>{@code SeckillRedisSlow}, {@code SeckillRedisErrors}: stock-stream's own redis-server paused ({@code CLIENT
+ *       PAUSE}), then stopped, while purchases come;
+ *   <li>{@code SeckillStreamLagging}, {@code SeckillPurchasesMostlyRejected}, {@code SeckillDlqGrowing{stock-stream}}:
+ *       purchases of a goods with no sale piled up before stock-stream starts, then a poison command;
  * </ul>
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -130,6 +151,112 @@ class AlertsThroughPrometheusTest {
         }
     }
 
+    @Test
+    @Order(2)
+    void givenAStreamOnItsOwnRedis_whenRedisPauses_thenRedisSlowFires_whenItStops_thenRedisErrorsFires()
+            throws Exception {
+        long goods = 79;
+        RedisServer redis = RedisServer.onFreePort().start();
+        Namespace ns = namespace("alert-redis", base.and(Map.of(Settings.REDIS_URL, redis.url())));
+        Topics topics = new Topics(ns.settings().topicPrefix());
+        PrometheusMeterRegistry metrics = MetricsServer.newRegistry();
+        try (StockStreamApp stream = new StockStreamApp(ns.settings(), metrics).start();
+                MetricsServer endpoint = MetricsServer.start(metrics, 0);
+                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base.kafkaBootstrap());
+                UnifiedJedis jedis = RedisConnections.open(ns.settings())) {
+            stream.awaitRunning(Duration.ofSeconds(60));
+            Instant now = Instant.now();
+            commands.send(command(
+                            topics,
+                            new OpenSale(
+                                    goods,
+                                    1_000_000,
+                                    now.minusSeconds(1),
+                                    now.plusSeconds(3600),
+                                    1,
+                                    "open-" + goods,
+                                    false)))
+                    .get(30, TimeUnit.SECONDS);
+            RedisKeys keys = new RedisKeys(ns.settings().redisPrefix());
+            await().atMost(ALERT).until(() -> jedis.get(keys.stock(goods)) != null);
+            // warm before Prometheus looks: a cold start's first calls (connections, script loads) are not the fault
+            AtomicLong user = new AtomicLong();
+            for (int i = 0; i < 500; i++) commands.send(buy(topics, goods, user.incrementAndGet()));
+            await().atMost(ALERT)
+                    .until(() -> metrics.find("seckill_redis_call").timers().stream()
+                                    .mapToLong(Timer::count)
+                                    .sum()
+                            >= 501);
+            prom.scrape("stock-stream", endpoint.port());
+            prom.awaitScraped(endpoint.port(), "seckill_redis_errors_total", 0);
+            assertThat(prom.firing())
+                    .noneMatch(a -> a.startsWith("SeckillRedisSlow{") || a.startsWith("SeckillRedisErrors{"));
+
+            await().atMost(ALERT).pollInSameThread().until(() -> {
+                RedisPause.pause(redis, Duration.ofMillis(400)); // each purchase's Lua call waits it out
+                for (int i = 0; i < 20; i++) commands.send(buy(topics, goods, user.incrementAndGet()));
+                return prom.fires("SeckillRedisSlow");
+            });
+            assertThat(prom.alertValue("SeckillRedisSlow{}"))
+                    .as("the p99 of the calls: the pauses, not a busy machine's tens of milliseconds")
+                    .isGreaterThan(0.25);
+
+            redis.stop();
+            await().atMost(ALERT).pollInSameThread().until(() -> {
+                for (int i = 0; i < 5; i++) commands.send(buy(topics, goods, user.incrementAndGet()));
+                return prom.fires("SeckillRedisErrors");
+            });
+        } finally {
+            redis.close();
+            metrics.close();
+            clean(ns);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void givenNoSalePurchasesPiledUp_whenTheStreamStarts_thenLaggingAndMostlyRejected_whenPoison_thenDlqGrowing()
+            throws Exception {
+        long goods = 78; // never had a sale: each purchase is REJECTED no_sale
+        Namespace ns = namespace("alert-in", base);
+        Topics topics = new Topics(ns.settings().topicPrefix());
+        assertThat(prom.firing())
+                .noneMatch(a -> a.startsWith("SeckillStreamLagging{")
+                        || a.startsWith("SeckillPurchasesMostlyRejected{")
+                        || a.equals("SeckillDlqGrowing{source=stock-stream}"));
+        TopicProvisioner.ensure(base.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        Backlog.write(
+                base.kafkaBootstrap(),
+                topics.commands(),
+                Long.toString(goods),
+                20_000,
+                i -> CommandCodec.encode(
+                        new Purchase("backlog-" + goods + "-" + i, goods, 1_000_000L + i, 1, Instant.now())));
+        PrometheusMeterRegistry metrics = MetricsServer.newRegistry();
+        try (StockStreamApp stream = new StockStreamApp(ns.settings(), metrics).start();
+                MetricsServer endpoint = MetricsServer.start(metrics, 0);
+                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base.kafkaBootstrap())) {
+            prom.scrape("stock-stream", endpoint.port());
+            await().atMost(ALERT).until(() -> prom.fires("SeckillStreamLagging"));
+
+            AtomicLong user = new AtomicLong();
+            await().atMost(ALERT).pollInSameThread().until(() -> {
+                for (int i = 0; i < 50; i++) commands.send(buy(topics, goods, user.incrementAndGet()));
+                return prom.fires("SeckillPurchasesMostlyRejected");
+            });
+
+            prom.awaitScraped(endpoint.port(), "seckill_dlq_records_total{source=\"stock-stream\"}", 0);
+            assertThat(prom.firing()).doesNotContain("SeckillDlqGrowing{source=stock-stream}");
+            commands.send(new ProducerRecord<>(
+                            topics.commands(), "77", "{\"type\":\"PURCHASE\",".getBytes(StandardCharsets.UTF_8)))
+                    .get(30, TimeUnit.SECONDS);
+            await().atMost(ALERT).until(() -> prom.firing().contains("SeckillDlqGrowing{source=stock-stream}"));
+        } finally {
+            metrics.close();
+            clean(ns);
+        }
+    }
+
     private static Namespace namespace(String prefix, Settings settings) {
         return Namespace.create(
                 settings, prefix + "-" + UUID.randomUUID().toString().substring(0, 6));
@@ -137,5 +264,13 @@ class AlertsThroughPrometheusTest {
 
     private static void clean(Namespace ns) {
         new Namespaces(base).clean(ns.name());
+    }
+
+    private static ProducerRecord<String, byte[]> command(Topics topics, Command c) {
+        return new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c));
+    }
+
+    private static ProducerRecord<String, byte[]> buy(Topics topics, long goods, long user) {
+        return command(topics, new Purchase("buy-" + goods + "-" + user, goods, user, 1, Instant.now()));
     }
 }

@@ -8,6 +8,7 @@ import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.Namespaces;
@@ -17,6 +18,7 @@ import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.order.OrderWriterApp;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
 import dev.seckill.stack.KafkaFixture;
@@ -31,10 +33,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,6 +66,8 @@ import redis.clients.jedis.UnifiedJedis;
  *       PAUSE}), then stopped, while purchases come;
  *   <li>{@code SeckillStreamLagging}, {@code SeckillPurchasesMostlyRejected}, {@code SeckillDlqGrowing{stock-stream}}:
  *       purchases of a goods with no sale piled up before stock-stream starts, then a poison command;
+ *   <li>{@code SeckillDlqGrowing{order-writer}}, {@code SeckillWriterDown}, {@code SeckillWriterLagging}: a poison
+ *       outcome, then one the DLQ refuses (the loop's fatal end, the process kept), then a restart behind a backlog;
  * </ul>
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -257,6 +267,70 @@ class AlertsThroughPrometheusTest {
         }
     }
 
+    @Test
+    @Order(4)
+    void givenAWriter_whenPoisoned_thenDlqGrowing_whenItsLoopDies_thenWriterDown_whenRestartedBehind_thenLagging()
+            throws Exception {
+        Namespace ns = namespace("alert-writer", base);
+        Topics topics = new Topics(ns.settings().topicPrefix());
+        // batches of 500: the redelivered poison sends its batch down the record-by-record path
+        Settings settings = ns.settings()
+                .and(Map.of("writer.dlq.attempts", "2", "writer.dlq.backoff.ms", "50", "writer.batch.max", "500"));
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        PrometheusMeterRegistry first = MetricsServer.newRegistry();
+        PrometheusMeterRegistry second = MetricsServer.newRegistry();
+        ConfigResource dlq = new ConfigResource(ConfigResource.Type.TOPIC, topics.dlq());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, base.kafkaBootstrap()));
+                KafkaProducer<String, byte[]> producer = ReliableProducers.create(base.kafkaBootstrap())) {
+            try (OrderWriterApp writer = new OrderWriterApp(settings, first, exit::complete).start();
+                    MetricsServer endpoint = MetricsServer.start(first, 0)) {
+                prom.scrape("order-writer", endpoint.port());
+                prom.awaitScraped(endpoint.port(), "seckill_dlq_records_total{source=\"order-writer\"}", 0);
+                prom.awaitScraped(endpoint.port(), "seckill_writer_up", 1);
+                assertThat(prom.firing())
+                        .noneMatch(a -> a.equals("SeckillDlqGrowing{source=order-writer}")
+                                || a.startsWith("SeckillWriterDown{")
+                                || a.startsWith("SeckillWriterLagging{"));
+
+                producer.send(poison(topics)).get(30, TimeUnit.SECONDS);
+                await().atMost(ALERT).until(() -> prom.firing().contains("SeckillDlqGrowing{source=order-writer}"));
+
+                // the DLQ takes no record any more (each is larger than a byte): the next poison ends the loop
+                admin.incrementalAlterConfigs(Map.of(dlq, List.of(maxMessageBytes("1", AlterConfigOp.OpType.SET))))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+                producer.send(poison(topics)).get(30, TimeUnit.SECONDS);
+                assertThat(exit.get(60, TimeUnit.SECONDS))
+                        .as("the loop's fatal end")
+                        .isNotZero();
+                await().atMost(ALERT).until(() -> prom.fires("SeckillWriterDown"));
+
+                // while it is down, the stream's SUCCESS outcomes pile up
+                Backlog.write(
+                        base.kafkaBootstrap(),
+                        topics.success(),
+                        "80",
+                        20_000,
+                        i -> Backlog.outcome(OutcomeKind.SUCCESS, null, 80, i));
+            }
+            admin.incrementalAlterConfigs(Map.of(dlq, List.of(maxMessageBytes("", AlterConfigOp.OpType.DELETE))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            // restarted as a new process: a new registry on a new port
+            try (OrderWriterApp writer = new OrderWriterApp(settings, second, exit::complete).start();
+                    MetricsServer endpoint = MetricsServer.start(second, 0)) {
+                prom.scrape("order-writer", endpoint.port());
+                await().atMost(ALERT).until(() -> prom.fires("SeckillWriterLagging"));
+                await().atMost(ALERT).until(() -> !prom.fires("SeckillWriterDown"));
+                assertThat(writer.health().up()).isTrue();
+            }
+        } finally {
+            first.close();
+            second.close();
+            clean(ns);
+        }
+    }
+
     private static Namespace namespace(String prefix, Settings settings) {
         return Namespace.create(
                 settings, prefix + "-" + UUID.randomUUID().toString().substring(0, 6));
@@ -272,5 +346,13 @@ class AlertsThroughPrometheusTest {
 
     private static ProducerRecord<String, byte[]> buy(Topics topics, long goods, long user) {
         return command(topics, new Purchase("buy-" + goods + "-" + user, goods, user, 1, Instant.now()));
+    }
+
+    private static ProducerRecord<String, byte[]> poison(Topics topics) {
+        return new ProducerRecord<>(topics.success(), "80", "{\"outcome\":".getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static AlterConfigOp maxMessageBytes(String value, AlterConfigOp.OpType op) {
+        return new AlterConfigOp(new ConfigEntry("max.message.bytes", value), op);
     }
 }

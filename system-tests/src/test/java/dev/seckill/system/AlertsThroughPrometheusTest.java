@@ -68,6 +68,10 @@ import redis.clients.jedis.UnifiedJedis;
  *       purchases of a goods with no sale piled up before stock-stream starts, then a poison command;
  *   <li>{@code SeckillDlqGrowing{order-writer}}, {@code SeckillWriterDown}, {@code SeckillWriterLagging}: a poison
  *       outcome, then one the DLQ refuses (the loop's fatal end, the process kept), then a restart behind a backlog;
+ *   <li>{@code SeckillGatewayRateLimiting}, {@code SeckillGatewaySlow}, {@code SeckillOutcomesStuckPending},
+ *       {@code SeckillStatusStoreIncomplete}, {@code SeckillGateway5xx}: one buyer over its limit; the status store's
+ *       own redis-server paused under claims, then under a flood of outcomes for its indexer, then stopped under
+ *       lookups (its return resolves the store's incompleteness).
  * </ul>
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -327,6 +331,81 @@ class AlertsThroughPrometheusTest {
         } finally {
             first.close();
             second.close();
+            clean(ns);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void givenAGatewayOnItsOwnStatusRedis_whenFloodedSlowedOutrunThenStopped_thenEachOfItsAlertsFiresInTurn()
+            throws Exception {
+        long goods = 81;
+        RedisServer statusRedis = RedisServer.onFreePort().start();
+        Namespace ns = namespace(
+                "alert-gw",
+                base.and(Map.of(
+                        "gateway.status.redis.url", statusRedis.url(),
+                        "gateway.limit.user.per.second", "1",
+                        "gateway.limit.user.burst", "2",
+                        "gateway.limit.status.per.second", "100000",
+                        "gateway.limit.status.burst", "100000")));
+        try (Pipeline p = new Pipeline(ns).start()) {
+            p.openSale(goods, 1_000_000, Duration.ofHours(1), 1);
+            prom.scrape("ingress-gateway", p.gatewayMetricsPort());
+            prom.awaitScraped(p.gatewayMetricsPort(), "seckill_gateway_status_complete", 1);
+            List<String> gatewayAlerts = List.of(
+                    "SeckillGatewayRateLimiting",
+                    "SeckillGatewaySlow",
+                    "SeckillGateway5xx",
+                    "SeckillStatusStoreIncomplete",
+                    "SeckillOutcomesStuckPending");
+            assertThat(prom.firing()).noneMatch(a -> gatewayAlerts.contains(a.substring(0, a.indexOf('{'))));
+
+            AtomicLong id = new AtomicLong();
+            await().atMost(ALERT).pollInSameThread().until(() -> {
+                List<Integer> answers = GatewayHttp.together(
+                        10, i -> GatewayHttp.purchase(p, goods, 1, "flood-" + id.incrementAndGet()));
+                assertThat(answers).as("one buyer over its limit").contains(429);
+                return prom.fires("SeckillGatewayRateLimiting");
+            });
+
+            AtomicLong user = new AtomicLong(1000);
+            await().atMost(ALERT).pollInSameThread().until(() -> {
+                RedisPause.pause(statusRedis, Duration.ofMillis(800)); // each purchase's claim waits it out
+                List<Integer> answers = GatewayHttp.together(
+                        10,
+                        i -> GatewayHttp.purchase(p, goods, user.incrementAndGet(), "slow-" + id.incrementAndGet()));
+                assertThat(answers).as("accepted, slowly").containsOnly(202);
+                return prom.fires("SeckillGatewaySlow");
+            });
+
+            AtomicLong outcomes = new AtomicLong();
+            await().atMost(ALERT).pollInSameThread().until(() -> {
+                RedisPause.pause(statusRedis, Duration.ofSeconds(2)); // the indexer's writes wait it out...
+                long from = outcomes.getAndAdd(20_000); // ...while outcomes arrive faster than it reads them
+                Backlog.write(
+                        base.kafkaBootstrap(),
+                        p.topics().rejected(),
+                        "82",
+                        20_000,
+                        i -> Backlog.outcome(OutcomeKind.REJECTED, "no_sale", 82, from + i));
+                return prom.fires("SeckillOutcomesStuckPending");
+            });
+
+            statusRedis.stop();
+            await().atMost(ALERT).until(() -> prom.fires("SeckillStatusStoreIncomplete"));
+            await().atMost(ALERT).pollInSameThread().until(() -> {
+                List<Integer> answers =
+                        GatewayHttp.together(20, i -> GatewayHttp.status(p, "unknown-" + id.incrementAndGet()));
+                assertThat(answers).as("the store cannot tell").containsOnly(503);
+                return prom.fires("SeckillGateway5xx");
+            });
+
+            statusRedis.start(); // back, empty: the indexer rebuilds the store from the outcome topics
+            await().atMost(Duration.ofSeconds(90)).until(() -> !prom.fires("SeckillStatusStoreIncomplete"));
+            prom.awaitScraped(p.gatewayMetricsPort(), "seckill_gateway_status_complete", 1);
+        } finally {
+            statusRedis.close();
             clean(ns);
         }
     }

@@ -379,18 +379,15 @@ class AlertsThroughPrometheusTest {
                 return prom.fires("SeckillGatewaySlow");
             });
 
-            AtomicLong outcomes = new AtomicLong();
-            await().atMost(ALERT).pollInSameThread().until(() -> {
-                RedisPause.pause(statusRedis, Duration.ofSeconds(2)); // the indexer's writes wait it out...
-                long from = outcomes.getAndAdd(20_000); // ...while outcomes arrive faster than it reads them
-                Backlog.write(
-                        base.kafkaBootstrap(),
-                        p.topics().rejected(),
-                        "82",
-                        20_000,
-                        i -> Backlog.outcome(OutcomeKind.REJECTED, "no_sale", 82, from + i));
-                return prom.fires("SeckillOutcomesStuckPending");
-            });
+            // the indexer's writes wait out a pause while 20,000 outcomes arrive: it then reads them 2,000 a poll
+            RedisPause.pause(statusRedis, Duration.ofSeconds(3));
+            Backlog.write(
+                    base.kafkaBootstrap(),
+                    p.topics().rejected(),
+                    "82",
+                    20_000,
+                    i -> Backlog.outcome(OutcomeKind.REJECTED, "no_sale", 82, i));
+            await().atMost(ALERT).until(() -> prom.fires("SeckillOutcomesStuckPending"));
 
             statusRedis.stop();
             await().atMost(ALERT).until(() -> prom.fires("SeckillStatusStoreIncomplete"));

@@ -203,17 +203,17 @@ class AlertsThroughPrometheusTest {
                             >= 501);
             prom.scrape("stock-stream", endpoint.port());
             prom.awaitScraped(endpoint.port(), "seckill_redis_errors_total", 0);
-            assertThat(prom.firing())
-                    .noneMatch(a -> a.startsWith("SeckillRedisSlow{") || a.startsWith("SeckillRedisErrors{"));
+            assertThat(prom.firing()).noneMatch(a -> a.startsWith("SeckillRedisErrors{"));
+            // the p99 may be over 50 ms already: a loaded machine's few calls of an earlier scenario are still in the
+            // window (one slow call is the p99 of two); what only the pauses explain is a p99 near them
+            String p99 = "seckill:redis_call_seconds:p99_1m";
+            assertThat(prom.query(p99)).as("before the pauses").allMatch(v -> v.isNaN() || v < 0.25);
 
             await().atMost(ALERT).pollInSameThread().until(() -> {
                 RedisPause.pause(redis, Duration.ofMillis(400)); // each purchase's Lua call waits it out
                 for (int i = 0; i < 20; i++) commands.send(buy(topics, goods, user.incrementAndGet()));
-                return prom.fires("SeckillRedisSlow");
+                return prom.fires("SeckillRedisSlow") && prom.alertValue("SeckillRedisSlow{}") > 0.25;
             });
-            assertThat(prom.alertValue("SeckillRedisSlow{}"))
-                    .as("the p99 of the calls: the pauses, not a busy machine's tens of milliseconds")
-                    .isGreaterThan(0.25);
 
             redis.stop();
             await().atMost(ALERT).pollInSameThread().until(() -> {

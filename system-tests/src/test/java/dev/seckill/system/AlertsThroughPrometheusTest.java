@@ -58,7 +58,8 @@ import redis.clients.jedis.UnifiedJedis;
  * package, {@code monitoring/alerts.yml} with each {@code for:} cut to 1 s, a scrape and an evaluation every second)
  * scraping the real {@code /metrics} of services started for each scenario — the gateway's on its admin port, as
  * deployed. One Prometheus for the class: each scenario points the jobs at its own services and first checks that its
- * alerts are quiet, so only the first depends on the order (a healthy sale fires nothing). The faults:
+ * alerts are quiet (RedisSlow: its p99 under what the pauses make it), so only the first depends on the order (a
+ * healthy sale fires nothing). The faults:
  * <ul>
  *   <li>{@code SeckillStockDrift}: a goods' Redis stock set by hand (the repair resolves it); {@code SeckillServiceDown}:
  *       a {@code /metrics} endpoint gone;

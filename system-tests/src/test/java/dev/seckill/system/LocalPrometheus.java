@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.contracts.Json;
+import dev.seckill.stack.ServerProcess;
 import java.io.File;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -65,7 +64,7 @@ final class LocalPrometheus implements AutoCloseable {
                     .append(".json'], refresh_interval: 1s}]\n");
         }
         Files.writeString(dir.resolve("prometheus.yml"), config.toString());
-        int port = freePort();
+        int port = ServerProcess.freePort();
         Process process = new ProcessBuilder(
                         binary.toString(),
                         "--config.file=" + dir.resolve("prometheus.yml"),
@@ -171,12 +170,6 @@ final class LocalPrometheus implements AutoCloseable {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())
                 .body();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

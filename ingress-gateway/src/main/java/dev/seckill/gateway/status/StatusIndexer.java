@@ -132,6 +132,7 @@ public final class StatusIndexer implements AutoCloseable {
                 } catch (WakeupException e) {
                     throw e;
                 } catch (RuntimeException e) { // Redis refused: nothing advanced, the next round writes it again
+                    store.complete(false); // not vouched for until a check passes (an idle indexer's check failed)
                     LOG.warn("status index: {}; retrying", e.toString());
                     pause(500);
                 }

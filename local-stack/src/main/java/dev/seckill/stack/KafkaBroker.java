@@ -1,5 +1,7 @@
 package dev.seckill.stack;
 
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,6 +77,11 @@ public final class KafkaBroker implements AutoCloseable {
 
     public String bootstrap() {
         return "127.0.0.1:" + port;
+    }
+
+    /** Settings whose Kafka clients reach this broker. */
+    public Settings settings() {
+        return Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, bootstrap()));
     }
 
     public int port() {
@@ -166,16 +173,19 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** True when a Kafka broker at {@code bootstrap} answers a describe-cluster request within 3 s. */
     public static boolean answersMetadata(String bootstrap) {
-        String[] hp = bootstrap.split(",")[0].split(":");
+        return answersMetadata(Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, bootstrap)));
+    }
+
+    /** As above, for a client configured by {@code settings} (its bootstrap and security). */
+    public static boolean answersMetadata(Settings settings) {
+        String[] hp = settings.kafkaBootstrap().split(",")[0].split(":");
         if (!ServerProcess.answers(hp[0], Integer.parseInt(hp[1]))) return false;
-        Map<String, Object> conf = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
+        Map<String, Object> timeouts = Map.of(
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
                 3000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                 3000);
-        try (Admin admin = Admin.create(conf)) {
+        try (Admin admin = KafkaClients.admin(settings, timeouts)) {
             return !admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty();
         } catch (Exception e) {
             return false;

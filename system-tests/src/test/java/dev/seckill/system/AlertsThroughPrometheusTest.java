@@ -74,7 +74,7 @@ class AlertsThroughPrometheusTest {
         HttpServer metrics = null;
         try (Pipeline p = new Pipeline(ns).start();
                 var db = Database.open(ns.settings(), "alerts-e2e");
-                var producer = ReliableProducers.create(ns.settings().kafkaBootstrap());
+                var producer = ReliableProducers.create(ns.settings());
                 Reconciler watch = new Reconciler(ns.settings(), db, p.redis(), producer, p.metrics(), true);
                 Reconciler repair = new Reconciler(ns.settings(), db, p.redis(), producer, p.metrics(), false)) {
             p.openSale(GOODS, 5, Duration.ofHours(1), 1);

@@ -11,8 +11,10 @@ import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.infra.stack.ServiceStack;
 import dev.seckill.infra.strategies.StrategiesBenchmark;
+import dev.seckill.kit.config.BadSetting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.db.Database;
@@ -114,7 +116,7 @@ public final class Seckill {
                 }
             }
             return 0;
-        } catch (Unreachable | Flags.UsageError | Namespaces.NoSuchNamespace e) {
+        } catch (Unreachable | BadSetting | Flags.UsageError | Namespaces.NoSuchNamespace e) {
             System.err.println("seckill: " + e.getMessage());
             return 2;
         } catch (Exception e) {
@@ -126,11 +128,11 @@ public final class Seckill {
     private static int reconcile(Settings settings, String[] args, PrintStream out) throws Exception {
         Flags f = CliCommands.RECONCILE.parse(args);
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
-        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(settings, "run ./seckill up");
         settings = NamespaceCommands.chosen(settings, f);
         try (UnifiedJedis redis = RedisConnections.open(settings);
                 var db = Database.open(settings, "reconcile");
-                var producer = ReliableProducers.create(settings.kafkaBootstrap());
+                var producer = ReliableProducers.create(settings);
                 Reconciler reconciler =
                         new Reconciler(settings, db, redis, producer, new SimpleMeterRegistry(), !f.has("repair"))) {
             List<Reconciler.Row> rows = reconciler.cycle(goods);

@@ -69,13 +69,12 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public Pipeline start() {
-        TopicProvisioner.ensure(
-                ns.settings().kafkaBootstrap(), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
+        TopicProvisioner.ensure(ns.settings(), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
         redis = RedisConnections.open(ns.settings());
         writer = new OrderWriterApp(ns.settings(), metrics).start();
         stream = new StockStreamApp(ns.settings(), metrics).start();
         gateway = new GatewayApp(ns.settings(), metrics).start();
-        commands = ReliableProducers.create(ns.settings().kafkaBootstrap());
+        commands = ReliableProducers.create(ns.settings());
         stream.awaitRunning(Duration.ofSeconds(60));
         return this;
     }

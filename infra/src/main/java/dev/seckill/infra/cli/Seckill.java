@@ -1,5 +1,6 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.infra.acl.AclsCommand;
 import dev.seckill.infra.bench.AnswerBenchmark;
 import dev.seckill.infra.bench.ColdStartBenchmark;
 import dev.seckill.infra.bench.DecideBenchmark;
@@ -105,6 +106,9 @@ public final class Seckill {
                 }
                 case "namespaces" -> {
                     return NamespaceCommands.list(settings, args, out);
+                }
+                case "acls" -> {
+                    return AclsCommand.run(settings, args, out);
                 }
                 case "clean" -> {
                     return NamespaceCommands.clean(settings, args, out);

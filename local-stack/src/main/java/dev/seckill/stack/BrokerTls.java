@@ -58,8 +58,11 @@ public record BrokerTls(Path dir, String password, Path keystore, Path truststor
     }
 
     private static void keytool(String password, Object... args) {
+        // the C1 compiler only: a short-lived JVM, 2-3 s each otherwise on two busy cores
         List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-J-XX:TieredStopAtLevel=1",
+                "-J-XX:+UseSerialGC"));
         for (Object a : args) cmd.add(a.toString());
         boolean makesKey = cmd.contains("-genkeypair");
         cmd.addAll(List.of("-storetype", "PKCS12", "-storepass", password));

@@ -80,6 +80,11 @@ public final class SecureKafka implements AutoCloseable {
         return broker.settings();
     }
 
+    /** {@code base} with the super user's Kafka settings on top. */
+    public Settings superUser(Settings base) {
+        return base.and(security.client(bootstrap(), security.superUser(), security.superPassword()));
+    }
+
     /**
      * Creates (or changes) SCRAM-SHA-512 users, as the super user, and returns once each of them can authenticate (the
      * broker applies a credential a moment after the controller has committed it).

@@ -5,6 +5,7 @@ import dev.seckill.infra.acl.PipelineAcls.Names;
 import dev.seckill.infra.acl.PipelineAcls.Rule;
 import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
+import dev.seckill.infra.cli.ToolSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -56,7 +57,8 @@ public final class AclsCommand {
      */
     public static int apply(Settings settings) throws Exception {
         KafkaClients.require(settings, "set SECKILL_KAFKA_BOOTSTRAP");
-        TopicProvisioner.ensure(settings, new Topics(settings.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(
+                settings, new Topics(settings.topicPrefix()), settings.get(ToolSettings.TOPIC_PARTITIONS));
         List<AclBinding> wanted = PipelineAcls.bindings(settings);
         try (Admin admin = KafkaClients.admin(settings)) {
             admin.createAcls(wanted).all().get(60, TimeUnit.SECONDS);

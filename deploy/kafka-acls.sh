@@ -19,6 +19,7 @@ GATEWAY_STATUS_GROUP="${SECKILL_GATEWAY_STATUS_GROUP_ID:-${PREFIX}gateway-status
 WRITER_GROUP="${SECKILL_WRITER_GROUP_ID:-${PREFIX}order-writer}"
 GATEWAY="${GATEWAY_PRINCIPAL:-User:seckill-gateway}"
 UPSTREAM="${UPSTREAM_PRINCIPAL:-User:seckill-upstream}"
+PAYMENT_PROVIDER="${PAYMENT_PROVIDER_PRINCIPAL:-User:seckill-payment-provider}"
 STOCK_STREAM="${STOCK_STREAM_PRINCIPAL:-User:seckill-stock-stream}"
 ORDER_WRITER="${ORDER_WRITER_PRINCIPAL:-User:seckill-order-writer}"
 RECONCILER="${RECONCILER_PRINCIPAL:-User:seckill-reconciler}"
@@ -40,6 +41,9 @@ acl --allow-principal "$GATEWAY" --operation Read --operation Delete --group "${
 
 # upstream: a service upstream that sends purchases straight to <prefix>commands, and nothing else
 acl --allow-principal "$UPSTREAM" --operation Write --topic "${PREFIX}commands"  # purchases
+
+# payment-provider: a payment provider that reports payments straight to <prefix>payments
+acl --allow-principal "$PAYMENT_PROVIDER" --operation Write --topic "${PREFIX}payments"  # payments it vouches for
 
 # stock-stream: the Kafka Streams app that decides every command (exactly once)
 acl --allow-principal "$STOCK_STREAM" --operation Read --topic "${PREFIX}commands"  # what it decides

@@ -42,7 +42,7 @@ public final class AclsCommand {
         }
         for (Rule r : PipelineAcls.rules(Names.of(settings)))
             out.printf(
-                    "%-28s %-38s %-16s %-8s %s%n",
+                    "%-31s %-40s %-16s %-8s %s%n",
                     r.role().defaultPrincipal(),
                     r.operations().stream().map(o -> AclScript.camel(o.name())).collect(Collectors.joining(",")),
                     r.type(),

@@ -41,6 +41,7 @@ public final class PipelineAcls {
     public enum Role {
         GATEWAY("gateway", "the ingress gateway: writes purchases and payments, follows outcomes and the ledger"),
         UPSTREAM("upstream", "a service upstream that sends purchases straight to <prefix>commands, and nothing else"),
+        PAYMENT_PROVIDER("payment-provider", "a payment provider that reports payments straight to <prefix>payments"),
         STOCK_STREAM("stock-stream", "the Kafka Streams app that decides every command (exactly once)"),
         ORDER_WRITER("order-writer", "writes orders from the successes, the ledger and the payments"),
         RECONCILER("reconciler", "folds the ledger, reads the lags, sends restores"),
@@ -91,6 +92,8 @@ public final class PipelineAcls {
         Rules.add(r, Role.GATEWAY, GROUP, PREFIXED, warmup, "warm-up indexer group", READ, DELETE);
 
         Rules.add(r, Role.UPSTREAM, TOPIC, LITERAL, p + "commands", "purchases", WRITE);
+
+        Rules.add(r, Role.PAYMENT_PROVIDER, TOPIC, LITERAL, p + "payments", "payments it vouches for", WRITE);
 
         Rules.add(r, Role.STOCK_STREAM, TOPIC, LITERAL, p + "commands", "what it decides", READ);
         Rules.add(r, Role.STOCK_STREAM, TOPIC, PREFIXED, p + "outcome.", "the outcomes", WRITE);

@@ -3,6 +3,7 @@ package dev.seckill.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.acl.AclsCommand;
 import dev.seckill.infra.acl.PipelineAcls.Role;
@@ -15,6 +16,7 @@ import dev.seckill.infra.drill.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.reconcile.Reconciler;
 import dev.seckill.stack.SecureKafka;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -153,6 +155,29 @@ class SecureKafkaPipelineTest {
         }
         Settings wrongPassword = ns.settings().and(kafka.clientSettings("seckill-gateway", "not-its-password"));
         assertThat(send(wrongPassword, pipeline.topics().commands())).isInstanceOf(SaslAuthenticationException.class);
+    }
+
+    @Test
+    void theServicesCreateTopicsOnlyInTheirWarmUpNamespaces() throws Exception {
+        String prefix = ns.settings().topicPrefix();
+        for (Role role : List.of(Role.GATEWAY, Role.STOCK_STREAM)) {
+            Settings own = ns.settings().and(as(role));
+            Topics warmup = new Topics(prefix + "warmup-" + role.id + ".");
+            assertThat(TopicProvisioner.ensure(own, warmup, 1))
+                    .as(role + " makes its warm-up's topics")
+                    .hasSize(8);
+            try (Admin admin = KafkaClients.admin(own)) {
+                admin.deleteTopics(warmup.all()).all().get(30, TimeUnit.SECONDS);
+            }
+        }
+        assertThatThrownBy(() -> TopicProvisioner.ensure(
+                        ns.settings().and(as(Role.GATEWAY)), new Topics(prefix + "elsewhere."), 1))
+                .as("the gateway creates no topic outside its warm-up's")
+                .hasMessageContaining("TopicAuthorizationException");
+        assertThatThrownBy(() -> TopicProvisioner.ensure(
+                        ns.settings().and(as(Role.ORDER_WRITER)), new Topics(prefix + "warmup-w."), 1))
+                .as("order-writer has no warm-up namespace")
+                .hasMessageContaining("TopicAuthorizationException");
     }
 
     /** Sends one record as {@code settings}; what refused it (null: written). */

@@ -18,6 +18,8 @@ class MissingServerTest {
         System.clearProperty("seckill.kafka.bootstrap");
         System.clearProperty("seckill.redis.url");
         System.clearProperty("seckill.db.url");
+        System.clearProperty("seckill.kafka.security.protocol");
+        System.clearProperty("seckill.kafka.ssl.truststore.location");
     }
 
     String[] run(String... args) {
@@ -66,6 +68,29 @@ class MissingServerTest {
         assertThat(r[1].strip())
                 .isEqualTo(
                         "seckill: MySQL is not reachable at 127.0.0.1:" + port + " (start it or set SECKILL_DB_URL)");
+    }
+
+    @Test
+    void anUnknownKafkaSecurityProtocolIsOneLine() {
+        System.setProperty("seckill.kafka.bootstrap", KafkaFixture.bootstrap());
+        System.setProperty("seckill.kafka.security.protocol", "TLS");
+        String[] r = run("reconcile");
+        assertThat(r[0]).isEqualTo("2");
+        assertThat(r[1].strip())
+                .isEqualTo("seckill: Kafka client configuration: security.protocol 'TLS' is not one of PLAINTEXT, SSL,"
+                        + " SASL_PLAINTEXT, SASL_SSL (SECKILL_KAFKA_SECURITY_PROTOCOL)");
+    }
+
+    @Test
+    void aMissingTruststoreIsOneLine() {
+        System.setProperty("seckill.kafka.bootstrap", KafkaFixture.bootstrap());
+        System.setProperty("seckill.kafka.security.protocol", "SSL");
+        System.setProperty("seckill.kafka.ssl.truststore.location", "/nowhere/truststore.p12");
+        String[] r = run("load", "--requests", "1");
+        assertThat(r[0]).isEqualTo("2");
+        assertThat(r[1].strip())
+                .isEqualTo("seckill: Kafka client configuration: ssl.truststore.location /nowhere/truststore.p12 is not"
+                        + " a readable file (SECKILL_KAFKA_SSL_TRUSTSTORE_LOCATION)");
     }
 
     @Test

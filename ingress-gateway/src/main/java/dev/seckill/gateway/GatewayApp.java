@@ -16,8 +16,8 @@ import dev.seckill.gateway.status.Waiters;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
-import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.Console;
 import dev.seckill.kit.observability.ServiceMain;
@@ -71,8 +71,8 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     public GatewayApp start() {
-        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
-        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
+        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         producer = GatewayProducer.create(settings);
         new KafkaClientMetrics(producer).bindTo(metrics);
         jwt = GatewayKeys.buyerIdentity(settings, clock);
@@ -85,14 +85,13 @@ public final class GatewayApp implements AutoCloseable {
         metrics.gauge("seckill_gateway_sale_windows", windows, SaleWindows::cachedGoods);
         SoldOutMarks soldOut = SoldOutMarks.renewedFrom(windows, config.soldoutTtlMs(), metrics);
         view = new OutcomeView(
-                settings.kafkaBootstrap(),
+                settings,
                 topics,
                 config.outcomeCache(),
                 soldOut,
                 Duration.ofMillis(config.outcomeFetchMaxWaitMs()),
                 windows::invalidate);
-        status = new StatusStack(
-                config, redis, settings.kafkaBootstrap(), GroupIds.gatewayStatus(settings), topics, keys, clock);
+        status = new StatusStack(config, redis, settings, GroupIds.gatewayStatus(settings), topics, keys, clock);
         PurchaseStatusStore store = status.bindTo(metrics).store();
         vertx = Vertx.vertx();
         waiters = new Waiters(vertx, view::outcome);

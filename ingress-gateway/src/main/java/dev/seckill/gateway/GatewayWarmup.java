@@ -11,6 +11,7 @@ import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.StatusStack;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.kit.warmup.JitSettle;
@@ -23,11 +24,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +87,7 @@ final class GatewayWarmup {
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
         Jwt jwt = new Jwt(HexFormat.of().formatHex(secret), shared.clock());
-        TopicProvisioner.ensure(shared.settings().kafkaBootstrap(), topics, PARTITIONS);
+        TopicProvisioner.ensure(shared.settings(), topics, PARTITIONS);
         SaleWindows windows = new SaleWindows(
                 shared.redis(), keys, shared.windowLookups(), shared.windowLookups(), 1000, 10_000); // no flood here
         Duration tenMinutes = Duration.ofMinutes(10);
@@ -97,8 +96,7 @@ final class GatewayWarmup {
                 keys,
                 new PurchaseStatusStore.Retention(tenMinutes, tenMinutes, tenMinutes),
                 shared.clock());
-        WarmupReadSide readSide =
-                new WarmupReadSide(shared.settings().kafkaBootstrap(), topics, store, windows, shared.status());
+        WarmupReadSide readSide = new WarmupReadSide(shared.settings(), topics, store, windows, shared.status());
         Door door = new Door(
                 topics,
                 MetricsServer.scratchRegistry(),
@@ -186,7 +184,6 @@ final class GatewayWarmup {
     }
 
     private Admin admin() {
-        return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, shared.settings().kafkaBootstrap()));
+        return KafkaClients.admin(shared.settings());
     }
 }

@@ -5,6 +5,8 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +22,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +54,7 @@ final class OutcomeView implements AutoCloseable {
 
     /** @param fetchMaxWait how long the broker may hold a fetch that finds nothing new (Kafka's default 500 ms) */
     OutcomeView(
-            String bootstrap,
+            Settings settings,
             Topics topics,
             int capacity,
             SoldOutMarks soldOut,
@@ -69,18 +69,15 @@ final class OutcomeView implements AutoCloseable {
                 return size() > capacity;
             }
         });
-        consumer = new KafkaConsumer<>(
+        consumer = KafkaClients.consumer(
+                settings,
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
                         ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
-                        (int) fetchMaxWait.toMillis()),
-                new StringDeserializer(),
-                new ByteArrayDeserializer());
+                        (int) fetchMaxWait.toMillis()));
         List<String> followed = new ArrayList<>(topics.outcomes());
         followed.add(topics.ledger());
         TopicProvisioner.assignAll(consumer, followed, true);

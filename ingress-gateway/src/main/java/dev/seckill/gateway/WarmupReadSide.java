@@ -7,6 +7,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.StatusIndexer;
 import dev.seckill.gateway.status.StatusStack;
+import dev.seckill.kit.config.Settings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,10 +33,10 @@ final class WarmupReadSide implements AutoCloseable {
     private final List<String> ids = new ArrayList<>();
 
     WarmupReadSide(
-            String bootstrap, Topics topics, PurchaseStatusStore store, SaleWindows windows, StatusStack status) {
+            Settings settings, Topics topics, PurchaseStatusStore store, SaleWindows windows, StatusStack status) {
         this.topics = topics;
         this.view = new OutcomeView(
-                bootstrap,
+                settings,
                 topics,
                 100_000,
                 new SoldOutMarks(Duration.ofMinutes(5).toMillis(), (g, since) -> null, System::currentTimeMillis),
@@ -43,7 +44,7 @@ final class WarmupReadSide implements AutoCloseable {
                 windows::invalidate);
         this.group = topics.prefix() + "gateway-status";
         this.indexer = new StatusIndexer(
-                bootstrap, group, topics, store, status.redis(), Duration.ofMinutes(10), Clock.systemUTC());
+                settings, group, topics, store, status.redis(), Duration.ofMinutes(10), Clock.systemUTC());
     }
 
     OutcomeView view() {

@@ -25,7 +25,15 @@ final class BrokerProperties {
             logger.kafka.level = INFO
             """;
 
-    static String of(int nodeId, String voters, int port, int controllerPort, Path data, int replication) {
+    /** @param security null, or what secures the node: its listeners, SASL, TLS and authorizer, put last */
+    static String of(
+            int nodeId,
+            String voters,
+            int port,
+            int controllerPort,
+            Path data,
+            int replication,
+            BrokerSecurity security) {
         Properties p = new Properties();
         p.putAll(Map.ofEntries(
                 Map.entry("process.roles", "broker,controller"),
@@ -61,6 +69,7 @@ final class BrokerProperties {
                 Map.entry("group.min.session.timeout.ms", "1000"),
                 Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
                 Map.entry("log.retention.hours", "-1")));
+        if (security != null) p.putAll(security.serverProperties(port, controllerPort));
         var out = new StringWriter();
         try {
             p.store(out, "written by seckill local-stack");

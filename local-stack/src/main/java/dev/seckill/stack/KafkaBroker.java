@@ -1,5 +1,7 @@
 package dev.seckill.stack;
 
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,18 +33,12 @@ public final class KafkaBroker implements AutoCloseable {
     private final String voters;
     private final String clusterId;
     private final int replication;
+    private BrokerSecurity security; // null: PLAINTEXT, no authorizer
     private Process process;
 
     /** A single-node cluster: node 1, its own controller quorum, replication factor 1. */
     public KafkaBroker(Path dir, int port, int controllerPort) {
-        this(
-                dir,
-                port,
-                controllerPort,
-                1,
-                "1@127.0.0.1:" + controllerPort,
-                Uuid.randomUuid().toString(),
-                1);
+        this(dir, port, controllerPort, 1, "1@127.0.0.1:" + controllerPort, Uuid.randomUuid() + "", 1);
     }
 
     /**
@@ -77,6 +73,20 @@ public final class KafkaBroker implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
+    /** Settings whose Kafka clients reach this broker (a secured one's: as its super user). */
+    public Settings settings() {
+        return Settings.with(
+                security == null
+                        ? Map.of(Settings.KAFKA_BOOTSTRAP, bootstrap())
+                        : security.client(bootstrap(), security.superUser(), security.superPassword()));
+    }
+
+    /** Secures the node before it is first started ({@link SecureKafka}). */
+    KafkaBroker secured(BrokerSecurity security) {
+        this.security = security;
+        return this;
+    }
+
     public int port() {
         return port;
     }
@@ -103,7 +113,7 @@ public final class KafkaBroker implements AutoCloseable {
     public KafkaBroker awaitReady() {
         ServerProcess.awaitReady(
                 "Kafka broker at " + bootstrap(),
-                () -> answersMetadata(bootstrap()),
+                () -> answersMetadata(settings()),
                 process,
                 Duration.ofSeconds(120),
                 log());
@@ -120,19 +130,19 @@ public final class KafkaBroker implements AutoCloseable {
             Files.writeString(log4j, BrokerProperties.LOG4J2);
             String cp = brokerClasspath();
             if (!Files.exists(dir.resolve("data/meta.properties"))) {
-                ServerProcess.run(
-                        List.of(
-                                javaBin(),
-                                "-cp",
-                                cp,
-                                "-Dlog4j2.configurationFile=" + log4j,
-                                "kafka.tools.StorageTool",
-                                "format",
-                                "-t",
-                                clusterId,
-                                "-c",
-                                props.toString()),
-                        Duration.ofMinutes(1));
+                List<String> format = new ArrayList<>(List.of(
+                        javaBin(),
+                        "-cp",
+                        cp,
+                        "-Dlog4j2.configurationFile=" + log4j,
+                        "kafka.tools.StorageTool",
+                        "format",
+                        "-t",
+                        clusterId,
+                        "-c",
+                        props.toString()));
+                if (security != null) format.addAll(security.formatArgs());
+                ServerProcess.run(format, Duration.ofMinutes(1));
             }
             // 2 GB at most: with 512 MB a broker that had served a day of tests and benchmarks (hundreds of partitions,
             // thousands of transactional producer ids) ran its heap ~85% full, and its mixed and remark pauses
@@ -166,16 +176,19 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** True when a Kafka broker at {@code bootstrap} answers a describe-cluster request within 3 s. */
     public static boolean answersMetadata(String bootstrap) {
-        String[] hp = bootstrap.split(",")[0].split(":");
+        return answersMetadata(Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, bootstrap)));
+    }
+
+    /** As above, for a client configured by {@code settings} (its bootstrap and security). */
+    public static boolean answersMetadata(Settings settings) {
+        String[] hp = settings.kafkaBootstrap().split(",")[0].split(":");
         if (!ServerProcess.answers(hp[0], Integer.parseInt(hp[1]))) return false;
-        Map<String, Object> conf = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
+        Map<String, Object> timeouts = Map.of(
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
                 3000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                 3000);
-        try (Admin admin = Admin.create(conf)) {
+        try (Admin admin = KafkaClients.admin(settings, timeouts)) {
             return !admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty();
         } catch (Exception e) {
             return false;
@@ -211,7 +224,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private String serverProperties() {
-        return BrokerProperties.of(nodeId, voters, port, controllerPort, dir.resolve("data"), replication);
+        return BrokerProperties.of(nodeId, voters, port, controllerPort, dir.resolve("data"), replication, security);
     }
 
     static String brokerClasspath() {

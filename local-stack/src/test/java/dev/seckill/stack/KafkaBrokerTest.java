@@ -40,9 +40,9 @@ class KafkaBrokerTest {
     @Test
     void provisionsEveryTopicWithItsPartitionsAndLedgerRetention() throws Exception {
         Topics topics = new Topics("t1.");
-        List<String> created = TopicProvisioner.ensure(broker.bootstrap(), topics, 3);
+        List<String> created = TopicProvisioner.ensure(broker.settings(), topics, 3);
         assertThat(created).containsExactlyInAnyOrderElementsOf(topics.all());
-        assertThat(TopicProvisioner.ensure(broker.bootstrap(), topics, 3))
+        assertThat(TopicProvisioner.ensure(broker.settings(), topics, 3))
                 .as("second run creates nothing")
                 .isEmpty();
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrap()))) {
@@ -68,7 +68,7 @@ class KafkaBrokerTest {
     @Test
     void roundTripsARecordWithTransactionsEnabled() {
         Topics topics = new Topics("t2.");
-        TopicProvisioner.ensure(broker.bootstrap(), topics, 2);
+        TopicProvisioner.ensure(broker.settings(), topics, 2);
         try (var producer = new KafkaProducer<String, String>(
                 Map.of(
                         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,

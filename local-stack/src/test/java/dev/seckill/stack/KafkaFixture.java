@@ -1,5 +1,7 @@
 package dev.seckill.stack;
 
+import dev.seckill.kit.config.Settings;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +19,11 @@ public final class KafkaFixture {
     private static String bootstrap;
 
     private KafkaFixture() {}
+
+    /** Settings whose Kafka clients reach the fixture's broker. */
+    public static Settings settings() {
+        return Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, bootstrap()));
+    }
 
     public static synchronized String bootstrap() {
         if (bootstrap != null) return bootstrap;

@@ -6,7 +6,7 @@ import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.InstanceIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
-import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.Console;
@@ -29,13 +29,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,15 +97,15 @@ public final class OrderWriterApp implements AutoCloseable {
     }
 
     public OrderWriterApp start() {
-        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
+        KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         HikariDataSource db = Database.open(settings, "order-writer", metrics);
         Duration paymentTimeout = Duration.ofMillis(config.paymentTimeoutMs());
-        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         KafkaConsumer<String, byte[]> consumer = newConsumer();
         new KafkaClientMetrics(consumer).bindTo(metrics);
         KafkaProducer<String, byte[]> producer = newProducer();
         TopicHandlers handlers = new TopicHandlers(topics, paymentTimeout, metrics);
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
+        Admin admin = KafkaClients.admin(settings);
         ScheduledExecutorService sweeps = scheduleSweeps(db, producer, admin, paymentTimeout);
         ConsumerLoop loop = new ConsumerLoop(
                 consumer,
@@ -132,7 +129,6 @@ public final class OrderWriterApp implements AutoCloseable {
 
     private KafkaConsumer<String, byte[]> newConsumer() {
         Map<String, Object> c = new HashMap<>();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
         c.put(ConsumerConfig.GROUP_ID_CONFIG, GroupIds.orderWriter(settings));
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -142,15 +138,14 @@ public final class OrderWriterApp implements AutoCloseable {
         if (!instance.isBlank()) c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instance); // back at once on a restart
         // a whole batch's worth per partition fetch (the default 1 MB is ~3,000 outcomes: the next poll would wait)
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
-        return new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        return KafkaClients.consumer(settings, c);
     }
 
     /** The producer of the DLQ, of the sweeper's release commands and of the forwarded pay commands. */
     private KafkaProducer<String, byte[]> newProducer() {
         // a send that cannot even find its topic fails after max.block.ms (default 60 s) and is retried by the
         // DeadLetterWriter
-        return ReliableProducers.create(
-                settings.kafkaBootstrap(), Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, config.dlqTimeoutMs()));
+        return ReliableProducers.create(settings, Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, config.dlqTimeoutMs()));
     }
 
     private ScheduledExecutorService scheduleSweeps(

@@ -58,7 +58,7 @@ class OrderWriterTest {
                 Settings.DB_URL,
                 DB_SERVER + "/seckill_" + name + "?createDatabaseIfNotExist=true"));
         topics = new Topics(settings.topicPrefix());
-        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, 3);
+        TopicProvisioner.ensure(settings, topics, 3);
         producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),
                 new StringSerializer(),

@@ -52,7 +52,7 @@ final class WriterStack implements AutoCloseable {
                 Settings.DB_URL,
                 TestDb.SERVER + "/" + database + "?createDatabaseIfNotExist=true"));
         topics = new Topics(settings.topicPrefix());
-        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, partitions);
+        TopicProvisioner.ensure(settings, topics, partitions);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
         producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),

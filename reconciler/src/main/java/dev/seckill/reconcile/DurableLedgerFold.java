@@ -1,5 +1,7 @@
 package dev.seckill.reconcile;
 
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -17,8 +19,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,22 +41,19 @@ final class DurableLedgerFold implements AutoCloseable {
     private final List<TopicPartition> partitions;
     private final Counter skipped;
 
-    DurableLedgerFold(String bootstrap, String ledgerTopic, DataSource db, MeterRegistry metrics) throws SQLException {
+    DurableLedgerFold(Settings settings, String ledgerTopic, DataSource db, MeterRegistry metrics) throws SQLException {
         this.db = db;
         this.skipped = metrics.counter("seckill_reconcile_ledger_skipped"); // at 0 from the start
         this.topic = ledgerTopic;
-        this.consumer = new KafkaConsumer<>(
+        this.consumer = KafkaClients.consumer(
+                settings,
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        5000),
-                new StringDeserializer(),
-                new ByteArrayDeserializer());
+                        5000));
         this.partitions = consumer.partitionsFor(ledgerTopic, Duration.ofSeconds(30)).stream()
                 .map(p -> new TopicPartition(ledgerTopic, p.partition()))
                 .toList();

@@ -1,5 +1,7 @@
 package dev.seckill.reconcile;
 
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -8,26 +10,21 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads a topic's committed records from the beginning up to its end offsets at call time (no consumer group). */
 public final class LedgerReader {
     private LedgerReader() {}
 
-    public static long readAll(String bootstrap, String topic, Consumer<ConsumerRecord<String, byte[]>> sink) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+    public static long readAll(Settings settings, String topic, Consumer<ConsumerRecord<String, byte[]>> sink) {
+        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(
+                settings,
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        5000),
-                new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+                        5000))) {
             List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(p -> new TopicPartition(topic, p.partition()))
                     .toList();

@@ -5,6 +5,7 @@ import dev.seckill.contracts.redis.KeyLifetime;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.reconcile.ReconcileQueries.Holding;
 import dev.seckill.reconcile.ReconcileQueries.LedgerFold;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,8 +71,8 @@ public final class Reconciler implements AutoCloseable {
         this.restores = new RedisRestores(commands, topics);
         this.repairs = new Repairs(restores, metrics, dryRun);
         this.dryRun = dryRun;
-        this.fold = new DurableLedgerFold(settings.kafkaBootstrap(), topics.ledger(), db, metrics);
-        this.admin = Admin.create(Map.of("bootstrap.servers", settings.kafkaBootstrap()));
+        this.fold = new DurableLedgerFold(settings, topics.ledger(), db, metrics);
+        this.admin = KafkaClients.admin(settings);
         this.lag = new PipelineLag(admin, topics, settings);
         this.lifetime = SharedSettings.keyLifetime(settings);
         this.gauges = new DriftGauges(metrics);

@@ -2,8 +2,8 @@ package dev.seckill.reconcile;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.db.DbPools;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
@@ -49,10 +49,10 @@ public final class ReconcilerApp implements AutoCloseable {
     }
 
     public ReconcilerApp start() throws Exception {
-        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
+        KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         db = pool(settings, "reconciler", metrics);
         redis = RedisConnections.open(settings);
-        producer = ReliableProducers.create(settings.kafkaBootstrap());
+        producer = ReliableProducers.create(settings);
         ReconcilerSettings config = ReconcilerSettings.from(settings);
         boolean dryRun = config.dryRun();
         reconciler = new Reconciler(settings, db, redis, producer, metrics, dryRun);

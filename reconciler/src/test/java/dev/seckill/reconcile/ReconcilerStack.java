@@ -75,7 +75,7 @@ final class ReconcilerStack implements AutoCloseable {
                 "600000"));
         topics = new Topics(settings.topicPrefix());
         keys = new RedisKeys(settings.redisPrefix());
-        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, 2);
+        TopicProvisioner.ensure(settings, topics, 2);
         producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),
                 new StringSerializer(),

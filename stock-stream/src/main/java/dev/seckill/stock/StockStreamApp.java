@@ -6,8 +6,8 @@ import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.InstanceIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
-import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.SessionTimeouts;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.ServiceMain;
@@ -19,10 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -63,7 +60,7 @@ public final class StockStreamApp implements AutoCloseable {
         StockStreamSettings config = StockStreamSettings.from(settings);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, GroupIds.stockStream(settings));
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap());
+        p.putAll(KafkaClients.common(settings)); // bootstrap and security, for each of its clients
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.threads());
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
@@ -98,10 +95,10 @@ public final class StockStreamApp implements AutoCloseable {
     }
 
     public StockStreamApp start() {
-        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
+        KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         redis = RedisConnections.open(settings);
         Topics topics = new Topics(settings.topicPrefix());
-        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         StockStreamSettings config = StockStreamSettings.from(settings);
         StockScripts scripts = new StockScripts(
                 redis,
@@ -123,7 +120,7 @@ public final class StockStreamApp implements AutoCloseable {
                 Duration.ofMillis(config.caughtUpCommitMs()),
                 Duration.ofMillis(config.commitIntervalMs()));
         String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
-        int session = SessionTimeouts.fitted(settings.kafkaBootstrap(), config.sessionTimeoutMs(), "stock-stream");
+        int session = SessionTimeouts.fitted(settings, config.sessionTimeoutMs(), "stock-stream");
         streams = instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)
                 ? new KafkaStreams(builder.build(), streamsConfig(settings, session))
                 : new KafkaStreams(
@@ -132,9 +129,7 @@ public final class StockStreamApp implements AutoCloseable {
                         new StableTransactionalIds(GroupIds.stockStream(settings), instance));
         if (!instance.isBlank() && settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)) {
             fencing = new PeerFencing(
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap())),
-                    GroupIds.stockStream(settings),
-                    Duration.ofMillis(session));
+                    KafkaClients.admin(settings), GroupIds.stockStream(settings), Duration.ofMillis(session));
             streams.setStateListener(fencing);
         }
         streams.setUncaughtExceptionHandler(e -> {

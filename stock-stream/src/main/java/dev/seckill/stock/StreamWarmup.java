@@ -7,6 +7,7 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.Console;
 import dev.seckill.kit.observability.MetricsServer;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -103,7 +103,7 @@ public final class StreamWarmup {
         long t0 = System.nanoTime();
         Topics topics = new Topics(settings.topicPrefix());
         try {
-            TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, PARTITIONS);
+            TopicProvisioner.ensure(settings, topics, PARTITIONS);
             long end = preload(topics, n);
             try (StockStreamApp app = new StockStreamApp(settings, MetricsServer.scratchRegistry()).start()) {
                 awaitDecided(topics, end, Duration.ofMinutes(5));
@@ -122,10 +122,9 @@ public final class StreamWarmup {
     private long preload(Topics topics, int n) throws Exception {
         Instant now = Instant.now();
         long stock = Math.max(1, n / (GOODS * 4)); // a quarter succeeds, the rest meets a sold-out goods
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
+        try (KafkaProducer<String, byte[]> p = KafkaClients.producer(
+                settings,
                 Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        settings.kafkaBootstrap(),
                         ProducerConfig.ACKS_CONFIG,
                         "all",
                         ProducerConfig.LINGER_MS_CONFIG,
@@ -201,6 +200,6 @@ public final class StreamWarmup {
     }
 
     private Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
+        return KafkaClients.admin(settings);
     }
 }

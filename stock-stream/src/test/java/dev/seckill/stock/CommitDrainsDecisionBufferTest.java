@@ -43,7 +43,7 @@ class CommitDrainsDecisionBufferTest {
     @Test
     void everyCommitDecidesWhatIsBuffered_offsetsNeverRunAheadOfTheirOutcomes() throws Exception {
         Topics topics = new Topics("drain-" + UUID.randomUUID().toString().substring(0, 6) + ".");
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 1);
+        TopicProvisioner.ensure(KafkaFixture.settings(), topics, 1);
         Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(10);
         try (TestRedis redis = new TestRedis();
                 var producer = new KafkaProducer<String, byte[]>(

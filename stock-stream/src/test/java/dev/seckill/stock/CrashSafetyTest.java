@@ -61,7 +61,7 @@ class CrashSafetyTest {
     void setUp() throws Exception {
         prefix = "crash-" + UUID.randomUUID().toString().substring(0, 8);
         topics = new Topics(prefix + ".");
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 4);
+        TopicProvisioner.ensure(KafkaFixture.settings(), topics, 4);
         redis = new TestRedis();
         producer = new KafkaProducer<>(
                 Map.of("bootstrap.servers", KafkaFixture.bootstrap(), "acks", "all", "enable.idempotence", true),

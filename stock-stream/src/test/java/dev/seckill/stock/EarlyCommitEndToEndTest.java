@@ -50,7 +50,7 @@ class EarlyCommitEndToEndTest {
     /** Starts the app (commit interval 60 s), sends an open and a purchase, and says whether the purchase's outcome was committed in time. */
     private static boolean firstOutcomeVisible(String caughtUpMs, Duration within) throws Exception {
         Topics topics = new Topics("early-" + UUID.randomUUID().toString().substring(0, 6) + ".");
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 1);
+        TopicProvisioner.ensure(KafkaFixture.settings(), topics, 1);
         Instant start = Instant.now().minusSeconds(10);
         try (TestRedis redis = new TestRedis();
                 var producer = new KafkaProducer<String, byte[]>(

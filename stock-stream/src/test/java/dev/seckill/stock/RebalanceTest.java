@@ -39,7 +39,7 @@ class RebalanceTest {
     void twoInstancesOneStoppedMidSale() throws Exception {
         String prefix = "rebal-" + UUID.randomUUID().toString().substring(0, 8) + ".";
         Topics topics = new Topics(prefix);
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 6);
+        TopicProvisioner.ensure(KafkaFixture.settings(), topics, 6);
         long[] goods = {6001, 6002, 6003, 6004, 6005, 6006};
         Set<String> ids = new HashSet<>();
         Random random = new Random(3);

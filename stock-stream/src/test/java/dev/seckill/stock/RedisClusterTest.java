@@ -82,8 +82,8 @@ class RedisClusterTest {
     void theSameSaleOnAClusterDecidesTheSame() {
         Topics a = new Topics("cluster-a-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics b = new Topics("cluster-b-" + UUID.randomUUID().toString().substring(0, 6) + ".");
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), a, 3);
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), b, 3);
+        TopicProvisioner.ensure(KafkaFixture.settings(), a, 3);
+        TopicProvisioner.ensure(KafkaFixture.settings(), b, 3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), a, 8001, 6, 500, 11);
         Map<String, Outcome> standalone;
         try (TestRedis r = new TestRedis()) {

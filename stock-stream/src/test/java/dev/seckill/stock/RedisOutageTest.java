@@ -51,7 +51,7 @@ class RedisOutageTest {
         RedisServer redis = new RedisServer(port, dir, aof).start();
         String prefix = "outage-" + UUID.randomUUID().toString().substring(0, 6) + ".";
         Topics topics = new Topics(prefix);
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 2);
+        TopicProvisioner.ensure(KafkaFixture.settings(), topics, 2);
         Settings s = Settings.with(Map.of(
                 Settings.KAFKA_BOOTSTRAP,
                 KafkaFixture.bootstrap(),

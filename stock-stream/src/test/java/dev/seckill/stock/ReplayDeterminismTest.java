@@ -58,8 +58,8 @@ class ReplayDeterminismTest {
     void theSameCommandLogFromAFreshStateGivesTheSameOutcomes() {
         Topics a = new Topics("replay-a-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics b = new Topics("replay-b-" + UUID.randomUUID().toString().substring(0, 6) + ".");
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), a, 3);
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), b, 3);
+        TopicProvisioner.ensure(KafkaFixture.settings(), a, 3);
+        TopicProvisioner.ensure(KafkaFixture.settings(), b, 3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), a, 7001, 3, 600, 6);
         Map<String, Outcome> first;
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
@@ -89,8 +89,8 @@ class ReplayDeterminismTest {
     void aRecordingOfASaleThatEndedDaysAgoIsDecidedAsTheSameLogWasWhenItsSaleWasLive() {
         Topics live = new Topics("replay-live-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics old = new Topics("replay-old-" + UUID.randomUUID().toString().substring(0, 6) + ".");
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), live, 3);
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), old, 3);
+        TopicProvisioner.ensure(KafkaFixture.settings(), live, 3);
+        TopicProvisioner.ensure(KafkaFixture.settings(), old, 3);
         Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
         Duration age = Duration.ofDays(3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), live, 7101, 3, 400, 17, start);

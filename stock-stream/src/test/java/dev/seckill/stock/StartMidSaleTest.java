@@ -27,7 +27,7 @@ class StartMidSaleTest {
         Topics topics = new Topics(prefix);
         Settings settings = Settings.with(
                 Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap(), Settings.TOPIC_PREFIX, prefix));
-        TopicProvisioner.ensure(KafkaFixture.bootstrap(), topics, 2);
+        TopicProvisioner.ensure(KafkaFixture.settings(), topics, 2);
         try {
             // given a commands topic with no command: a deploy before the sale warms up
             assertThat(LiveSale.warmupUnlessLive(settings, 500, "test")).isEqualTo(500);
@@ -56,12 +56,12 @@ class StartMidSaleTest {
     @Test
     void aSessionBelowTheBrokersMinimumIsRaisedToIt() throws Exception {
         // the local stack's broker allows 1 s (BrokerProperties); Kafka's own default floor is 6 s
-        SessionTimeouts.Range range = SessionTimeouts.brokerRange(KafkaFixture.bootstrap());
+        SessionTimeouts.Range range = SessionTimeouts.brokerRange(KafkaFixture.settings());
         assertThat(range.read()).isTrue();
         int min = range.min();
-        assertThat(SessionTimeouts.fitted(KafkaFixture.bootstrap(), min - 1, "test"))
+        assertThat(SessionTimeouts.fitted(KafkaFixture.settings(), min - 1, "test"))
                 .isEqualTo(min);
-        assertThat(SessionTimeouts.fitted(KafkaFixture.bootstrap(), min + 1_000, "test"))
+        assertThat(SessionTimeouts.fitted(KafkaFixture.settings(), min + 1_000, "test"))
                 .isEqualTo(min + 1_000);
     }
 }

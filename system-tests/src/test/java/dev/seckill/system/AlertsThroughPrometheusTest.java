@@ -117,7 +117,7 @@ class AlertsThroughPrometheusTest {
         Namespace ns = namespace("alert", base);
         try (Pipeline p = new Pipeline(ns).start();
                 var db = Database.open(ns.settings(), "alerts-e2e");
-                var producer = ReliableProducers.create(ns.settings().kafkaBootstrap());
+                var producer = ReliableProducers.create(ns.settings());
                 Reconciler watch = new Reconciler(ns.settings(), db, p.redis(), producer, p.metrics(), true);
                 Reconciler repair = new Reconciler(ns.settings(), db, p.redis(), producer, p.metrics(), false)) {
             p.openSale(goods, 5, Duration.ofHours(1), 1);
@@ -177,7 +177,7 @@ class AlertsThroughPrometheusTest {
         PrometheusMeterRegistry metrics = MetricsServer.newRegistry();
         try (StockStreamApp stream = new StockStreamApp(ns.settings(), metrics).start();
                 MetricsServer endpoint = MetricsServer.start(metrics, 0);
-                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base.kafkaBootstrap());
+                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base);
                 UnifiedJedis jedis = RedisConnections.open(ns.settings())) {
             stream.awaitRunning(Duration.ofSeconds(60));
             Instant now = Instant.now();
@@ -239,9 +239,9 @@ class AlertsThroughPrometheusTest {
                 .noneMatch(a -> a.startsWith("SeckillStreamLagging{")
                         || a.startsWith("SeckillPurchasesMostlyRejected{")
                         || a.equals("SeckillDlqGrowing{source=stock-stream}"));
-        TopicProvisioner.ensure(base.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(base, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Backlog.write(
-                base.kafkaBootstrap(),
+                base,
                 topics.commands(),
                 Long.toString(goods),
                 20_000,
@@ -250,7 +250,7 @@ class AlertsThroughPrometheusTest {
         PrometheusMeterRegistry metrics = MetricsServer.newRegistry();
         try (StockStreamApp stream = new StockStreamApp(ns.settings(), metrics).start();
                 MetricsServer endpoint = MetricsServer.start(metrics, 0);
-                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base.kafkaBootstrap())) {
+                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base)) {
             prom.scrape("stock-stream", endpoint.port());
             await().atMost(ALERT).until(() -> prom.fires("SeckillStreamLagging"));
 
@@ -286,7 +286,7 @@ class AlertsThroughPrometheusTest {
         PrometheusMeterRegistry second = MetricsServer.newRegistry();
         ConfigResource dlq = new ConfigResource(ConfigResource.Type.TOPIC, topics.dlq());
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, base.kafkaBootstrap()));
-                KafkaProducer<String, byte[]> producer = ReliableProducers.create(base.kafkaBootstrap())) {
+                KafkaProducer<String, byte[]> producer = ReliableProducers.create(base)) {
             try (OrderWriterApp writer = new OrderWriterApp(settings, first, exit::complete).start();
                     MetricsServer endpoint = MetricsServer.start(first, 0)) {
                 prom.scrape("order-writer", endpoint.port());
@@ -312,11 +312,7 @@ class AlertsThroughPrometheusTest {
 
                 // while it is down, the stream's SUCCESS outcomes pile up
                 Backlog.write(
-                        base.kafkaBootstrap(),
-                        topics.success(),
-                        "80",
-                        20_000,
-                        i -> Backlog.outcome(OutcomeKind.SUCCESS, null, 80, i));
+                        base, topics.success(), "80", 20_000, i -> Backlog.outcome(OutcomeKind.SUCCESS, null, 80, i));
             }
             admin.incrementalAlterConfigs(Map.of(dlq, List.of(maxMessageBytes("", AlterConfigOp.OpType.DELETE))))
                     .all()
@@ -383,7 +379,7 @@ class AlertsThroughPrometheusTest {
             // the indexer's writes wait out a pause while 20,000 outcomes arrive: it then reads them 2,000 a poll
             RedisPause.pause(statusRedis, Duration.ofSeconds(3));
             Backlog.write(
-                    base.kafkaBootstrap(),
+                    base,
                     p.topics().rejected(),
                     "82",
                     20_000,

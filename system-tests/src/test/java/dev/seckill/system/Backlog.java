@@ -3,6 +3,7 @@ package dev.seckill.system;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import java.time.Instant;
 import java.util.Map;
@@ -20,10 +21,10 @@ final class Backlog {
     private Backlog() {}
 
     /** {@code count} records {@code value(0..count-1)} under {@code key}; returns once Kafka acknowledged every one. */
-    static void write(String bootstrap, String topic, String key, int count, IntFunction<byte[]> value) {
+    static void write(Settings settings, String topic, String key, int count, IntFunction<byte[]> value) {
         AtomicReference<Exception> failed = new AtomicReference<>();
         try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(
-                bootstrap,
+                settings,
                 Map.of(
                         ProducerConfig.LINGER_MS_CONFIG,
                         20,

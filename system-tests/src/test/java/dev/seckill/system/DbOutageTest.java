@@ -55,7 +55,7 @@ class DbOutageTest {
             Set<String> sent = new HashSet<>();
             Random random = new Random(9);
             try (Pipeline p = new Pipeline(ns).start();
-                    OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), p.topics())) {
+                    OutcomeLog log = new OutcomeLog(ns.settings(), p.topics())) {
                 p.openSale(goods, 120, Duration.ofHours(1), 1);
                 for (int i = 0; i < 80; i++) sent.add(buy(p, goods, random, "before-" + i));
                 db.stop();

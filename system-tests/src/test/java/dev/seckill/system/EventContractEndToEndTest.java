@@ -105,7 +105,7 @@ class EventContractEndToEndTest {
                         settings, "contract-" + UUID.randomUUID().toString().substring(0, 8)))
                 .start();
         ns = pipeline.namespace();
-        log = new OutcomeLog(ns.settings().kafkaBootstrap(), pipeline.topics());
+        log = new OutcomeLog(ns.settings(), pipeline.topics());
     }
 
     @AfterAll
@@ -192,7 +192,7 @@ class EventContractEndToEndTest {
     /** Every committed record of a topic, from the beginning to its current end. */
     static List<ConsumerRecord<String, byte[]>> records(String topic) {
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        LedgerReader.readAll(ns.settings().kafkaBootstrap(), topic, out::add);
+        LedgerReader.readAll(ns.settings(), topic, out::add);
         return out;
     }
 

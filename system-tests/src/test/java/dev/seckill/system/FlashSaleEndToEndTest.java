@@ -62,7 +62,7 @@ class FlashSaleEndToEndTest {
         Namespace ns =
                 Namespace.create(settings, "e2e-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();
-        log = new OutcomeLog(ns.settings().kafkaBootstrap(), pipeline.topics());
+        log = new OutcomeLog(ns.settings(), pipeline.topics());
     }
 
     @AfterAll
@@ -132,7 +132,7 @@ class FlashSaleEndToEndTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             dlqErrors.clear();
             LedgerReader.readAll(
-                    pipeline.namespace().settings().kafkaBootstrap(),
+                    pipeline.namespace().settings(),
                     pipeline.topics().dlq(),
                     r -> dlqErrors.add(
                             new String(r.headers().lastHeader("error").value(), StandardCharsets.UTF_8)));

@@ -79,7 +79,7 @@ class MonitoringTest {
             p.send(new Purchase("mon-direct", 5301, 9, 1, Instant.now()));
             try (var redis = RedisConnections.open(ns.settings());
                     var db = Database.open(ns.settings(), "mon");
-                    var producer = ReliableProducers.create(ns.settings().kafkaBootstrap());
+                    var producer = ReliableProducers.create(ns.settings());
                     Reconciler r = new Reconciler(ns.settings(), db, redis, producer, p.metrics(), true)) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> {
                     r.cycle(null);

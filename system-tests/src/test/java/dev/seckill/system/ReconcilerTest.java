@@ -154,7 +154,7 @@ class ReconcilerTest {
                                 base(),
                                 "rec-fix-" + UUID.randomUUID().toString().substring(0, 6)))
                         .start();
-                OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                OutcomeLog log = new OutcomeLog(KafkaFixture.settings(), p.topics());
                 var producer = producer();
                 Reconciler r = reconciler(p, producer, false)) {
             p.openSale(goods, 10, Duration.ofHours(1), 1);
@@ -212,7 +212,7 @@ class ReconcilerTest {
                     base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),
                     "rec-wipe-" + UUID.randomUUID().toString().substring(0, 6));
             try (Pipeline p = new Pipeline(ns).start();
-                    OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                    OutcomeLog log = new OutcomeLog(KafkaFixture.settings(), p.topics());
                     ReconcilerApp reconciler =
                             new ReconcilerApp(p.namespace().settings(), new SimpleMeterRegistry()).start()) {
                 p.openSale(goods, 60, Duration.ofHours(1), 1);
@@ -261,7 +261,7 @@ class ReconcilerTest {
                     base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),
                     "rec-busy-" + UUID.randomUUID().toString().substring(0, 6));
             try (Pipeline p = new Pipeline(ns).start();
-                    OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                    OutcomeLog log = new OutcomeLog(KafkaFixture.settings(), p.topics());
                     ReconcilerApp reconciler =
                             new ReconcilerApp(p.namespace().settings(), new SimpleMeterRegistry()).start()) {
                 p.openSale(goods, 50, Duration.ofHours(1), 1);
@@ -344,7 +344,7 @@ class ReconcilerTest {
                         "200")),
                 "rec-end-" + UUID.randomUUID().toString().substring(0, 6));
         try (Pipeline p = new Pipeline(ns).start();
-                OutcomeLog log = new OutcomeLog(KafkaFixture.bootstrap(), p.topics());
+                OutcomeLog log = new OutcomeLog(KafkaFixture.settings(), p.topics());
                 var producer = producer();
                 Reconciler r = reconciler(p, producer, false)) {
             p.openSale(goods, 5, Duration.ofSeconds(3), 1);

@@ -9,8 +9,10 @@ import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.cli.Flags;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
 import java.io.IOException;
@@ -117,15 +119,13 @@ public final class ColdStartBenchmark {
             throws Exception {
         Settings s = ns.settings();
         Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(
-                s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
+        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
         int gatewayPort = freePort();
         int gatewayAdminPort = freePort();
         int streamPort = freePort();
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
-        Map<String, String> env = new LinkedHashMap<>(Map.of(
-                "SECKILL_KAFKA_BOOTSTRAP",
-                s.kafkaBootstrap(),
+        Map<String, String> env = new LinkedHashMap<>(KafkaSettings.environment(s)); // bootstrap and security
+        env.putAll(Map.of(
                 "SECKILL_REDIS_URL",
                 s.redisUrl(),
                 "SECKILL_REDIS_CLUSTER",
@@ -210,10 +210,8 @@ public final class ColdStartBenchmark {
         Instant now = Instant.now();
         OpenSale open = new OpenSale(
                 goods, stock, now.minusSeconds(1), now.plus(Duration.ofHours(1)), 1, "cold-open-" + goods, false);
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(), ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> p = KafkaClients.producer(
+                s, Map.of(ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
             p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
                     .get(30, TimeUnit.SECONDS);
         }

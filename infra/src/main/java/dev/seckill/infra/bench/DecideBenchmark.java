@@ -118,7 +118,7 @@ public final class DecideBenchmark {
         Namespace ns = Namespace.create(base, name + "-warmup");
         Settings s = streamSettings(ns, f);
         Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         DecideRun.preload(s, topics, n, goodsCount, stock, out);
         ProgressBar bar = new ProgressBar(out, "warm-up", n + goodsCount);
         try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {

@@ -6,6 +6,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.infra.cli.ProgressBar;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stock.StockStreamApp;
@@ -43,7 +44,7 @@ final class DecideRun {
     static Measured measure(Settings s, int n, int goodsCount, long stock, String label, PrintStream out)
             throws Exception {
         Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         preload(s, topics, n, goodsCount, stock, out);
         ProgressBar bar = new ProgressBar(out, label, n + goodsCount);
         long t0 = System.nanoTime();
@@ -68,7 +69,7 @@ final class DecideRun {
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar(out, "preload", n);
         try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
-                s.kafkaBootstrap(),
+                s,
                 Map.of(
                         ProducerConfig.LINGER_MS_CONFIG,
                         20,
@@ -108,7 +109,7 @@ final class DecideRun {
         long peak = 0;
         long firstNanos = 0;
         long firstDone = 0;
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", s.kafkaBootstrap()))) {
+        try (Admin admin = KafkaClients.admin(s)) {
             List<TopicPartition> parts = admin
                     .describeTopics(List.of(topics.commands()))
                     .allTopicNames()

@@ -12,7 +12,7 @@ import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.drill.Pipeline;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.stack.RedisServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 
 /**
@@ -58,7 +57,7 @@ public final class HostileBenchmark {
                 base.get(GatewaySettings.LIMIT_USER_PER_SECOND),
                 (int) Math.max(1, base.get(GatewaySettings.LIMIT_USER_BURST)),
                 CLAIM_SAMPLE);
-        Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(base, "run ./seckill up");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         String name = "bench-hostile-" + stamp;
         Path report = Path.of(f.get(
@@ -142,7 +141,7 @@ public final class HostileBenchmark {
      */
     private static void cleanUp(Settings s, String name, RedisServer redis, PrintStream out) {
         try {
-            removeMembers(s.kafkaBootstrap(), name + ".");
+            removeMembers(s, name + ".");
             out.println("cleaned            " + String.join("; ", new Namespaces(s).clean(name)));
         } catch (RuntimeException e) {
             System.err.println("bench hostile: cleaning up " + name + " failed: " + e.getMessage());
@@ -152,8 +151,8 @@ public final class HostileBenchmark {
     }
 
     /** Removes every member of the consumer groups under {@code prefix} (their services are closed). */
-    private static void removeMembers(String bootstrap, String prefix) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    private static void removeMembers(Settings s, String prefix) {
+        try (Admin admin = KafkaClients.admin(s)) {
             for (var g : admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS)) {
                 if (!g.groupId().startsWith(prefix)) continue;
                 try {

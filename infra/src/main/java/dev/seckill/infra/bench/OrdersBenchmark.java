@@ -129,11 +129,11 @@ public final class OrdersBenchmark {
     }
 
     static void preload(Settings s, Topics topics, int n, PrintStream out) throws Exception {
-        TopicProvisioner.ensure(s.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar(out, "preload", n);
         try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
-                s.kafkaBootstrap(),
+                s,
                 Map.of(
                         ProducerConfig.LINGER_MS_CONFIG,
                         20,

@@ -86,7 +86,7 @@ final class IdReuse {
                 throw new IllegalStateException("buyer 3 of goods " + g2 + " was answered " + bought);
             SaleRecords.awaitOrder(t, g2, r1, null);
             SaleRecords.awaitOrder(t, g2, r3, null);
-            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings.kafkaBootstrap())) {
+            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
                 secondSale(t, producer, g2);
                 // the same purchase again through the gateway (a retry: its first answer), another buyer's (409)
                 check.sameAnswer(

@@ -48,7 +48,7 @@ public final class InvariantAudit {
         Topics topics = new Topics(s.topicPrefix());
         Map<String, Integer> outcomes = new HashMap<>();
         Set<String> successes = new HashSet<>();
-        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(s.kafkaBootstrap(), topics.outcomes())) {
+        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(s, topics.outcomes())) {
             JsonNode n = Json.MAPPER.readTree(r.value());
             if (n.path("goodsId").asLong() != goods) continue;
             String rid = n.path("requestId").asText();
@@ -59,7 +59,7 @@ public final class InvariantAudit {
         long opened = 0;
         long deducted = 0;
         long released = 0;
-        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(s.kafkaBootstrap(), List.of(topics.ledger()))) {
+        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(s, List.of(topics.ledger()))) {
             JsonNode n = Json.MAPPER.readTree(r.value());
             if (n.path("goodsId").asLong() != goods) continue;
             long q = n.path("quantity").asLong();

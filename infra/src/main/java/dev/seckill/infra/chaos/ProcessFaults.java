@@ -1,11 +1,10 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.kit.config.GroupIds;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.GroupState;
 
 /** Faults of the services' own processes: SIGKILLs at random moments, and one in the middle of a rebalance. */
@@ -65,8 +64,7 @@ final class ProcessFaults {
     static ChaosScenario.Fault killDuringRebalance() {
         return t -> {
             String group = GroupIds.stockStream(t.settings);
-            try (Admin admin =
-                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, t.settings.kafkaBootstrap()))) {
+            try (Admin admin = KafkaClients.admin(t.settings)) {
                 String second = t.pipeline.startStreamInstance();
                 if (ChaosTarget.await(() -> rebalancing(admin, group), 60) < 0)
                     throw new IllegalStateException("the group " + group + " never left STABLE after a second member");

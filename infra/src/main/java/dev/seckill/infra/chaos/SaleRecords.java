@@ -46,7 +46,7 @@ final class SaleRecords {
 
     private static List<JsonNode> ofGoods(ChaosTarget t, List<String> topics, long goods) throws IOException {
         List<JsonNode> out = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(t.settings.kafkaBootstrap(), topics)) {
+        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(t.settings, topics)) {
             JsonNode n = Json.MAPPER.readTree(r.value());
             if (n.path("goodsId").asLong() == goods) out.add(n);
         }
@@ -55,8 +55,7 @@ final class SaleRecords {
 
     static List<DeadLetter> dlq(ChaosTarget t) {
         List<DeadLetter> out = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> r :
-                TopicRecords.read(t.settings.kafkaBootstrap(), List.of(t.topics.dlq()))) {
+        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(t.settings, List.of(t.topics.dlq()))) {
             Header h = r.headers().lastHeader(DeadLetters.ERROR);
             out.add(new DeadLetter(
                     r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8),

@@ -2,6 +2,7 @@ package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.strategies.StrategyAudit;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.KafkaBroker;
 import dev.seckill.stack.KafkaCluster;
@@ -13,10 +14,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.utils.Utils;
 import redis.clients.jedis.UnifiedJedis;
@@ -50,8 +49,7 @@ final class ServerFaults {
 
     /** The node id leading the partition of {@code <prefix>commands} the sale's goods id hashes to. */
     private static int leaderOfSale(ChaosTarget t) throws Exception {
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, t.settings.kafkaBootstrap()))) {
+        try (Admin admin = KafkaClients.admin(t.settings)) {
             List<TopicPartitionInfo> parts = admin.describeTopics(List.of(t.topics.commands()))
                     .allTopicNames()
                     .get(30, TimeUnit.SECONDS)

@@ -4,15 +4,14 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.infra.strategies.ServedStrategy;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.common.GroupState;
@@ -94,6 +93,6 @@ final class StreamInstances {
     }
 
     private static Admin admin(Settings s) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap()));
+        return KafkaClients.admin(s);
     }
 }

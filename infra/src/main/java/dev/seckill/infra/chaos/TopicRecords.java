@@ -1,5 +1,7 @@
 package dev.seckill.infra.chaos;
 
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,8 +12,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Every committed record of some topics, read from the start to their end as it is now (no group, nothing committed). */
 final class TopicRecords {
@@ -19,10 +19,8 @@ final class TopicRecords {
 
     private TopicRecords() {}
 
-    static List<ConsumerRecord<String, byte[]>> read(String bootstrap, Collection<String> topics) {
+    static List<ConsumerRecord<String, byte[]>> read(Settings settings, Collection<String> topics) {
         Map<String, Object> conf = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                 "read_committed",
                 ConsumerConfig.CLIENT_ID_CONFIG,
@@ -30,8 +28,7 @@ final class TopicRecords {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 false);
         List<ConsumerRecord<String, byte[]>> all = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c =
-                new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c = KafkaClients.consumer(settings, conf)) {
             List<TopicPartition> parts = new ArrayList<>();
             for (String t : topics) c.partitionsFor(t).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
             c.assign(parts);

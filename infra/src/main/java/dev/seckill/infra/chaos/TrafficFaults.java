@@ -41,7 +41,7 @@ final class TrafficFaults {
     static ChaosScenario.Fault poisonStorm() {
         return t -> {
             List<byte[]> sent = new ArrayList<>();
-            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings.kafkaBootstrap())) {
+            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
                 for (int burst = 0; burst < 3; burst++) {
                     if (burst > 0 && !t.pause(500, 1_500)) break;
                     for (int i = 0; i < POISON_PER_BURST; i++) {
@@ -67,7 +67,7 @@ final class TrafficFaults {
                             + " invalid purchases answered REJECTED once each",
                     () -> {
                         List<ConsumerRecord<String, byte[]>> dlq =
-                                TopicRecords.read(t.settings.kafkaBootstrap(), List.of(t.topics.dlq()));
+                                TopicRecords.read(t.settings, List.of(t.topics.dlq()));
                         long reasoned = dlq.stream().filter(r -> hasError(r)).count();
                         if (dlq.size() != expectedPoison || reasoned != dlq.size())
                             return "DLQ holds " + dlq.size() + " records (" + reasoned + " with a reason), "
@@ -92,7 +92,7 @@ final class TrafficFaults {
             String run = Long.toString(System.nanoTime(), 36);
             Map<String, Integer> ids = new HashMap<>();
             Map<String, Long> users = new HashMap<>();
-            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings.kafkaBootstrap())) {
+            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
                 for (int copy = 0; copy < UPSTREAM_COPIES; copy++) {
                     if (copy > 0 && !t.pause(100, 600)) break;
                     for (int i = 0; i < UPSTREAM_PURCHASES; i++) {
@@ -134,7 +134,7 @@ final class TrafficFaults {
     /** requestId → the outcome kinds its records on the outcome topics carry. */
     static Map<String, List<String>> outcomes(ChaosTarget t) throws IOException {
         Map<String, List<String>> seen = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(t.settings.kafkaBootstrap(), t.topics.outcomes())) {
+        for (ConsumerRecord<String, byte[]> r : TopicRecords.read(t.settings, t.topics.outcomes())) {
             JsonNode n = Json.MAPPER.readTree(r.value());
             seen.computeIfAbsent(n.path("requestId").asText(), k -> new ArrayList<>())
                     .add(n.path("outcome").asText());

@@ -55,7 +55,7 @@ final class WipedOps {
             String close = "close-" + UUID.randomUUID();
             RecordMetadata closed;
             boolean payAfterWipe;
-            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings.kafkaBootstrap())) {
+            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
                 // 1. an open of the goods while its sale is live and selling (`sale open` without --force)
                 Instant now = Instant.now();
                 long w = wipe(t);

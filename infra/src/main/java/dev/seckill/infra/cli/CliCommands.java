@@ -91,6 +91,12 @@ public final class CliCommands {
             "clean",
             "remove one namespace: its topics, consumer groups, Redis keys and database (never the live one)",
             required("namespace", "NAME"));
+    public static final CliCommand ACLS = CliCommand.of(
+            "acls",
+            "the pipeline's Kafka ACLs, one principal per role; --script: as deploy/kafka-acls.sh; --apply: create the"
+                    + " topics and the ACLs on the configured cluster (as a super user)",
+            flag("script"),
+            flag("apply"));
     public static final CliCommand BENCH_DECIDE = CliCommand.of(
             "bench decide",
             "stock-stream decisions/s next to raw Lua ops/s, for the sale as given and with every purchase through Lua",
@@ -212,6 +218,7 @@ public final class CliCommands {
                 REPLAY_LIST,
                 REPLAY_CLEAN,
                 NAMESPACES,
+                ACLS,
                 CLEAN,
                 BENCH_DECIDE,
                 BENCH_ORDERS,

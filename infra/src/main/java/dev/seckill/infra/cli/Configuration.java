@@ -1,7 +1,9 @@
 package dev.seckill.infra.cli;
 
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.SettingFamily;
 import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.order.OrderWriterSettings;
@@ -19,8 +21,12 @@ import java.util.stream.Collectors;
 public final class Configuration {
     private Configuration() {}
 
-    /** The settings of one reader. */
-    public record Group(String name, List<Setting<?>> settings) {}
+    /** The settings of one reader, and the families of settings it reads (named by whoever sets them). */
+    public record Group(String name, List<Setting<?>> settings, List<SettingFamily> families) {
+        Group(String name, List<Setting<?>> settings) {
+            this(name, settings, List.of());
+        }
+    }
 
     /**
      * An environment variable read outside {@link dev.seckill.kit.config.Settings} (no {@code -Dseckill.x.y} property;
@@ -31,6 +37,7 @@ public final class Configuration {
     public static List<Group> groups() {
         return List.of(
                 new Group("shared", SharedSettings.all()),
+                new Group("kafka clients", KafkaSettings.all(), KafkaSettings.families()),
                 new Group("ingress-gateway", GatewaySettings.all()),
                 new Group("stock-stream", StockStreamSettings.all()),
                 new Group("order-writer", OrderWriterSettings.all()),
@@ -83,6 +90,13 @@ public final class Configuration {
                                 + " own log)"));
     }
 
+    /** Every family of settings, e.g. {@code SECKILL_KAFKA_PROPERTY_<NAME>}. */
+    public static List<SettingFamily> families() {
+        List<SettingFamily> all = new ArrayList<>();
+        groups().forEach(g -> all.addAll(g.families()));
+        return all;
+    }
+
     public static List<Setting<?>> all() {
         List<Setting<?>> all = new ArrayList<>();
         groups().forEach(g -> all.addAll(g.settings()));
@@ -94,7 +108,9 @@ public final class Configuration {
         StringBuilder b = new StringBuilder("configuration (environment, or JVM properties -Dseckill.x.y; defaults and "
                 + "meanings in README.md):");
         for (Group g : groups()) {
-            line(b, g.name(), g.settings().stream().map(Setting::env).collect(Collectors.toList()));
+            List<String> names = g.settings().stream().map(Setting::env).collect(Collectors.toList());
+            g.families().forEach(f -> names.add(f.env()));
+            line(b, g.name(), names);
         }
         line(b, "logs", logging().stream().map(EnvOnly::env).collect(Collectors.toList()));
         line(b, "launcher, tests", envOnly().stream().map(EnvOnly::env).collect(Collectors.toList()));

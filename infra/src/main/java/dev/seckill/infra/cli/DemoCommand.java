@@ -47,7 +47,7 @@ public final class DemoCommand {
                 "namespace  %s (topics %s*, Redis keys %s*, database %s)%n",
                 name, ns.settings().topicPrefix(), ns.settings().redisPrefix(), ns.database());
         try (Pipeline p = new Pipeline(ns).start()) {
-            try (OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), p.topics())) {
+            try (OutcomeLog log = new OutcomeLog(ns.settings(), p.topics())) {
                 if (warmup > 0) {
                     // JIT warm-up over the whole path (gateway, Kafka, Lua, outcomes) on another goods, which has no
                     // sale:

@@ -6,7 +6,7 @@ import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.drill.UpstreamLoad;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Instant;
@@ -46,9 +46,8 @@ final class LoadCommand {
         ProgressBar bar = new ProgressBar(out, "load", spec.requests());
         UpstreamLoad.Result r;
         if (via.equals("kafka")) {
-            Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
-            r = UpstreamLoad.viaKafka(
-                    settings.kafkaBootstrap(), new Topics(settings.topicPrefix()), plan, spec, bar::update);
+            KafkaClients.require(settings, "run ./seckill up");
+            r = UpstreamLoad.viaKafka(settings, new Topics(settings.topicPrefix()), plan, spec, bar::update);
         } else {
             String url = f.get(
                     "url", "http://" + settings.get(GatewaySettings.HOST) + ":" + settings.get(GatewaySettings.PORT));

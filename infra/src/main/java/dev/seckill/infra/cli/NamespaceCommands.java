@@ -2,7 +2,7 @@ package dev.seckill.infra.cli;
 
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.io.PrintStream;
 
 /**
@@ -15,13 +15,13 @@ final class NamespaceCommands {
     /** The settings a command works on: the namespace named by {@code --namespace}, else the live one. */
     static Settings chosen(Settings base, Flags f) {
         if (!f.has("namespace")) return base;
-        Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(base, "run ./seckill up");
         return new Namespaces(base).settingsOf(f.get("namespace", ""));
     }
 
     static int list(Settings base, String[] args, PrintStream out) {
         CliCommands.NAMESPACES.parse(args);
-        Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(base, "run ./seckill up");
         out.printf("%-40s %7s  %-8s%n", "namespace", "topics", "database");
         for (Namespaces.Entry e : new Namespaces(base).list()) {
             out.printf(
@@ -33,7 +33,7 @@ final class NamespaceCommands {
 
     static int clean(Settings base, String[] args, PrintStream out) {
         Flags f = CliCommands.CLEAN.parse(args);
-        Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(base, "run ./seckill up");
         Namespaces namespaces = new Namespaces(base);
         String name = f.get("namespace", "");
         namespaces.settingsOf(name); // says which exist when this one does not

@@ -5,7 +5,7 @@ import dev.seckill.infra.drill.Namespace;
 import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.drill.ReplayDrill;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Set;
@@ -23,7 +23,7 @@ final class ReplayCommand {
     private ReplayCommand() {}
 
     static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(base, "run ./seckill up");
         if (args.length > 1 && args[1].equals("list")) {
             CliCommands.REPLAY_LIST.parse(args);
             new Namespaces(base)

@@ -5,7 +5,7 @@ import dev.seckill.infra.report.HtmlReport;
 import dev.seckill.infra.report.ReportSource;
 import dev.seckill.infra.report.TextReport;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +22,7 @@ final class ReportCommand {
 
     static int run(Settings base, String[] args, PrintStream out) throws Exception {
         Flags f = CliCommands.REPORT.parse(args);
-        Unreachable.requireTcp("Kafka", base.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(base, "run ./seckill up");
         Settings settings = NamespaceCommands.chosen(base, f);
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
         ReportSource source = new ReportSource(settings);

@@ -6,7 +6,7 @@ import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
@@ -49,11 +49,11 @@ final class SaleCommand {
             }
             default -> throw new Flags.UsageError("unknown sale command '" + args[1] + "'");
         }
-        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(settings, "run ./seckill up");
         settings = NamespaceCommands.chosen(settings, f);
         Topics topics = new Topics(settings.topicPrefix());
-        TopicProvisioner.ensure(settings.kafkaBootstrap(), topics, TopicProvisioner.DEFAULT_PARTITIONS);
-        try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings.kafkaBootstrap())) {
+        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings)) {
             RecordMetadata meta = producer.send(
                             new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
                     .get(30, TimeUnit.SECONDS);

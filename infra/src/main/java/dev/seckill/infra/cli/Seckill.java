@@ -1,5 +1,6 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.infra.acl.AclsCommand;
 import dev.seckill.infra.bench.AnswerBenchmark;
 import dev.seckill.infra.bench.ColdStartBenchmark;
 import dev.seckill.infra.bench.DecideBenchmark;
@@ -11,8 +12,10 @@ import dev.seckill.infra.drill.Namespaces;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.infra.stack.ServiceStack;
 import dev.seckill.infra.strategies.StrategiesBenchmark;
+import dev.seckill.kit.config.BadSetting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.db.Database;
@@ -104,6 +107,9 @@ public final class Seckill {
                 case "namespaces" -> {
                     return NamespaceCommands.list(settings, args, out);
                 }
+                case "acls" -> {
+                    return AclsCommand.run(settings, args, out);
+                }
                 case "clean" -> {
                     return NamespaceCommands.clean(settings, args, out);
                 }
@@ -114,7 +120,7 @@ public final class Seckill {
                 }
             }
             return 0;
-        } catch (Unreachable | Flags.UsageError | Namespaces.NoSuchNamespace e) {
+        } catch (Unreachable | BadSetting | Flags.UsageError | Namespaces.NoSuchNamespace e) {
             System.err.println("seckill: " + e.getMessage());
             return 2;
         } catch (Exception e) {
@@ -126,11 +132,11 @@ public final class Seckill {
     private static int reconcile(Settings settings, String[] args, PrintStream out) throws Exception {
         Flags f = CliCommands.RECONCILE.parse(args);
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
-        Unreachable.requireTcp("Kafka", settings.kafkaBootstrap(), "run ./seckill up");
+        KafkaClients.require(settings, "run ./seckill up");
         settings = NamespaceCommands.chosen(settings, f);
         try (UnifiedJedis redis = RedisConnections.open(settings);
                 var db = Database.open(settings, "reconcile");
-                var producer = ReliableProducers.create(settings.kafkaBootstrap());
+                var producer = ReliableProducers.create(settings);
                 Reconciler reconciler =
                         new Reconciler(settings, db, redis, producer, new SimpleMeterRegistry(), !f.has("repair"))) {
             List<Reconciler.Row> rows = reconciler.cycle(goods);

@@ -1,6 +1,7 @@
 package dev.seckill.infra.drill;
 
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.redis.RedisConnections;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,7 +13,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 
@@ -40,8 +40,7 @@ public record Namespace(String name, Settings settings) {
      */
     public int deleteTopics() {
         String prefix = settings.topicPrefix();
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()))) {
+        try (Admin admin = KafkaClients.admin(settings)) {
             List<String> mine = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
                     .filter(t -> t.startsWith(prefix))
                     .toList();

@@ -2,6 +2,7 @@ package dev.seckill.infra.drill;
 
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -157,11 +158,7 @@ public final class Namespaces {
     }
 
     private Admin admin() {
-        return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                base.kafkaBootstrap(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                30_000));
+        return KafkaClients.admin(base, Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
     }
 
     /** An operator named a namespace that is not there, or asked for what must not be done to it. */

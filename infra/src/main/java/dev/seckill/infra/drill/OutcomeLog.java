@@ -3,6 +3,8 @@ package dev.seckill.infra.drill;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,8 +15,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Follows the four outcome topics from the beginning (read_committed), as an analyst would, and keeps every outcome. */
 public final class OutcomeLog implements AutoCloseable {
@@ -23,19 +23,16 @@ public final class OutcomeLog implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
 
-    public OutcomeLog(String bootstrap, Topics topics) {
-        consumer = new KafkaConsumer<>(
+    public OutcomeLog(Settings settings, Topics topics) {
+        consumer = KafkaClients.consumer(
+                settings,
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false,
                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        5000),
-                new StringDeserializer(),
-                new ByteArrayDeserializer());
+                        5000));
         TopicProvisioner.assignAll(consumer, topics.outcomes(), false);
         thread = new Thread(this::run, "outcome-log");
         thread.setDaemon(true);

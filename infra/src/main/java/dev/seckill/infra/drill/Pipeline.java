@@ -9,6 +9,7 @@ import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.cli.ToolSettings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -23,6 +24,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +47,7 @@ public final class Pipeline implements AutoCloseable {
 
     private final Jwt jwt;
     private final String paymentSecret;
+    private final Map<String, Map<String, String>> identities = new HashMap<>();
 
     /**
      * The pipeline of a namespace; the gateway's auth is on, with a secret of this run unless one is configured, and
@@ -68,14 +71,28 @@ public final class Pipeline implements AutoCloseable {
         this.keys = new RedisKeys(ns.settings().redisPrefix());
     }
 
+    /**
+     * Before {@link #start()}: one part connects to Kafka with settings of its own on top of the namespace's (a principal
+     * of its own on a secured cluster) — {@code stock-stream}, {@code order-writer}, {@code ingress-gateway}, {@code
+     * upstream} (the commands {@link #send} sends) or {@code operator} (the topics {@link #start()} creates).
+     */
+    public Pipeline as(String part, Map<String, String> kafka) {
+        identities.put(part, Map.copyOf(kafka));
+        return this;
+    }
+
+    /** The settings a part runs with. */
+    public Settings settingsOf(String part) {
+        return ns.settings().and(identities.getOrDefault(part, Map.of()));
+    }
+
     public Pipeline start() {
-        TopicProvisioner.ensure(
-                ns.settings().kafkaBootstrap(), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
+        TopicProvisioner.ensure(settingsOf("operator"), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
         redis = RedisConnections.open(ns.settings());
-        writer = new OrderWriterApp(ns.settings(), metrics).start();
-        stream = new StockStreamApp(ns.settings(), metrics).start();
-        gateway = new GatewayApp(ns.settings(), metrics).start();
-        commands = ReliableProducers.create(ns.settings().kafkaBootstrap());
+        writer = new OrderWriterApp(settingsOf("order-writer"), metrics).start();
+        stream = new StockStreamApp(settingsOf("stock-stream"), metrics).start();
+        gateway = new GatewayApp(settingsOf("ingress-gateway"), metrics).start();
+        commands = ReliableProducers.create(settingsOf("upstream"));
         stream.awaitRunning(Duration.ofSeconds(60));
         return this;
     }

@@ -10,6 +10,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.cli.ToolSettings;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.reconcile.LedgerReader;
 import java.time.Duration;
@@ -30,8 +31,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * A replay drill: a window of a namespace's {@code commands} copied (same partition, key, headers and record time) into
@@ -96,9 +95,8 @@ public final class ReplayDrill {
         Set<Long> opened = new TreeSet<>();
         Set<Long> goods = new TreeSet<>();
         try (Pipeline pipeline = new Pipeline(ns).start();
-                OutcomeLog log = new OutcomeLog(ns.settings().kafkaBootstrap(), pipeline.topics());
-                KafkaProducer<String, byte[]> producer =
-                        ReliableProducers.create(ns.settings().kafkaBootstrap())) {
+                OutcomeLog log = new OutcomeLog(ns.settings(), pipeline.topics());
+                KafkaProducer<String, byte[]> producer = ReliableProducers.create(ns.settings())) {
             long start = System.nanoTime(); // the drill's pipeline is up: from here it is copy and decide
             long copied = 0;
             long firstTs = window.isEmpty() ? 0 : window.get(0).timestamp();
@@ -137,16 +135,13 @@ public final class ReplayDrill {
     }
 
     private int readWindow(String topic, Options o, List<ConsumerRecord<String, byte[]>> out) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(
+                source,
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        source.kafkaBootstrap(),
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false),
-                new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+                        false))) {
             List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(p -> new TopicPartition(topic, p.partition()))
                     .toList();
@@ -191,7 +186,7 @@ public final class ReplayDrill {
     private Map<String, Outcome> recorded(Topics from, Set<String> ids) {
         Map<String, Outcome> out = new HashMap<>();
         for (String topic : from.outcomes()) {
-            LedgerReader.readAll(source.kafkaBootstrap(), topic, r -> {
+            LedgerReader.readAll(source, topic, r -> {
                 Outcome o = Json.read(r.value(), Outcome.class);
                 if (ids.contains(o.requestId())) out.putIfAbsent(o.requestId(), o);
             });

@@ -56,11 +56,10 @@ public final class SaleAudit {
 
         // Invariants 1 and 2 from the ledger, in the order it was decided.
         List<LedgerEntry> ledger = new ArrayList<>();
-        LedgerReader.readAll(
-                p.namespace().settings().kafkaBootstrap(), p.topics().ledger(), r -> {
-                    LedgerEntry e = Json.read(r.value(), LedgerEntry.class);
-                    if (e.goodsId() == goodsId) ledger.add(e);
-                });
+        LedgerReader.readAll(p.namespace().settings(), p.topics().ledger(), r -> {
+            LedgerEntry e = Json.read(r.value(), LedgerEntry.class);
+            if (e.goodsId() == goodsId) ledger.add(e);
+        });
         a.ledgerEntries = ledger.size();
         Set<Long> live = new HashSet<>();
         for (LedgerEntry e : ledger) {

@@ -3,6 +3,7 @@ package dev.seckill.infra.drill;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -69,9 +70,9 @@ public final class UpstreamLoad {
     }
 
     /** Through Kafka: each purchase produced to {@code topics.commands()} and counted once acknowledged. */
-    public static Result viaKafka(String bootstrap, Topics topics, List<Purchase> plan, Spec s, LongConsumer progress)
+    public static Result viaKafka(Settings settings, Topics topics, List<Purchase> plan, Spec s, LongConsumer progress)
             throws Exception {
-        try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(bootstrap)) {
+        try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings)) {
             return paced(plan, s, progress, p -> {
                 CompletableFuture<String> done = new CompletableFuture<>();
                 producer.send(

@@ -38,14 +38,14 @@ public final class ReportSource {
         List<Outcome> outcomes = new ArrayList<>();
         int[] read = {0};
         for (String topic : topics.outcomes()) {
-            LedgerReader.readAll(settings.kafkaBootstrap(), topic, r -> {
+            LedgerReader.readAll(settings, topic, r -> {
                 Outcome o = parse(r.value(), Outcome.class);
                 if (o != null && (onlyGoods == null || o.goodsId() == onlyGoods)) outcomes.add(o);
                 if (++read[0] % 10_000 == 0) progress.accept(read[0]);
             });
         }
         List<LedgerEntry> ledger = new ArrayList<>();
-        LedgerReader.readAll(settings.kafkaBootstrap(), topics.ledger(), r -> {
+        LedgerReader.readAll(settings, topics.ledger(), r -> {
             LedgerEntry e = parse(r.value(), LedgerEntry.class);
             if (e != null && (onlyGoods == null || e.goodsId() == onlyGoods)) ledger.add(e);
             if (++read[0] % 10_000 == 0) progress.accept(read[0]);

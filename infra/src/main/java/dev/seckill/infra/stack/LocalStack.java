@@ -74,7 +74,7 @@ public final class LocalStack {
 
     private void kafka() {
         String bootstrap = settings.kafkaBootstrap();
-        if (KafkaBroker.answersMetadata(bootstrap)) {
+        if (KafkaBroker.answersMetadata(settings)) {
             out.println("kafka    " + bootstrap + "  answers (using it)");
             return;
         }
@@ -142,7 +142,7 @@ public final class LocalStack {
             out.println("kafka    nothing to wipe (" + data + " does not exist)");
             return;
         }
-        if (KafkaBroker.answersMetadata(settings.kafkaBootstrap())) {
+        if (KafkaBroker.answersMetadata(settings)) {
             out.println("kafka    not wiped: a broker still answers at " + settings.kafkaBootstrap()
                     + " (not one 'up' started?)");
             return;
@@ -165,7 +165,7 @@ public final class LocalStack {
         URI u = URI.create(settings.redisUrl());
         HostPort redis = new HostPort(u.getHost(), u.getPort() < 0 ? 6379 : u.getPort());
         HostPort mysql = HostPort.parse(Unreachable.jdbcHostPort(settings.dbUrl()));
-        boolean k = KafkaBroker.answersMetadata(settings.kafkaBootstrap());
+        boolean k = KafkaBroker.answersMetadata(settings);
         boolean r = ServerProcess.answers(redis.host(), redis.port());
         boolean m = ServerProcess.answers(mysql.host(), mysql.port());
         out.printf("%-8s %-22s %s%n", "kafka", settings.kafkaBootstrap(), k ? "UP" : "DOWN");

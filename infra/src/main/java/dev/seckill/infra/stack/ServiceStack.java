@@ -1,6 +1,7 @@
 package dev.seckill.infra.stack;
 
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.order.OrderWriterSettings;
@@ -90,7 +91,7 @@ public final class ServiceStack {
     public void up(boolean monitoring, Map<String, String> more) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("SECKILL_KAFKA_BOOTSTRAP", settings.kafkaBootstrap());
+        env.putAll(KafkaSettings.environment(settings)); // the bootstrap and the clients' security
         env.put("SECKILL_REDIS_URL", settings.redisUrl());
         env.put("SECKILL_DB_URL", settings.dbUrl());
         env.put("SECKILL_TOPIC_PREFIX", settings.topicPrefix());

@@ -2,6 +2,7 @@ package dev.seckill.infra.strategies;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.infra.drill.Namespace;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.db.Database;
 import java.sql.Connection;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -54,8 +54,7 @@ final class BaselineSale {
                 redis.set(keys.stock(sale.getKey()), Long.toString(sale.getValue()));
             }
         }
-        try (Admin admin = Admin.create(
-                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ns.settings().kafkaBootstrap()))) {
+        try (Admin admin = KafkaClients.admin(ns.settings())) {
             admin.createTopics(List.of(new NewTopic(
                             StrategyMain.ordersTopic(ns.settings()), Optional.of(ORDER_PARTITIONS), Optional.empty())))
                     .all()

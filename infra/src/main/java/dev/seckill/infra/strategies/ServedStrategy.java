@@ -1,6 +1,7 @@
 package dev.seckill.infra.strategies;
 
 import dev.seckill.infra.bench.ServiceProcess;
+import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Settings;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The processes that serve one strategy, each a JVM of its own as production runs it: a baseline's
@@ -169,15 +169,16 @@ public final class ServedStrategy implements AutoCloseable {
     }
 
     private static Map<String, String> sharedEnv(Settings s) {
-        return new LinkedHashMap<>(Map.of(
-                "SECKILL_KAFKA_BOOTSTRAP", s.kafkaBootstrap(),
+        Map<String, String> env = KafkaSettings.environment(s); // bootstrap and security (a LinkedHashMap)
+        env.putAll(Map.of(
                 "SECKILL_REDIS_URL", s.redisUrl(),
-                "SECKILL_REDIS_CLUSTER", Objects.toString(s.redisCluster(), ""),
+                "SECKILL_REDIS_CLUSTER", s.redisCluster(),
                 "SECKILL_TOPIC_PREFIX", s.topicPrefix(),
                 "SECKILL_REDIS_PREFIX", s.redisPrefix(),
                 "SECKILL_DB_URL", s.dbUrl(),
                 "SECKILL_DB_USER", s.dbUser(),
                 "SECKILL_DB_PASSWORD", s.dbPassword()));
+        return env;
     }
 
     /** Each part's time from its JVM's start to {@code /health} 200, at the last start. */

@@ -83,7 +83,7 @@ public final class StrategyMain {
                 s.get(GatewaySettings.LIMIT_TRACKED_KEYS));
         KafkaProducer<String, String> producer = new KafkaProducer<>(
                 ReliableProducers.config(
-                        s.kafkaBootstrap(),
+                        s,
                         Map.of(
                                 ProducerConfig.LINGER_MS_CONFIG,
                                 s.get(GatewaySettings.LINGER_MS),
@@ -92,7 +92,7 @@ public final class StrategyMain {
                 new StringSerializer(),
                 new StringSerializer());
         SyncOrderWriter writer = new SyncOrderWriter(
-                s.kafkaBootstrap(), ordersTopic(s), s.topicPrefix() + "sync-order-writer", pool(s, "sync-writer", 4));
+                s, ordersTopic(s), s.topicPrefix() + "sync-order-writer", pool(s, "sync-writer", 4));
         return new SyncRedisLua(redis, new SyncKeys(s.redisPrefix()), limiter, producer, ordersTopic(s), writer);
     }
 

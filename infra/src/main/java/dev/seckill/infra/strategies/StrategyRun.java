@@ -78,8 +78,7 @@ public final class StrategyRun {
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
         ServedStrategy served;
         if (strategy.equals(PIPELINE)) {
-            TopicProvisioner.ensure(
-                    s.kafkaBootstrap(), new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
+            TopicProvisioner.ensure(s, new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
             served = ServedStrategy.pipeline(s, logs);
         } else {
             BaselineSale.prepare(ns, strategy, Map.of(StrategyWarmup.GOODS, StrategyWarmup.stock(w), GOODS, w.stock()));

@@ -1,5 +1,7 @@
 package dev.seckill.infra.strategies;
 
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -7,7 +9,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,14 +32,13 @@ final class SyncOrderWriter implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    SyncOrderWriter(String bootstrap, String topic, String group, DataSource db) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    SyncOrderWriter(Settings settings, String topic, String group, DataSource db) {
+        Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        this.consumer = KafkaClients.consumer(settings, p, new StringDeserializer(), new StringDeserializer());
         this.consumer.subscribe(List.of(topic));
         this.db = db;
         this.thread = new Thread(this::loop, "sync-order-writer");

@@ -3,6 +3,7 @@ package dev.seckill.infra.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.SettingFamily;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,6 +30,7 @@ class ConfigurationDocsTest {
 
     private static final Pattern DECLARATION =
             Pattern.compile("Setting\\.(?:text|integer|number|flag)\\(\\s*\"([^\"]+)\"");
+    private static final Pattern FAMILY = Pattern.compile("SettingFamily\\.of\\(\\s*\"([^\"]+)\"");
     private static final Pattern GETENV = Pattern.compile("getenv\\(\"(SECKILL_[A-Z0-9_]+)\"\\)");
     private static final Pattern SCRIPT_VAR = Pattern.compile("\\$\\{?(SECKILL_[A-Z0-9_]+)");
     /** In logback.xml: a substitution, ${SECKILL_X:-default}, or a condition's key, <key>SECKILL_X</key>. */
@@ -53,12 +55,18 @@ class ConfigurationDocsTest {
         List<String> names = Configuration.all().stream().map(Setting::name).toList();
         assertThat(names).as("no setting declared twice").doesNotHaveDuplicates();
         Set<String> inSources = new TreeSet<>();
+        Set<String> familiesInSources = new TreeSet<>();
         Set<String> envReads = new TreeSet<>();
         for (Path file : mainSources()) {
             String src = Files.readString(file);
             collect(DECLARATION, src, inSources);
+            collect(FAMILY, src, familiesInSources);
             collect(GETENV, src, envReads);
         }
+        assertThat(familiesInSources).as("families declared in the sources").contains("kafka.property");
+        assertThat(Configuration.families().stream().map(SettingFamily::name).toList())
+                .as("every SettingFamily declared in src/main is in Configuration.groups()")
+                .containsExactlyInAnyOrderElementsOf(familiesInSources);
         collect(SCRIPT_VAR, Files.readString(ROOT.resolve("seckill")), envReads);
         Set<String> logbackReads = new TreeSet<>();
         collect(LOGBACK_VAR, Files.readString(LOGBACK), logbackReads);
@@ -85,7 +93,9 @@ class ConfigurationDocsTest {
         }
         expectedRows()
                 .keySet()
-                .forEach(env -> assertThat(help).as("help lists " + env).containsPattern("\\b" + env + "\\b"));
+                .forEach(env -> assertThat(help)
+                        .as("help lists " + env)
+                        .containsPattern("(?<![A-Z0-9_])" + Pattern.quote(env) + "(?![A-Z0-9_])"));
     }
 
     @Test
@@ -119,6 +129,7 @@ class ConfigurationDocsTest {
     private static Map<String, String> expectedRows() {
         Map<String, String> rows = new LinkedHashMap<>();
         Configuration.all().forEach(s -> rows.put(s.env(), shown(s.documentedDefault())));
+        Configuration.families().forEach(f -> rows.put(f.env(), shown("")));
         Configuration.logging().forEach(e -> rows.put(e.env(), shown(e.documentedDefault())));
         Configuration.envOnly().forEach(e -> rows.put(e.env(), shown(e.documentedDefault())));
         return rows;
@@ -134,6 +145,7 @@ class ConfigurationDocsTest {
         for (Configuration.Group g : Configuration.groups()) {
             b.append("\n").append(g.name()).append("\n\n| variable | default | what it sets |\n|---|---|---|\n");
             g.settings().forEach(s -> b.append(row(s.env(), s.documentedDefault(), s.description())));
+            g.families().forEach(f -> b.append(row(f.env(), "", f.description())));
         }
         b.append("\nlogs\n\n| variable | default | what it sets |\n|---|---|---|\n");
         Configuration.logging().forEach(e -> b.append(row(e.env(), e.documentedDefault(), e.description())));

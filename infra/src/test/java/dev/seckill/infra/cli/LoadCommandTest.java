@@ -50,7 +50,7 @@ class LoadCommandTest {
         Namespace ns =
                 Namespace.create(base, "load-" + UUID.randomUUID().toString().substring(0, 6));
         try (Pipeline p = new Pipeline(ns).start();
-                OutcomeLog log = new OutcomeLog(base.kafkaBootstrap(), p.topics())) {
+                OutcomeLog log = new OutcomeLog(base, p.topics())) {
             p.openSale(5401, 100, Duration.ofHours(1), 1);
             String kafka = run(
                     ns.settings(),

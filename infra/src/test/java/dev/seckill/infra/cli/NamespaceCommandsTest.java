@@ -43,7 +43,7 @@ class NamespaceCommandsTest {
     }
 
     void populate(Namespace ns) throws Exception {
-        TopicProvisioner.ensure(base.kafkaBootstrap(), new Topics(ns.settings().topicPrefix()), 2);
+        TopicProvisioner.ensure(base, new Topics(ns.settings().topicPrefix()), 2);
         try (UnifiedJedis redis = RedisConnections.open(ns.settings())) {
             redis.set(ns.settings().redisPrefix() + "stock:{1001}", "5");
         }

@@ -46,7 +46,7 @@ class ReplayDrillTest {
                 "2"));
         recording = Namespace.create(base, "replay-src-" + ID);
         try (Pipeline p = new Pipeline(recording).start();
-                OutcomeLog log = new OutcomeLog(base.kafkaBootstrap(), p.topics())) {
+                OutcomeLog log = new OutcomeLog(base, p.topics())) {
             p.openSale(GOODS, 10, Duration.ofHours(1), 1);
             for (int user = 1; user <= 20; user++) p.send(new Purchase("rp-" + user, GOODS, user, 1, Instant.now()));
             p.send(new Purchase("rp-1-again", GOODS, 1, 1, Instant.now()));

@@ -22,6 +22,6 @@ public final class GatewayProducer {
                 ProducerConfig.BUFFER_MEMORY_CONFIG, settings.get(GatewaySettings.BUFFER_BYTES),
                 // lz4: without compression the broker does more work per command, and the bench lost 10-25%
                 ProducerConfig.COMPRESSION_TYPE_CONFIG, settings.get(GatewaySettings.COMPRESSION));
-        return ReliableProducers.create(settings.kafkaBootstrap(), p);
+        return ReliableProducers.create(settings, p);
     }
 }

@@ -3,6 +3,8 @@ package dev.seckill.gateway.status;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Clock;
@@ -24,8 +26,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -58,7 +58,7 @@ public final class StatusIndexer implements AutoCloseable {
 
     /** @param redis the status store's Redis (its progress is kept there); @param span how far back a rebuild reads */
     public StatusIndexer(
-            String bootstrap,
+            Settings settings,
             String groupId,
             Topics topics,
             PurchaseStatusStore store,
@@ -66,10 +66,9 @@ public final class StatusIndexer implements AutoCloseable {
             Duration span,
             Clock clock) {
         this.store = store;
-        this.consumer = new KafkaConsumer<>(
+        this.consumer = KafkaClients.consumer(
+                settings,
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
                         ConsumerConfig.GROUP_ID_CONFIG,
                         groupId,
                         // SeckillOutcomesStuckPending selects its lag by it (client_id=~".*gateway-status.*")
@@ -82,9 +81,7 @@ public final class StatusIndexer implements AutoCloseable {
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                         "earliest",
                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        2000),
-                new StringDeserializer(),
-                new ByteArrayDeserializer());
+                        2000));
         this.partitions = topics.outcomes().stream()
                 .mapToInt(t -> consumer.partitionsFor(t).size())
                 .sum();

@@ -3,6 +3,7 @@ package dev.seckill.gateway.status;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.redis.RedisConnections;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -24,7 +25,7 @@ public final class StatusStack implements AutoCloseable {
     public StatusStack(
             GatewaySettings config,
             UnifiedJedis stockRedis,
-            String bootstrap,
+            Settings settings,
             String groupId,
             Topics topics,
             RedisKeys keys,
@@ -53,7 +54,7 @@ public final class StatusStack implements AutoCloseable {
         // a rebuild reads the outcomes of the retention's span, and of the lag an outcome may have had behind its
         // command
         Duration span = decided.plusMillis(config.pendingBoundMs());
-        this.indexer = new StatusIndexer(bootstrap, groupId, topics, store, redis, span, clock);
+        this.indexer = new StatusIndexer(settings, groupId, topics, store, redis, span, clock);
     }
 
     /**

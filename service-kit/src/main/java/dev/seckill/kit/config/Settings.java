@@ -3,6 +3,7 @@ package dev.seckill.kit.config;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Configuration from (highest first) JVM system properties {@code seckill.x.y}, environment variables
@@ -57,6 +58,25 @@ public final class Settings {
         if (prop != null) return Optional.of(prop);
         String env = System.getenv(Setting.envOf(key));
         return Optional.ofNullable(env);
+    }
+
+    /** The members of a family set here: environment, then JVM properties, then overrides (each winning over the last). */
+    Map<String, String> family(SettingFamily family) {
+        Map<String, String> members = new TreeMap<>();
+        String env = family.envPrefix();
+        System.getenv().forEach((k, v) -> {
+            if (k.startsWith(env) && k.length() > env.length())
+                members.put(SettingFamily.memberOfEnv(k.substring(env.length())), v);
+        });
+        String prop = "seckill." + family.name() + ".";
+        for (String k : System.getProperties().stringPropertyNames())
+            if (k.startsWith(prop) && k.length() > prop.length())
+                members.put(k.substring(prop.length()), System.getProperty(k));
+        String key = family.name() + ".";
+        overrides.forEach((k, v) -> {
+            if (k.startsWith(key) && k.length() > key.length()) members.put(k.substring(key.length()), v);
+        });
+        return members;
     }
 
     public String kafkaBootstrap() {

@@ -1,5 +1,6 @@
 package dev.seckill.kit.kafka;
 
+import dev.seckill.kit.config.Settings;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -16,8 +17,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class ReliableProducers {
     private ReliableProducers() {}
 
-    /** The configuration: bootstrap, acks=all, enable.idempotence=true, then {@code extra}. */
-    public static Map<String, Object> config(String bootstrap, Map<String, Object> extra) {
+    /** The configuration: the connection ({@link KafkaClients}), {@code extra}, then acks=all, enable.idempotence=true. */
+    public static Map<String, Object> config(Settings settings, Map<String, Object> extra) {
         for (String fixed : new String[] {
             ProducerConfig.ACKS_CONFIG,
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
@@ -25,19 +26,18 @@ public final class ReliableProducers {
         }) {
             if (extra.containsKey(fixed)) throw new IllegalArgumentException(fixed + " is not the caller's to set");
         }
-        Map<String, Object> p = new HashMap<>(extra);
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Map<String, Object> p = new HashMap<>(KafkaClients.config(settings, extra));
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         return p;
     }
 
     /** A String-keyed, byte-valued producer (the services' codecs encode the values themselves). */
-    public static KafkaProducer<String, byte[]> create(String bootstrap) {
-        return create(bootstrap, Map.of());
+    public static KafkaProducer<String, byte[]> create(Settings settings) {
+        return create(settings, Map.of());
     }
 
-    public static KafkaProducer<String, byte[]> create(String bootstrap, Map<String, Object> extra) {
-        return new KafkaProducer<>(config(bootstrap, extra), new StringSerializer(), new ByteArraySerializer());
+    public static KafkaProducer<String, byte[]> create(Settings settings, Map<String, Object> extra) {
+        return new KafkaProducer<>(config(settings, extra), new StringSerializer(), new ByteArraySerializer());
     }
 }

@@ -1,12 +1,11 @@
 package dev.seckill.kit.kafka;
 
+import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.observability.Console;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
@@ -26,8 +25,8 @@ public final class SessionTimeouts {
     private SessionTimeouts() {}
 
     /** {@code wanted}, or the nearest value the brokers accept (said on standard output). */
-    public static int fitted(String bootstrap, int wanted, String service) {
-        Range range = brokerRange(bootstrap);
+    public static int fitted(Settings settings, int wanted, String service) {
+        Range range = brokerRange(settings);
         int fitted = fit(wanted, range.min(), range.max());
         if (fitted != wanted)
             Console.printf(
@@ -49,9 +48,9 @@ public final class SessionTimeouts {
     /** The session timeouts a broker accepts; {@code read} false: Kafka's defaults, the broker's could not be read. */
     public record Range(int min, int max, boolean read) {}
 
-    /** What a broker of {@code bootstrap} says it accepts ({@code group.min/max.session.timeout.ms}). */
-    public static Range brokerRange(String bootstrap) {
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+    /** What a broker of the cluster says it accepts ({@code group.min/max.session.timeout.ms}). */
+    public static Range brokerRange(Settings settings) {
+        Admin admin = KafkaClients.admin(settings);
         try {
             String node = Integer.toString(admin.describeCluster()
                     .nodes()

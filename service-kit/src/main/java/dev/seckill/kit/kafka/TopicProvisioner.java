@@ -1,6 +1,7 @@
 package dev.seckill.kit.kafka;
 
 import dev.seckill.contracts.Topics;
+import dev.seckill.kit.config.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -83,8 +83,8 @@ public final class TopicProvisioner {
     }
 
     /** Creates whatever of the pipeline's topics is missing; returns the names it created. */
-    public static List<String> ensure(String bootstrap, Topics topics, int partitions) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    public static List<String> ensure(Settings settings, Topics topics, int partitions) {
+        try (Admin admin = KafkaClients.admin(settings)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = specs(topics, partitions).stream()
                     .filter(t -> !existing.contains(t.name()))
@@ -102,7 +102,8 @@ public final class TopicProvisioner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted creating topics");
         } catch (Exception e) {
-            throw new IllegalStateException("cannot create topics at " + bootstrap + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot create topics at " + settings.kafkaBootstrap() + ": " + e.getMessage(), e);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.seckill.kit.warmup;
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.WarmupSettings;
+import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.observability.Console;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
@@ -47,7 +47,7 @@ public final class LiveSale {
     /** Milliseconds since the newest record of the commands topic was produced; -1 when it has none or cannot be read. */
     static long newestCommandAgeMs(Settings settings, Clock clock) {
         String topic = new Topics(settings.topicPrefix()).commands();
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafkaBootstrap()));
+        Admin admin = KafkaClients.admin(settings);
         try {
             TopicDescription description = admin.describeTopics(List.of(topic))
                     .allTopicNames()

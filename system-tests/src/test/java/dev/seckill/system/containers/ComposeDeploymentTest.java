@@ -196,7 +196,7 @@ class ComposeDeploymentTest {
         assertThat(load.failed()).as("requests without an answer").isZero();
         assertThat(load.byStatus()).as("answers by status").isEqualTo(Map.of(202, 2 * BUYERS));
 
-        try (OutcomeLog outcomes = new OutcomeLog(s.kafkaBootstrap(), topics);
+        try (OutcomeLog outcomes = new OutcomeLog(s, topics);
                 Connection db = DriverManager.getConnection(s.dbUrl(), s.dbUser(), s.dbPassword())) {
             await("an outcome for every accepted purchase")
                     .atMost(Duration.ofMinutes(3))

@@ -1,0 +1,217 @@
+package dev.seckill.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.acl.AclsCommand;
+import dev.seckill.infra.acl.PipelineAcls.Role;
+import dev.seckill.infra.drill.Drain;
+import dev.seckill.infra.drill.LoadGenerator;
+import dev.seckill.infra.drill.Namespace;
+import dev.seckill.infra.drill.OutcomeLog;
+import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.drill.SaleAudit;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.reconcile.Reconciler;
+import dev.seckill.stack.SecureKafka;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pipeline on a broker secured as a managed cluster is — SASL_SSL (SCRAM-SHA-512, the broker verified against its
+ * CA), an authorizer that refuses what no ACL allows — with the ACLs shipped in {@code deploy/kafka-acls.sh}
+ * ({@link dev.seckill.infra.acl.PipelineAcls}, applied by {@code ./seckill acls --apply}): each service runs as its own
+ * principal and a sale is decided and written end to end; each principal is refused what its role does not do.
+ */
+class SecureKafkaPipelineTest {
+    static SecureKafka kafka;
+    static final Map<Role, String> PASSWORDS = new HashMap<>();
+    static Namespace ns;
+    static Pipeline pipeline;
+    static OutcomeLog log;
+
+    /** The Kafka settings of a role's principal. */
+    static Map<String, String> as(Role role) {
+        return kafka.clientSettings(role.defaultPrincipal().substring("User:".length()), PASSWORDS.get(role));
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = SecureKafka.start();
+        Map<String, String> users = new HashMap<>();
+        for (Role r : Role.values()) {
+            PASSWORDS.put(r, UUID.randomUUID().toString());
+            users.put(r.defaultPrincipal().substring("User:".length()), PASSWORDS.get(r));
+        }
+        kafka.createUsers(users);
+        // the namespace's own Kafka clients (its audits, the outcome log) are the operator's tools
+        Settings base = Settings.with(Map.of("gateway.port", "0", "gateway.metrics.port", "0", "topic.partitions", "2"))
+                .and(as(Role.OPERATOR));
+        ns = Namespace.create(base, "secure-" + UUID.randomUUID().toString().substring(0, 8));
+        AclsCommand.apply(kafka.superUser(ns.settings())); // the topics and the ACLs, as the super user
+        pipeline = new Pipeline(ns)
+                .as("stock-stream", as(Role.STOCK_STREAM))
+                .as("order-writer", as(Role.ORDER_WRITER))
+                .as("ingress-gateway", as(Role.GATEWAY))
+                .as("upstream", as(Role.UPSTREAM))
+                .start();
+        log = new OutcomeLog(ns.settings(), pipeline.topics());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (log != null) log.close();
+        if (pipeline != null) pipeline.close();
+        if (kafka != null) kafka.close();
+        if (ns != null) {
+            ns.deleteRedisKeys();
+            ns.dropDatabase();
+        }
+    }
+
+    @Test
+    void aSaleIsDecidedAndWritten_eachServiceUnderItsOwnPrincipal() throws Exception {
+        long goods = 4001;
+        pipeline.openSale(goods, 10, Duration.ofHours(1), 1); // upstream's command, decided by stock-stream
+        LoadGenerator.Result load =
+                LoadGenerator.run(pipeline.gatewayPort(), goods, 60, 10, 30, 11, pipeline::bearer, n -> {});
+        assertThat(load.errors()).isZero();
+        assertThat(load.acceptedIds()).isNotEmpty();
+        assertThat(Drain.await(pipeline, log, goods, load.acceptedIds(), Duration.ofSeconds(60), n -> {}))
+                .as("decided by stock-stream, orders written by order-writer")
+                .isTrue();
+        SaleAudit audit = SaleAudit.of(pipeline, goods, load.acceptedIds(), log.snapshot());
+        assertThat(audit.violations).isEmpty();
+        assertThat(audit.outcomesByKind.get(OutcomeKind.SUCCESS)).isEqualTo(10);
+        assertThat(audit.ordersInDb).isEqualTo(10);
+
+        Settings reconciler = ns.settings().and(as(Role.RECONCILER));
+        try (var commands = ReliableProducers.create(reconciler);
+                var r = new Reconciler(
+                        reconciler, pipeline.db(), pipeline.redis(), commands, new SimpleMeterRegistry(), true)) {
+            List<Reconciler.Row> rows = r.cycle(goods);
+            assertThat(rows).extracting(Reconciler.Row::verdict).containsExactly("OK");
+        }
+    }
+
+    @Test
+    void theUpstreamProducerMayNotWriteAnOutcome_andNothingIsWritten() throws Exception {
+        String success = pipeline.topics().success();
+        long before = endOffsets(success);
+        assertThat(send(ns.settings().and(as(Role.UPSTREAM)), success)).isInstanceOf(TopicAuthorizationException.class);
+        assertThat(endOffsets(success)).as("nothing appended to " + success).isEqualTo(before);
+    }
+
+    @Test
+    void theGatewayMayNotWriteTheLedger_andNothingIsWritten() throws Exception {
+        String ledger = pipeline.topics().ledger();
+        long before = endOffsets(ledger);
+        assertThat(send(ns.settings().and(as(Role.GATEWAY)), ledger)).isInstanceOf(TopicAuthorizationException.class);
+        assertThat(endOffsets(ledger)).as("nothing appended to " + ledger).isEqualTo(before);
+    }
+
+    @Test
+    void anAnonymousClientIsRefusedEverything_andAWrongPasswordIsNotLetIn() throws Exception {
+        Settings anonymous = ns.settings()
+                .and(Map.of(
+                        "kafka.bootstrap", kafka.anonymousBootstrap(),
+                        "kafka.security.protocol", "PLAINTEXT",
+                        "kafka.sasl.username", "",
+                        "kafka.sasl.password", "",
+                        "kafka.ssl.truststore.location", "",
+                        "kafka.ssl.truststore.password", ""));
+        assertThat(send(anonymous, pipeline.topics().commands())).isInstanceOf(TopicAuthorizationException.class);
+        try (Admin admin = KafkaClients.admin(anonymous)) {
+            assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).isEmpty();
+        }
+        TopicPartition outcomes = new TopicPartition(pipeline.topics().success(), 0);
+        try (KafkaConsumer<String, byte[]> c = KafkaClients.consumer(anonymous, Map.of())) {
+            c.assign(List.of(outcomes));
+            c.seekToBeginning(List.of(outcomes));
+            assertThatThrownBy(() -> c.poll(Duration.ofSeconds(10))).isInstanceOf(TopicAuthorizationException.class);
+        }
+        Settings wrongPassword = ns.settings().and(kafka.clientSettings("seckill-gateway", "not-its-password"));
+        assertThat(send(wrongPassword, pipeline.topics().commands())).isInstanceOf(SaslAuthenticationException.class);
+    }
+
+    @Test
+    void theServicesCreateTopicsOnlyInTheirWarmUpNamespaces() throws Exception {
+        String prefix = ns.settings().topicPrefix();
+        for (Role role : List.of(Role.GATEWAY, Role.STOCK_STREAM)) {
+            Settings own = ns.settings().and(as(role));
+            Topics warmup = new Topics(prefix + "warmup-" + role.id + ".");
+            assertThat(TopicProvisioner.ensure(own, warmup, 1))
+                    .as(role + " makes its warm-up's topics")
+                    .hasSize(8);
+            try (Admin admin = KafkaClients.admin(own)) {
+                admin.deleteTopics(warmup.all()).all().get(30, TimeUnit.SECONDS);
+            }
+        }
+        assertThatThrownBy(() -> TopicProvisioner.ensure(
+                        ns.settings().and(as(Role.GATEWAY)), new Topics(prefix + "elsewhere."), 1))
+                .as("the gateway creates no topic outside its warm-up's")
+                .hasMessageContaining("TopicAuthorizationException");
+        assertThatThrownBy(() -> TopicProvisioner.ensure(
+                        ns.settings().and(as(Role.ORDER_WRITER)), new Topics(prefix + "warmup-w."), 1))
+                .as("order-writer has no warm-up namespace")
+                .hasMessageContaining("TopicAuthorizationException");
+    }
+
+    /** Sends one record as {@code settings}; what refused it (null: written). */
+    static Throwable send(Settings settings, String topic) {
+        Map<String, Object> own = Map.of(
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                15_000,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                15_000,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                10_000);
+        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(settings, own)) {
+            p.send(new ProducerRecord<>(topic, "4001", "{}".getBytes())).get(30, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            return e;
+        }
+    }
+
+    /** The sum of a topic's end offsets (transaction markers included), read by the operator. */
+    static long endOffsets(String topic) throws Exception {
+        try (Admin admin = KafkaClients.admin(ns.settings())) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(topic)
+                    .partitions()
+                    .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).values().stream()
+                    .mapToLong(r -> r.offset())
+                    .sum();
+        }
+    }
+}

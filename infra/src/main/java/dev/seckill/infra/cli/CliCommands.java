@@ -191,16 +191,6 @@ public final class CliCommands {
             "<service>",
             List.of(),
             "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
-    public static final CliCommand IMAGES = new CliCommand(
-            "images",
-            "",
-            List.of(value("base", "debian|public"), value("only", "NAME,...")),
-            "the images of the four services and of Kafka, Redis and MariaDB (the launcher runs deploy/images/build.sh)");
-    public static final CliCommand SECRETS = new CliCommand(
-            "secrets",
-            "",
-            List.of(value("dir", "DIR")),
-            "random secrets for deploy/compose.yaml, one file each (the launcher writes them; existing ones kept)");
     public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
 
     public static List<CliCommand> all() {
@@ -229,8 +219,8 @@ public final class CliCommands {
                 BENCH_STRATEGIES,
                 CHAOS,
                 RUN,
-                IMAGES,
-                SECRETS,
+                LauncherCommands.IMAGES,
+                LauncherCommands.SECRETS,
                 TEST);
     }
 

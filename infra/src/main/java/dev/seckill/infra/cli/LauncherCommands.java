@@ -1,0 +1,22 @@
+package dev.seckill.infra.cli;
+
+import static dev.seckill.infra.cli.CliCommand.Option.value;
+
+import java.util.List;
+
+/** Commands the launcher script runs itself, outside the CLI's JVM (listed by {@link CliCommands#all()}). */
+final class LauncherCommands {
+    private LauncherCommands() {}
+
+    static final CliCommand IMAGES = new CliCommand(
+            "images",
+            "",
+            List.of(value("base", "debian|public"), value("only", "NAME,...")),
+            "the images of the four services and of Kafka, Redis and MariaDB (the launcher runs deploy/images/build.sh)");
+    static final CliCommand SECRETS = new CliCommand(
+            "secrets",
+            "",
+            List.of(value("dir", "DIR")),
+            "random "
+                    + "secrets for deploy/compose.yaml, one file each (the launcher writes them; existing ones kept)");
+}

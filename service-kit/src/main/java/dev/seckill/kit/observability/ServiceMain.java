@@ -63,6 +63,13 @@ public final class ServiceMain {
         } catch (Unreachable | IllegalStateException | IllegalArgumentException e) {
             System.err.println(name + ": " + e.getMessage());
             System.exit(2);
+        } catch (Exception e) {
+            // anything else that stops the start (e.g. the reconciler before order-writer made the schema): one line
+            // and
+            // an exit, so that the orchestrator starts it again; left alone, the JVM's other threads kept a dead
+            // service up
+            System.err.println(name + ": could not start: " + e);
+            System.exit(1);
         }
     }
 }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What secures a local node: clients on a SASL_SSL listener (SCRAM-SHA-512 over TLS with {@link BrokerTls}'s
+ * What secures a local node: clients on a SASL_SSL listener (SCRAM-SHA-512 over TLS with {@link LocalTls}'s
  * certificate), the controller on SASL_PLAINTEXT with PLAIN (KRaft's controllers cannot check SCRAM: its credentials
  * live in the metadata they serve), Kafka's {@code StandardAuthorizer} with {@code allow.everyone.if.no.acl.found=false},
  * so a principal may do only what an ACL grants it; and a PLAINTEXT listener on {@code anonymousPort}, as a cluster that
@@ -15,7 +15,7 @@ import java.util.Map;
  * other users and the ACLs. Its SCRAM credential is written into the metadata when the storage is formatted
  * ({@code --add-scram}), so it exists before the node first starts.
  */
-record BrokerSecurity(BrokerTls tls, String superUser, String superPassword, int anonymousPort) {
+record BrokerSecurity(LocalTls tls, String superUser, String superPassword, int anonymousPort) {
     static final String MECHANISM = "SCRAM-SHA-512";
     static final String AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
 

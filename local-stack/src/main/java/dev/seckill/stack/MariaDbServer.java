@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -13,16 +14,39 @@ import java.util.concurrent.TimeUnit;
 public final class MariaDbServer implements AutoCloseable {
     private final int port;
     private final Path dir;
+    private final List<String> extraArgs;
     private Process process;
 
     public MariaDbServer(int port, Path dir) {
+        this(port, dir, List.of());
+    }
+
+    /** With options of mariadbd's own added to the command line (e.g. {@code --ssl-cert=...}). */
+    public MariaDbServer(int port, Path dir, List<String> extraArgs) {
         this.port = port;
         this.dir = dir.toAbsolutePath();
+        this.extraArgs = List.copyOf(extraArgs);
     }
 
     public static MariaDbServer onFreePort() {
         try {
             return new MariaDbServer(ServerProcess.freePort(), ServerProcess.tempDir("seckill-mariadb-"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A server that also accepts TLS with a certificate signed by {@code tls}'s CA (for {@code 127.0.0.1}): a user
+     * created {@code REQUIRE SSL} can then connect only over TLS, as a managed database's users do.
+     */
+    public static MariaDbServer withTls(LocalTls tls) {
+        LocalTls.Pem pem = tls.pem();
+        try {
+            return new MariaDbServer(
+                    ServerProcess.freePort(),
+                    ServerProcess.tempDir("seckill-mariadb-tls-"),
+                    List.of("--ssl-cert=" + pem.certificate(), "--ssl-key=" + pem.key(), "--ssl-ca=" + pem.ca()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -58,20 +82,22 @@ public final class MariaDbServer implements AutoCloseable {
                         Duration.ofMinutes(2));
             }
             Path log = dir.resolve("error.log");
-            process = new ProcessBuilder(
-                            daemon.toString(),
-                            "--no-defaults",
-                            "--datadir=" + data,
-                            "--socket=" + dir.resolve("mysqld.sock"),
-                            "--port=" + port,
-                            "--bind-address=127.0.0.1",
-                            "--user=root",
-                            "--pid-file=" + dir.resolve("mariadbd.pid"),
-                            "--log-error=" + log,
-                            "--skip-name-resolve",
-                            "--innodb-buffer-pool-size=128M",
-                            "--innodb-flush-log-at-trx-commit=2",
-                            "--max-connections=500")
+            List<String> cmd = new ArrayList<>(List.of(
+                    daemon.toString(),
+                    "--no-defaults",
+                    "--datadir=" + data,
+                    "--socket=" + dir.resolve("mysqld.sock"),
+                    "--port=" + port,
+                    "--bind-address=127.0.0.1",
+                    "--user=root",
+                    "--pid-file=" + dir.resolve("mariadbd.pid"),
+                    "--log-error=" + log,
+                    "--skip-name-resolve",
+                    "--innodb-buffer-pool-size=128M",
+                    "--innodb-flush-log-at-trx-commit=2",
+                    "--max-connections=500"));
+            cmd.addAll(extraArgs);
+            process = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(
                             dir.resolve("stdout.log").toFile()))

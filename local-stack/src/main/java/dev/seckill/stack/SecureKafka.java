@@ -20,7 +20,7 @@ import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 
 /**
  * A single-node KRaft cluster secured as a managed or ACL-protected one is ({@link BrokerSecurity}): clients
- * authenticate with SCRAM-SHA-512 over TLS, verifying the broker against a CA made at start ({@link BrokerTls}), and an
+ * authenticate with SCRAM-SHA-512 over TLS, verifying the broker against a CA made at start ({@link LocalTls}), and an
  * authorizer lets each principal do only what an ACL grants it. The super user creates the other users (with Kafka's
  * Admin API) and the ACLs. In a fresh temporary folder on free ports; {@link #close()} stops it.
  */
@@ -40,7 +40,7 @@ public final class SecureKafka implements AutoCloseable {
         try {
             Path dir = ServerProcess.tempDir("seckill-secure-kafka-");
             BrokerSecurity security = new BrokerSecurity(
-                    BrokerTls.create(dir.resolve("tls")),
+                    LocalTls.create(dir.resolve("tls")),
                     SUPER_USER,
                     UUID.randomUUID().toString(),
                     ServerProcess.freePort());

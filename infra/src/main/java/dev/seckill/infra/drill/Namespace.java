@@ -26,12 +26,20 @@ public record Namespace(String name, Settings settings) {
         String db = "seckill_" + name.replaceAll("[^A-Za-z0-9_]", "_");
         String url = base.dbUrl();
         String server = url.substring(0, url.indexOf('/', "jdbc:mysql://".length()));
+        // the base URL's own parameters (TLS: sslMode, the truststore) stay; only the database is the namespace's
+        int q = url.indexOf('?');
+        String params = q < 0 ? "" : url.substring(q + 1).replaceAll("(^|&)createDatabaseIfNotExist=[^&]*", "");
+        params = params.replaceAll("^&", "");
         return new Namespace(
                 name,
                 base.and(Map.of(
-                        Settings.TOPIC_PREFIX, name + ".",
-                        Settings.REDIS_PREFIX, name + ":",
-                        Settings.DB_URL, server + "/" + db + "?createDatabaseIfNotExist=true")));
+                        Settings.TOPIC_PREFIX,
+                        name + ".",
+                        Settings.REDIS_PREFIX,
+                        name + ":",
+                        Settings.DB_URL,
+                        server + "/" + db + "?createDatabaseIfNotExist=true"
+                                + (params.isEmpty() ? "" : "&" + params))));
     }
 
     /**

@@ -27,24 +27,24 @@ public final class KafkaSettings {
             "",
             "the SASL user (SCRAM, PLAIN), or the OAuth client id (OAUTHBEARER): with the password the clients'"
                     + " sasl.jaas.config is generated (empty: none, or the config file's)");
-    public static final Setting<String> SASL_PASSWORD = Setting.text(
-            "kafka.sasl.password", "", "the SASL user's password, or the OAuth client secret (OAUTHBEARER)");
+    public static final Setting<String> SASL_PASSWORD = Setting.secret(
+            "kafka.sasl.password", 0, "the SASL user's password, or the OAuth client secret (OAUTHBEARER)");
     public static final Setting<String> SSL_TRUSTSTORE_LOCATION = Setting.text(
             "kafka.ssl.truststore.location",
             "",
             "a truststore file (PKCS12 or JKS) with the CA that signed the brokers' certificates (empty: the JVM's"
                     + " CAs, enough for a managed cluster's public certificate)");
     public static final Setting<String> SSL_TRUSTSTORE_PASSWORD =
-            Setting.text("kafka.ssl.truststore.password", "", "the truststore's password");
+            Setting.secret("kafka.ssl.truststore.password", 0, "the truststore's password");
     public static final Setting<String> SSL_KEYSTORE_LOCATION = Setting.text(
             "kafka.ssl.keystore.location",
             "",
             "a keystore file (PKCS12 or JKS) with this client's certificate and key, for brokers that authenticate"
                     + " clients by TLS (mTLS; empty: none)");
     public static final Setting<String> SSL_KEYSTORE_PASSWORD =
-            Setting.text("kafka.ssl.keystore.password", "", "the keystore's password");
+            Setting.secret("kafka.ssl.keystore.password", 0, "the keystore's password");
     public static final Setting<String> SSL_KEY_PASSWORD =
-            Setting.text("kafka.ssl.key.password", "", "the key's password in the keystore (empty: the keystore's)");
+            Setting.secret("kafka.ssl.key.password", 0, "the key's password in the keystore (empty: the keystore's)");
     public static final Setting<String> CONFIG_FILE = Setting.text(
             "kafka.config.file",
             "",

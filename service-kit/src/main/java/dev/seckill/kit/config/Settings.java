@@ -47,9 +47,13 @@ public final class Settings {
         return setting.read(this);
     }
 
-    /** True when the setting has a value of its own (override, property or environment), not its default. */
+    /**
+     * True when the setting has a value of its own (override, property or environment, or for a secret the file its
+     * {@code _FILE} variable names), not its default.
+     */
     public boolean isSet(Setting<?> setting) {
-        return find(setting.name()).isPresent();
+        return find(setting.name()).isPresent()
+                || (setting.isSecret() && find(setting.name() + ".file").isPresent());
     }
 
     Optional<String> find(String key) {

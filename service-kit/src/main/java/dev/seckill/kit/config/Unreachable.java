@@ -27,14 +27,6 @@ public final class Unreachable extends RuntimeException {
         }
     }
 
-    public static void requireRedis(String redisUrl) {
-        URI u = URI.create(redisUrl);
-        requireTcp(
-                "Redis",
-                u.getHost() + ":" + (u.getPort() < 0 ? 6379 : u.getPort()),
-                "start it or set SECKILL_REDIS_URL");
-    }
-
     /** host:port of a jdbc:mysql://host:port/db URL. */
     public static String jdbcHostPort(String jdbcUrl) {
         URI u = URI.create(jdbcUrl.substring("jdbc:".length()));

@@ -2,6 +2,7 @@ package dev.seckill.infra.cli;
 
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.kit.config.KafkaSettings;
+import dev.seckill.kit.config.RedisSettings;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.SettingFamily;
 import dev.seckill.kit.config.SharedSettings;
@@ -38,6 +39,7 @@ public final class Configuration {
         return List.of(
                 new Group("shared", SharedSettings.all()),
                 new Group("kafka clients", KafkaSettings.all(), KafkaSettings.families()),
+                new Group("redis clients", RedisSettings.all()),
                 new Group("ingress-gateway", GatewaySettings.all()),
                 new Group("stock-stream", StockStreamSettings.all()),
                 new Group("order-writer", OrderWriterSettings.all()),

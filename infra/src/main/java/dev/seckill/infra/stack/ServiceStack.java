@@ -2,6 +2,7 @@ package dev.seckill.infra.stack;
 
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.kit.config.KafkaSettings;
+import dev.seckill.kit.config.RedisSettings;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.order.OrderWriterSettings;
@@ -92,6 +93,7 @@ public final class ServiceStack {
         Files.createDirectories(dir);
         Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(KafkaSettings.environment(settings)); // the bootstrap and the clients' security
+        env.putAll(RedisSettings.environment(settings)); // the Redis user and TLS
         env.put("SECKILL_REDIS_URL", settings.redisUrl());
         env.put("SECKILL_DB_URL", settings.dbUrl());
         env.put("SECKILL_TOPIC_PREFIX", settings.topicPrefix());

@@ -3,6 +3,7 @@ package dev.seckill.contracts.command;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.contracts.Json;
+import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.time.IsoInstants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -69,6 +70,8 @@ public final class CommandCodec {
                     .put("perUserLimit", o.perUserLimit())
                     .put("opId", o.opId());
             if (o.force()) n.put("force", true);
+            if (o.fairness() == Fairness.LOTTERY)
+                n.put("fairness", o.fairness().wire()).put("windowMs", o.windowMs());
         } else if (command instanceof Release r) {
             n.put("type", "release")
                     .put("goodsId", r.goodsId())
@@ -176,7 +179,21 @@ public final class CommandCodec {
         if (!CommandRules.validQuantity(limit))
             return new ParsedCommand.Poison("perUserLimit not in 1.." + CommandRules.MAX_QUANTITY);
         boolean force = n.path("force").asBoolean(false);
-        return new ParsedCommand.Valid(new OpenSale(goodsId, stockNode.asLong(), start, end, (int) limit, opId, force));
+        Fairness fairness =
+                n.has("fairness") ? Fairness.ofWire(n.path("fairness").asText(null)) : Fairness.FCFS;
+        if (fairness == null) return new ParsedCommand.Poison("fairness is not fcfs or lottery");
+        long window = 0;
+        if (fairness == Fairness.LOTTERY) {
+            window = n.has("windowMs") ? JsonFields.positiveLong(n, "windowMs") : -1;
+            if (window < 1 || window > OpenSale.MAX_WINDOW_MS)
+                return new ParsedCommand.Poison("windowMs of a lottery not in 1.." + OpenSale.MAX_WINDOW_MS);
+            if (!start.plusMillis(window).isBefore(end))
+                return new ParsedCommand.Poison("the lottery's window must close before endAt");
+        } else if (n.has("windowMs")) {
+            return new ParsedCommand.Poison("windowMs is only for a lottery");
+        }
+        return new ParsedCommand.Valid(
+                new OpenSale(goodsId, stockNode.asLong(), start, end, (int) limit, opId, force, fairness, window));
     }
 
     private static ParsedCommand release(JsonNode n, long goodsId) {

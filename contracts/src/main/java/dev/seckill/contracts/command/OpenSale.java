@@ -1,13 +1,41 @@
 package dev.seckill.contracts.command;
 
+import dev.seckill.contracts.fair.Fairness;
 import java.time.Instant;
 
-/** Opens a sale of {@code stock} units in [startAt, endAt); {@code force} overwrites residual keys of a live sale. */
+/**
+ * Opens a sale of {@code stock} units in [startAt, endAt); {@code force} overwrites residual keys of a live sale.
+ * {@code fairness} orders the opening: {@link Fairness#FCFS} (the default) in arrival order; {@link Fairness#LOTTERY}
+ * by a draw among the buyers whose purchases were accepted in the first {@code windowMs} after {@code startAt}
+ * ({@code windowMs} is 0 under FCFS).
+ */
 public record OpenSale(
-        long goodsId, long stock, Instant startAt, Instant endAt, int perUserLimit, String opId, boolean force)
+        long goodsId,
+        long stock,
+        Instant startAt,
+        Instant endAt,
+        int perUserLimit,
+        String opId,
+        boolean force,
+        Fairness fairness,
+        long windowMs)
         implements Command {
+    /** The longest opening window a lottery may have: ten minutes. */
+    public static final long MAX_WINDOW_MS = 600_000;
+
+    /** A first-come-first-served sale. */
+    public OpenSale(
+            long goodsId, long stock, Instant startAt, Instant endAt, int perUserLimit, String opId, boolean force) {
+        this(goodsId, stock, startAt, endAt, perUserLimit, opId, force, Fairness.FCFS, 0);
+    }
+
     @Override
     public String idempotencyId() {
         return opId;
+    }
+
+    /** When the lottery's window closes ({@code startAt + windowMs}); {@code startAt} under FCFS. */
+    public Instant windowEnd() {
+        return startAt.plusMillis(windowMs);
     }
 }

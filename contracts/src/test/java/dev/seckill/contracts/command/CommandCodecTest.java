@@ -2,6 +2,7 @@ package dev.seckill.contracts.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.contracts.fair.Fairness;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -19,6 +20,7 @@ class CommandCodecTest {
         Command[] all = {
             new Purchase("r-1", 1001, 7, 2, T),
             new OpenSale(1001, 1000, T, T.plusSeconds(60), 2, "op-1", true),
+            new OpenSale(1001, 1000, T, T.plusSeconds(60), 1, "op-2", false, Fairness.LOTTERY, 2_000),
             new Release(1001, 7, 2, 55L, "r-1", "payment_timeout", "rel-55"),
             new CloseSale(1001, "close-1"),
             new Restore(1001, "restore-1")
@@ -43,7 +45,11 @@ class CommandCodecTest {
                 "{\"type\":\"purchase\",\"goodsId\":1,\"requestId\":\"bad id!\"}         | requestId missing or not 1-64 of [A-Za-z0-9._:-]",
                 "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":-5}       | stock missing or negative",
                 "{\"type\":\"release\",\"goodsId\":1,\"opId\":\"o\",\"userId\":2,\"reason\":\"whim\"} | reason missing or not one of",
-                "{\"type\":\"close_sale\",\"goodsId\":1}                                 | opId missing or invalid"
+                "{\"type\":\"close_sale\",\"goodsId\":1}                                 | opId missing or invalid",
+                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"fairness\":\"raffle\"} | fairness is not fcfs or lottery",
+                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"fairness\":\"lottery\"} | windowMs of a lottery not in 1..600000",
+                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T10:00:01Z\",\"fairness\":\"lottery\",\"windowMs\":5000} | the lottery's window must close before endAt",
+                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"windowMs\":5000} | windowMs is only for a lottery"
             })
     void poisonSaysWhy(String json, String reason) {
         ParsedCommand p = CommandCodec.decode(json.strip().getBytes(StandardCharsets.UTF_8));

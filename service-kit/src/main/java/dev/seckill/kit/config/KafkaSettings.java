@@ -66,7 +66,7 @@ public final class KafkaSettings {
     public static Map<String, String> environment(Settings settings) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put(SharedSettings.KAFKA_BOOTSTRAP.env(), settings.kafkaBootstrap());
-        for (Setting<?> s : all()) if (settings.isSet(s)) env.put(s.env(), String.valueOf(settings.get(s)));
+        env.putAll(settings.environmentOf(all()));
         PROPERTY.read(settings).forEach((name, value) -> env.put(PROPERTY.envOf(name), value));
         return env;
     }

@@ -1,6 +1,5 @@
 package dev.seckill.kit.config;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,9 +43,7 @@ public final class RedisSettings {
 
     /** The environment that gives a process started by a tool the same Redis credentials and TLS as {@code settings}. */
     public static Map<String, String> environment(Settings settings) {
-        Map<String, String> env = new LinkedHashMap<>();
-        for (Setting<?> s : all()) if (settings.isSet(s)) env.put(s.env(), String.valueOf(settings.get(s)));
-        return env;
+        return settings.environmentOf(all());
     }
 
     public static List<Setting<?>> all() {

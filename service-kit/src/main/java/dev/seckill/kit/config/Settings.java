@@ -1,6 +1,8 @@
 package dev.seckill.kit.config;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -54,6 +56,13 @@ public final class Settings {
     public boolean isSet(Setting<?> setting) {
         return find(setting.name()).isPresent()
                 || (setting.isSecret() && find(setting.name() + ".file").isPresent());
+    }
+
+    /** The environment variables that give a child process each of {@code settings} that is set here, as set here. */
+    public Map<String, String> environmentOf(List<Setting<?>> settings) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (Setting<?> s : settings) if (isSet(s)) env.put(s.env(), String.valueOf(get(s)));
+        return env;
     }
 
     Optional<String> find(String key) {

@@ -5,7 +5,7 @@ import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.GatewayProducer;
 import dev.seckill.gateway.http.JsonBodies;
-import dev.seckill.gateway.http.KafkaSender;
+import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
@@ -37,7 +37,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * The ingress gateway, wired: the routes ({@link PurchaseRoute}, {@link StatusRoute}, {@link PaymentRoute}, health;
+ * The ingress gateway, wired ({@link GatewayWiring}): the routes ({@link PurchaseRoute}, {@link StatusRoute},
+ * {@link PaymentRoute}, health;
  * {@code /metrics} on the admin port, {@link AdminPort}) over one Kafka producer (acks=all, idempotent), the door's
  * sale windows and rate limits, the read side ({@link OutcomeView}) and the purchase status ({@link StatusStack}).
  * Start and close here; the rest is in the routes.
@@ -59,6 +60,7 @@ public final class GatewayApp implements AutoCloseable {
     private StatusStack status;
     private Waiters waiters;
     private Jwt jwt;
+    private GatewayWiring wiring;
     private final Readiness readiness = Readiness.noWarmup();
     private volatile boolean accepting;
 
@@ -99,7 +101,13 @@ public final class GatewayApp implements AutoCloseable {
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
         ReadLimiter reads =
                 new ReadLimiter(config.limitStatusPerSecond(), config.limitStatusBurst(), config.limitTrackedKeys());
-        Router router = door(new Door(
+        wiring = new GatewayWiring(
+                vertx,
+                producer,
+                clock,
+                waiters,
+                () -> accepting,
+                config,
                 topics,
                 metrics,
                 jwt,
@@ -109,7 +117,8 @@ public final class GatewayApp implements AutoCloseable {
                 windows,
                 store,
                 new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
-                view));
+                view);
+        Router router = wiring.routes();
         HealthRoute health = new HealthRoute(vertx, view, redis, readiness);
         serviceRoutes(router, health);
         // the admin port first: one taken fails the start before buyers reach the public port
@@ -138,25 +147,10 @@ public final class GatewayApp implements AutoCloseable {
         router.post("/api/orders/:orderId/pay")
                 .handler(JsonBodies.jsonOnly(responder))
                 .handler(JsonBodies.bounded(1024))
-                .handler(
-                        new PaymentRoute(settings, topics, clock, responder, new KafkaSender(vertx, producer, metrics)))
+                .handler(new PaymentRoute(
+                        settings, topics, clock, responder, new RequestRecordSender(vertx, producer, metrics)))
                 .failureHandler(JsonBodies.tooLarge(responder));
         health.mountOn(router);
-    }
-
-    /** The purchase routes (POST and GET) of a door ({@link Door}), over this gateway's producer, outcome view and waiters. */
-    Router door(Door d) {
-        return d.routes(new Door.Shared(
-                vertx,
-                producer,
-                clock,
-                waiters,
-                () -> accepting,
-                config.maxWaitSeconds(),
-                config.maxWaiters(),
-                config.pendingBoundMs(),
-                config.clientAddressHeader(),
-                config.bodyLimit()));
     }
 
     /**
@@ -170,17 +164,7 @@ public final class GatewayApp implements AutoCloseable {
                 () -> {
                     String done;
                     try {
-                        done = new GatewayWarmup(
-                                        this,
-                                        new GatewayWarmup.Shared(
-                                                settings,
-                                                vertx,
-                                                producer,
-                                                topics,
-                                                redis,
-                                                windowLanes.flood(),
-                                                status,
-                                                clock))
+                        done = new GatewayWarmup(this, wiring, settings, redis, windowLanes.flood(), status)
                                 .run(requests);
                     } catch (Exception e) {
                         done = "warm-up failed, ready anyway (only the first seconds are slower): " + e;

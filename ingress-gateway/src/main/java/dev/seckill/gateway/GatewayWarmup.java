@@ -15,10 +15,8 @@ import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.kit.warmup.JitSettle;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +25,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
@@ -57,28 +54,33 @@ final class GatewayWarmup {
     /** The warm-up's topics are created and deleted on every start: two partitions each keep that quick. */
     private static final int PARTITIONS = 2;
 
-    /** What the warm-up shares with the real door. */
-    record Shared(
-            Settings settings,
-            Vertx vertx,
-            KafkaProducer<String, byte[]> producer,
-            Topics topics,
-            UnifiedJedis redis,
-            ExecutorService windowLookups,
-            StatusStack status,
-            Clock clock) {}
-
     private final GatewayApp app;
-    private final Shared shared;
+    /** The real door's wiring: the warm-up's door shares its event loops, producer, clock, waiters and limits. */
+    private final GatewayWiring real;
+
+    private final Settings settings;
+    private final UnifiedJedis redis;
+    private final ExecutorService windowLookups;
+    private final StatusStack status;
     private final String run = HexFormat.of().toHexDigits(new SecureRandom().nextInt());
     private final Topics topics;
     private final RedisKeys keys;
 
-    GatewayWarmup(GatewayApp app, Shared shared) {
+    GatewayWarmup(
+            GatewayApp app,
+            GatewayWiring real,
+            Settings settings,
+            UnifiedJedis redis,
+            ExecutorService windowLookups,
+            StatusStack status) {
         this.app = app;
-        this.shared = shared;
-        this.topics = new Topics(shared.settings().topicPrefix() + "warmup-" + run + ".");
-        this.keys = new RedisKeys(shared.settings().redisPrefix() + "warmup:" + run + ":");
+        this.real = real;
+        this.settings = settings;
+        this.redis = redis;
+        this.windowLookups = windowLookups;
+        this.status = status;
+        this.topics = new Topics(settings.topicPrefix() + "warmup-" + run + ".");
+        this.keys = new RedisKeys(settings.redisPrefix() + "warmup:" + run + ":");
     }
 
     /** Sends {@code n} purchases through the warm-up door, cleans up, waits for the JIT to settle; says what it did. */
@@ -86,18 +88,23 @@ final class GatewayWarmup {
         long t0 = System.nanoTime();
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);
-        Jwt jwt = new Jwt(HexFormat.of().formatHex(secret), shared.clock());
-        TopicProvisioner.ensure(shared.settings(), topics, PARTITIONS);
-        SaleWindows windows = new SaleWindows(
-                shared.redis(), keys, shared.windowLookups(), shared.windowLookups(), 1000, 10_000); // no flood here
+        Jwt jwt = new Jwt(HexFormat.of().formatHex(secret), real.clock());
+        TopicProvisioner.ensure(settings, topics, PARTITIONS);
+        SaleWindows windows = new SaleWindows(redis, keys, windowLookups, windowLookups, 1000, 10_000); // no flood here
         Duration tenMinutes = Duration.ofMinutes(10);
         PurchaseStatusStore store = new PurchaseStatusStore(
-                shared.status().lanes(),
+                status.lanes(),
                 keys,
                 new PurchaseStatusStore.Retention(tenMinutes, tenMinutes, tenMinutes),
-                shared.clock());
-        WarmupReadSide readSide = new WarmupReadSide(shared.settings(), topics, store, windows, shared.status());
-        Door door = new Door(
+                real.clock());
+        WarmupReadSide readSide = new WarmupReadSide(settings, topics, store, windows, status);
+        GatewayWiring door = new GatewayWiring(
+                real.vertx(),
+                real.producer(),
+                real.clock(),
+                real.waiters(),
+                real.accepting(),
+                real.config(),
                 topics,
                 MetricsServer.scratchRegistry(),
                 jwt,
@@ -111,11 +118,10 @@ final class GatewayWarmup {
         List<HttpServer> servers = List.of();
         WarmupLoad load = null;
         try {
-            shared.producer()
-                    .partitionsFor(shared.topics().commands()); // the real topic's metadata, nothing sent to it
-            readSide.feed(shared.producer(), "wo-" + run + "-", n / 2);
-            servers = app.listen(app.door(door), 0);
-            load = new WarmupLoad(shared.vertx(), servers.get(0).actualPort(), jwt, "wu-" + run + "-", CONNECTIONS);
+            real.producer().partitionsFor(real.topics().commands()); // the real topic's metadata, nothing sent to it
+            readSide.feed(real.producer(), "wo-" + run + "-", n / 2);
+            servers = app.listen(door.routes(), 0);
+            load = new WarmupLoad(real.vertx(), servers.get(0).actualPort(), jwt, "wu-" + run + "-", CONNECTIONS);
             load.run(n, LIMIT);
         } finally {
             for (HttpServer s : servers)
@@ -126,7 +132,7 @@ final class GatewayWarmup {
             if (load != null) deleteStatus(load.claimedIds());
             deleteStatus(readSide.ids());
             deleteBuyerLists(Math.max(WarmupLoad.BUYERS, n / 2 + 1));
-            shared.status().redis().unlink(keys.statusIndex(), keys.statusReady(), keys.statusLost());
+            status.redis().unlink(keys.statusIndex(), keys.statusReady(), keys.statusLost());
             deleteTopics(readSide.group());
         }
         long loadMs = (System.nanoTime() - t0) / 1_000_000;
@@ -158,7 +164,7 @@ final class GatewayWarmup {
             String[] page = ids.subList(from, Math.min(ids.size(), from + 1000)).stream()
                     .map(keys::purchaseStatus)
                     .toArray(String[]::new);
-            shared.status().redis().unlink(page);
+            status.redis().unlink(page);
         }
     }
 
@@ -168,7 +174,7 @@ final class GatewayWarmup {
             for (int from = 1; from <= buyers; from += 1000) {
                 List<String> page = new ArrayList<>();
                 for (int u = from; u < Math.min(buyers + 1, from + 1000); u++) page.add(keys.buyerPurchases(goods, u));
-                shared.status().redis().unlink(page.toArray(String[]::new));
+                status.redis().unlink(page.toArray(String[]::new));
             }
         }
     }
@@ -184,6 +190,6 @@ final class GatewayWarmup {
     }
 
     private Admin admin() {
-        return KafkaClients.admin(shared.settings());
+        return KafkaClients.admin(settings);
     }
 }

@@ -5,9 +5,10 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.payment.Payment;
-import dev.seckill.gateway.http.KafkaSender;
+import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
+import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.kit.config.Settings;
 import io.vertx.core.Handler;
@@ -30,11 +31,11 @@ final class PaymentRoute implements Handler<RoutingContext> {
     private final Topics topics;
     private final Clock clock;
     private final Responder responder;
-    private final KafkaSender sender;
+    private final RequestRecordSender sender;
     /** SHA-256 of the payment provider's credential; null: the pay endpoint is off. */
     private final byte[] credential;
 
-    PaymentRoute(Settings settings, Topics topics, Clock clock, Responder responder, KafkaSender sender) {
+    PaymentRoute(Settings settings, Topics topics, Clock clock, Responder responder, RequestRecordSender sender) {
         this.topics = topics;
         this.clock = clock;
         this.responder = responder;
@@ -83,7 +84,7 @@ final class PaymentRoute implements Handler<RoutingContext> {
         if (paymentId == null) {
             responder.reply(
                     ctx,
-                    Reply.invalid(
+                    Replies.invalid(
                             "paymentId is required: the payment provider's own id of the payment, 1-64 characters of"
                                     + " [A-Za-z0-9._:-], in a JSON body (a retry with the same paymentId is the same"
                                     + " payment)",
@@ -146,7 +147,7 @@ final class PaymentRoute implements Handler<RoutingContext> {
         } catch (NumberFormatException e) {
             // answered below
         }
-        return Reply.invalid("orderId must be a positive integer", "orderId");
+        return Replies.invalid("orderId must be a positive integer", "orderId");
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.seckill.gateway;
 
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /** A purchase's first steps at the door, which make the request: the buyer's token (when auth is on), then the body. */
@@ -19,17 +19,15 @@ final class PurchaseIntake {
             try {
                 buyer = jwt.verify(RequestHeaders.bearer(ctx));
             } catch (Jwt.Refused e) {
-                return new Read(null, Reply.unauthenticated(e.getMessage(), "unauthenticated"));
+                return new Read(null, Replies.unauthenticated(e.getMessage(), "unauthenticated"));
             }
         }
         try {
             return new Read(PurchaseRequest.parse(ctx.body().asString(), buyer), null);
         } catch (PurchaseRequest.Invalid e) {
-            return new Read(null, Reply.invalid(e.getMessage(), e.field));
+            return new Read(null, Replies.invalid(e.getMessage(), e.field));
         } catch (PurchaseRequest.Forbidden e) {
-            return new Read(
-                    null,
-                    Reply.of(403, new JsonObject().put("error", e.getMessage()).put("field", "userId"), "forbidden"));
+            return new Read(null, Replies.forbidden(e.getMessage()));
         }
     }
 }

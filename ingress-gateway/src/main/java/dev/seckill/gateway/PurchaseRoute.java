@@ -1,84 +1,41 @@
 package dev.seckill.gateway;
 
-import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.gateway.auth.Jwt;
-import dev.seckill.gateway.http.KafkaSender;
+import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
+import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.http.TraceLog;
-import dev.seckill.gateway.limit.RateLimiter;
-import dev.seckill.gateway.status.GeneratedIds;
-import dev.seckill.gateway.status.Payload;
 import dev.seckill.gateway.status.PurchaseStatus;
-import dev.seckill.gateway.status.PurchaseStatusStore;
-import dev.seckill.gateway.status.Waiters;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import java.time.Clock;
-import java.util.List;
-import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /api/purchases}: the door. Authentication and parsing first (they make the request), then the checks
- * in {@link #checks} in order, each able to answer and stop the request there; a request that passes them all is
- * sent to {@code <prefix>commands} and answered 202 once Kafka acknowledged it — or, with {@code Prefer: wait=N},
- * 200 with its outcome when that is known within N seconds.
+ * {@code POST /api/purchases}: authentication and parsing first ({@link PurchaseIntake}: they make the request), then
+ * the {@link Door}'s checks, then a client requestId's claim in the status store; a request that passes them is sent to
+ * {@code <prefix>commands} and answered 202 once Kafka acknowledged it — or, with {@code Prefer: wait=N}, 200 with its
+ * outcome when that is known within N seconds.
  */
 final class PurchaseRoute implements Handler<RoutingContext> {
     private static final Logger LOG = LoggerFactory.getLogger(PurchaseRoute.class);
-    /** Retry-After on a 503: a broker failover or a full producer buffer is typically over within a second or two. */
-    static final long RETRY_AFTER_SECONDS = 1;
 
-    /** A request that passed authentication and parsing, facing the rest of the door. */
-    record Attempt(RoutingContext ctx, long start, String traceId, PurchaseRequest request, int waitSeconds) {}
+    private final GatewayWiring w;
+    private final Responder responder;
+    private final RequestRecordSender sender;
+    private final Door door;
 
-    /** One check at the door: a reply stops the request there, null lets it through. */
-    interface DoorCheck {
-        Reply check(Attempt a);
-    }
-
-    /** What the route needs from the gateway, wired once by {@link GatewayApp}. */
-    record Parts(
-            Vertx vertx,
-            Topics topics,
-            Clock clock,
-            MeterRegistry metrics,
-            Responder responder,
-            Jwt jwt,
-            RateLimiter limiter,
-            RecentIds acceptedIds,
-            SaleWindows windows,
-            OutcomeView view,
-            KafkaSender sender,
-            PurchaseStatusStore store,
-            Waiters waiters,
-            GeneratedIds ids,
-            BooleanSupplier accepting,
-            int maxWaitSeconds,
-            int maxWaiters) {}
-
-    private final Parts parts;
-    private final List<DoorCheck> checks;
-
-    PurchaseRoute(Parts parts) {
-        this.parts = parts;
-        this.checks = List.of(
-                a -> DoorChecks.rateLimit(parts, a),
-                this::requestIdOwner,
-                a -> DoorChecks.saleWindow(parts, a),
-                a -> DoorChecks.soldOut(parts, a, this::claimThenSend));
+    PurchaseRoute(GatewayWiring wiring, Responder responder, RequestRecordSender sender) {
+        this.w = wiring;
+        this.responder = responder;
+        this.sender = sender;
+        this.door = new Door(wiring);
     }
 
     @Override
@@ -86,48 +43,23 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         long start = System.nanoTime();
         String traceId = RequestHeaders.traceId(ctx);
         ctx.response().putHeader("X-Trace-Id", traceId);
-        if (!parts.accepting().getAsBoolean()) {
-            answer(
-                    ctx,
-                    Reply.of(503, new JsonObject().put("error", "gateway is shutting down"), "shutting_down"),
-                    start);
+        if (!w.accepting().getAsBoolean()) {
+            responder.reply(ctx, Replies.shuttingDown(), start);
             return;
         }
-        PurchaseIntake.Read read = PurchaseIntake.read(parts.jwt(), ctx);
+        PurchaseIntake.Read read = PurchaseIntake.read(w.jwt(), ctx);
         if (read.refused() != null) {
-            answer(ctx, read.refused(), start);
+            responder.reply(ctx, read.refused(), start);
             return;
         }
-        PurchaseRequest req = read.request();
-        Attempt a =
-                new Attempt(ctx, start, traceId, req, RequestHeaders.preferredWaitSeconds(ctx, parts.maxWaitSeconds()));
-        for (DoorCheck check : checks) {
-            Reply stop = check.check(a);
-            if (stop != null) {
-                answer(ctx, stop, start);
-                return;
-            }
-        }
-        if (req.requestId() != null) claimThenSend(a);
-        else send(a, parts.ids().next(parts.clock().millis()));
-    }
-
-    /**
-     * A requestId this gateway accepted recently: the same purchase again is the owner's retry (202 again), another
-     * purchase under it is refused ({@link PurchaseReplies#reused}).
-     */
-    private Reply requestIdOwner(Attempt a) {
-        String requestId = a.request().requestId();
-        if (requestId == null) return null;
-        Payload held = parts.acceptedIds().purchase(requestId);
-        if (held == null) return null;
-        String differs = held.differingField(a.request().payload());
-        if (differs != null) return PurchaseReplies.reused(requestId, differs);
-        if (a.waitSeconds() > 0) {
-            awaitOutcome(a, requestId, "retry_accepted");
-            return Reply.LATER;
-        }
-        return new Reply(202, Responder.pending(requestId), "retry_accepted", Map.of());
+        int wait = RequestHeaders.preferredWaitSeconds(ctx, w.config().maxWaitSeconds());
+        Door.Attempt a = new Door.Attempt(ctx, start, traceId, read.request(), wait);
+        door.judge(a, verdict -> {
+            if (verdict instanceof Door.Verdict.Answer answer) answer(a, answer.reply());
+            else if (verdict instanceof Door.Verdict.AwaitOutcome held) awaitOutcome(a, held.requestId(), held.kind());
+            else if (a.request().requestId() != null) claimThenSend(a);
+            else send(a, w.ids().next(w.clock().millis()));
+        });
     }
 
     /**
@@ -136,103 +68,85 @@ final class PurchaseRoute implements Handler<RoutingContext> {
      * the purchase goes on (Kafka and the stream's dedupe by goods and requestId hold the truth; only the
      * cross-instance refusal and the status entry are lost) and the miss is counted.
      */
-    private void claimThenSend(Attempt a) {
+    private void claimThenSend(Door.Attempt a) {
         PurchaseRequest r = a.request();
-        if (parts.windows().knownWithoutSale(r.goodsId(), parts.clock().millis())) {
+        if (w.windows().knownWithoutSale(r.goodsId(), w.clock().millis())) {
             send(a, r.requestId()); // no sale: nothing to guard, and a flood of made-up goods writes nothing
             return;
         }
-        Context context = parts.vertx().getOrCreateContext();
-        parts.store()
+        Context context = w.vertx().getOrCreateContext();
+        w.store()
                 .claim(new PurchaseStatus.Pending(
                         r.requestId(),
                         r.goodsId(),
                         r.userId(),
                         r.quantity(),
-                        parts.clock().instant()))
+                        w.clock().instant()))
                 .whenComplete((claimed, error) -> context.runOnContext(v -> {
                     if (error != null)
-                        parts.metrics()
+                        w.metrics()
                                 .counter("seckill_gateway_status_store_errors")
                                 .increment();
                     if (claimed != null && claimed.differs() != null) {
-                        answer(a.ctx(), PurchaseReplies.reused(r.requestId(), claimed.differs()), a.start());
+                        answer(a, Replies.reused(r.requestId(), claimed.differs()));
                     } else if (claimed != null
                             && a.waitSeconds() > 0
                             && claimed.previous() instanceof PurchaseStatus.Decided d) {
                         // the retry of a decided purchase: its outcome now (a re-send would emit nothing to wait for)
-                        answer(
-                                a.ctx(),
-                                new Reply(
-                                        200,
-                                        PurchaseReplies.outcomeBody(d.outcome()),
-                                        "decided",
-                                        Map.of("Preference-Applied", "wait=" + a.waitSeconds())),
-                                a.start());
+                        answer(a, Replies.decided(d.outcome(), "decided").withHeader("Preference-Applied", applied(a)));
                     } else {
                         send(a, r.requestId());
                     }
                 }));
     }
 
-    private void send(Attempt a, String requestId) {
+    private void send(Door.Attempt a, String requestId) {
         PurchaseRequest r = a.request();
         Purchase command = new Purchase(
-                requestId, r.goodsId(), r.userId(), r.quantity(), parts.clock().instant());
+                requestId, r.goodsId(), r.userId(), r.quantity(), w.clock().instant());
         ProducerRecord<String, byte[]> record =
-                new ProducerRecord<>(parts.topics().commands(), command.key(), CommandCodec.encode(command));
+                new ProducerRecord<>(w.topics().commands(), command.key(), CommandCodec.encode(command));
         TraceHeaders.put(record.headers(), a.traceId());
-        // nothing is written for the status on this path: the index takes the purchase from the commands topic, and a
-        // GET in between knows the id as one a gateway issued (GeneratedIds) or claimed (claimThenSend)
-        parts.sender()
-                .send(
-                        record,
-                        () -> {
-                            if (r.requestId() != null) parts.acceptedIds().add(requestId, r.payload());
-                            if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted");
-                            else
-                                answer(
-                                        a.ctx(),
-                                        new Reply(202, Responder.pending(requestId), "accepted", Map.of()),
-                                        a.start());
-                        },
-                        error -> {
-                            TraceLog.warn(LOG, a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
-                            answer(a.ctx(), PurchaseReplies.unavailable(requestId, error), a.start());
-                        });
+        // nothing is written for the status on this path: the status indexer takes the purchase from its outcome, and
+        // a GET before that knows the id as one a gateway issued (GeneratedIds) or claimed (claimThenSend)
+        sender.send(
+                record,
+                () -> {
+                    if (r.requestId() != null) w.acceptedIds().add(requestId, r.payload());
+                    if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted");
+                    else answer(a, Replies.pending(202, requestId, "accepted"));
+                },
+                error -> {
+                    TraceLog.warn(LOG, a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
+                    answer(a, Replies.unavailable(requestId, error));
+                });
     }
 
     /**
      * Holds the reply until the outcome of this purchase is known (200 with it) or the preferred wait is over (202
      * PENDING); an outcome of another purchase under the same requestId is not this one's answer.
      */
-    private void awaitOutcome(Attempt a, String requestId, String kind) {
-        if (parts.waiters().waiting() >= parts.maxWaiters()) { // accepted all the same: answered now, not held
-            answer(a.ctx(), new Reply(202, Responder.pending(requestId), kind, Map.of()), a.start());
+    private void awaitOutcome(Door.Attempt a, String requestId, String kind) {
+        if (w.waiters().waiting() >= w.config().maxWaiters()) { // accepted all the same: answered now, not held
+            answer(a, Replies.pending(202, requestId, kind));
             return;
         }
-        String applied = "wait=" + a.waitSeconds();
-        parts.waiters()
+        String applied = applied(a);
+        w.waiters()
                 .await(
                         requestId,
                         a.request().payload()::sameAs,
                         a.waitSeconds() * 1000L,
-                        o -> answer(
-                                a.ctx(),
-                                new Reply(
-                                        200,
-                                        PurchaseReplies.outcomeBody(o),
-                                        "decided",
-                                        Map.of("Preference-Applied", applied)),
-                                a.start()),
+                        o -> answer(a, Replies.decided(o, "decided").withHeader("Preference-Applied", applied)),
                         () -> answer(
-                                a.ctx(),
-                                new Reply(
-                                        202, Responder.pending(requestId), kind, Map.of("Preference-Applied", applied)),
-                                a.start()));
+                                a, Replies.pending(202, requestId, kind).withHeader("Preference-Applied", applied)));
     }
 
-    private void answer(RoutingContext ctx, Reply reply, long start) {
-        parts.responder().reply(ctx, reply, start);
+    private static String applied(Door.Attempt a) {
+        return "wait=" + a.waitSeconds();
+    }
+
+    private void answer(Door.Attempt a, Reply reply) {
+        responder.reply(a.ctx(), reply, a.start());
     }
 }

@@ -1,13 +1,11 @@
 package dev.seckill.gateway;
 
+import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.status.BuyerPurchases;
-import dev.seckill.gateway.status.PurchaseStatusStore;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -18,26 +16,14 @@ import io.vertx.ext.web.RoutingContext;
  * with authentication off, the {@code userId} parameter. 503 while the store cannot say it holds them all.
  */
 final class PurchasesListRoute implements Handler<RoutingContext> {
-    private final Vertx vertx;
-    private final MeterRegistry metrics;
+    private final GatewayWiring w;
     private final Responder responder;
     private final StatusReads reads;
-    private final PurchaseStatusStore store;
-    private final long pendingBoundMs;
 
-    PurchasesListRoute(
-            Vertx vertx,
-            MeterRegistry metrics,
-            Responder responder,
-            StatusReads reads,
-            PurchaseStatusStore store,
-            long pendingBoundMs) {
-        this.vertx = vertx;
-        this.metrics = metrics;
+    PurchasesListRoute(GatewayWiring wiring, Responder responder, StatusReads reads) {
+        this.w = wiring;
         this.responder = responder;
         this.reads = reads;
-        this.store = store;
-        this.pendingBoundMs = pendingBoundMs;
     }
 
     @Override
@@ -45,7 +31,7 @@ final class PurchasesListRoute implements Handler<RoutingContext> {
         long start = System.nanoTime();
         Long goodsId = positive(ctx.queryParams().get("goodsId"));
         if (goodsId == null) {
-            responder.reply(ctx, Reply.invalid("goodsId must be a positive integer", "goodsId"), start);
+            responder.reply(ctx, Replies.invalid("goodsId must be a positive integer", "goodsId"), start);
             return;
         }
         StatusReads.Admitted admitted = reads.admit(ctx);
@@ -58,22 +44,25 @@ final class PurchasesListRoute implements Handler<RoutingContext> {
         else if (buyer == null) {
             responder.reply(
                     ctx,
-                    Reply.unauthenticated(
+                    Replies.unauthenticated(
                             "a buyer's token is needed to list their purchases", "status_unauthenticated"),
                     start);
             return;
         }
         if (buyer == null) {
-            responder.reply(ctx, Reply.invalid("userId must be a positive integer", "userId"), start);
+            responder.reply(ctx, Replies.invalid("userId must be a positive integer", "userId"), start);
             return;
         }
         long userId = buyer;
-        Context context = vertx.getOrCreateContext();
-        store.purchasesOf(goodsId, userId)
+        Context context = w.vertx().getOrCreateContext();
+        w.store()
+                .purchasesOf(goodsId, userId)
                 .whenComplete((listed, error) -> context.runOnContext(v -> {
                     Reply reply;
                     if (error != null) {
-                        metrics.counter("seckill_gateway_status_store_errors").increment();
+                        w.metrics()
+                                .counter("seckill_gateway_status_store_errors")
+                                .increment();
                         reply = reads.cannotTell(null, "the purchase status store did not answer", "store_error");
                     } else if (!listed.complete()) {
                         reply = reads.cannotTell(
@@ -82,10 +71,14 @@ final class PurchasesListRoute implements Handler<RoutingContext> {
                                 "rebuilding");
                     } else {
                         JsonObject body = BuyerPurchases.body(
-                                goodsId, userId, listed.held(), System.currentTimeMillis(), pendingBoundMs);
+                                goodsId,
+                                userId,
+                                listed.held(),
+                                System.currentTimeMillis(),
+                                w.config().pendingBoundMs());
                         // after a loss, a purchase accepted just before and not decided yet may be missing for a while
                         if (listed.afterLoss()) body.put("recentLoss", true);
-                        reply = Reply.of(200, body, "status_list");
+                        reply = Replies.purchaseList(body);
                     }
                     responder.reply(ctx, reply, start);
                 }));

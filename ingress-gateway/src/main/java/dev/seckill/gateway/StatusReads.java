@@ -1,12 +1,12 @@
 package dev.seckill.gateway;
 
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -15,8 +15,6 @@ import io.vertx.ext.web.RoutingContext;
  * answer when the store cannot tell (503 with Retry-After, never a definite "no purchase").
  */
 final class StatusReads {
-    static final long RETRY_AFTER_SECONDS = 1;
-
     /** A read that may go on, by {@code caller} (null: no token), or the reply that stops it. */
     record Admitted(Long caller, Reply stop) {}
 
@@ -43,22 +41,14 @@ final class StatusReads {
             try {
                 caller = jwt.verify(RequestHeaders.bearer(ctx));
             } catch (Jwt.Refused e) {
-                return new Admitted(null, Reply.unauthenticated(e.getMessage(), "status_unauthenticated"));
+                return new Admitted(null, Replies.unauthenticated(e.getMessage(), "status_unauthenticated"));
             }
         }
         RateLimiter.Limited limited = limiter.check(caller, RequestHeaders.clientAddress(ctx, addressHeader));
         if (limited == null) return new Admitted(caller, null);
         metrics.counter("seckill_gateway_rate_limited", "scope", "status_" + limited.scope())
                 .increment();
-        return new Admitted(
-                caller,
-                Reply.of(
-                                429,
-                                new JsonObject()
-                                        .put("error", "rate limited (status lookups per " + limited.scope() + ")")
-                                        .put("retryAfterSeconds", limited.retryAfterSeconds()),
-                                "status_rate_limited")
-                        .withHeader("Retry-After", Long.toString(limited.retryAfterSeconds())));
+        return new Admitted(caller, Replies.rateLimited(limited, "status lookups per ", "status_rate_limited"));
     }
 
     /**
@@ -67,11 +57,6 @@ final class StatusReads {
      */
     Reply cannotTell(String requestId, String why, String kind) {
         metrics.counter("seckill_gateway_status_unavailable", "why", kind).increment();
-        JsonObject body = new JsonObject()
-                .put("error", why)
-                .put("status", "UNKNOWN")
-                .put("retryAfterSeconds", RETRY_AFTER_SECONDS);
-        if (requestId != null) body.put("requestId", requestId);
-        return Reply.of(503, body, "status_" + kind).withHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
+        return Replies.cannotTell(requestId, why, kind);
     }
 }

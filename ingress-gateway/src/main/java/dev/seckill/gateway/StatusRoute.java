@@ -2,22 +2,18 @@ package dev.seckill.gateway;
 
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
-import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.Payload;
 import dev.seckill.gateway.status.PurchaseStatus;
 import dev.seckill.gateway.status.PurchaseStatusStore;
-import dev.seckill.gateway.status.Waiters;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Instant;
-import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
 
 /**
@@ -27,24 +23,14 @@ import java.util.function.Predicate;
  * {@code Prefer: wait=N} a pending purchase's answer is held until its outcome is known or N seconds pass.
  */
 final class StatusRoute implements Handler<RoutingContext> {
-    record Parts(
-            Vertx vertx,
-            MeterRegistry metrics,
-            Responder responder,
-            StatusReads reads,
-            OutcomeView view,
-            RecentIds acceptedIds,
-            PurchaseStatusStore store,
-            Waiters waiters,
-            GeneratedIds ids,
-            long pendingBoundMs,
-            int maxWaitSeconds,
-            int maxWaiters) {}
+    private final GatewayWiring w;
+    private final Responder responder;
+    private final StatusReads reads;
 
-    private final Parts parts;
-
-    StatusRoute(Parts parts) {
-        this.parts = parts;
+    StatusRoute(GatewayWiring wiring, Responder responder, StatusReads reads) {
+        this.w = wiring;
+        this.responder = responder;
+        this.reads = reads;
     }
 
     @Override
@@ -52,50 +38,45 @@ final class StatusRoute implements Handler<RoutingContext> {
         long start = System.nanoTime();
         String requestId = ctx.pathParam("requestId");
         if (!CommandRules.validRequestId(requestId)) {
-            parts.responder()
-                    .reply(
-                            ctx,
-                            Reply.invalid("requestId must be 1-64 characters of [A-Za-z0-9._:-]", "requestId"),
-                            start);
+            responder.reply(
+                    ctx, Replies.invalid("requestId must be 1-64 characters of [A-Za-z0-9._:-]", "requestId"), start);
             return;
         }
-        StatusReads.Admitted admitted = parts.reads().admit(ctx);
+        StatusReads.Admitted admitted = reads.admit(ctx);
         if (admitted.stop() != null) {
-            parts.responder().reply(ctx, admitted.stop(), start);
+            responder.reply(ctx, admitted.stop(), start);
             return;
         }
         Long who = admitted.caller();
-        int wait = RequestHeaders.preferredWaitSeconds(ctx, parts.maxWaitSeconds());
-        Outcome seen = parts.view().outcome(requestId);
+        int wait = RequestHeaders.preferredWaitSeconds(ctx, w.config().maxWaitSeconds());
+        Outcome seen = w.view().outcome(requestId);
         if (seen != null && surely(requestId, seen)) {
-            parts.responder().reply(ctx, answer(requestId, new PurchaseStatus.Decided(seen), who), start);
+            responder.reply(ctx, answer(requestId, new PurchaseStatus.Decided(seen), who), start);
             return;
         }
-        Context context = parts.vertx().getOrCreateContext();
-        parts.store()
+        Context context = w.vertx().getOrCreateContext();
+        w.store()
                 .lookup(requestId)
                 .whenComplete((found, error) -> context.runOnContext(v -> {
-                    if (error != null) {
-                        parts.metrics()
+                    if (error != null)
+                        w.metrics()
                                 .counter("seckill_gateway_status_store_errors")
                                 .increment();
-                    }
                     PurchaseStatus known = known(requestId, error != null ? null : found, seen);
                     Reply reply = known == null ? unknown(requestId, error, found, who) : answer(requestId, known, who);
                     if ((known instanceof PurchaseStatus.Pending || known instanceof PurchaseStatus.Issued)
                             && reply.status() == 200
                             && wait > 0) {
-                        if (parts.waiters().waiting() >= parts.maxWaiters()) {
-                            reply = parts.reads()
-                                    .cannotTell(
-                                            requestId, "too many requests are waiting for outcomes", "waiters_full");
+                        if (w.waiters().waiting() >= w.config().maxWaiters()) {
+                            reply = reads.cannotTell(
+                                    requestId, "too many requests are waiting for outcomes", "waiters_full");
                         } else {
                             Payload p = known.payload();
                             awaitThenReply(ctx, requestId, p == null ? o -> true : p::sameAs, reply, who, wait, start);
                             return;
                         }
                     }
-                    parts.responder().reply(ctx, reply, start);
+                    responder.reply(ctx, reply, start);
                 }));
     }
 
@@ -105,36 +86,22 @@ final class StatusRoute implements Handler<RoutingContext> {
      */
     private Reply unknown(String requestId, Throwable error, PurchaseStatusStore.Found found, Long caller) {
         if (error != null)
-            return parts.reads().cannotTell(requestId, "the purchase status store did not answer", "store_error");
+            return reads.cannotTell(requestId, "the purchase status store did not answer", "store_error");
         if (!found.complete())
-            return parts.reads()
-                    .cannotTell(
-                            requestId,
-                            "the purchase status store is catching up with the outcomes (after Redis lost writes)",
-                            "rebuilding");
-        long issuedAt = parts.ids().issuedAt(requestId);
-        if (issuedAt >= 0) {
-            // a gateway issued it, long enough ago that the pipeline would have decided it: it never got there
-            return Reply.of(
-                    404,
-                    new JsonObject()
-                            .put("requestId", requestId)
-                            .put("status", "NOT_RECEIVED")
-                            .put(
-                                    "error",
-                                    "no purchase with this requestId reached the pipeline within "
-                                            + parts.pendingBoundMs() / 1000
-                                            + " s of its acceptance; it was not decided: send the purchase again"),
-                    "status_not_received");
-        }
+            return reads.cannotTell(
+                    requestId,
+                    "the purchase status store is catching up with the outcomes (after Redis lost writes)",
+                    "rebuilding");
+        if (w.ids()
+                .issued(requestId)) // a gateway issued it long enough ago that it would be decided: it never got there
+        return Replies.notReceived(requestId, w.config().pendingBoundMs());
         if (found.afterLoss())
-            return parts.reads()
-                    .cannotTell(
-                            requestId,
-                            "the purchase status store was rebuilt after Redis lost writes, and a purchase accepted just "
-                                    + "before may not be decided yet",
-                            "after_loss");
-        return notFound(requestId, caller);
+            return reads.cannotTell(
+                    requestId,
+                    "the purchase status store was rebuilt after Redis lost writes, and a purchase accepted just "
+                            + "before may not be decided yet",
+                    "after_loss");
+        return Replies.notFound(requestId, caller);
     }
 
     /**
@@ -143,8 +110,8 @@ final class StatusRoute implements Handler<RoutingContext> {
      * purchase the id stands for: the view keeps the latest outcome of a requestId, whichever purchase it is of.
      */
     private boolean surely(String requestId, Outcome seen) {
-        Payload here = parts.acceptedIds().purchase(requestId);
-        return here != null ? here.sameAs(seen) : parts.ids().issuedAt(requestId) >= 0;
+        Payload here = w.acceptedIds().purchase(requestId);
+        return here != null ? here.sameAs(seen) : w.ids().issued(requestId);
     }
 
     /**
@@ -165,12 +132,15 @@ final class StatusRoute implements Handler<RoutingContext> {
         if (!complete) return null; // a claim or this gateway's memory may be of a purchase decided meanwhile
         if (known instanceof PurchaseStatus.Pending) return known;
         long now = System.currentTimeMillis();
-        Payload here = parts.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
-        if (here != null && now - parts.acceptedIds().acceptedAtMs(requestId) < parts.pendingBoundMs())
+        Payload here = w.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
+        if (here != null
+                && now - w.acceptedIds().acceptedAtMs(requestId) < w.config().pendingBoundMs())
             return new PurchaseStatus.Pending(requestId, here.goodsId(), here.userId(), here.quantity(), Instant.EPOCH);
-        long issuedAt = parts.ids().issuedAt(requestId);
+        OptionalLong issuedAt = w.ids().issuedAt(requestId);
         // an id a gateway issued lately: PENDING, as the store would hold its outcome if it had one
-        return issuedAt >= 0 && now - issuedAt < parts.pendingBoundMs() ? new PurchaseStatus.Issued(issuedAt) : null;
+        return issuedAt.isPresent() && now - issuedAt.getAsLong() < w.config().pendingBoundMs()
+                ? new PurchaseStatus.Issued(issuedAt.getAsLong())
+                : null;
     }
 
     /** Long poll: the outcome as soon as it is decided, else the pending reply when the preferred wait is over. */
@@ -183,50 +153,34 @@ final class StatusRoute implements Handler<RoutingContext> {
             int wait,
             long start) {
         String applied = "wait=" + wait;
-        parts.waiters()
+        w.waiters()
                 .await(
                         requestId,
                         mine,
                         wait * 1000L,
-                        o -> parts.responder()
-                                .reply(
-                                        ctx,
-                                        answer(requestId, new PurchaseStatus.Decided(o), who)
-                                                .withHeader("Preference-Applied", applied),
-                                        start),
-                        () -> parts.responder().reply(ctx, pending.withHeader("Preference-Applied", applied), start));
+                        o -> responder.reply(
+                                ctx,
+                                answer(requestId, new PurchaseStatus.Decided(o), who)
+                                        .withHeader("Preference-Applied", applied),
+                                start),
+                        () -> responder.reply(ctx, pending.withHeader("Preference-Applied", applied), start));
     }
 
     /** The answer to {@code caller} (null: no token) about a purchase, by what the store knows of it. */
     private Reply answer(String requestId, PurchaseStatus status, Long caller) {
         if (status instanceof PurchaseStatus.Issued) {
             // a gateway issued this id and its outcome is not indexed yet: pending, nothing more to tell
-            return new Reply(200, Responder.pending(requestId), "status_pending", Map.of());
+            return Replies.pending(200, requestId, "status_pending");
         }
         Long owner = status.owner();
-        if (owner == null || (caller != null && owner.longValue() != caller)) return notFound(requestId, caller);
+        if (owner == null || (caller != null && owner.longValue() != caller))
+            return Replies.notFound(requestId, caller);
         if (status instanceof PurchaseStatus.Pending) {
-            return new Reply(200, Responder.pending(requestId), "status_pending", Map.of());
+            return Replies.pending(200, requestId, "status_pending");
         }
         Outcome o = ((PurchaseStatus.Decided) status).outcome();
-        if (parts.reads().jwt() != null && caller == null) {
-            // no token: the outcome only, never whose it is, what or how many (the buyer's own token gets it all)
-            JsonObject body = new JsonObject()
-                    .put("requestId", requestId)
-                    .put("status", o.outcome().name());
-            if (o.reason() != null) body.put("reason", o.reason());
-            return Reply.of(200, body, "status_decided");
-        }
-        return new Reply(200, PurchaseReplies.outcomeBody(o), "status_decided", Map.of());
-    }
-
-    /** Never accepted, or another buyer's: the same 404, nothing of whose it is or what it was. */
-    private static Reply notFound(String requestId, Long caller) {
-        return Reply.of(
-                404,
-                new JsonObject()
-                        .put("requestId", requestId)
-                        .put("error", "no purchase with this requestId" + (caller != null ? " for this buyer" : "")),
-                "status_not_found");
+        // no token: the outcome only, never whose it is, what or how many (the buyer's own token gets it all)
+        if (reads.jwt() != null && caller == null) return Replies.decidedAnonymous(requestId, o);
+        return Replies.decided(o, "status_decided");
     }
 }

@@ -21,9 +21,9 @@ class PendingReplyTest {
                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
         for (String id : ids) {
             assertThat(CommandRules.validRequestId(id)).as(id).isTrue();
-            JsonObject parsed = new JsonObject(dev.seckill.gateway.http.Responder.pending(id));
+            JsonObject parsed = new JsonObject(dev.seckill.gateway.http.Replies.pendingBody(id));
             assertThat(parsed).isEqualTo(new JsonObject().put("requestId", id).put("status", "PENDING"));
-            assertThat(dev.seckill.gateway.http.Responder.pending(id))
+            assertThat(dev.seckill.gateway.http.Replies.pendingBody(id))
                     .isEqualTo(new JsonObject()
                             .put("requestId", id)
                             .put("status", "PENDING")

@@ -24,7 +24,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Runs the {@link Decider} on command records. Records are buffered (up to {@code batchSize}) and decided together
  * with one pipelined Redis round trip, in input order; the buffer is drained when full, by a wall-clock punctuator
- * every {@code linger}, and — through {@link DecisionBuffer} — before every commit of the task, so exactly-once
+ * every {@code linger}, and — through {@link BeforeCommitHook} — before every commit of the task, so exactly-once
  * holds. A record headed for the DLQ gets the DLQ headers here.
  */
 final class DecideProcessor implements FixedKeyProcessor<String, byte[], DecidedRecord> {
@@ -51,27 +51,16 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private Counter processed;
     private Counter dlq;
 
+    /** @param settings the batch size and linger, and when a commit is asked for at once ({@link EarlyCommit}) */
     DecideProcessor(
-            Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics, int batchSize, Duration linger) {
-        this(deciderFactory, metrics, batchSize, linger, Duration.ZERO, Duration.ZERO);
-    }
-
-    /**
-     * @param earlyEvery a commit is requested at once (at most this often) when the newest decided command is younger than
-     *                   {@code interval}, the commit interval ({@link EarlyCommit}); ZERO: never
-     */
-    DecideProcessor(
-            Function<FoldStore, Decider> deciderFactory,
-            MeterRegistry metrics,
-            int batchSize,
-            Duration linger,
-            Duration earlyEvery,
-            Duration interval) {
-        this.earlyCommit = new EarlyCommit(earlyEvery.toMillis(), interval.toMillis());
+            Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics, StockTopology.Settings settings) {
+        this.earlyCommit = new EarlyCommit(
+                settings.earlyCommitEvery().toMillis(),
+                settings.commitInterval().toMillis());
         this.deciderFactory = deciderFactory;
         this.metrics = metrics;
-        this.batchSize = batchSize;
-        this.linger = linger;
+        this.batchSize = settings.batchSize();
+        this.linger = settings.batchLinger();
     }
 
     @Override
@@ -93,7 +82,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();
-            DecisionBuffer hook = context.getStateStore(DecisionBuffer.NAME);
+            BeforeCommitHook hook = context.getStateStore(BeforeCommitHook.NAME);
             hook.beforeCommit(() -> drain(false));
             context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain(true));
         }

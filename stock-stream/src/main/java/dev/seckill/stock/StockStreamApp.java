@@ -109,16 +109,7 @@ public final class StockStreamApp implements AutoCloseable {
                 SharedSettings.keyLifetime(settings));
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(
-                builder,
-                topics,
-                () -> scripts,
-                Clock.systemUTC(),
-                metrics,
-                config.batchSize(),
-                Duration.ofMillis(config.batchLingerMs()),
-                config.shortCircuit(),
-                Duration.ofMillis(config.caughtUpCommitMs()),
-                Duration.ofMillis(config.commitIntervalMs()));
+                builder, topics, () -> scripts, Clock.systemUTC(), metrics, StockTopology.Settings.from(config));
         String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
         int session = SessionTimeouts.fitted(settings, config.sessionTimeoutMs(), "stock-stream");
         streams = instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)

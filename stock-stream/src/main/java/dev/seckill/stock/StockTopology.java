@@ -49,43 +49,53 @@ public final class StockTopology {
 
     private StockTopology() {}
 
-    public static void build(
-            StreamsBuilder builder, Topics topics, Supplier<StockScripts> scripts, Clock clock, MeterRegistry metrics) {
-        build(builder, topics, scripts, clock, metrics, 1, Duration.ofMillis(5), true);
-    }
-
     /**
-     * @param batchSize records decided per pipelined Redis round trip (1: one call per record, no buffering)
-     * @param linger    the longest a buffered record waits for its batch to fill
-     * @param shortCircuit whether purchases of a sold-out goods may be answered in memory ({@code SoldOutGate})
+     * How the decide step runs, each setting by name.
+     *
+     * @param batchSize        records decided per pipelined Redis round trip (1: one call per record, no buffering)
+     * @param batchLinger      the longest a buffered record waits for its batch to fill
+     * @param shortCircuit     whether purchases of a sold-out goods may be answered in memory ({@code SoldOutGate})
+     * @param earlyCommitEvery a task asks for its commit at once (at most this often; ZERO: never) when it has just
+     *                         decided a command younger than {@code commitInterval} ({@link EarlyCommit})
+     * @param commitInterval   the stream's commit interval
      */
-    public static void build(
-            StreamsBuilder builder,
-            Topics topics,
-            Supplier<StockScripts> scripts,
-            Clock clock,
-            MeterRegistry metrics,
+    public record Settings(
             int batchSize,
-            Duration linger,
-            boolean shortCircuit) {
-        build(builder, topics, scripts, clock, metrics, batchSize, linger, shortCircuit, Duration.ZERO, Duration.ZERO);
-    }
-
-    /**
-     * @param earlyEvery a task asks for its commit at once (at most this often; ZERO: never) when it has just decided a
-     *                   command younger than {@code interval}, the commit interval ({@link EarlyCommit})
-     */
-    public static void build(
-            StreamsBuilder builder,
-            Topics topics,
-            Supplier<StockScripts> scripts,
-            Clock clock,
-            MeterRegistry metrics,
-            int batchSize,
-            Duration linger,
+            Duration batchLinger,
             boolean shortCircuit,
-            Duration earlyEvery,
-            Duration interval) {
+            Duration earlyCommitEvery,
+            Duration commitInterval) {
+        /** One Redis call per record, the sold-out short-circuit on, no early commit. */
+        public static final Settings UNBATCHED =
+                new Settings(1, Duration.ofMillis(5), true, Duration.ZERO, Duration.ZERO);
+
+        /** The service's, from its settings. */
+        public static Settings from(StockStreamSettings s) {
+            return new Settings(
+                    s.batchSize(),
+                    Duration.ofMillis(s.batchLingerMs()),
+                    s.shortCircuit(),
+                    Duration.ofMillis(s.caughtUpCommitMs()),
+                    Duration.ofMillis(s.commitIntervalMs()));
+        }
+
+        /** These settings with records decided {@code size} at a time, a partial batch waiting at most {@code linger}. */
+        public Settings batched(int size, Duration linger) {
+            return new Settings(size, linger, shortCircuit, earlyCommitEvery, commitInterval);
+        }
+    }
+
+    /**
+     * Adds the decide step and its stores to {@code builder}: commands from {@code topics}, decided by {@code scripts}
+     * (one per task) as {@code settings} say, outputs to the outcome topics, the ledger and the DLQ.
+     */
+    public static void build(
+            StreamsBuilder builder,
+            Topics topics,
+            Supplier<StockScripts> scripts,
+            Clock clock,
+            MeterRegistry metrics,
+            Settings settings) {
         addStores(builder);
         Counter hits = Counter.builder("seckill_short_circuit_hits")
                 .description("purchases of a sold-out goods answered without Redis")
@@ -95,28 +105,26 @@ public final class StockTopology {
                         Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
                 .processValues(
                         () -> new DecideProcessor(
-                                folds -> new Decider(scripts.get(), clock, folds, shortCircuit, hits::increment),
+                                folds -> new Decider(
+                                        scripts.get(), clock, folds, settings.shortCircuit(), hits::increment),
                                 metrics,
-                                batchSize,
-                                linger,
-                                earlyEvery,
-                                interval),
+                                settings),
                         Named.as("decide"),
                         FOLD_STORE,
                         HOLDINGS_STORE,
                         DECISIONS_STORE,
-                        DecisionBuffer.NAME);
+                        BeforeCommitHook.NAME);
 
         routeOutputs(decided, topics);
     }
 
     /**
-     * The stores the decide step keeps in its transaction: the decision buffer, the folds, holdings, decisions. None is
-     * cached: the decision buffer is drained by a commit hook, after which a cached store would flush too late for the
-     * commit (Kafka Streams flushes stores in registration order), and the fold would miss writes its outputs have.
+     * The stores the decide step keeps in its transaction — the folds, holdings, decisions — and its before-commit hook.
+     * None is cached: the decide step's buffer is drained by the hook, after which a cached store would flush too late for
+     * the commit (Kafka Streams flushes stores in registration order), and the fold would miss writes its outputs have.
      */
     private static void addStores(StreamsBuilder builder) {
-        builder.addStateStore(DecisionBuffer.builder());
+        builder.addStateStore(BeforeCommitHook.builder());
         builder.addStateStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FOLD_STORE), Serdes.Long(), FOLD_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(

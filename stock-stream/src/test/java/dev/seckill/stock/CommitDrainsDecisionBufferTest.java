@@ -32,7 +32,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The guard on the one place stock-stream leans on Kafka Streams internals ({@link DecisionBuffer}: a
+ * The guard on the one place stock-stream leans on Kafka Streams internals ({@link BeforeCommitHook}: a
  * {@code CachedStateStore} whose cache flush, right before every commit, drains the decide processor's buffer).
  * With a batch that never fills and a linger of an hour, only that hook can decide the buffered commands; and when
  * the group's committed offsets cover every command, every outcome must be committed with them. If an upgrade of

@@ -48,9 +48,7 @@ class FoldChangelogTest {
                     () -> new StockScripts(redis.redis, redis.keys, metrics, 3, Duration.ofMillis(10)),
                     Clock.systemUTC(),
                     metrics,
-                    64,
-                    Duration.ofHours(1), // only the commit's hook drains the buffer
-                    true);
+                    StockTopology.Settings.UNBATCHED.batched(64, Duration.ofHours(1))); // only the commit's hook drains
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fcl");
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

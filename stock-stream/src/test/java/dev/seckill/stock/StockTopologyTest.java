@@ -67,9 +67,7 @@ class StockTopologyTest {
                 () -> new StockScripts(redis.redis, redis.keys, metrics, 3, Duration.ofMillis(10)),
                 Clock.systemUTC(),
                 metrics,
-                64,
-                Duration.ofMillis(5),
-                true);
+                StockTopology.Settings.UNBATCHED.batched(64, Duration.ofMillis(5)));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -1,7 +1,6 @@
 package dev.seckill.gateway.http;
 
 import io.vertx.core.Handler;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.PlatformHandler;
@@ -32,19 +31,7 @@ public final class JsonBodies {
             String type = ctx.request().getHeader("Content-Type");
             String t = type == null ? "" : type.trim().toLowerCase(Locale.ROOT);
             if (t.startsWith("multipart/") || t.startsWith("application/x-www-form-urlencoded")) {
-                responder.reply(
-                        ctx,
-                        Reply.of(
-                                        415,
-                                        new JsonObject()
-                                                .put(
-                                                        "error",
-                                                        "the body must be JSON (Content-Type: "
-                                                                + "application/json); forms and file uploads are not accepted")
-                                                .put("field", "body"),
-                                        "unsupported_media_type")
-                                .withHeader("Accept", "application/json"),
-                        System.nanoTime());
+                responder.reply(ctx, Replies.notJson(), System.nanoTime());
                 return;
             }
             ctx.next();
@@ -55,7 +42,7 @@ public final class JsonBodies {
     public static Handler<RoutingContext> tooLarge(Responder responder) {
         return ctx -> {
             if (ctx.statusCode() == 413) {
-                responder.reply(ctx, Reply.invalid("body is larger than the limit", "body"), System.nanoTime());
+                responder.reply(ctx, Replies.invalid("body is larger than the limit", "body"), System.nanoTime());
             } else {
                 ctx.next();
             }

@@ -26,7 +26,7 @@ public final class Responder {
 
     /** Writes the reply unless the response already ended (a waiter answered by a shutdown, say). */
     public void reply(RoutingContext ctx, Reply reply, long startNanos) {
-        if (reply.later() || ctx.response().ended()) return;
+        if (ctx.response().ended()) return;
         reply.headers().forEach(ctx.response()::putHeader);
         ctx.response()
                 .setStatusCode(reply.status())
@@ -44,13 +44,5 @@ public final class Responder {
                                 .register(metrics)));
         m.requests().increment();
         m.latency().record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
-    }
-
-    /**
-     * The body of an accepted purchase, written directly: it is every 202, and a requestId is a UUID or passed
-     * {@code CommandRules.validRequestId} ({@code [A-Za-z0-9._:-]}), so it never needs escaping.
-     */
-    public static String pending(String requestId) {
-        return "{\"requestId\":\"" + requestId + "\",\"status\":\"PENDING\"}";
     }
 }

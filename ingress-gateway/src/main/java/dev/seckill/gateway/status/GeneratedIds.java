@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.OptionalLong;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -54,17 +55,23 @@ public final class GeneratedIds {
         return PREFIX + body + signature(body);
     }
 
-    /** When a gateway issued this id (epoch ms), or -1 when no gateway with this secret did. */
-    public long issuedAt(String requestId) {
-        if (requestId.length() != 45 || !requestId.startsWith(PREFIX)) return -1;
+    /** When a gateway issued this id (epoch ms); empty when no gateway with this secret did. */
+    public OptionalLong issuedAt(String requestId) {
+        if (requestId.length() != 45 || !requestId.startsWith(PREFIX)) return OptionalLong.empty();
         String body = requestId.substring(2, 29);
         byte[] given = requestId.substring(29).getBytes(StandardCharsets.US_ASCII);
-        if (!MessageDigest.isEqual(given, signature(body).getBytes(StandardCharsets.US_ASCII))) return -1;
+        if (!MessageDigest.isEqual(given, signature(body).getBytes(StandardCharsets.US_ASCII)))
+            return OptionalLong.empty();
         try {
-            return Long.parseLong(body.substring(16), 16);
+            return OptionalLong.of(Long.parseLong(body.substring(16), 16));
         } catch (NumberFormatException e) {
-            return -1;
+            return OptionalLong.empty();
         }
+    }
+
+    /** Whether a gateway with this secret issued this id. */
+    public boolean issued(String requestId) {
+        return issuedAt(requestId).isPresent();
     }
 
     private String signature(String body) {

@@ -4,25 +4,57 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.outcome.Outcome;
 
 /**
- * What deciding one command record produces: an outcome for a purchase, a ledger entry for every change of
- * stock, or a DLQ reason for a record nobody can answer. Nothing at all for an upstream retry of a decided id.
+ * What deciding one command record produces, one type per kind: what it emits ({@link Emit}: an outcome for a purchase,
+ * a ledger entry for every change of stock, or both), a record nobody can answer ({@link DeadLetter}), or nothing at all
+ * ({@link Nothing}: an upstream retry of a decided id, whose answer is out already, or an operation that changed
+ * nothing). The accessors answer for every kind (null / false where it has none), as the topology routes them.
  */
-public record Decision(Outcome outcome, LedgerEntry ledger, String dlqReason) {
-    public static final Decision NOTHING = new Decision(null, null, null);
+public sealed interface Decision {
+    /** An outcome (may be null when only stock changed) and a ledger entry (null when stock did not change). */
+    record Emit(Outcome outcome, LedgerEntry ledger) implements Decision {}
 
-    public static Decision dlq(String reason) {
-        return new Decision(null, null, reason);
+    /** To the DLQ, with why. */
+    record DeadLetter(String dlqReason) implements Decision {}
+
+    /** Nothing to emit. */
+    record Nothing() implements Decision {}
+
+    Decision NOTHING = new Nothing();
+
+    static Decision dlq(String reason) {
+        return new DeadLetter(reason);
     }
 
-    public boolean hasOutcome() {
-        return outcome != null;
+    /** A purchase's outcome, no change of stock. */
+    static Decision of(Outcome outcome) {
+        return new Emit(outcome, null);
     }
 
-    public boolean hasLedger() {
-        return ledger != null;
+    static Decision of(Outcome outcome, LedgerEntry ledger) {
+        return new Emit(outcome, ledger);
     }
 
-    public boolean toDlq() {
-        return dlqReason != null;
+    default Outcome outcome() {
+        return null;
+    }
+
+    default LedgerEntry ledger() {
+        return null;
+    }
+
+    default String dlqReason() {
+        return null;
+    }
+
+    default boolean hasOutcome() {
+        return outcome() != null;
+    }
+
+    default boolean hasLedger() {
+        return ledger() != null;
+    }
+
+    default boolean toDlq() {
+        return this instanceof DeadLetter;
     }
 }

@@ -10,6 +10,7 @@ import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The decisions of purchases: a requestId the goods has a decision for is answered from it (its own record again, a
@@ -50,8 +51,8 @@ final class PurchaseDecisions {
     /** A purchase with a usable requestId but bad fields: REJECTED invalid, kept and deduplicated like any other. */
     Step invalidStep(ParsedCommand.InvalidPurchase ip, Decider.Input in) {
         Asked a = new Asked(ip.requestId(), ip.goodsId(), ip.userId(), ip.quantity(), ip.acceptedAt());
-        Decision known = known(a, in);
-        if (known != null) return Step.decided(known);
+        Optional<Decision> known = known(a, in);
+        if (known.isPresent()) return Step.decided(known.get());
         gate.unsettle(ip.goodsId());
         return new Step.Call(
                 scripts.invalidPurchaseCall(
@@ -61,7 +62,7 @@ final class PurchaseDecisions {
                         ip.quantity(),
                         ip.acceptedAt(),
                         KeysAt.unchained(in.offset())),
-                r -> new Decision(kept(a, r, in), null, null));
+                r -> Decision.of(kept(a, r, in)));
     }
 
     /**
@@ -70,13 +71,13 @@ final class PurchaseDecisions {
      */
     Step step(Purchase p, Decider.Input in) {
         Asked a = new Asked(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt());
-        Decision known = known(a, in);
-        if (known != null) return Step.decided(known);
+        Optional<Decision> known = known(a, in);
+        if (known.isPresent()) return Step.decided(known.get());
         if (shortCircuit) {
             LuaResult answer = gate.judge(p);
             if (answer != null) {
                 onShortCircuit.run();
-                return Step.decided(new Decision(kept(a, answer, in), null, null));
+                return Step.decided(Decision.of(kept(a, answer, in)));
             }
         }
         gate.unsettle(p.goodsId());
@@ -86,21 +87,23 @@ final class PurchaseDecisions {
         });
     }
 
-    /** The decision of a requestId the goods already has one for; null when it has none. */
-    private Decision known(Asked a, Decider.Input in) {
+    /**
+     * The decision of a requestId the goods already has one for (its own record again, a retry {@link Decision#NOTHING},
+     * a reuse REJECTED invalid); empty when it has none.
+     */
+    private Optional<Decision> known(Asked a, Decider.Input in) {
         String stored = folds.decision(a.goodsId(), FoldStore.purchaseKey(a.requestId()));
-        if (stored == null) return null;
+        if (stored == null) return Optional.empty();
         StoredDecision decision = StoredDecision.parse(stored);
         String reuse = ReusedIds.why(a.requestId(), a.payload(), decision, folds.get(a.goodsId()), in.partition());
         if (reuse != null)
-            return new Decision(
+            return Optional.of(Decision.of(
                     outcome(a, new LuaResult("REJECTED", "invalid", decision.stockAfter(), LuaResult.Status.NEW), in)
-                            .withDetail(reuse),
-                    null,
-                    null);
-        if (!decision.position().equals(in.position())) return Decision.NOTHING; // a retry: its answer is out already
-        return new Decision(
-                naming(outcome(a, decision.answer(LuaResult.Status.REPLAY), in), decision.heldRequestId()), null, null);
+                            .withDetail(reuse)));
+        if (!decision.position().equals(in.position()))
+            return Optional.of(Decision.NOTHING); // a retry: its answer is out already
+        return Optional.of(Decision.of(
+                naming(outcome(a, decision.answer(LuaResult.Status.REPLAY), in), decision.heldRequestId())));
     }
 
     /**
@@ -148,7 +151,7 @@ final class PurchaseDecisions {
             folds.put(p.goodsId(), fold);
             folds.hold(p.goodsId(), p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));
         }
-        return new Decision(outcome, ledger, null);
+        return Decision.of(outcome, ledger);
     }
 
     private Outcome outcome(Asked a, LuaResult r, Decider.Input in) {

@@ -15,9 +15,12 @@ import java.time.Instant;
 import java.util.function.Function;
 
 /**
- * The decisions of a goods' operations (open, close, release, pay, restore): an opId the goods has a decision for emits
- * nothing (a retry); else its Lua call, whose answer becomes a ledger entry (or the DLQ with the reason), kept among the
- * goods' decisions and moving the ledger fold by deltas. Purchases are {@link PurchaseDecisions}'.
+ * The decisions of a goods' operations (open, close, release, pay through {@link #step}; restore, run alone, through
+ * {@link #restore}): an opId the goods has a decision for emits nothing (a retry); else its Lua call, kept among the
+ * goods' decisions, whose answer becomes a ledger entry moving the fold by its delta when it changed the goods — nothing
+ * when it changed nothing (a release of what nobody holds, a close of a closed sale), the DLQ with the reason when it is
+ * refused ({@link OperationRefusals}: a release of a paid purchase, an open that cannot be). Purchases are
+ * {@link PurchaseDecisions}'.
  */
 final class SaleOperations {
     private final StockScripts scripts;
@@ -79,7 +82,7 @@ final class SaleOperations {
         fold.stock += r.detailAsLong(); // by delta, as the ledger entry says
         folds.put(rel.goodsId(), fold);
         folds.release(rel.goodsId(), rel.userId());
-        return new Decision(
+        return Decision.of(
                 null,
                 LedgerEntry.of(
                         rel.opId(),
@@ -90,8 +93,7 @@ final class SaleOperations {
                         rel.requestId(),
                         rel.orderId(),
                         r.stockAfter(),
-                        clock.instant()),
-                null);
+                        clock.instant()));
     }
 
     Decision opened(OpenSale o, LuaResult r, long expireAt, long offset) {
@@ -118,7 +120,7 @@ final class SaleOperations {
         // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found
         // none
         folds.releaseAll(o.goodsId());
-        return new Decision(
+        return Decision.of(
                 null,
                 LedgerEntry.of(
                                 o.opId(),
@@ -131,8 +133,7 @@ final class SaleOperations {
                                 r.stockAfter(),
                                 clock.instant())
                         .withKeysExpireAt(Instant.ofEpochMilli(expireAt))
-                        .withCommandOffset(offset),
-                null);
+                        .withCommandOffset(offset));
     }
 
     Decision closed(CloseSale c, LuaResult r) {
@@ -141,11 +142,18 @@ final class SaleOperations {
         GoodsFold fold = fold(c.goodsId());
         fold.status = "closed";
         folds.put(c.goodsId(), fold);
-        return new Decision(
+        return Decision.of(
                 null,
                 LedgerEntry.of(
-                        c.opId(), c.goodsId(), LedgerType.CLOSED, 0, null, null, null, r.stockAfter(), clock.instant()),
-                null);
+                        c.opId(),
+                        c.goodsId(),
+                        LedgerType.CLOSED,
+                        0,
+                        null,
+                        null,
+                        null,
+                        r.stockAfter(),
+                        clock.instant()));
     }
 
     /**
@@ -178,7 +186,7 @@ final class SaleOperations {
                 restore.goodsId(),
                 FoldStore.operationKey(restore.opId()),
                 StoredDecision.of(r, in.position(), "", clock.millis()).encode());
-        return new Decision(
+        return Decision.of(
                 null,
                 LedgerEntry.of(
                                 restore.opId(),
@@ -190,8 +198,7 @@ final class SaleOperations {
                                 null,
                                 r.stockAfter(),
                                 clock.instant())
-                        .withKeysExpireAt(Instant.ofEpochMilli(fold.expireAt)),
-                null);
+                        .withKeysExpireAt(Instant.ofEpochMilli(fold.expireAt)));
     }
 
     /** The fold of a goods; an empty one (to be filled) when the ledger has none yet. */
@@ -211,7 +218,7 @@ final class SaleOperations {
             GoodsFold.Holding h = folds.holdings(p.goodsId()).get(p.userId());
             if (h != null && p.requestId().equals(h.requestId())) folds.hold(p.goodsId(), p.userId(), h.markedPaid());
         }
-        return new Decision(
+        return Decision.of(
                 null,
                 LedgerEntry.of(
                         p.opId(),
@@ -222,7 +229,6 @@ final class SaleOperations {
                         p.requestId(),
                         p.orderId(),
                         r.stockAfter(),
-                        clock.instant()),
-                null);
+                        clock.instant()));
     }
 }

@@ -18,7 +18,9 @@ public enum StockScript {
     PAY("pay.lua"),
     /**
      * Purchases of one goods decided in turn inside one script: {@code purchase.lua} itself, wrapped as a function of
-     * its KEYS and ARGV, called for each 7 arguments of the batch; returns the list of their results. The same
+     * its KEYS and ARGV, called once per purchase on that purchase's arguments (the batch's ARGV is every purchase's
+     * {@code purchase.lua} arguments one after another: {@code width} in {@code purchase_batch.lua} is their count, as
+     * {@code StockScripts.purchaseCall} makes them); returns the list of their results. The same
      * decisions as calling {@link #PURCHASE} once per purchase in the same order (the scripts are atomic either way),
      * with the per-call work Redis does for an EVALSHA paid once per batch.
      */

@@ -15,11 +15,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The stock scripts' calls: what each command passes to its script ({@link ScriptCall}s, run by {@link ScriptRunner}:
  * pipelined, retried, loaded on NOSCRIPT). Every call carries the marker the goods' keys must have ({@link KeysAt}).
+ * The stream makes the calls through the {@link Decider} (one pipeline per batch); a call made alone and waited for is
+ * the tests' (their {@code BlockingScripts}).
  */
 public final class StockScripts {
     private final UnifiedJedis redis;
@@ -28,12 +29,16 @@ public final class StockScripts {
     private final KeyLifetime lifetime;
     private final ScriptRunner runner;
 
+    /** Scripts whose keys live by the standard lifetime rule ({@link KeyLifetime#standard()}). */
     public StockScripts(
             UnifiedJedis redis, RedisKeys keys, MeterRegistry metrics, int maxAttempts, Duration firstBackoff) {
         this(redis, keys, metrics, maxAttempts, firstBackoff, KeyLifetime.standard());
     }
 
-    /** @param lifetime how long a sale's keys live ({@link KeyLifetime}: from the later of its end and their writing) */
+    /**
+     * Scripts whose sale keys live by {@code lifetime} ({@link KeyLifetime}: from the later of the sale's end and their
+     * writing); a call is tried {@code maxAttempts} times, backing off from {@code firstBackoff}.
+     */
     public StockScripts(
             UnifiedJedis redis,
             RedisKeys keys,
@@ -46,10 +51,6 @@ public final class StockScripts {
         this.keys = keys;
         this.metrics = metrics;
         this.runner = new ScriptRunner(redis, keys, metrics, maxAttempts, firstBackoff);
-    }
-
-    public LuaResult purchase(Purchase p, KeysAt at) {
-        return call(purchaseCall(p, at));
     }
 
     ScriptCall purchaseCall(Purchase p, KeysAt at) {
@@ -82,10 +83,6 @@ public final class StockScripts {
                         "invalid"));
     }
 
-    public LuaResult release(Release r, KeysAt at) {
-        return call(releaseCall(r, at));
-    }
-
     ScriptCall releaseCall(Release r, KeysAt at) {
         return new ScriptCall(
                 StockScript.RELEASE,
@@ -95,10 +92,6 @@ public final class StockScripts {
                         at.next(),
                         Long.toString(r.userId()),
                         r.requestId() == null ? "" : r.requestId()));
-    }
-
-    public LuaResult pay(Pay p, KeysAt at) {
-        return call(payCall(p, at));
     }
 
     ScriptCall payCall(Pay p, KeysAt at) {
@@ -111,11 +104,6 @@ public final class StockScripts {
     /** The lifetime rule this instance writes keys with. */
     public KeyLifetime lifetime() {
         return lifetime;
-    }
-
-    /** Opens a sale whose keys expire by the {@link #lifetime()} rule, counted from now. */
-    public LuaResult openSale(OpenSale o, KeysAt at) {
-        return call(openSaleCall(o, at, lifetime.expireAt(o.endAt().toEpochMilli())));
     }
 
     /** @param expireAt when every key of the sale expires (epoch ms), from {@link KeyLifetime#expireAt(long)} */
@@ -132,10 +120,6 @@ public final class StockScripts {
                         Integer.toString(o.perUserLimit()),
                         o.force() ? "1" : "0",
                         Long.toString(expireAt)));
-    }
-
-    public LuaResult closeSale(CloseSale c, KeysAt at) {
-        return call(closeSaleCall(c, at));
     }
 
     ScriptCall closeSaleCall(CloseSale c, KeysAt at) {
@@ -191,10 +175,5 @@ public final class StockScripts {
      */
     public List<LuaResult> callAll(List<ScriptCall> calls) {
         return runner.callAll(calls);
-    }
-
-    /** Whether Redis refused only for now (loading, busy, failing over, out of memory): see {@link ScriptRunner}. */
-    static boolean transientRefusal(JedisDataException e) {
-        return ScriptRunner.transientRefusal(e);
     }
 }

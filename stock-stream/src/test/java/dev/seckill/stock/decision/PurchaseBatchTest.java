@@ -66,7 +66,9 @@ class PurchaseBatchTest extends TestRedisCase {
         StockScripts scripts = redis.scripts();
         for (long goods : new long[] {ONE_BY_ONE, BATCHED}) {
             OpenSale open = new OpenSale(goods, 3, start, start.plus(Duration.ofHours(1)), 1, "open", false);
-            assertThat(scripts.openSale(open, new KeysAt("", "0")).code()).isEqualTo("OPENED");
+            assertThat(BlockingScripts.openSale(scripts, open, new KeysAt("", "0"))
+                            .code())
+                    .isEqualTo("OPENED");
         }
         List<LuaResult> oneByOne = new ArrayList<>();
         for (ScriptCall c : sale(scripts, ONE_BY_ONE)) oneByOne.add(scripts.call(c));

@@ -59,7 +59,9 @@ class RedisCallLatencyTest {
         for (long goods : GOODS) {
             OpenSale open =
                     new OpenSale(goods, 100, now.minusSeconds(1), now.plusSeconds(60), 1, "open-" + goods, false);
-            assertThat(scripts.openSale(open, new KeysAt("", "0")).code()).isEqualTo("OPENED");
+            assertThat(BlockingScripts.openSale(scripts, open, new KeysAt("", "0"))
+                            .code())
+                    .isEqualTo("OPENED");
             markers.put(goods, "0");
         }
         List<LuaResult> warm = scripts.callAll(batch(scripts, markers, 1, now)); // loads the scripts, unstalled

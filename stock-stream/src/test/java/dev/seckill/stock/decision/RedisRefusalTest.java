@@ -55,7 +55,8 @@ class RedisRefusalTest {
     void givenRedisBusyWithALongScript_whenASaleOpens_thenTheCallIsRetriedUntilRedisServesAgain() {
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
         StockScripts scripts = new StockScripts(client, new RedisKeys("busy:"), metrics, 12, Duration.ofMillis(50));
-        scripts.openSale(
+        BlockingScripts.openSale(
+                scripts,
                 new OpenSale(1, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "warm", false),
                 new KeysAt("", "0"));
         CompletableFuture<Object> busy;
@@ -66,7 +67,8 @@ class RedisRefusalTest {
                         .pollInterval(Duration.ofMillis(5))
                         .until(() -> refusesWithBusy(probe));
             }
-            LuaResult opened = scripts.openSale(
+            LuaResult opened = BlockingScripts.openSale(
+                    scripts,
                     new OpenSale(2, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "during", false),
                     new KeysAt("", "1"));
 
@@ -89,7 +91,8 @@ class RedisRefusalTest {
                     .pollInterval(Duration.ofMillis(5))
                     .until(() -> refusesWithBusy(probe));
 
-            assertThatThrownBy(() -> scripts.openSale(
+            assertThatThrownBy(() -> BlockingScripts.openSale(
+                            scripts,
                             new OpenSale(3, 5, Instant.now(), Instant.now().plusSeconds(60), 1, "x", false),
                             new KeysAt("", "2")))
                     .isInstanceOf(RedisUnavailable.class)
@@ -142,12 +145,14 @@ class RedisRefusalTest {
         RedisKeys keys = new RedisKeys("oom:");
         StockScripts scripts = new StockScripts(client, keys, metrics, 3, Duration.ofMillis(10));
         Instant now = Instant.now();
-        scripts.openSale(
-                new OpenSale(5, 5, now.minusSeconds(1), now.plusSeconds(60), 1, "open", false), new KeysAt("", "0"));
+        BlockingScripts.openSale(
+                scripts,
+                new OpenSale(5, 5, now.minusSeconds(1), now.plusSeconds(60), 1, "open", false),
+                new KeysAt("", "0"));
         Purchase p = new Purchase("r1", 5, 1, 1, now);
         client.configSet("maxmemory", "1"); // over it: every write that may grow memory is refused with OOM
         try {
-            assertThatThrownBy(() -> scripts.purchase(p, new KeysAt("0", "1")))
+            assertThatThrownBy(() -> BlockingScripts.purchase(scripts, p, new KeysAt("0", "1")))
                     .isInstanceOf(RedisUnavailable.class)
                     .hasMessageContaining("3 attempts")
                     .hasMessageContaining("OOM");
@@ -159,7 +164,8 @@ class RedisRefusalTest {
         } finally {
             client.configSet("maxmemory", "0");
         }
-        assertThat(scripts.purchase(p, new KeysAt("0", "1")).code()).isEqualTo("SUCCESS");
+        assertThat(BlockingScripts.purchase(scripts, p, new KeysAt("0", "1")).code())
+                .isEqualTo("SUCCESS");
     }
 
     static Decider.Input input(long offset, Command command) {
@@ -177,7 +183,7 @@ class RedisRefusalTest {
                 "READONLY You can't write against a read only replica.",
                 "OOM command not allowed when used memory > 'maxmemory'.",
                 "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk.")) {
-            assertThat(StockScripts.transientRefusal(new JedisDataException(m)))
+            assertThat(BlockingScripts.transientRefusal(new JedisDataException(m)))
                     .as(m)
                     .isTrue();
         }
@@ -185,7 +191,7 @@ class RedisRefusalTest {
                 "ERR Error running script (call to f_x): user_script:3: attempt to compare nil with number",
                 "WRONGTYPE Operation against a key holding the wrong kind of value",
                 "CROSSSLOT Keys in request don't hash to the same slot")) {
-            assertThat(StockScripts.transientRefusal(new JedisDataException(m)))
+            assertThat(BlockingScripts.transientRefusal(new JedisDataException(m)))
                     .as(m)
                     .isFalse();
         }

@@ -72,7 +72,9 @@ class StockScriptsTest extends TestRedisCase {
 
     LuaResult open(StockScripts with, long stock, Instant from, Instant to, int limit, boolean force) {
         return next(
-                at -> with.openSale(new OpenSale(GOODS, stock, from, to, limit, "open-" + offset, force), at), true);
+                at -> BlockingScripts.openSale(
+                        with, new OpenSale(GOODS, stock, from, to, limit, "open-" + offset, force), at),
+                true);
     }
 
     void open(long stock, int limit) {
@@ -80,7 +82,7 @@ class StockScriptsTest extends TestRedisCase {
     }
 
     LuaResult buy(StockScripts with, String requestId, long user, Instant at) {
-        return next(k -> with.purchase(new Purchase(requestId, GOODS, user, 1, at), k));
+        return next(k -> BlockingScripts.purchase(with, new Purchase(requestId, GOODS, user, 1, at), k));
     }
 
     LuaResult buy(String requestId, long user) {
@@ -88,7 +90,8 @@ class StockScriptsTest extends TestRedisCase {
     }
 
     LuaResult release(StockScripts with, long user, String requestId) {
-        return next(k -> with.release(new Release(GOODS, user, 1, null, requestId, "repair", "rel-" + user), k));
+        return next(k -> BlockingScripts.release(
+                with, new Release(GOODS, user, 1, null, requestId, "repair", "rel-" + user), k));
     }
 
     LuaResult release(long user, String requestId) {
@@ -96,11 +99,12 @@ class StockScriptsTest extends TestRedisCase {
     }
 
     LuaResult pay(StockScripts with, long user, String requestId) {
-        return next(k -> with.pay(new Pay(GOODS, user, requestId, 11L, "psp-11", "pay-" + requestId), k));
+        return next(
+                k -> BlockingScripts.pay(with, new Pay(GOODS, user, requestId, 11L, "psp-11", "pay-" + requestId), k));
     }
 
     LuaResult close() {
-        return next(k -> scripts.closeSale(new CloseSale(GOODS, "close"), k));
+        return next(k -> BlockingScripts.closeSale(scripts, new CloseSale(GOODS, "close"), k));
     }
 
     /** Every key of the goods as Redis holds it: its DUMP and its absolute expiry (-2: no such key). */
@@ -178,7 +182,7 @@ class StockScriptsTest extends TestRedisCase {
         open(2, 1);
         assertThat(markerInRedis()).isEqualTo("0");
         // each call checks the marker it leaves (next): a refusal moves it as a decision does
-        assertThat(next(k -> scripts.purchase(new Purchase("big", GOODS, 1, 2, during()), k))
+        assertThat(next(k -> BlockingScripts.purchase(scripts, new Purchase("big", GOODS, 1, 2, during()), k))
                         .detail())
                 .isEqualTo("over_limit");
         assertThat(buy("early", 1, start.minusMillis(1)).detail()).isEqualTo("not_started");

@@ -8,16 +8,17 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Sends a record and comes back to the caller's event loop with the broker's answer: every reply that depends on a
- * Kafka acknowledgment (a purchase's 202, a payment's 202, their 503s) goes through here. A send Kafka refuses at once
+ * Sends the Kafka record an HTTP request stands for — a purchase's command to {@code <prefix>commands}, a payment's
+ * event to {@code <prefix>payments} — and comes back to the request's event loop with the broker's answer: every reply
+ * that depends on a Kafka acknowledgment (a purchase's 202, a payment's 202, their 503s) waits here. A send Kafka refuses at once
  * (buffer full, metadata unavailable) fails the same way as one it never acknowledges.
  */
-public final class KafkaSender {
+public final class RequestRecordSender {
     private final Vertx vertx;
     private final KafkaProducer<String, byte[]> producer;
     private final MeterRegistry metrics;
 
-    public KafkaSender(Vertx vertx, KafkaProducer<String, byte[]> producer, MeterRegistry metrics) {
+    public RequestRecordSender(Vertx vertx, KafkaProducer<String, byte[]> producer, MeterRegistry metrics) {
         this.vertx = vertx;
         this.producer = producer;
         this.metrics = metrics;

@@ -8,14 +8,16 @@ import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /**
- * Not a store of data: a hook. Kafka Streams flushes every {@link CachedStateStore} of a task right before it flushes
+ * A hook run before every commit of a task, registered as a state store because that is where Kafka Streams offers one:
+ * it holds no data. Kafka Streams flushes every {@link CachedStateStore} of a task right before it flushes
  * the producer and commits the task's transaction (StreamTask#flush: state manager flushCache, then record
  * collector flush) — on every commit, including the one on revocation. The decide processor registers here so
  * that records it buffered for one pipelined Redis round trip are decided and forwarded before any commit: a
  * consumed offset is never committed without its outputs. (CachedStateStore is Kafka Streams' internal interface
  * for caching stores; checked against kafka-streams 4.4.)
  */
-final class DecisionBuffer implements StateStore, CachedStateStore<Object, Object> {
+final class BeforeCommitHook implements StateStore, CachedStateStore<Object, Object> {
+    /** The store's name (kept from when it was called the decision buffer: it names no changelog, only the store). */
     static final String NAME = "decision-buffer";
 
     private volatile Runnable beforeCommit = () -> {};
@@ -64,31 +66,31 @@ final class DecisionBuffer implements StateStore, CachedStateStore<Object, Objec
         return open;
     }
 
-    static StoreBuilder<DecisionBuffer> builder() {
+    static StoreBuilder<BeforeCommitHook> builder() {
         return new StoreBuilder<>() {
             @Override
-            public StoreBuilder<DecisionBuffer> withCachingEnabled() {
+            public StoreBuilder<BeforeCommitHook> withCachingEnabled() {
                 return this;
             }
 
             @Override
-            public StoreBuilder<DecisionBuffer> withCachingDisabled() {
+            public StoreBuilder<BeforeCommitHook> withCachingDisabled() {
                 return this;
             }
 
             @Override
-            public StoreBuilder<DecisionBuffer> withLoggingEnabled(Map<String, String> config) {
+            public StoreBuilder<BeforeCommitHook> withLoggingEnabled(Map<String, String> config) {
                 return this;
             }
 
             @Override
-            public StoreBuilder<DecisionBuffer> withLoggingDisabled() {
+            public StoreBuilder<BeforeCommitHook> withLoggingDisabled() {
                 return this;
             }
 
             @Override
-            public DecisionBuffer build() {
-                return new DecisionBuffer();
+            public BeforeCommitHook build() {
+                return new BeforeCommitHook();
             }
 
             @Override

@@ -1,0 +1,64 @@
+package dev.seckill.gateway;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.http.JsonBodies;
+import dev.seckill.gateway.http.RequestRecordSender;
+import dev.seckill.gateway.http.Responder;
+import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.limit.ReadLimiter;
+import dev.seckill.gateway.status.GeneratedIds;
+import dev.seckill.gateway.status.PurchaseStatusStore;
+import dev.seckill.gateway.status.Waiters;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import java.time.Clock;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * The parts the purchase routes are made of, wired once by {@link GatewayApp} and read by every route as they are: the
+ * gateway's event loops, producer, clock, waiters, limits ({@code config}), and what a purchase meets — the topics,
+ * counters, token key, rate limits, accepted ids, sale windows, status store, issued ids and outcome view. The warm-up
+ * ({@link GatewayWarmup}) wires a second set over the same event loops and producer, with its own topics, keys, token
+ * key and counters.
+ */
+record GatewayWiring(
+        Vertx vertx,
+        KafkaProducer<String, byte[]> producer,
+        Clock clock,
+        Waiters waiters,
+        BooleanSupplier accepting,
+        GatewaySettings config,
+        Topics topics,
+        MeterRegistry metrics,
+        Jwt jwt,
+        RateLimiter limiter,
+        ReadLimiter readLimiter,
+        RecentIds acceptedIds,
+        SaleWindows windows,
+        PurchaseStatusStore store,
+        GeneratedIds ids,
+        OutcomeView view) {
+
+    /**
+     * The purchase routes over these parts: {@code POST /api/purchases} ({@link PurchaseRoute}, through the
+     * {@link Door}), {@code GET /api/purchases/{requestId}} ({@link StatusRoute}) and {@code GET /api/purchases}
+     * ({@link PurchasesListRoute}).
+     */
+    Router routes() {
+        Router router = Router.router(vertx);
+        Responder responder = new Responder(metrics);
+        RequestRecordSender sender = new RequestRecordSender(vertx, producer, metrics);
+        router.post("/api/purchases")
+                .handler(JsonBodies.jsonOnly(responder))
+                .handler(JsonBodies.bounded(config.bodyLimit()))
+                .handler(new PurchaseRoute(this, responder, sender))
+                .failureHandler(JsonBodies.tooLarge(responder));
+        StatusReads reads = new StatusReads(jwt, readLimiter, config.clientAddressHeader(), metrics);
+        router.get("/api/purchases/:requestId").handler(new StatusRoute(this, responder, reads));
+        router.get("/api/purchases").handler(new PurchasesListRoute(this, responder, reads));
+        return router;
+    }
+}

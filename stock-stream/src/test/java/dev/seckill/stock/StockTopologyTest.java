@@ -9,6 +9,7 @@ import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
+import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
@@ -172,6 +173,23 @@ class StockTopologyTest {
         assertThat(header(dead.get(0), "source-offset")).isEqualTo("1");
         assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("{not json");
         assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("after");
+    }
+
+    @Test
+    void aLotterySaleIsRefusedToTheDlq_notSoldFirstComeFirstServed() {
+        send(
+                1001,
+                CommandCodec.encode(
+                        new OpenSale(1001, 5, START, END, 1, "open-lottery", false, Fairness.LOTTERY, 2_000)));
+        buy("in-the-window", 1001, 1);
+
+        var dead = dlq.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        assertThat(header(dead.get(0), "error"))
+                .isEqualTo("open_sale refused: fairness lottery is not decided by this version of stock-stream (only"
+                        + " fcfs); open the sale with fairness fcfs");
+        assertThat(ledger.readValuesToList()).as("no sale opened").isEmpty();
+        assertThat(rejected.readValuesToList()).extracting(Outcome::reason).containsExactly("no_sale");
     }
 
     @Test

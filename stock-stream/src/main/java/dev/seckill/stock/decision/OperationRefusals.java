@@ -18,6 +18,15 @@ final class OperationRefusals {
                         + Instant.ofEpochMilli(issuedAt) + " (the record's timestamp); send a window that ends later");
     }
     /**
+     * A sale whose opening is to be decided by a draw (docs/contracts.md, "The draw"): this stream does not hold and draw
+     * the window's purchases yet, and deciding them first come first served would break the sale's promise, so the open
+     * is refused and no sale exists.
+     */
+    static Decision fairnessNotDecidedHere(OpenSale o) {
+        return Decision.dlq("open_sale refused: fairness " + o.fairness().wire() + " is not decided by this version of"
+                + " stock-stream (only fcfs); open the sale with fairness fcfs");
+    }
+    /**
      * A forced open while buyers of the previous sale still hold units: their orders (unpaid, or paid) would lose
      * the units they hold, and a payment after it would sell a unit the new stock does not count. A goods holds one
      * sale at a time: release or let the previous sale's orders end; paid ones end with its keys' lifetime.

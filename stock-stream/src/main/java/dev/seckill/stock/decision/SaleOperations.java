@@ -6,6 +6,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
+import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.stock.ledger.FoldStore;
@@ -45,6 +46,7 @@ final class SaleOperations {
         if (command instanceof Release rel) return call(scripts.releaseCall(rel, at), opId, in, r -> released(rel, r));
         if (command instanceof Pay pay) return call(scripts.payCall(pay, at), opId, in, r -> paid(pay, r));
         if (command instanceof OpenSale o) {
+            if (o.fairness() != Fairness.FCFS) return Step.decided(OperationRefusals.fairnessNotDecidedHere(o));
             if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
                 return Step.decided(OperationRefusals.endedBeforeIssued(o, in.timestamp()));
             int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;

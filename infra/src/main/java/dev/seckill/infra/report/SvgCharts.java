@@ -131,22 +131,18 @@ public final class SvgCharts {
     }
 
     private static StringBuilder open(String title, int points) {
-        return new StringBuilder("<figure><figcaption>")
-                .append(Html.escape(title))
-                .append("</figcaption>")
-                .append("<svg class=\"chart\" data-points=\"")
-                .append(points)
-                .append("\" width=\"")
-                .append(W)
-                .append("\" height=\"")
-                .append(H)
-                .append("\" viewBox=\"0 0 ")
-                .append(W)
-                .append(' ')
-                .append(H)
-                .append("\" style=\"max-width:100%;height:auto\" font-family=\"sans-serif\" font-size=\"")
-                .append(FONT)
-                .append("\" xmlns=\"http://www.w3.org/2000/svg\">");
+        return new StringBuilder(String.format(
+                Locale.ROOT,
+                "<figure><figcaption>%s</figcaption><svg class=\"chart\" data-points=\"%d\" width=\"%d\""
+                        + " height=\"%d\" viewBox=\"0 0 %d %d\" style=\"max-width:100%%;height:auto\""
+                        + " font-family=\"sans-serif\" font-size=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">",
+                Html.escape(title),
+                points,
+                W,
+                H,
+                W,
+                H,
+                FONT));
     }
 
     /** The y axis with 3 to 6 round ticks from 0, each with a grid line; returns the tick values. */
@@ -209,33 +205,26 @@ public final class SvgCharts {
     }
 
     private static void line(StringBuilder b, double x1, double y1, double x2, double y2, String colour) {
-        b.append("<line x1=\"")
-                .append(num(x1))
-                .append("\" y1=\"")
-                .append(num(y1))
-                .append("\" x2=\"")
-                .append(num(x2))
-                .append("\" y2=\"")
-                .append(num(y2))
-                .append("\" stroke=\"")
-                .append(colour)
-                .append("\"/>");
+        b.append(String.format(
+                Locale.ROOT,
+                "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\"/>",
+                num(x1),
+                num(y1),
+                num(x2),
+                num(y2),
+                colour));
     }
 
     private static void text(StringBuilder b, double x, double y, String anchor, String style, String s) {
-        b.append("<text x=\"")
-                .append(num(x))
-                .append("\" y=\"")
-                .append(num(y))
-                .append("\" text-anchor=\"")
-                .append(anchor)
-                .append("\" font-size=\"")
-                .append(FONT)
-                .append('"')
-                .append(style)
-                .append('>')
-                .append(Html.escape(s))
-                .append("</text>");
+        b.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%s\" y=\"%s\" text-anchor=\"%s\" font-size=\"%d\"%s>%s</text>",
+                num(x),
+                num(y),
+                anchor,
+                FONT,
+                style,
+                Html.escape(s)));
     }
 
     private static double px(double x, double xMax) {

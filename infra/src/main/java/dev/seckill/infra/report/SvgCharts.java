@@ -47,7 +47,8 @@ public final class SvgCharts {
         int i = 0;
         double legendX = LEFT;
         for (Map.Entry<String, double[]> s : series.entrySet()) {
-            String colour = COLOURS[i % COLOURS.length];
+            int kind = List.of("SUCCESS", "SOLD_OUT", "DUPLICATE", "REJECTED").indexOf(s.getKey());
+            String colour = COLOURS[(kind < 0 ? i : kind) % COLOURS.length]; // an outcome has its colour on every chart
             b.append("<polyline fill=\"none\" stroke=\"").append(colour).append("\" stroke-width=\"1.5\" points=\"");
             double[] ys = s.getValue();
             for (int x = 0; x < ys.length; x++)
@@ -89,12 +90,7 @@ public final class SvgCharts {
         return b.append("</svg></figure>").toString();
     }
 
-    /** Bars with a label each, on a y axis with ticks; labels that would not fit under their bar are thinned out. */
-    public static String bars(String title, List<String> labels, long[] values) {
-        return bars(title, "", labels, values);
-    }
-
-    /** As {@link #bars(String, List, long[])}, with what the labels are written under the axis ({@code xUnit}). */
+    /** Bars with a label each on a y axis with ticks (labels that would not fit are thinned out); {@code xUnit} under. */
     public static String bars(String title, String xUnit, List<String> labels, long[] values) {
         long max = Arrays.stream(values).max().orElse(0);
         StringBuilder b = open(title, values.length);
@@ -195,6 +191,7 @@ public final class SvgCharts {
             step = m * mag;
             if (step >= raw) break;
         }
+        if (max >= 1 && step < 1) step = 1; // counts and units: no 0.5 tick
         List<Double> out = new ArrayList<>();
         for (int i = 0; ; i++) {
             double t = i * step;

@@ -155,7 +155,7 @@ final class StrategyTable {
         long[] values = rs.stream().mapToLong(v).toArray();
         if (Arrays.stream(values).allMatch(x -> x == 0))
             return "<p class=\"zero\"><b>" + Html.escape(title) + "</b>: 0 for every strategy</p>";
-        return SvgCharts.bars(title, names, values);
+        return SvgCharts.bars(title, "", names, values);
     }
 
     private static StrategyRun.Result pipeline(List<StrategyRun.Result> rs) {

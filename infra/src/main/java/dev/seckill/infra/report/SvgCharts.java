@@ -15,9 +15,9 @@ import java.util.Map;
  * {@code data-points}, the number of data points it drew, so a browser check can see it has data.
  */
 public final class SvgCharts {
-    static final String[] COLOURS = {"#2e7d32", "#c62828", "#ef6c00", "#6a1b9a", "#1565c0"};
-    static final int W = 880;
-    static final int H = 260;
+    public static final String[] COLOURS = {"#2e7d32", "#c62828", "#ef6c00", "#6a1b9a", "#1565c0"};
+    public static final int W = 880;
+    public static final int H = 260;
     static final int LEFT = 64;
     static final int RIGHT = 24;
     static final int TOP = 34;
@@ -34,7 +34,7 @@ public final class SvgCharts {
      *
      * @param yUnit what the y values are, shown by the y axis ("decisions/s", "units")
      */
-    static String lines(
+    public static String lines(
             String title, String yUnit, double xStepSeconds, Map<String, double[]> series, List<Marker> markers) {
         int n = series.values().stream().mapToInt(v -> v.length).max().orElse(0);
         double yMax =
@@ -233,12 +233,12 @@ public final class SvgCharts {
     }
 
     /** A coordinate: one decimal, a dot, whatever the default locale. */
-    static String num(double v) {
+    public static String num(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
     }
 
     /** A value shown to the reader: thousands with a comma, up to two decimals, the same under every locale. */
-    static String fmt(double v) {
+    public static String fmt(double v) {
         if (v == Math.rint(v)) return String.format(Locale.ROOT, "%,d", (long) v);
         String s = String.format(Locale.ROOT, "%,.2f", v);
         return s.replaceAll("0+$", "").replaceAll("\\.$", "");

@@ -55,6 +55,12 @@ public final class CliCommands {
             value("namespace", "NAME"),
             value("goods", "N"),
             value("html", "FILE"));
+    public static final CliCommand SQL = new CliCommand(
+            "sql",
+            "[\"SELECT …\"]",
+            List.of(value("namespace", "NAME"), value("export", "DIR")),
+            "the namespace's outcomes, commands, ledger and orders as DuckDB tables: the query's answer, or a prompt"
+                    + " without one; --export DIR writes each table as Parquet");
     public static final CliCommand REPLAY = CliCommand.of(
             "replay",
             "copy a window of <prefix>commands into a drill namespace, decide it there, diff its outcomes with the recorded ones",
@@ -203,6 +209,7 @@ public final class CliCommands {
                 SALE_CLOSE,
                 RECONCILE,
                 REPORT,
+                SQL,
                 LOAD,
                 REPLAY,
                 REPLAY_LIST,

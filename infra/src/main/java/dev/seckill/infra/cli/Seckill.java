@@ -9,6 +9,7 @@ import dev.seckill.infra.bench.HostileBenchmark;
 import dev.seckill.infra.bench.OrdersBenchmark;
 import dev.seckill.infra.chaos.ChaosCommand;
 import dev.seckill.infra.drill.Namespaces;
+import dev.seckill.infra.sql.SqlCommand;
 import dev.seckill.infra.stack.LocalStack;
 import dev.seckill.infra.stack.ServiceStack;
 import dev.seckill.infra.strategies.StrategiesBenchmark;
@@ -97,6 +98,10 @@ public final class Seckill {
                 }
                 case "report" -> {
                     return ReportCommand.run(settings, args, out);
+                }
+                case "sql" -> {
+                    return SqlCommand.run(
+                            settings, args, f -> NamespaceCommands.chosen(settings, f), System.in, out, System.err);
                 }
                 case "load" -> {
                     return LoadCommand.run(settings, args, out);

@@ -3,9 +3,10 @@ package dev.seckill.infra.report;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
-/** The report as text, one block per goods. */
+/** The report as text, one block per goods; numbers as {@link Locale#ROOT} writes them (1,234.5) under every locale. */
 public final class TextReport {
     private TextReport() {}
 
@@ -13,24 +14,30 @@ public final class TextReport {
         StringBuilder b = new StringBuilder();
         if (reports.isEmpty()) b.append("(no outcomes and no ledger entries: nothing was decided here)\n");
         for (GoodsReport r : reports) {
-            b.append(String.format("goods %d: %,d requests decided%n", r.goodsId(), r.requests()));
+            b.append(String.format(Locale.ROOT, "goods %d: %,d requests decided%n", r.goodsId(), r.requests()));
             for (OutcomeKind k : OutcomeKind.values()) {
                 long n = r.kind(k);
                 if (n == 0) continue;
-                b.append(String.format("  %-10s %,9d  %5.1f%%", k, n, 100.0 * n / Math.max(1, r.requests())));
+                b.append(String.format(
+                        Locale.ROOT, "  %-10s %,9d  %5.1f%%", k, n, 100.0 * n / Math.max(1, r.requests())));
                 String reasons = reasons(r.byKindReason(), k);
                 b.append(reasons.isEmpty() ? "" : "  (" + reasons + ")").append('\n');
             }
             b.append(String.format(
+                    Locale.ROOT,
                     "  sold out   %s%n",
                     r.soldOutAt() == null
                             ? "no"
                             : r.soldOutAt() + "  (" + ms(r.openToSoldOut()) + " after the open, "
                                     + ms(r.firstRequestToSoldOut()) + " after the first request)"));
             b.append(String.format(
+                    Locale.ROOT,
                     "  accept -> decision  p50 %d ms  p99 %d ms  max %d ms%n",
-                    r.latencyQuantileMs(0.5), r.latencyQuantileMs(0.99), r.latencyQuantileMs(1.0)));
+                    r.latencyQuantileMs(0.5),
+                    r.latencyQuantileMs(0.99),
+                    r.latencyQuantileMs(1.0)));
             b.append(String.format(
+                    Locale.ROOT,
                     "  orders     %,d created: %,d paid, %,d being paid, %,d unpaid, %,d cancelled; %,d units released%n",
                     r.ordersCreated(),
                     r.ordersWith("PAID"),

@@ -3,8 +3,11 @@ package dev.seckill.infra.strategies;
 import dev.seckill.infra.report.Html;
 import dev.seckill.infra.report.SvgCharts;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
@@ -72,61 +75,52 @@ final class StrategyTable {
     }
 
     static String html(StrategyRun.Workload w, List<StrategyRun.Result> normal, List<StrategyRun.Result> faulted) {
-        StringBuilder b = new StringBuilder("<!doctype html><html><head><meta charset=\"utf-8\"><title>bench strategies"
-                + "</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-                + "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}figure{display:inline-block}</style>"
+        // one column no wider than a laptop's screen: the table has a column per strategy (a row per figure), the
+        // charts are blocks one under the other, and a figure that is 0 for every strategy is said in one line
+        StringBuilder b = new StringBuilder("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<meta name=\"viewport\" content=\"width=device-width\"><title>bench strategies</title><style>"
+                + "body{font-family:sans-serif;margin:1.5em auto;max-width:920px;padding:0 1em}"
+                + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px}"
+                + "td{text-align:right}th{text-align:left;font-weight:normal}thead th{font-weight:bold;text-align:right}"
+                + "figure{display:block;margin:1em 0}figcaption{font-weight:bold}p.zero{margin:.4em 0}</style>"
                 + "</head><body><h1>Deduct strategies, one sale, one machine</h1>");
         b.append(String.format(
+                Locale.ROOT,
                 "<p>%,d units, %,d purchases from %d concurrent buyers over %,d buyers, one unit per buyer.</p>",
-                w.stock(), w.requests(), w.concurrency(), w.users()));
+                w.stock(),
+                w.requests(),
+                w.concurrency(),
+                w.users()));
         section(b, "Normal run", normal);
         if (!faulted.isEmpty()) section(b, "Serving processes SIGKILLed once mid-sale, then restarted", faulted);
         return b.append("</body></html>").toString();
     }
 
     private static void section(StringBuilder b, String title, List<StrategyRun.Result> rs) {
-        b.append("<h2>").append(Html.escape(title)).append("</h2><table><tr>");
-        for (String h : List.of(
-                "strategy",
-                "answers/s",
-                "p50 ms",
-                "p99 ms",
+        b.append("<h2>").append(Html.escape(title)).append("</h2><table><thead><tr><th></th>");
+        for (StrategyRun.Result r : rs)
+            b.append("<th>").append(Html.escape(r.strategy())).append("</th>");
+        b.append("</tr></thead><tbody>");
+        row(b, "answers/s", rs, r -> String.format(Locale.ROOT, "%,.0f", r.answersPerSecond()));
+        row(b, "p50 ms", rs, r -> String.format(Locale.ROOT, "%.1f", r.p50()));
+        row(b, "p99 ms", rs, r -> String.format(Locale.ROOT, "%.1f", r.p99()));
+        row(
+                b,
                 "first second: sent",
-                "its p50 ms",
-                "its p99 ms",
-                "sold",
-                "unsold (DB stock left)",
-                "oversold",
-                "duplicate buyers",
-                "confirmed lost",
-                "told duplicate, no order",
-                "no answer",
-                "DB connections at peak",
-                "restart ms")) b.append("<th>").append(Html.escape(h)).append("</th>");
-        b.append("</tr>");
-        for (StrategyRun.Result r : rs) {
-            StrategyAudit a = r.audit();
-            b.append("<tr><th>").append(Html.escape(r.strategy())).append("</th>");
-            for (Object v : List.of(
-                    String.format("%,.0f", r.answersPerSecond()),
-                    String.format("%.1f", r.p50()),
-                    String.format("%.1f", r.p99()),
-                    String.format("%,d", r.firstSecond().requests()),
-                    millis(r.firstSecond().p50()),
-                    millis(r.firstSecond().p99()),
-                    a.sold(),
-                    a.stockLeft(),
-                    a.oversold(),
-                    a.duplicateBuyers(),
-                    a.lost(),
-                    a.falseDuplicates(),
-                    r.noAnswer(),
-                    r.peakActiveConnections(),
-                    r.faultMillis() < 0 ? "-" : r.faultMillis()))
-                b.append("<td>").append(v).append("</td>");
-            b.append("</tr>");
-        }
-        b.append("</table>");
+                rs,
+                r -> String.format(Locale.ROOT, "%,d", r.firstSecond().requests()));
+        row(b, "its p50 ms", rs, r -> millis(r.firstSecond().p50()));
+        row(b, "its p99 ms", rs, r -> millis(r.firstSecond().p99()));
+        row(b, "sold", rs, r -> r.audit().sold());
+        row(b, "unsold (DB stock left)", rs, r -> r.audit().stockLeft());
+        row(b, "oversold", rs, r -> r.audit().oversold());
+        row(b, "duplicate buyers", rs, r -> r.audit().duplicateBuyers());
+        row(b, "confirmed lost", rs, r -> r.audit().lost());
+        row(b, "told duplicate, no order", rs, r -> r.audit().falseDuplicates());
+        row(b, "no answer", rs, StrategyRun.Result::noAnswer);
+        row(b, "DB connections at peak", rs, StrategyRun.Result::peakActiveConnections);
+        row(b, "restart ms", rs, r -> r.faultMillis() < 0 ? "-" : r.faultMillis());
+        b.append("</tbody></table>");
         hops(b, rs);
         List<String> names = rs.stream().map(StrategyRun.Result::strategy).toList();
         b.append(chart("answers per second", names, rs, r -> (long) r.answersPerSecond()));
@@ -135,6 +129,14 @@ final class StrategyTable {
         b.append(chart("confirmed sales lost", names, rs, r -> r.audit().lost()));
         b.append(chart("units left unsold", names, rs, r -> r.audit().stockLeft()));
         b.append(chart("DB connections in use at peak", names, rs, r -> r.peakActiveConnections()));
+    }
+
+    private static void row(
+            StringBuilder b, String figure, List<StrategyRun.Result> rs, Function<StrategyRun.Result, Object> v) {
+        b.append("<tr><th>").append(Html.escape(figure)).append("</th>");
+        for (StrategyRun.Result r : rs)
+            b.append("<td>").append(Html.escape(String.valueOf(v.apply(r)))).append("</td>");
+        b.append("</tr>");
     }
 
     /** Under the table: where the first second of each strategy whose answers carry their times went. */
@@ -147,9 +149,13 @@ final class StrategyTable {
                         .append("</p>");
     }
 
+    /** A bar per strategy; when the figure is 0 for every strategy, that in one line instead of an empty frame. */
     private static String chart(
             String title, List<String> names, List<StrategyRun.Result> rs, ToLongFunction<StrategyRun.Result> v) {
-        return SvgCharts.bars(title, names, rs.stream().mapToLong(v).toArray());
+        long[] values = rs.stream().mapToLong(v).toArray();
+        if (Arrays.stream(values).allMatch(x -> x == 0))
+            return "<p class=\"zero\"><b>" + Html.escape(title) + "</b>: 0 for every strategy</p>";
+        return SvgCharts.bars(title, "", names, values);
     }
 
     private static StrategyRun.Result pipeline(List<StrategyRun.Result> rs) {
@@ -161,7 +167,7 @@ final class StrategyTable {
 
     /** Milliseconds to one decimal; "-" for none (NaN: nothing answered). */
     private static String millis(double ms) {
-        return Double.isNaN(ms) ? "-" : String.format("%.1f", ms);
+        return Double.isNaN(ms) ? "-" : String.format(Locale.ROOT, "%.1f", ms);
     }
 
     static String ratio(double a, double b) {

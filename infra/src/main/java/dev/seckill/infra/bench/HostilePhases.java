@@ -1,7 +1,7 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ProgressBar;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -12,7 +12,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.chaos.InvariantAudit;
-import dev.seckill.infra.drill.OutcomeLog;
+import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.redis.RedisConnections;
 import java.io.IOException;

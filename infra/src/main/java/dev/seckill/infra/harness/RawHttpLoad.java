@@ -1,5 +1,6 @@
 package dev.seckill.infra.harness;
 
+import dev.seckill.kit.warmup.JitSettle;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -107,8 +108,8 @@ public final class RawHttpLoad {
             List<RawLoop> all = new ArrayList<>(byLoop.values());
             System.gc(); // what was prepared leaves the young generation before the clock starts (as JMH does)
             // and the compiler has finished what the preparation and the last load gave it
-            if (!spec.jitQuiet().isZero()) JitQuiet.await(spec.jitQuiet());
-            long jitBefore = JitQuiet.millis();
+            if (!spec.jitQuiet().isZero()) JitSettle.await(spec.jitQuiet());
+            long jitBefore = JitSettle.millis();
             long start = System.nanoTime();
             run.start = start;
             for (int l = 0; l < all.size(); l++) {
@@ -136,7 +137,7 @@ public final class RawHttpLoad {
                     elapsed,
                     run.latencies,
                     run.final200,
-                    JitQuiet.millis() - jitBefore);
+                    JitSettle.millis() - jitBefore);
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }

@@ -14,10 +14,8 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
-import java.io.IOException;
+import dev.seckill.stack.ServerProcess;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -112,9 +110,9 @@ public final class ColdStartBenchmark {
         Settings s = ns.settings();
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
-        int gatewayPort = freePort();
-        int gatewayAdminPort = freePort();
-        int streamPort = freePort();
+        int gatewayPort = ServerProcess.freePort();
+        int gatewayAdminPort = ServerProcess.freePort();
+        int streamPort = ServerProcess.freePort();
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Map<String, String> env = new LinkedHashMap<>(KafkaSettings.environment(s)); // bootstrap and security
         env.putAll(Map.of(
@@ -193,12 +191,6 @@ public final class ColdStartBenchmark {
             bar.finish(requests);
             String warmups = (gateway.readyLine() + " | " + stream.readyLine()).replaceAll("^ \\| $", "");
             return new Outcome(v, gatewayReady, streamReady, warmups, SaleLatency.of(r, progress, concurrency));
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

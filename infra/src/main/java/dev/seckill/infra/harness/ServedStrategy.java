@@ -2,9 +2,8 @@ package dev.seckill.infra.harness;
 
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.stack.ServerProcess;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +59,7 @@ public final class ServedStrategy implements AutoCloseable {
     /** A baseline: one process. */
     public static ServedStrategy baseline(String strategy, String mainClass, Settings s, Path logDir)
             throws IOException {
-        int port = freePort();
+        int port = ServerProcess.freePort();
         Part p = Part.baseline(strategy, mainClass, List.of(strategy, Integer.toString(port)), port);
         return new ServedStrategy(new ArrayList<>(List.of(p)), sharedEnv(s), logDir, port, 0);
     }
@@ -81,10 +80,10 @@ public final class ServedStrategy implements AutoCloseable {
      */
     public static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more, boolean reconciler)
             throws IOException {
-        int gateway = freePort();
-        int gatewayAdmin = freePort();
-        int stream = freePort();
-        int writer = freePort();
+        int gateway = ServerProcess.freePort();
+        int gatewayAdmin = ServerProcess.freePort();
+        int stream = ServerProcess.freePort();
+        int writer = ServerProcess.freePort();
         Map<String, String> env = sharedEnv(s);
         env.putAll(Map.of(
                 "SECKILL_GATEWAY_PORT",
@@ -112,7 +111,7 @@ public final class ServedStrategy implements AutoCloseable {
                 Part.service("order-writer", "order-writer", writer, Map.of()),
                 Part.service("gateway", "gateway", gateway, Map.of())));
         if (reconciler) {
-            int port = freePort();
+            int port = ServerProcess.freePort();
             parts.add(Part.service(
                     RECONCILER,
                     RECONCILER,
@@ -134,7 +133,7 @@ public final class ServedStrategy implements AutoCloseable {
      * for it; returns its name, {@code stock-stream-N}, for {@link #awaitHealthy} and {@link #killAndRestart(String)}.
      */
     public String startStreamInstance() throws IOException {
-        int port = freePort();
+        int port = ServerProcess.freePort();
         String name = STREAM + "-" + parts.size();
         Part p = Part.service(name, STREAM, port, Map.of("SECKILL_STREAM_METRICS_PORT", Integer.toString(port)));
         parts.add(p);
@@ -240,11 +239,5 @@ public final class ServedStrategy implements AutoCloseable {
     public void close() throws InterruptedException {
         for (ServiceProcess p : running) p.close();
         running.clear();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

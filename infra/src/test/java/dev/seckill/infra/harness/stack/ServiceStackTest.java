@@ -15,8 +15,6 @@ import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.ServerProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,8 +47,11 @@ class ServiceStackTest {
         Namespace ns =
                 Namespace.create(base, "svc-" + UUID.randomUUID().toString().substring(0, 6));
         Map<String, String> ports = new HashMap<>();
-        for (ServiceStack.Service s : ServiceStack.ALL) ports.put(s.port().name(), Integer.toString(freePort()));
-        ports.put(GatewaySettings.PORT.name(), Integer.toString(freePort())); // its public port; s.port() its admin one
+        for (ServiceStack.Service s : ServiceStack.ALL)
+            ports.put(s.port().name(), Integer.toString(ServerProcess.freePort()));
+        ports.put(
+                GatewaySettings.PORT.name(),
+                Integer.toString(ServerProcess.freePort())); // its public port; s.port() its admin one
         Settings settings = ns.settings().and(ports);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
@@ -115,11 +116,5 @@ class ServiceStackTest {
                                 .build(),
                         HttpResponse.BodyHandlers.discarding())
                 .statusCode();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.seckill.infra.harness;
 
 import java.util.Arrays;
+import org.HdrHistogram.Histogram;
 
 /**
  * Time to answer: per request, from when the client sent it (or, in an open loop, when it was due) to when the client
@@ -11,10 +12,12 @@ import java.util.Arrays;
 public final class AnswerTimes {
     private final long[] sortedMicros;
     private final int count;
+    private final Histogram answeredMicros;
 
     private AnswerTimes(long[] sortedMicros, int count) {
         this.sortedMicros = sortedMicros;
         this.count = count;
+        this.answeredMicros = Latencies.histogram(Arrays.copyOf(sortedMicros, answered()), 0);
     }
 
     /**
@@ -39,11 +42,16 @@ public final class AnswerTimes {
         return atMost(Long.MAX_VALUE - 1);
     }
 
-    /** The p-th percentile (nearest rank) in milliseconds; infinite when that rank had no final answer; 0 when empty. */
+    /**
+     * The p-th percentile (nearest rank) in milliseconds, through {@link Latencies}' histogram of the answered times;
+     * infinite when that rank had no final answer; 0 when empty.
+     */
     public double percentileMillis(double p) {
         if (count == 0) return 0;
-        int i = Math.max(0, (int) Math.min(count - 1, Math.ceil(p / 100.0 * count) - 1));
-        return sortedMicros[i] == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : sortedMicros[i] / 1000.0;
+        int rank = Math.max(1, (int) Math.min(count, Math.ceil(p / 100.0 * count)));
+        long answered = answeredMicros.getTotalCount();
+        if (rank > answered) return Double.POSITIVE_INFINITY;
+        return Latencies.at(answeredMicros, 100.0 * rank / answered) / 1000.0;
     }
 
     /** The share (0..1) of requests whose final outcome the client held within {@code millis}. */

@@ -46,9 +46,7 @@ public final class UpstreamLoad {
         }
 
         public long latencyQuantileMicros(double q) {
-            if (latencyMicros.length == 0) return 0;
-            return latencyMicros[
-                    (int) Math.min(latencyMicros.length - 1, Math.max(0, Math.ceil(q * latencyMicros.length) - 1))];
+            return Latencies.percentile(latencyMicros, 100 * q, 0);
         }
     }
 

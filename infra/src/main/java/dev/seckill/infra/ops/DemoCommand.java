@@ -5,6 +5,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.AnswerTimes;
 import dev.seckill.infra.harness.Drain;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.LoadGenerator;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
@@ -137,7 +138,7 @@ public final class DemoCommand {
                 load.percentileMillis(50), load.percentileMillis(99), load.percentileMillis(99.9));
         out.printf(
                 "decision latency       p50 %d ms   p99 %d ms   (acceptedAt -> decidedAt)%n",
-                pct(decisionMs, 50), pct(decisionMs, 99));
+                Latencies.percentile(decisionMs, 50, 0), Latencies.percentile(decisionMs, 99, 0));
         out.printf(
                 "outcomes               SUCCESS %,d   SOLD_OUT %,d   DUPLICATE %,d   REJECTED %,d%n",
                 a.outcomesByKind.get(OutcomeKind.SUCCESS),
@@ -201,10 +202,4 @@ public final class DemoCommand {
     }
 
     private static final int WAIT_SECONDS = 10;
-
-    static long pct(long[] sorted, double p) {
-        if (sorted.length == 0) return 0;
-        int i = (int) Math.min(sorted.length - 1, Math.ceil(p / 100.0 * sorted.length) - 1);
-        return sorted[Math.max(0, i)];
-    }
 }

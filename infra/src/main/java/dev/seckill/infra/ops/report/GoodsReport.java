@@ -4,6 +4,7 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.harness.Latencies;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -102,8 +103,7 @@ public record GoodsReport(
     /** The latency at quantile q (0..1) in ms, or -1 without requests. */
     public long latencyQuantileMs(double q) {
         if (latencyMs.length == 0) return -1;
-        int i = (int) Math.ceil(q * latencyMs.length) - 1;
-        return latencyMs[Math.max(0, Math.min(latencyMs.length - 1, i))];
+        return Latencies.percentile(latencyMs, 100 * q, 0);
     }
 
     /** Time from the sale's opening to its last unit sold, or null. */

@@ -39,12 +39,34 @@ public final class ServiceProcess implements AutoCloseable {
         return start(name, mainClass, jvmOptions, List.of(), env, log);
     }
 
-    /** The JVM runs {@code mainClass} with {@code args}; its output is appended to {@code log}. */
+    /** The JVM runs {@code mainClass} with {@code args}, from this JVM's environment; its output goes to {@code log}. */
     public static ServiceProcess start(
             String name,
             String mainClass,
             List<String> jvmOptions,
             List<String> args,
+            Map<String, String> env,
+            Path log)
+            throws IOException {
+        return new ServiceProcess(name, launch(mainClass, jvmOptions, args, Environment.INHERITED, env, log), log);
+    }
+
+    /** Where a child JVM's environment comes from: this JVM's plus the variables given, or only the variables given. */
+    public enum Environment {
+        INHERITED,
+        ONLY_GIVEN
+    }
+
+    /**
+     * The one way infra starts a JVM of its own: this JVM's java and classpath, {@code jvmOptions}, {@code mainClass}
+     * with {@code args}, its environment as {@code environment} says plus {@code env}; its output and its log lines
+     * appended to {@code log}, no input.
+     */
+    public static Process launch(
+            String mainClass,
+            List<String> jvmOptions,
+            List<String> args,
+            Environment environment,
             Map<String, String> env,
             Path log)
             throws IOException {
@@ -54,13 +76,14 @@ public final class ServiceProcess implements AutoCloseable {
         command.add("-DSECKILL_LOG_FILE=" + log.toAbsolutePath()); // its log lines beside its output
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(args);
-        Files.createDirectories(log.getParent());
+        Files.createDirectories(log.toAbsolutePath().getParent());
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        if (environment == Environment.ONLY_GIVEN) pb.environment().clear();
         pb.environment().putAll(env);
-        return new ServiceProcess(name, pb.start(), log);
+        return pb.start();
     }
 
     /**

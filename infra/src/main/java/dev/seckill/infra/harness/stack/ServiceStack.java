@@ -1,6 +1,7 @@
 package dev.seckill.infra.harness.stack;
 
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.infra.harness.ServiceProcess;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.Settings;
@@ -8,7 +9,6 @@ import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.reconcile.ReconcilerSettings;
 import dev.seckill.stack.ServerProcess;
 import dev.seckill.stock.StockStreamSettings;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -144,18 +144,9 @@ public final class ServiceStack {
     }
 
     private void start(Service s, Map<String, String> env) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(s.jvm());
-        command.add("-DSECKILL_LOG_FILE=" + log(s.name()).toAbsolutePath()); // its log lines beside its output
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), s.mainClass()));
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log(s.name()).toFile()))
-                .redirectInput(new File("/dev/null"));
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        Process p = pb.start();
+        // only the variables given: the stack's services are configured by what up decided, not by this shell
+        Process p = ServiceProcess.launch(
+                s.mainClass(), s.jvm(), List.of(), ServiceProcess.Environment.ONLY_GIVEN, env, log(s.name()));
         Files.writeString(pid(s.name()), Long.toString(p.pid()));
     }
 

@@ -3,7 +3,6 @@ package dev.seckill.infra.harness;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
@@ -108,20 +107,12 @@ public final class Pipeline implements AutoCloseable {
 
     /** Opens a sale through the commands topic and waits until Redis holds its stock. */
     public void openSale(long goodsId, long stock, Duration length, int perUserLimit) {
-        Instant now = Instant.now();
-        send(new OpenSale(
-                goodsId,
-                stock,
-                now.minusSeconds(1),
-                now.plus(length),
-                perUserLimit,
-                ns.name() + "-open-" + goodsId,
-                false));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (redis.get(keys.stock(goodsId)) == null) {
-            if (System.nanoTime() > deadline)
-                throw new IllegalStateException("sale of goods " + goodsId + " was not opened in 60 s");
-            sleep(20);
+        send(Sales.started(goodsId, stock, length, perUserLimit, ns.name() + "-open-" + goodsId));
+        try {
+            Sales.awaitOpen(redis, keys, goodsId, Duration.ofSeconds(60));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the sale of goods " + goodsId + " opened", e);
         }
     }
 
@@ -189,14 +180,6 @@ public final class Pipeline implements AutoCloseable {
 
     public PrometheusMeterRegistry metrics() {
         return metrics;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms); // polling Redis for the sale to appear
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Override

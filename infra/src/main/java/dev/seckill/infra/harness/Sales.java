@@ -33,19 +33,29 @@ public final class Sales {
 
     /** Opens a sale that has started, through the commands topic, and waits until stock-stream wrote its stock to Redis. */
     public static void open(Settings s, Topics topics, UnifiedJedis redis, long goods, long stock) throws Exception {
-        Instant now = Instant.now();
-        OpenSale open = new OpenSale(
-                goods, stock, now.minusSeconds(1), now.plus(Duration.ofHours(1)), 1, "cold-open-" + goods, false);
+        OpenSale open = started(goods, stock, Duration.ofHours(1), 1, "cold-open-" + goods);
         try (KafkaProducer<String, byte[]> p = KafkaClients.producer(
                 s, Map.of(ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
             p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
                     .get(30, TimeUnit.SECONDS);
         }
-        String key = new RedisKeys(s.redisPrefix()).stock(goods);
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        awaitOpen(redis, new RedisKeys(s.redisPrefix()), goods, Duration.ofMinutes(2));
+    }
+
+    /** An open_sale that started a second ago and runs for {@code length}. */
+    public static OpenSale started(long goods, long stock, Duration length, int perUserLimit, String opId) {
+        Instant now = Instant.now();
+        return new OpenSale(goods, stock, now.minusSeconds(1), now.plus(length), perUserLimit, opId, false);
+    }
+
+    /** Waits, at most {@code within}, until stock-stream wrote the goods' stock to Redis: its open_sale was decided. */
+    public static void awaitOpen(UnifiedJedis redis, RedisKeys keys, long goods, Duration within)
+            throws InterruptedException {
+        String key = keys.stock(goods);
+        long deadline = System.nanoTime() + within.toNanos();
         while (redis.get(key) == null) {
             if (System.nanoTime() > deadline)
-                throw new IllegalStateException("the sale of goods " + goods + " was not opened in 2 minutes");
+                throw new IllegalStateException("the sale of goods " + goods + " was not opened in " + within);
             TimeUnit.MILLISECONDS.sleep(20); // polling Redis, written by another process
         }
     }

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.OutcomeKind;
-import dev.seckill.infra.drill.Drain;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.drill.OutcomeLog;
-import dev.seckill.infra.drill.Pipeline;
-import dev.seckill.infra.drill.SaleAudit;
+import dev.seckill.infra.harness.Drain;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.OutcomeLog;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.MariaDbServer;

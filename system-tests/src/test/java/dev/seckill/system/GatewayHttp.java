@@ -1,6 +1,6 @@
 package dev.seckill.system;
 
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.Pipeline;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

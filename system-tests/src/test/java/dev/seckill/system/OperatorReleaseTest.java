@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import java.net.URI;

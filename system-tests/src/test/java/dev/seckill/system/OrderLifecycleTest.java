@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import java.net.URI;

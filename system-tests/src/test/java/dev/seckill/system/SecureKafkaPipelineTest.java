@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.OutcomeKind;
-import dev.seckill.infra.acl.AclsCommand;
-import dev.seckill.infra.acl.PipelineAcls.Role;
-import dev.seckill.infra.drill.Drain;
-import dev.seckill.infra.drill.LoadGenerator;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.drill.OutcomeLog;
-import dev.seckill.infra.drill.Pipeline;
-import dev.seckill.infra.drill.SaleAudit;
+import dev.seckill.infra.harness.Drain;
+import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.OutcomeLog;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.SaleAudit;
+import dev.seckill.infra.ops.acl.AclsCommand;
+import dev.seckill.infra.ops.acl.PipelineAcls.Role;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The pipeline on a broker secured as a managed cluster is — SASL_SSL (SCRAM-SHA-512, the broker verified against its
  * CA), an authorizer that refuses what no ACL allows — with the ACLs shipped in {@code deploy/kafka-acls.sh}
- * ({@link dev.seckill.infra.acl.PipelineAcls}, applied by {@code ./seckill acls --apply}): each service runs as its own
+ * ({@link dev.seckill.infra.ops.acl.PipelineAcls}, applied by {@code ./seckill acls --apply}): each service runs as its own
  * principal and a sale is decided and written end to end; each principal is refused what its role does not do.
  */
 class SecureKafkaPipelineTest {

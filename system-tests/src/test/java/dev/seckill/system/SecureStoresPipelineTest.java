@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seckill.contracts.outcome.OutcomeKind;
-import dev.seckill.infra.drill.Drain;
-import dev.seckill.infra.drill.LoadGenerator;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.drill.OutcomeLog;
-import dev.seckill.infra.drill.Pipeline;
-import dev.seckill.infra.drill.SaleAudit;
+import dev.seckill.infra.harness.Drain;
+import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.OutcomeLog;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;

@@ -9,7 +9,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.auth.Jwt;
-import dev.seckill.infra.drill.Namespace;
+import dev.seckill.infra.harness.Namespace;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.kit.redis.RedisConnections;

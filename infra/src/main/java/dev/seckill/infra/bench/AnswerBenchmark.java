@@ -2,11 +2,10 @@ package dev.seckill.infra.bench;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
-import dev.seckill.infra.cli.CliCommands;
-import dev.seckill.infra.cli.Flags;
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -37,8 +36,7 @@ public final class AnswerBenchmark {
 
     record Row(int commitMs, double decisionsPerSecond, AnswerPhases.Figures figures) {}
 
-    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.BENCH_ANSWER.parse(args);
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int[] intervals = Arrays.stream(f.get("commit-intervals", "20,50,100").split(","))
                 .map(String::trim)
                 .mapToInt(Integer::parseInt)

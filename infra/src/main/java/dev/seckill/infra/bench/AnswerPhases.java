@@ -1,8 +1,10 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.AnswerTimes;
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.AnswerTimes;
+import dev.seckill.infra.harness.LoadSpec;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.RawHttpLoad;
 import java.io.PrintStream;
 import java.time.Duration;
 

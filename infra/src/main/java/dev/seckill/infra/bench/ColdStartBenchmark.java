@@ -1,24 +1,21 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
-import dev.seckill.infra.cli.CliCommands;
-import dev.seckill.infra.cli.Flags;
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.Namespace;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.LoadSpec;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.RawHttpLoad;
+import dev.seckill.infra.harness.Sales;
+import dev.seckill.infra.harness.ServiceProcess;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.WarmupSettings;
-import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
-import java.io.IOException;
+import dev.seckill.stack.ServerProcess;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,13 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -59,8 +50,7 @@ public final class ColdStartBenchmark {
 
     private ColdStartBenchmark() {}
 
-    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.BENCH_COLDSTART.parse(args);
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
         long stock = f.getLong("stock", 1000);
@@ -120,9 +110,9 @@ public final class ColdStartBenchmark {
         Settings s = ns.settings();
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
-        int gatewayPort = freePort();
-        int gatewayAdminPort = freePort();
-        int streamPort = freePort();
+        int gatewayPort = ServerProcess.freePort();
+        int gatewayAdminPort = ServerProcess.freePort();
+        int streamPort = ServerProcess.freePort();
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Map<String, String> env = new LinkedHashMap<>(KafkaSettings.environment(s)); // bootstrap and security
         env.putAll(Map.of(
@@ -177,7 +167,7 @@ public final class ColdStartBenchmark {
                     "ready after        gateway %,d ms, stock-stream %,d ms (JVM start to /health 200)%n",
                     gatewayReady, streamReady);
             if (v.trafficFirst() > 0) {
-                openSale(s, topics, redis, WARM_TRAFFIC_GOODS, stock);
+                Sales.open(s, topics, redis, WARM_TRAFFIC_GOODS, stock);
                 ProgressBar bar = new ProgressBar(out, "traffic", v.trafficFirst());
                 RawHttpLoad.run(
                         LoadSpec.closed(
@@ -192,7 +182,7 @@ public final class ColdStartBenchmark {
                         bar::update);
                 bar.finish(v.trafficFirst());
             }
-            openSale(s, topics, redis, SALE_GOODS, stock);
+            Sales.open(s, topics, redis, SALE_GOODS, stock);
             ProgressBar bar = new ProgressBar(out, "sale", requests);
             SaleLatency.Progress progress = new SaleLatency.Progress(bar::update);
             // no JIT quiet before the clock: the point is what the JIT has not done yet
@@ -201,32 +191,6 @@ public final class ColdStartBenchmark {
             bar.finish(requests);
             String warmups = (gateway.readyLine() + " | " + stream.readyLine()).replaceAll("^ \\| $", "");
             return new Outcome(v, gatewayReady, streamReady, warmups, SaleLatency.of(r, progress, concurrency));
-        }
-    }
-
-    /** Opens a sale that has started, through the commands topic, and waits until stock-stream wrote its stock to Redis. */
-    public static void openSale(Settings s, Topics topics, UnifiedJedis redis, long goods, long stock)
-            throws Exception {
-        Instant now = Instant.now();
-        OpenSale open = new OpenSale(
-                goods, stock, now.minusSeconds(1), now.plus(Duration.ofHours(1)), 1, "cold-open-" + goods, false);
-        try (KafkaProducer<String, byte[]> p = KafkaClients.producer(
-                s, Map.of(ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
-                    .get(30, TimeUnit.SECONDS);
-        }
-        String key = new RedisKeys(s.redisPrefix()).stock(goods);
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (redis.get(key) == null) {
-            if (System.nanoTime() > deadline)
-                throw new IllegalStateException("the sale of goods " + goods + " was not opened in 2 minutes");
-            TimeUnit.MILLISECONDS.sleep(20); // polling Redis, written by another process
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -1,10 +1,9 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.infra.cli.CliCommands;
-import dev.seckill.infra.cli.Flags;
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.Namespace;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -28,8 +27,7 @@ import redis.clients.jedis.UnifiedJedis;
 public final class DecideBenchmark {
     private DecideBenchmark() {}
 
-    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.BENCH_DECIDE.parse(args);
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int n = (int) f.getLong("commands", 1_000_000);
         int goodsCount = (int) f.getLong("goods", 1);
         long stock = f.getLong("stock", 1000);

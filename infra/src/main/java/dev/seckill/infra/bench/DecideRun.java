@@ -4,7 +4,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.infra.cli.ProgressBar;
+import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;

@@ -2,9 +2,10 @@ package dev.seckill.infra.bench;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
-import dev.seckill.infra.cli.CliCommands;
-import dev.seckill.infra.cli.Flags;
-import dev.seckill.infra.drill.Namespace;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.LoadSpec;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.RawHttpLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
@@ -38,8 +39,7 @@ public final class GatewayBenchmark {
         };
     }
 
-    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.BENCH_GATEWAY.parse(args);
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         String generator = f.get("generator", "raw");
         GatewayRun.Load load = new GatewayRun.Load(
                 (int) f.getLong("requests", 50_000),

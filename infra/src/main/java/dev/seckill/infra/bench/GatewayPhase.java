@@ -1,8 +1,10 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.gateway.GatewayApp;
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.LoadGenerator;
+import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.LoadSpec;
+import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.RawHttpLoad;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.util.function.LongFunction;

@@ -5,12 +5,11 @@ import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.bench.HostilePhases.Figures;
 import dev.seckill.infra.bench.HostilePhases.Shape;
-import dev.seckill.infra.cli.CliCommands;
-import dev.seckill.infra.cli.Flags;
-import dev.seckill.infra.cli.ToolSettings;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.drill.Namespaces;
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.stack.RedisServer;
@@ -43,8 +42,7 @@ public final class HostileBenchmark {
 
     static final int CLAIM_SAMPLE = 200;
 
-    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.BENCH_HOSTILE.parse(args);
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int buyers = (int) f.getLong("buyers", 500);
         long stock = f.getLong("stock", 1000);
         Shape shape = new Shape(

@@ -1,7 +1,7 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.infra.bench.HostileHttp.Reply;
-import dev.seckill.infra.cli.ProgressBar;
+import dev.seckill.infra.harness.ProgressBar;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;

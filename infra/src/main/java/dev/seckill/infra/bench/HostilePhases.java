@@ -1,13 +1,12 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.Pipeline;
+import dev.seckill.infra.harness.Latencies;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ProgressBar;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
-import org.HdrHistogram.Histogram;
 
 /**
  * The sales of one {@code bench hostile} run against one pipeline, each on a goods of its own with buyers of their own:
@@ -41,15 +40,9 @@ final class HostilePhases {
             RedisUsage after,
             HostileFlood.Counts flood,
             double loadAverage) {
-        /** The buyers' times to answer, µs (a buyer that gave up counts at the minute it waited). */
-        Histogram times() {
-            Histogram h = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
-            for (long m : sale.micros()) h.recordValue(Math.min(Math.max(1, m), h.getHighestTrackableValue()));
-            return h;
-        }
-
+        /** A percentile of the buyers' times to answer (a buyer that gave up counts at the minute it waited). */
         double percentileMillis(double p) {
-            return times().getValueAtPercentile(p) / 1000.0;
+            return Latencies.percentileMillis(sale.micros(), p, 0);
         }
 
         long unitsSold() {

@@ -1,10 +1,9 @@
 package dev.seckill.infra.bench;
 
+import dev.seckill.stack.ServerProcess;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,9 +21,7 @@ final class HttpFloor implements AutoCloseable {
 
     HttpFloor(int eventLoops) throws Exception {
         // one port picked first: Vert.x shares a port among the servers of one instance only when it is named
-        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            this.port = free.getLocalPort();
-        }
+        this.port = ServerProcess.freePort();
         HttpServerOptions options = new HttpServerOptions()
                 .setHost("127.0.0.1")
                 .setPort(port)

@@ -6,10 +6,9 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
-import dev.seckill.infra.cli.CliCommands;
-import dev.seckill.infra.cli.Flags;
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.Namespace;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -38,8 +37,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class OrdersBenchmark {
     private OrdersBenchmark() {}
 
-    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.BENCH_ORDERS.parse(args);
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int n = (int) f.getLong("orders", 100_000);
         int rawSingle = (int) f.getLong("raw-single", 5_000);
         int warmup = (int) f.getCount("warmup", 100_000);

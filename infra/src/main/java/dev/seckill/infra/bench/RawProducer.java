@@ -4,7 +4,7 @@ import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.gateway.http.GatewayProducer;
-import dev.seckill.infra.drill.Latencies;
+import dev.seckill.infra.harness.Latencies;
 import dev.seckill.kit.config.Settings;
 import java.time.Instant;
 import java.util.UUID;

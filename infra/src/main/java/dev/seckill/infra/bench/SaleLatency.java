@@ -1,6 +1,7 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.infra.drill.Latencies;
+import dev.seckill.infra.harness.Latencies;
+import dev.seckill.infra.harness.RawHttpLoad;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

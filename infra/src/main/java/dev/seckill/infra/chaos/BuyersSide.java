@@ -1,8 +1,8 @@
 package dev.seckill.infra.chaos;
 
-import dev.seckill.infra.drill.Latencies;
-import dev.seckill.infra.strategies.BuyerAnswers;
-import dev.seckill.infra.strategies.BuyerLoad;
+import dev.seckill.infra.harness.Latencies;
+import dev.seckill.infra.harness.buyers.BuyerAnswers;
+import dev.seckill.infra.harness.buyers.BuyerLoad;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,6 @@
 package dev.seckill.infra.chaos;
 
-import dev.seckill.infra.cli.CliCommands;
-import dev.seckill.infra.cli.Flags;
+import dev.seckill.infra.harness.Flags;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaCluster;
 import java.io.PrintStream;
@@ -22,8 +21,7 @@ import java.util.stream.Collectors;
 public final class ChaosCommand {
     private ChaosCommand() {}
 
-    public static int run(Settings base, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.CHAOS.parse(args);
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         List<ChaosScenario> scenarios = new ArrayList<>();
         for (String name : f.get("scenario", "all").split(","))
             if (name.equals("all")) scenarios.addAll(ChaosScenario.ALL);

@@ -1,13 +1,12 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.infra.bench.ColdStartBenchmark;
-import dev.seckill.infra.cli.ProgressBar;
-import dev.seckill.infra.drill.Namespace;
-import dev.seckill.infra.strategies.BuyerLoad;
-import dev.seckill.infra.strategies.ServedStrategy;
-import dev.seckill.infra.strategies.StrategyAudit;
-import dev.seckill.infra.strategies.StrategyRun;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.Sales;
+import dev.seckill.infra.harness.ServedStrategy;
+import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -97,14 +96,13 @@ final class ChaosRun {
             pipeline.start();
             StreamInstances.startMore(pipeline, s, shape.streamInstances() - 1, out);
             try (UnifiedJedis redis = RedisConnections.open(s)) {
-                ColdStartBenchmark.openSale(s, new Topics(s.topicPrefix()), redis, StrategyRun.GOODS, sale.stock());
+                Sales.open(s, new Topics(s.topicPrefix()), redis, Sales.GOODS, sale.stock());
             }
             out.printf("   namespace %s, logs in %s%n", ns.name(), logs);
             ProgressBar bar = new ProgressBar(out, sc.name(), sale.requests());
             Random random = new Random(seed);
             BuyerLoad[] load = new BuyerLoad[1];
-            ChaosTarget target =
-                    new ChaosTarget(pipeline, servers, s, StrategyRun.GOODS, sale.stock(), random, logs, load);
+            ChaosTarget target = new ChaosTarget(pipeline, servers, s, Sales.GOODS, sale.stock(), random, logs, load);
             Runnable faults = () -> {
                 try {
                     sc.fault().inject(target);
@@ -114,13 +112,7 @@ final class ChaosRun {
             };
             load[0] = new BuyerLoad(
                     new BuyerLoad.Spec(
-                            pipeline.port(),
-                            StrategyRun.GOODS,
-                            sale.requests(),
-                            sale.concurrency(),
-                            sale.users(),
-                            seed,
-                            10),
+                            pipeline.port(), Sales.GOODS, sale.requests(), sale.concurrency(), sale.users(), seed, 10),
                     bar::update,
                     (int) (sale.stock() / 4 + random.nextInt((int) Math.max(1, sale.stock() / 4))),
                     faults);
@@ -144,9 +136,9 @@ final class ChaosRun {
                 .filter(o -> o != null && !o.equals(BuyerLoad.NO_ANSWER) && !o.equals("PENDING"))
                 .count();
         try (Connection c = StrategyAudit.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
-            StrategyRun.drain(c, successes);
+            Sales.awaitOrders(c, successes);
             String broken = failure;
-            String invariants = InvariantAudit.violation(s, c, StrategyRun.GOODS);
+            String invariants = InvariantAudit.violation(s, c, Sales.GOODS);
             out.printf(
                     "   check: %s: %s%n", InvariantAudit.WHAT, invariants == null ? "held" : "VIOLATED: " + invariants);
             if (broken == null) broken = invariants;
@@ -162,7 +154,7 @@ final class ChaosRun {
                     sale.requests(),
                     answered,
                     successes,
-                    StrategyAudit.of(c, StrategyRun.GOODS, sale.stock(), load),
+                    StrategyAudit.of(c, Sales.GOODS, sale.stock(), load),
                     target.faults(),
                     target.recoveries(),
                     broken);

@@ -1,8 +1,8 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.infra.strategies.BuyerLoad;
-import dev.seckill.infra.strategies.ServedStrategy;
+import dev.seckill.infra.harness.ServedStrategy;
+import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.stack.ServerProcess;

@@ -7,9 +7,8 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.infra.bench.ColdStartBenchmark;
 import dev.seckill.infra.chaos.GatewayCalls.Answer;
-import dev.seckill.infra.strategies.StrategyRun;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
 import java.sql.Connection;
@@ -36,7 +35,7 @@ import redis.clients.jedis.UnifiedJedis;
  */
 final class IdReuse {
     /** The second goods: its first sale, then a second one, beside the load's goods. */
-    static final long SECOND_GOODS = StrategyRun.GOODS + 1;
+    static final long SECOND_GOODS = Sales.GOODS + 1;
 
     static final long SECOND_STOCK = 20;
     static final long HOSTILE = 80_000_000L;
@@ -50,7 +49,7 @@ final class IdReuse {
             long g1 = t.goods;
             long g2 = SECOND_GOODS;
             try (UnifiedJedis redis = RedisConnections.open(t.settings)) {
-                ColdStartBenchmark.openSale(t.settings, t.topics, redis, g2, SECOND_STOCK);
+                Sales.open(t.settings, t.topics, redis, g2, SECOND_STOCK);
             }
             IdReuseCheck check = new IdReuseCheck(t, run);
             double storeErrors = GatewayCalls.metric(t.pipeline.metricsPort(), "seckill_gateway_status_store_errors");

@@ -19,7 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * DESIGN.md's invariants 1, 3, 4 and 5 after a scenario drained, read from the sources themselves — the outcome and
+ * The invariants 1, 3, 4 and 5 of docs/invariants.md after a scenario drained, read from the sources themselves — the outcome and
  * ledger topics, Redis, the DB — never from a service: no oversell and Redis stock never below 0 (1); every SUCCESS
  * outcome is exactly one live order, unless its units were released since (a payment timeout, a cancel), and no
  * order is without one (3); Redis stock = DB stock = the ledger's fold (4); no purchase (goodsId, requestId) has two
@@ -27,7 +27,7 @@ import redis.clients.jedis.UnifiedJedis;
  * orders) are not what a fault breaks here.
  */
 public final class InvariantAudit {
-    public static final String WHAT = "DESIGN.md invariants 1, 3, 4, 5 read from the topics, Redis and the DB";
+    public static final String WHAT = "docs/invariants.md invariants 1, 3, 4, 5 read from the topics, Redis and the DB";
     private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private InvariantAudit() {}

@@ -1,7 +1,7 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.infra.strategies.StrategyAudit;
+import dev.seckill.infra.harness.StrategyAudit;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.KafkaBroker;

@@ -1,7 +1,7 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.infra.strategies.ServedStrategy;
+import dev.seckill.infra.harness.ServedStrategy;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;

@@ -1,5 +1,6 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.infra.harness.Flags;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;

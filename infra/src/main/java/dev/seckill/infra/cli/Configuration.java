@@ -1,6 +1,7 @@
 package dev.seckill.infra.cli;
 
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.RedisSettings;
 import dev.seckill.kit.config.Setting;

@@ -1,32 +1,35 @@
 package dev.seckill.infra.cli;
 
-import dev.seckill.infra.acl.AclsCommand;
 import dev.seckill.infra.bench.AnswerBenchmark;
 import dev.seckill.infra.bench.ColdStartBenchmark;
 import dev.seckill.infra.bench.DecideBenchmark;
 import dev.seckill.infra.bench.GatewayBenchmark;
 import dev.seckill.infra.bench.HostileBenchmark;
 import dev.seckill.infra.bench.OrdersBenchmark;
+import dev.seckill.infra.bench.strategies.StrategiesBenchmark;
 import dev.seckill.infra.chaos.ChaosCommand;
-import dev.seckill.infra.drill.Namespaces;
-import dev.seckill.infra.sql.SqlCommand;
-import dev.seckill.infra.stack.LocalStack;
-import dev.seckill.infra.stack.ServiceStack;
-import dev.seckill.infra.strategies.StrategiesBenchmark;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.infra.harness.ToolSettings;
+import dev.seckill.infra.harness.stack.LocalStack;
+import dev.seckill.infra.harness.stack.ServiceStack;
+import dev.seckill.infra.ops.DemoCommand;
+import dev.seckill.infra.ops.LoadCommand;
+import dev.seckill.infra.ops.NamespaceCommands;
+import dev.seckill.infra.ops.ReconcileCommand;
+import dev.seckill.infra.ops.ReplayCommand;
+import dev.seckill.infra.ops.ReportCommand;
+import dev.seckill.infra.ops.SaleCommand;
+import dev.seckill.infra.ops.acl.AclsCommand;
+import dev.seckill.infra.ops.sql.SqlCommand;
 import dev.seckill.kit.config.BadSetting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
-import dev.seckill.kit.kafka.KafkaClients;
-import dev.seckill.kit.kafka.ReliableProducers;
-import dev.seckill.kit.redis.RedisConnections;
-import dev.seckill.order.db.Database;
-import dev.seckill.reconcile.Reconciler;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import redis.clients.jedis.UnifiedJedis;
 
 /** The operator's and analyst's command line behind {@code ./seckill}. */
 public final class Seckill {
@@ -47,7 +50,7 @@ public final class Seckill {
     }
 
     /** As {@link #run(String[], PrintStream)} with the settings given (tests point it at their own stack). */
-    static int run(Settings settings, String[] args, PrintStream out) {
+    public static int run(Settings settings, String[] args, PrintStream out) {
         Path home = Path.of(settings.get(ToolSettings.HOME));
         if (args.length == 0) {
             out.println(USAGE);
@@ -70,53 +73,67 @@ public final class Seckill {
                     return stack & new ServiceStack(settings, home, out).status() ? 0 : 1;
                 }
                 case "demo" -> {
-                    return DemoCommand.run(settings, new LocalStack(settings, home, out), args, out);
+                    return DemoCommand.run(
+                            settings, new LocalStack(settings, home, out), CliCommands.DEMO.parse(args), out);
                 }
                 case "sale" -> {
-                    return SaleCommand.run(settings, args, out);
+                    if (args.length < 2) throw new Flags.UsageError("sale needs 'open' or 'close'");
+                    return switch (args[1]) {
+                        case "open" -> SaleCommand.open(settings, CliCommands.SALE_OPEN.parse(args), out);
+                        case "close" -> SaleCommand.close(settings, CliCommands.SALE_CLOSE.parse(args), out);
+                        default -> throw new Flags.UsageError("unknown sale command '" + args[1] + "'");
+                    };
                 }
                 case "bench" -> {
                     if (args.length < 2)
                         throw new Flags.UsageError(
                                 "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer', 'hostile' or 'strategies'");
                     return switch (args[1]) {
-                        case "decide" -> DecideBenchmark.run(settings, args, out);
-                        case "orders" -> OrdersBenchmark.run(settings, args, out);
-                        case "gateway" -> GatewayBenchmark.run(settings, args, out);
-                        case "coldstart" -> ColdStartBenchmark.run(settings, args, out);
-                        case "answer" -> AnswerBenchmark.run(settings, args, out);
-                        case "hostile" -> HostileBenchmark.run(settings, args, out);
-                        case "strategies" -> StrategiesBenchmark.run(settings, args, out);
+                        case "decide" -> DecideBenchmark.run(settings, CliCommands.BENCH_DECIDE.parse(args), out);
+                        case "orders" -> OrdersBenchmark.run(settings, CliCommands.BENCH_ORDERS.parse(args), out);
+                        case "gateway" -> GatewayBenchmark.run(settings, CliCommands.BENCH_GATEWAY.parse(args), out);
+                        case "coldstart" ->
+                            ColdStartBenchmark.run(settings, CliCommands.BENCH_COLDSTART.parse(args), out);
+                        case "answer" -> AnswerBenchmark.run(settings, CliCommands.BENCH_ANSWER.parse(args), out);
+                        case "hostile" -> HostileBenchmark.run(settings, CliCommands.BENCH_HOSTILE.parse(args), out);
+                        case "strategies" ->
+                            StrategiesBenchmark.run(settings, CliCommands.BENCH_STRATEGIES.parse(args), out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }
                 case "chaos" -> {
-                    return ChaosCommand.run(settings, args, out);
+                    return ChaosCommand.run(settings, CliCommands.CHAOS.parse(args), out);
                 }
                 case "reconcile" -> {
-                    return reconcile(settings, args, out);
+                    return ReconcileCommand.run(settings, CliCommands.RECONCILE.parse(args), out);
                 }
                 case "report" -> {
-                    return ReportCommand.run(settings, args, out);
+                    return ReportCommand.run(settings, CliCommands.REPORT.parse(args), out);
                 }
                 case "sql" -> {
-                    return SqlCommand.run(
-                            settings, args, f -> NamespaceCommands.chosen(settings, f), System.in, out, System.err);
+                    return sql(settings, args, out);
                 }
                 case "load" -> {
-                    return LoadCommand.run(settings, args, out);
+                    return LoadCommand.run(settings, CliCommands.LOAD.parse(args), out);
                 }
                 case "replay" -> {
-                    return ReplayCommand.run(settings, args, out);
+                    if (args.length > 1 && args[1].equals("list")) {
+                        CliCommands.REPLAY_LIST.parse(args);
+                        return ReplayCommand.list(settings, out);
+                    }
+                    if (args.length > 1 && args[1].equals("clean"))
+                        return ReplayCommand.clean(settings, CliCommands.REPLAY_CLEAN.parse(args), out);
+                    return ReplayCommand.run(settings, CliCommands.REPLAY.parse(args), out);
                 }
                 case "namespaces" -> {
-                    return NamespaceCommands.list(settings, args, out);
+                    CliCommands.NAMESPACES.parse(args);
+                    return NamespaceCommands.list(settings, out);
                 }
                 case "acls" -> {
-                    return AclsCommand.run(settings, args, out);
+                    return AclsCommand.run(settings, CliCommands.ACLS.parse(args), out);
                 }
                 case "clean" -> {
-                    return NamespaceCommands.clean(settings, args, out);
+                    return NamespaceCommands.clean(settings, CliCommands.CLEAN.parse(args), out);
                 }
                 case "help", "--help", "-h" -> out.println(USAGE);
                 default -> {
@@ -134,21 +151,26 @@ public final class Seckill {
         }
     }
 
-    private static int reconcile(Settings settings, String[] args, PrintStream out) throws Exception {
-        Flags f = CliCommands.RECONCILE.parse(args);
-        Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
-        KafkaClients.require(settings, "run ./seckill up");
-        settings = NamespaceCommands.chosen(settings, f);
-        try (UnifiedJedis redis = RedisConnections.open(settings);
-                var db = Database.open(settings, "reconcile");
-                var producer = ReliableProducers.create(settings);
-                Reconciler reconciler =
-                        new Reconciler(settings, db, redis, producer, new SimpleMeterRegistry(), !f.has("repair"))) {
-            List<Reconciler.Row> rows = reconciler.cycle(goods);
-            out.print(Reconciler.render(rows));
-            if (rows.isEmpty()) out.println("(no goods in " + settings.topicPrefix() + "ledger)");
-            if (!f.has("repair")) out.println("(dry run: nothing repaired; --repair to act)");
-            return rows.stream().allMatch(r -> r.verdict().equals("OK")) ? 0 : 1;
+    /** {@code sql [flags] [query words]}: the flags parsed as declared, the other words joined as the query. */
+    private static int sql(Settings settings, String[] args, PrintStream out) throws Exception {
+        List<String> flags = new ArrayList<>(List.of("sql"));
+        StringBuilder query = new StringBuilder();
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (a.startsWith("--")) {
+                flags.add(a);
+                String name = a.substring(2);
+                boolean takesValue = !name.contains("=")
+                        && CliCommands.SQL.options().stream()
+                                .anyMatch(o -> o.name().equals(name) && o.placeholder() != null);
+                if (takesValue && i + 1 < args.length) flags.add(args[++i]);
+            } else {
+                if (query.length() > 0) query.append(' ');
+                query.append(a);
+            }
         }
+        Flags f = CliCommands.SQL.parse(flags.toArray(String[]::new));
+        return SqlCommand.run(
+                settings, f, query.toString(), g -> NamespaceCommands.chosen(settings, g), System.in, out, System.err);
     }
 }

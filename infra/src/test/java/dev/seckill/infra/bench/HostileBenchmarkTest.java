@@ -2,7 +2,8 @@ package dev.seckill.infra.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.infra.drill.Namespaces;
+import dev.seckill.infra.cli.CliCommands;
+import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +36,7 @@ class HostileBenchmarkTest {
 
         int exit = HostileBenchmark.run(
                 base,
-                new String[] {
+                CliCommands.BENCH_HOSTILE.parse(new String[] {
                     "bench",
                     "hostile",
                     "--buyers",
@@ -50,7 +51,7 @@ class HostileBenchmarkTest {
                     "3",
                     "--report",
                     report.toString()
-                },
+                }),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String out = bytes.toString(StandardCharsets.UTF_8);

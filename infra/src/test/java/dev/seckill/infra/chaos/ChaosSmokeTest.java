@@ -2,6 +2,7 @@ package dev.seckill.infra.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import java.io.ByteArrayOutputStream;
@@ -24,7 +25,7 @@ class ChaosSmokeTest {
 
         int exit = ChaosCommand.run(
                 base,
-                new String[] {
+                CliCommands.CHAOS.parse(new String[] {
                     "chaos",
                     "--scenario",
                     "kill-stream,redis-restart,poison",
@@ -41,7 +42,7 @@ class ChaosSmokeTest {
                     // the services' warm-up before ready, shortened for the suite's time (a restart mid-sale skips it)
                     "--warmup",
                     "2000"
-                },
+                }),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String out = bytes.toString(StandardCharsets.UTF_8);

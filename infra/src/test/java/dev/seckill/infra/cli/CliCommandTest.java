@@ -3,6 +3,7 @@ package dev.seckill.infra.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seckill.infra.harness.Flags;
 import org.junit.jupiter.api.Test;
 
 class CliCommandTest {

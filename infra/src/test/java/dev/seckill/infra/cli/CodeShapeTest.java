@@ -10,6 +10,8 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +23,19 @@ import org.junit.jupiter.api.Test;
 class CodeShapeTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final List<String> SERVICES = List.of("stock-stream", "order-writer", "ingress-gateway", "reconciler");
-    static final Pattern METHOD = Pattern.compile(
-            "^    (?:public |private |protected |static |final |synchronized |default )*(?:<[^>]+> )?[\\w<>\\[\\], ?.]+ \\w+\\(.*");
+    /**
+     * A method's first line at any depth (a nested or anonymous class's methods too): modifiers, a type and a name
+     * before {@code (}; a statement that reads alike ({@code throw new X(}, {@code record R(}) is not one.
+     */
+    static final Pattern METHOD =
+            Pattern.compile("^ +(?:public |private |protected |static |final |synchronized |default |abstract )*+"
+                    + "(?!(?:return|throw|new|else|case|record|class|interface|enum|yield|assert)\\b)"
+                    + "(?:<[^>]+> )?[\\w<>\\[\\], ?.]+ \\w+\\(.*");
+
+    /** The packages of infra by job, see docs/architecture.md. */
+    static final Set<String> JOBS = Set.of("cli", "bench", "chaos", "ops", "harness");
+
+    static final Pattern INFRA_REFERENCE = Pattern.compile("\\bdev\\.seckill\\.infra\\.(\\w+)\\.");
 
     /**
      * The main sources of every module. Build output, git and the local stack's data ({@code .seckill/}: a running
@@ -104,6 +117,50 @@ class CodeShapeTest {
             }
         }
         assertThat(found).as("inline java.util collection types in services").isEmpty();
+    }
+
+    /**
+     * infra depends one way: {@code cli} (parses and dispatches) on the command packages {@code bench}, {@code chaos}
+     * and {@code ops}, each on {@code harness} only; {@code harness} on none of them. Each import (or fully qualified
+     * name) against that direction is listed with its file.
+     */
+    @Test
+    void infraPackagesDependOneWay() throws IOException {
+        Path infra = ROOT.resolve("infra/src/main/java/dev/seckill/infra");
+        List<String> against = new ArrayList<>();
+        int seen = 0;
+        for (Path f : mainSources()) {
+            if (!f.startsWith(infra)) continue;
+            String from = infra.relativize(f).getName(0).toString();
+            if (!JOBS.contains(from)) against.add(ROOT.relativize(f) + ": outside " + JOBS);
+            for (String line : Files.readAllLines(f)) {
+                Matcher m = INFRA_REFERENCE.matcher(line);
+                while (m.find()) {
+                    seen++;
+                    if (!mayUse(from, m.group(1))) against.add(ROOT.relativize(f) + ": " + line.strip());
+                }
+            }
+        }
+        assertThat(seen).as("references between infra's packages read").isGreaterThan(100);
+        assertThat(against)
+                .as("infra references against cli -> bench|chaos|ops -> harness")
+                .isEmpty();
+    }
+
+    static boolean mayUse(String from, String to) {
+        return from.equals(to) || to.equals("harness") || from.equals("cli");
+    }
+
+    @Test
+    void theDirectionRuleRefusesWhatItShould() {
+        assertThat(mayUse("harness", "cli")).isFalse();
+        assertThat(mayUse("harness", "bench")).isFalse();
+        assertThat(mayUse("bench", "chaos")).isFalse();
+        assertThat(mayUse("chaos", "ops")).isFalse();
+        assertThat(mayUse("ops", "bench")).isFalse();
+        assertThat(mayUse("bench", "cli")).isFalse();
+        assertThat(mayUse("cli", "bench")).isTrue();
+        assertThat(mayUse("chaos", "harness")).isTrue();
     }
 
     private static int count(String s, char c) {

@@ -5,6 +5,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.kit.retry.Backoff;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Clock;
@@ -209,7 +210,7 @@ public final class StatusIndexer implements AutoCloseable {
      * False when the indexer closes first (the batch is then not written, and nothing may say it is).
      */
     private boolean writeAll(List<Supplier<CompletableFuture<?>>> writes) {
-        long backoffMs = 100;
+        Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2));
         while (running) {
             try {
                 CompletableFuture.allOf(writes.stream().map(Supplier::get).toArray(CompletableFuture[]::new))
@@ -218,8 +219,7 @@ public final class StatusIndexer implements AutoCloseable {
             } catch (Exception e) {
                 LOG.warn("status index: Redis did not take {} writes ({}); retrying", writes.size(), e.getMessage());
                 store.complete(false);
-                pause(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, 2000);
+                pause(backoff.nextMillis());
             }
         }
         return false;

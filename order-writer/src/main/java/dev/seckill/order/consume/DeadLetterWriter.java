@@ -2,10 +2,12 @@ package dev.seckill.order.consume;
 
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.dlq.DeadLetters;
+import dev.seckill.kit.retry.Backoff;
 import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.order.write.DeadLetter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -48,7 +50,8 @@ public final class DeadLetterWriter {
         ProducerRecord<String, byte[]> out = new ProducerRecord<>(dlqTopic, source.key(), source.value());
         source.headers().forEach(h -> out.headers().add(h));
         DeadLetters.mark(out.headers(), dead.reason(), source.topic(), source.partition(), source.offset());
-        long backoffMs = firstBackoffMs;
+        Backoff backoff =
+                new Backoff(Duration.ofMillis(firstBackoffMs), Duration.ofMillis(Math.max(firstBackoffMs, 5000)));
         for (int attempt = 1; ; attempt++) {
             try {
                 producer.send(out).get(30, TimeUnit.SECONDS);
@@ -65,6 +68,7 @@ public final class DeadLetterWriter {
                 if (attempt >= attempts)
                     throw new IllegalStateException(
                             "cannot write to the DLQ after " + attempt + " attempts: " + why, e);
+                long backoffMs = backoff.nextMillis();
                 warn(
                         source,
                         "DLQ send failed (attempt {} of {}), retrying in {} ms: {}",
@@ -73,7 +77,6 @@ public final class DeadLetterWriter {
                         backoffMs,
                         why);
                 pause(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, 5000);
             }
         }
         deadLetters.increment();

@@ -1,6 +1,7 @@
 package dev.seckill.order.write;
 
 import dev.seckill.contracts.TraceHeaders;
+import dev.seckill.kit.retry.Backoff;
 import dev.seckill.order.store.Orders;
 import dev.seckill.order.store.TracedOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -8,6 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -37,7 +39,7 @@ public final class BatchWriter {
 
     /** Writes the batch, retrying DB faults with backoff (consumption is paused meanwhile); not written once {@code running} turns false. */
     public WrittenBatch writeUntilDone(Batch batch, BooleanSupplier running) {
-        long backoffMs = 100;
+        Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
         boolean failing = false;
         while (running.getAsBoolean()) {
             try {
@@ -49,6 +51,7 @@ public final class BatchWriter {
                 return new WrittenBatch(batch, deadLetters);
             } catch (SQLException e) {
                 metrics.counter("seckill_writer_db_retries").increment();
+                long backoffMs = backoff.nextMillis();
                 LOG.warn(
                         "database write failed ({}), retrying in {} ms: {}",
                         e.getSQLState(),
@@ -61,7 +64,6 @@ public final class BatchWriter {
                     Thread.currentThread().interrupt();
                     return new WrittenBatch(batch, null);
                 }
-                backoffMs = Math.min(backoffMs * 2, 5000);
             }
         }
         return new WrittenBatch(batch, null);

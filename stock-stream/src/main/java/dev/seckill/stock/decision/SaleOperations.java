@@ -16,12 +16,13 @@ import java.time.Instant;
 import java.util.function.Function;
 
 /**
- * The decisions of a goods' operations (open, close, release, pay through {@link #step}; restore, run alone, through
- * {@link #restore}): an opId the goods has a decision for emits nothing (a retry); else its Lua call, kept among the
- * goods' decisions, whose answer becomes a ledger entry moving the fold by its delta when it changed the goods — nothing
- * when it changed nothing (a release of what nobody holds, a close of a closed sale), the DLQ with the reason when it is
- * refused ({@link OperationRefusals}: a release of a paid purchase, an open that cannot be). Purchases are
- * {@link PurchaseDecisions}'.
+ * The decisions of a goods' operations (open, close, release, pay, restore). An opId the goods already has a decision
+ * for emits nothing (a retry). Otherwise an open_sale that ended before it was issued, or a forced open over live
+ * buyers, goes to the DLQ with no Lua call; every other operation is one Lua call, kept among the goods' decisions,
+ * whose answer becomes a ledger entry, a DLQ record with the reason (an open refused over an earlier sale's keys, a
+ * release of a paid order) or nothing (a release or close that found nothing to do). The fold follows the answer: a
+ * release adds its units back, an open sets the sale anew, a close marks it closed. A restore is decided alone, not as
+ * a step of a batch. Purchases are {@link PurchaseDecisions}'.
  */
 final class SaleOperations {
     private final StockScripts scripts;

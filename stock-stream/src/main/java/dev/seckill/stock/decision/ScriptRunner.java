@@ -1,6 +1,7 @@
 package dev.seckill.stock.decision;
 
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.retry.Backoff;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -39,6 +40,7 @@ final class ScriptRunner {
     private final RedisKeys keys;
     private final MeterRegistry metrics;
     private final int maxAttempts;
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
     private final Duration firstBackoff;
     private final Map<StockScript, Timer> latency = new EnumMap<>(StockScript.class);
     private final Set<Long> scriptsLoaded = ConcurrentHashMap.newKeySet();
@@ -72,7 +74,8 @@ final class ScriptRunner {
      */
     List<LuaResult> callAll(List<ScriptCall> calls) {
         if (calls.isEmpty()) return List.of();
-        Duration backoff = firstBackoff;
+        Backoff backoff =
+                new Backoff(firstBackoff, firstBackoff.compareTo(MAX_BACKOFF) > 0 ? firstBackoff : MAX_BACKOFF);
         for (int attempt = 1; ; attempt++) {
             long start = System.nanoTime();
             try {
@@ -110,10 +113,7 @@ final class ScriptRunner {
                                     + e.getMessage(),
                             e);
                 }
-                sleep(backoff);
-                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(2)) > 0
-                        ? Duration.ofSeconds(2)
-                        : backoff.multipliedBy(2);
+                sleep(Duration.ofMillis(backoff.nextMillis()));
             }
         }
     }

@@ -1,6 +1,6 @@
 package dev.seckill.system.containers;
 
-import dev.seckill.infra.drill.Responses;
+import dev.seckill.infra.harness.Responses;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

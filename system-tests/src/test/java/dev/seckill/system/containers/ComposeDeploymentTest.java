@@ -12,12 +12,11 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.chaos.InvariantAudit;
-import dev.seckill.infra.drill.OutcomeLog;
+import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.stack.ServerProcess;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -90,8 +89,8 @@ class ComposeDeploymentTest {
         String cannot = Podman.cannotRun("seckill/ingress-gateway:" + Images.tag());
         if (cannot != null) System.out.println("ComposeDeploymentTest" + " skipped: " + cannot);
         assumeTrue(cannot == null, cannot);
-        gatewayPort = freePort();
-        kafkaPort = freePort();
+        gatewayPort = ServerProcess.freePort();
+        kafkaPort = ServerProcess.freePort();
         secrets = new TestSecrets();
         project = new ComposeProject(
                 "seckill-ct-" + UUID.randomUUID().toString().substring(0, 8),
@@ -279,12 +278,6 @@ class ComposeDeploymentTest {
         return http.send(
                 HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     static {

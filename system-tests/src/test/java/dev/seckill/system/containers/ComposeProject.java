@@ -46,13 +46,7 @@ final class ComposeProject implements AutoCloseable {
 
     /** The container's address on the project's network, as another container (or a kubelet) reaches it. */
     String ip(String service) throws IOException {
-        return Podman.podman(
-                        "inspect",
-                        "--format",
-                        "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
-                        container(service))
-                .orThrow("podman inspect " + service)
-                .trimmed();
+        return Podman.address(container(service));
     }
 
     String state(String service) throws IOException {

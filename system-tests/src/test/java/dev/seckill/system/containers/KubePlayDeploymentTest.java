@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.seckill.stack.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,8 +64,8 @@ class KubePlayDeploymentTest {
         stack = new ComposeProject(
                 "seckill-kp-" + UUID.randomUUID().toString().substring(0, 8),
                 Map.of(
-                        "SECKILL_GATEWAY_PUBLISH", Integer.toString(ComposeDeploymentTest.freePort()),
-                        "SECKILL_KAFKA_PUBLISH", Integer.toString(ComposeDeploymentTest.freePort()),
+                        "SECKILL_GATEWAY_PUBLISH", Integer.toString(ServerProcess.freePort()),
+                        "SECKILL_KAFKA_PUBLISH", Integer.toString(ServerProcess.freePort()),
                         "SECKILL_SECRETS_DIR", secretFiles.dir().toString()));
         stack.up("kafka", "redis", "mariadb");
         played = Path.of("target", "containers", "kube-play.yaml").toAbsolutePath();
@@ -135,13 +136,7 @@ class KubePlayDeploymentTest {
         for (JsonNode w : workloads) {
             String name = w.path("metadata").path("name").asText();
             String container = container(w);
-            String ip = Podman.podman(
-                            "inspect",
-                            "--format",
-                            "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}",
-                            container)
-                    .orThrow("podman inspect " + container)
-                    .trimmed();
+            String ip = Podman.address(container);
             assertThat(ip).as(name + "'s pod address").matches("\\d+\\.\\d+\\.\\d+\\.\\d+");
             Map<String, Integer> probes = probes(w);
             probes.put("/metrics", METRICS_PORTS.get(name));

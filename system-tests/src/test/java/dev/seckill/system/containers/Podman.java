@@ -60,6 +60,13 @@ final class Podman {
         return run.exit() == 0 ? null : "podman cannot start a container here: " + firstLine(run.output());
     }
 
+    /** A container's address on its network(s), as {@code podman inspect} gives it. */
+    static String address(String container) throws IOException {
+        return podman("inspect", "--format", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", container)
+                .orThrow("podman inspect " + container)
+                .trimmed();
+    }
+
     static Result podman(String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("podman"));
         cmd.addAll(List.of(args));

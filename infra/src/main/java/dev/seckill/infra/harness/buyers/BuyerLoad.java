@@ -1,0 +1,215 @@
+package dev.seckill.infra.harness.buyers;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.json.JsonObject;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+
+/**
+ * The one load generator of {@code bench strategies}: a closed loop of buyers over HTTP (Vert.x client), the same for
+ * every strategy. A buyer sends {@code POST /api/purchases} and holds the reply until it has the final outcome: an
+ * answer in the response, or — from the pipeline — a 202 followed by {@code GET /api/purchases/{requestId}} long
+ * polls. A request that got no answer (the server was down) is sent again every 100 ms, as a client would retry, for
+ * up to a minute (then it counts as no answer). The time to answer runs from the first send to the outcome in hand.
+ */
+public final class BuyerLoad {
+    /** The workload; {@code waitSeconds} &gt; 0 adds {@code Prefer: wait=N}. */
+    public record Spec(int port, long goodsId, int requests, int concurrency, int users, long seed, int waitSeconds) {}
+
+    public static final String NO_ANSWER = "NO_ANSWER";
+    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long RETRY_MS = 100;
+
+    private final Spec spec;
+    private final long[] user;
+    public final String[] outcome;
+    public final long[] latencyMicros;
+    private final long[] sentAt;
+    private final long[] answeredAt;
+    private final AnswerTimes times;
+    private final BuyerAnswers answers;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
+    private final AtomicInteger successes = new AtomicInteger();
+    private final CountDownLatch finished;
+    private final IntConsumer progress;
+    private final int faultAt;
+    private final Runnable fault;
+    private final AtomicInteger faultStarted = new AtomicInteger();
+    private volatile Thread faultThread;
+    private Vertx vertx;
+    private HttpClient client;
+    public long elapsedNanos;
+
+    public BuyerLoad(Spec spec, IntConsumer progress, int faultAtSuccesses, Runnable fault) {
+        this.spec = spec;
+        this.progress = progress;
+        this.faultAt = faultAtSuccesses;
+        this.fault = fault;
+        this.user = new long[spec.requests()];
+        this.outcome = new String[spec.requests()];
+        this.latencyMicros = new long[spec.requests()];
+        this.sentAt = new long[spec.requests()];
+        this.answeredAt = new long[spec.requests()];
+        this.times = new AnswerTimes(spec.requests());
+        this.answers = new BuyerAnswers(outcome, sentAt, answeredAt, latencyMicros, times);
+        Random random = new Random(spec.seed());
+        for (int i = 0; i < user.length; i++) user[i] = 1 + random.nextInt(spec.users());
+        this.finished = new CountDownLatch(spec.concurrency());
+    }
+
+    /** Waits for the fault (kill and restart) to have finished, if one was started. */
+    public void awaitFault() throws InterruptedException {
+        if (faultThread != null) faultThread.join();
+    }
+
+    /** Whether every request has its answer (the load is over). */
+    public boolean finished() {
+        return finished.getCount() == 0;
+    }
+
+    public long user(int i) {
+        return user[i];
+    }
+
+    /** What the buyers were told, when: read live (a fault waits for its first answer) or after the load. */
+    public BuyerAnswers answers() {
+        return answers;
+    }
+
+    /** How many requests have their final answer so far. */
+    public int answered() {
+        return done.get();
+    }
+
+    /** How many of them were SUCCESS. */
+    public int successes() {
+        return successes.get();
+    }
+
+    public BuyerLoad run() throws InterruptedException {
+        vertx = Vertx.vertx();
+        client = vertx.createHttpClient(
+                new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(2_000),
+                new PoolOptions().setHttp1MaxSize(spec.concurrency()));
+        long start = System.nanoTime();
+        try {
+            for (int s = 0; s < spec.concurrency(); s++) vertx.runOnContext(v -> next());
+            if (!finished.await(20, TimeUnit.MINUTES)) throw new IllegalStateException("load did not finish in 20 min");
+            elapsedNanos = System.nanoTime() - start;
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+        return this;
+    }
+
+    private void next() {
+        int i = next.getAndIncrement();
+        if (i >= spec.requests()) {
+            finished.countDown();
+            return;
+        }
+        times.sent(i);
+        purchase(i, System.nanoTime());
+    }
+
+    /** Sends request i; with no answer at all (the server is down) the buyer retries it after a pause, for a minute. */
+    private void purchase(int i, long sent) {
+        purchase(i, sent, null);
+    }
+
+    /** As above, with the requestId the gateway named in a 503 ("UNKNOWN: retry with this requestId"), or null. */
+    private void purchase(int i, long sent, String requestId) {
+        String body = "{\"goodsId\":" + spec.goodsId() + ",\"userId\":" + user[i] + ",\"quantity\":1"
+                + (requestId == null ? "" : ",\"requestId\":\"" + requestId + "\"") + "}";
+        send(HttpMethod.POST, "/api/purchases", body).onComplete(ar -> {
+            if (ar.succeeded()) handle(i, sent, ar.result());
+            else if (System.nanoTime() - sent > GIVE_UP_NANOS) answered(i, sent, NO_ANSWER);
+            else vertx.setTimer(RETRY_MS, t -> purchase(i, sent, requestId));
+        });
+    }
+
+    private record Reply(int status, JsonObject body) {}
+
+    private Future<Reply> send(HttpMethod method, String path, String body) {
+        return client.request(method, spec.port(), "127.0.0.1", path).compose(req -> {
+            req.putHeader("content-type", "application/json");
+            if (spec.waitSeconds() > 0) req.putHeader("prefer", "wait=" + spec.waitSeconds());
+            return (body == null ? req.send() : req.send(body))
+                    .compose(resp -> resp.body().map(b -> new Reply(resp.statusCode(), json(b))));
+        });
+    }
+
+    private static JsonObject json(Buffer b) {
+        try {
+            return b.length() == 0 ? new JsonObject() : b.toJsonObject();
+        } catch (RuntimeException notJson) {
+            return new JsonObject();
+        }
+    }
+
+    private void handle(int i, long sent, Reply r) {
+        String status = r.body().getString("status", "HTTP_" + r.status());
+        if (r.status() == 202 && r.body().containsKey("requestId")) {
+            poll(i, sent, r.body().getString("requestId"));
+        } else if (r.status() == 429) {
+            answered(i, sent, Answer.RATE_LIMITED.name());
+        } else if (r.status() == 503 && r.body().containsKey("requestId") && System.nanoTime() - sent < GIVE_UP_NANOS) {
+            // the pipeline's 503 says UNKNOWN (the command may have been taken): the client retries with the
+            // requestId it was given after Retry-After, as the gateway's contract asks, and learns the true outcome
+            long after = 1_000L * r.body().getLong("retryAfterSeconds", 1L);
+            vertx.setTimer(after, t -> purchase(i, sent, r.body().getString("requestId")));
+        } else if (r.status() >= 500) {
+            answered(i, sent, Answer.BUSY.name());
+        } else {
+            times.outcome(i, r.body());
+            answered(i, sent, status);
+        }
+    }
+
+    /** The pipeline's 202: long polls until the outcome is known (or a minute has passed: no answer). */
+    private void poll(int i, long sent, String requestId) {
+        if (System.nanoTime() - sent > GIVE_UP_NANOS) {
+            answered(i, sent, NO_ANSWER);
+            return;
+        }
+        send(HttpMethod.GET, "/api/purchases/" + requestId, null).onComplete(ar -> {
+            String status = ar.succeeded() ? ar.result().body().getString("status", "HTTP_200") : "";
+            if (ar.succeeded() && ar.result().status() == 200 && !status.equals("PENDING")) {
+                times.outcome(i, ar.result().body());
+                answered(i, sent, status);
+            } else if (ar.succeeded() && (ar.result().status() == 202 || status.equals("PENDING"))) {
+                // not decided yet: a long poll ended at its deadline (202), or the gateway said PENDING (200)
+                poll(i, sent, requestId);
+            } else {
+                vertx.setTimer(RETRY_MS, t -> poll(i, sent, requestId)); // the gateway is restarting
+            }
+        });
+    }
+
+    private void answered(int i, long sent, String what) {
+        sentAt[i] = sent;
+        answeredAt[i] = System.nanoTime();
+        times.answered(i);
+        outcome[i] = what;
+        latencyMicros[i] = (System.nanoTime() - sent) / 1_000;
+        int ok = what.equals(Answer.SUCCESS.name()) ? successes.incrementAndGet() : successes.get();
+        int all = done.incrementAndGet();
+        // the fault strikes mid-sale: when half the stock is confirmed sold, or a quarter of the requests answered
+        if (fault != null && (ok >= faultAt || all >= spec.requests() / 4) && faultStarted.getAndIncrement() == 0) {
+            faultThread = new Thread(fault, "fault");
+            faultThread.start();
+        }
+        progress.accept(all);
+        next();
+    }
+}

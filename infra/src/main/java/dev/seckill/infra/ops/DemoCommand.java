@@ -1,0 +1,206 @@
+package dev.seckill.infra.ops;
+
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.harness.AnswerTimes;
+import dev.seckill.infra.harness.Drain;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Latencies;
+import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.LoadSpec;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.OutcomeLog;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.RawHttpLoad;
+import dev.seckill.infra.harness.SaleAudit;
+import dev.seckill.infra.harness.ToolSettings;
+import dev.seckill.infra.harness.stack.LocalStack;
+import dev.seckill.infra.ops.report.ReportSource;
+import dev.seckill.kit.config.Settings;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/**
+ * {@code ./seckill demo}: the write-up's experiment end to end on the real stack — a sale of 1,000 units,
+ * 50,000 purchases from 500 concurrent HTTP clients over a buyer population with repeat buyers — then a report
+ * of every invariant. Exits 1 when one is broken. Each run has its own namespace (topics, Redis keys, database).
+ */
+public final class DemoCommand {
+    private DemoCommand() {}
+
+    public static int run(Settings settings, LocalStack stack, Flags f, PrintStream out) throws Exception {
+        long stock = f.getLong("stock", 1000);
+        int requests = (int) f.getLong("requests", 50_000);
+        int concurrency = (int) f.getLong("concurrency", 500);
+        int users = (int) f.getLong("users", Math.max(1, requests / 2));
+        long goods = f.getLong("goods", 1001);
+        long seed = f.getLong("seed", 7);
+        int warmup = f.has("warmup") && f.get("warmup", "").equals("0") ? 0 : (int) f.getLong("warmup", 10_000);
+        int answer = (int) f.getCount("answer", requests);
+        stack.up();
+
+        String name = "demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Namespace ns = Namespace.create(settings, name);
+        out.printf(
+                "namespace  %s (topics %s*, Redis keys %s*, database %s)%n",
+                name, ns.settings().topicPrefix(), ns.settings().redisPrefix(), ns.database());
+        try (Pipeline p = new Pipeline(ns).start()) {
+            try (OutcomeLog log = new OutcomeLog(ns.settings(), p.topics())) {
+                if (warmup > 0) {
+                    // JIT warm-up over the whole path (gateway, Kafka, Lua, outcomes) on another goods, which has no
+                    // sale:
+                    // every warm-up purchase is decided REJECTED no_sale and touches nothing of the sale measured
+                    // below.
+                    ProgressBar warm = new ProgressBar(out, "warm-up", warmup);
+                    LoadGenerator.Result w = LoadGenerator.run(
+                            p.gatewayPort(), goods + 1, warmup, concurrency, users, seed + 1, p::bearer, warm::update);
+                    warm.finish(warmup);
+                    if (!Drain.awaitDecided(log, w.acceptedIds(), Duration.ofMinutes(3))) {
+                        out.println("warm-up    the pipeline did not decide the warm-up requests in 3 minutes");
+                    }
+                }
+                p.openSale(goods, stock, Duration.ofHours(1), 1);
+                out.printf(
+                        "sale       goods %d opened with %,d units (per-user limit 1)%s%n",
+                        goods,
+                        stock,
+                        warmup > 0 ? "; JIT warmed by " + warmup + " requests on goods " + (goods + 1) : "");
+                out.printf(
+                        "load       %,d purchases, %d concurrent clients, %,d buyers (seed %d)%n",
+                        requests, concurrency, users, seed);
+                ProgressBar sent = new ProgressBar(out, "requests", requests);
+                LoadGenerator.Result load = LoadGenerator.run(
+                        p.gatewayPort(), goods, requests, concurrency, users, seed, p::bearer, sent::update);
+                sent.finish(requests);
+                ProgressBar decided =
+                        new ProgressBar(out, "decided", load.acceptedIds().size());
+                long drainStart = System.nanoTime();
+                boolean drained =
+                        Drain.await(p, log, goods, load.acceptedIds(), Duration.ofMinutes(5), decided::update);
+                decided.finish(drained ? load.acceptedIds().size() : 0);
+                double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
+                SaleAudit audit = SaleAudit.of(p, goods, load.acceptedIds(), log.snapshot());
+                print(out, load, audit, log.snapshot(), drained, drainSeconds);
+                if (answer > 0) timeToAnswer(out, p, goods + 2, stock, answer, concurrency, users, seed, load);
+                htmlReport(out, ns, settings, goods);
+                return audit.ok() && drained ? 0 : 1;
+            }
+        }
+    }
+
+    /** The sale's report as one HTML page with charts, next to the text report, and how to look at or remove the run. */
+    private static void htmlReport(PrintStream out, Namespace ns, Settings settings, long goods) {
+        Path file = Path.of(settings.get(ToolSettings.HOME), "reports", ns.name() + ".html")
+                .toAbsolutePath();
+        try {
+            ReportCommand.write(
+                    file,
+                    "seckill demo " + ns.name(),
+                    new ReportSource(ns.settings()).read(null, n -> {})); // every goods: the warm-up's, the answers'
+
+            out.println("HTML report   " + file);
+        } catch (Exception e) {
+            out.println("HTML report   not written: " + e.getMessage());
+        }
+        out.println("look again    ./seckill report --namespace " + ns.name()
+                + " [--html FILE]; ./seckill reconcile --namespace " + ns.name());
+        out.println("replay it     ./seckill replay --namespace " + ns.name() + " --as rehearsal");
+        out.println("remove it     ./seckill clean --namespace " + ns.name());
+    }
+
+    static void print(
+            PrintStream out,
+            LoadGenerator.Result load,
+            SaleAudit a,
+            List<Outcome> outcomes,
+            boolean drained,
+            double drainSeconds) {
+        long[] decisionMs = outcomes.stream()
+                .filter(o -> o.goodsId() == a.goodsId && o.acceptedAt() != null && o.decidedAt() != null)
+                .mapToLong(o -> Duration.between(o.acceptedAt(), o.decidedAt()).toMillis())
+                .sorted()
+                .toArray();
+        out.println();
+        out.println("== flash-sale report ==================================================");
+        out.printf(
+                "requests sent          %,d in %.1f s (%,.0f req/s), transport errors %d%n",
+                load.requests(), load.elapsedNanos() / 1e9, load.requestsPerSecond(), load.errors());
+        out.printf("HTTP status            %s%n", load.byStatus());
+        out.printf(
+                "accepted (202)         %,d (%,.0f accepted/s)%n",
+                load.acceptedIds().size(), load.acceptedPerSecond());
+        out.printf(
+                "accept latency         p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%n",
+                load.percentileMillis(50), load.percentileMillis(99), load.percentileMillis(99.9));
+        out.printf(
+                "decision latency       p50 %d ms   p99 %d ms   (acceptedAt -> decidedAt)%n",
+                Latencies.percentile(decisionMs, 50, 0), Latencies.percentile(decisionMs, 99, 0));
+        out.printf(
+                "outcomes               SUCCESS %,d   SOLD_OUT %,d   DUPLICATE %,d   REJECTED %,d%n",
+                a.outcomesByKind.get(OutcomeKind.SUCCESS),
+                a.outcomesByKind.get(OutcomeKind.SOLD_OUT),
+                a.outcomesByKind.get(OutcomeKind.DUPLICATE),
+                a.outcomesByKind.get(OutcomeKind.REJECTED));
+        out.printf("drained                %s in %.1f s after the load%n", drained ? "yes" : "NO", drainSeconds);
+        out.printf("orders in MySQL        %,d (live %,d)%n", a.ordersInDb, a.liveOrdersInDb);
+        out.printf(
+                "ledger entries         %,d (opened %,d, deducted %,d, released %,d)%n",
+                a.ledgerEntries, a.opened, a.deducted, a.released);
+        out.printf(
+                "stock left             Redis %s   DB %s   ledger %d%n",
+                a.redisStock, a.dbStock, a.opened - a.deducted + a.released);
+        out.printf("oversold units         %d%n", a.oversold);
+        out.printf("duplicate buyers       %d%n", a.duplicateBuyers);
+        if (a.ok() && drained) {
+            out.println("invariants             OK: no oversell, one live purchase per buyer, one order per SUCCESS,");
+            out.println("                       Redis = DB = ledger, every accepted request decided exactly once");
+        } else {
+            out.println("invariants             BROKEN:");
+            a.violations.forEach(v -> out.println("  - " + v));
+        }
+    }
+
+    /**
+     * Time to answer, the buyer's view: the same shape again on a second sale of the same stock, every request with
+     * {@code Prefer: wait}, so a buyer holds its outcome in the answer; measured from when it sent the request. Printed
+     * next to the accept latency of the run above (time to 202).
+     */
+    static void timeToAnswer(
+            PrintStream out,
+            Pipeline p,
+            long goods,
+            long stock,
+            int requests,
+            int concurrency,
+            int users,
+            long seed,
+            LoadGenerator.Result accept)
+            throws InterruptedException {
+        p.openSale(goods, stock, Duration.ofHours(1), 1);
+        ProgressBar bar = new ProgressBar(out, "answers", requests);
+        LoadSpec spec = LoadSpec.closed(p.gatewayPort(), goods, requests, concurrency, users, seed + 2, p::bearer)
+                .buyers(100_000_000L, users)
+                .waiting(WAIT_SECONDS);
+        RawHttpLoad.Result r = RawHttpLoad.run(spec, bar::update);
+        bar.finish(requests);
+        AnswerTimes t = r.answerTimes(0);
+        out.printf(
+                "time to answer         %s   (request sent -> outcome held: Prefer: wait=%d, %,d requests, %d clients,%n",
+                t.percentiles(), WAIT_SECONDS, requests, concurrency);
+        out.printf(
+                "                       a second sale of %,d units on goods %d; raw HTTP client; HTTP status %s)%n",
+                stock, goods, r.byStatus());
+        out.printf(
+                "                       %s; answer/accept p50 ×%.1f, p99 ×%.1f%n",
+                t.shares(),
+                t.percentileMillis(50) / accept.percentileMillis(50),
+                t.percentileMillis(99) / accept.percentileMillis(99));
+    }
+
+    private static final int WAIT_SECONDS = 10;
+}

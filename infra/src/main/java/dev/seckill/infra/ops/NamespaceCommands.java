@@ -1,0 +1,43 @@
+package dev.seckill.infra.ops;
+
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
+import java.io.PrintStream;
+
+/**
+ * {@code --namespace NAME} for every command that reads or writes the system's data, {@code ./seckill namespaces} and
+ * {@code ./seckill clean --namespace NAME}.
+ */
+public final class NamespaceCommands {
+    private NamespaceCommands() {}
+
+    /** The settings a command works on: the namespace named by {@code --namespace}, else the live one. */
+    public static Settings chosen(Settings base, Flags f) {
+        if (!f.has("namespace")) return base;
+        KafkaClients.require(base, "run ./seckill up");
+        return new Namespaces(base).settingsOf(f.get("namespace", ""));
+    }
+
+    public static int list(Settings base, PrintStream out) {
+        KafkaClients.require(base, "run ./seckill up");
+        out.printf("%-40s %7s  %-8s%n", "namespace", "topics", "database");
+        for (Namespaces.Entry e : new Namespaces(base).list()) {
+            out.printf(
+                    "%-40s %7d  %-8s%s%n",
+                    e.name(), e.topics(), e.database() ? "yes" : "no", e.live() ? "  (live)" : "");
+        }
+        return 0;
+    }
+
+    public static int clean(Settings base, Flags f, PrintStream out) {
+        KafkaClients.require(base, "run ./seckill up");
+        Namespaces namespaces = new Namespaces(base);
+        String name = f.get("namespace", "");
+        namespaces.settingsOf(name); // says which exist when this one does not
+        out.println("cleaning namespace " + name + ":");
+        for (String line : namespaces.clean(name)) out.println("  removed " + line);
+        return 0;
+    }
+}

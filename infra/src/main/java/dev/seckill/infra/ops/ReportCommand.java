@@ -1,0 +1,51 @@
+package dev.seckill.infra.ops;
+
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.ops.report.GoodsReport;
+import dev.seckill.infra.ops.report.HtmlReport;
+import dev.seckill.infra.ops.report.ReportSource;
+import dev.seckill.infra.ops.report.TextReport;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code ./seckill report [--namespace N] [--goods N] [--html FILE]}: what each goods' sale came to, read from the
+ * outcome topics, the ledger and the database, as text and, with {@code --html}, as one self-contained page with charts.
+ */
+public final class ReportCommand {
+    private ReportCommand() {}
+
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+        KafkaClients.require(base, "run ./seckill up");
+        Settings settings = NamespaceCommands.chosen(base, f);
+        Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
+        ReportSource source = new ReportSource(settings);
+        // the topics' sizes are not known before they are read: a running count instead of a bar
+        List<GoodsReport> reports = source.read(goods, n -> {
+            out.printf("\rreading    %,d records of %s*", n, settings.topicPrefix());
+            out.flush();
+        });
+        out.println();
+        out.print(TextReport.render(reports));
+        if (source.unreadable() > 0)
+            out.println(source.unreadable() + " records on the outcome or ledger topics did not parse");
+        if (f.has("html")) {
+            Path file = Path.of(f.get("html", "report.html"));
+            write(file, "seckill report — " + settings.topicPrefix() + "*", reports);
+            out.println("HTML report: " + file.toAbsolutePath());
+        }
+        return 0;
+    }
+
+    /** Writes the HTML report of {@code reports} to {@code file} (the demo calls this too). */
+    static void write(Path file, String title, List<GoodsReport> reports) throws IOException {
+        if (file.getParent() != null) Files.createDirectories(file.getParent());
+        Files.writeString(file, HtmlReport.render(title, reports), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.seckill.infra.ops;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.CloseSale;
+import dev.seckill.contracts.command.Command;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/** {@code ./seckill sale open|close}: ops commands through {@code <prefix>commands}, decided in the partition's order. */
+public final class SaleCommand {
+    private SaleCommand() {}
+
+    /** {@code sale open --goods N --stock N ...}. */
+    public static int open(Settings settings, Flags f, PrintStream out) throws Exception {
+        if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
+        Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
+        Command command = new OpenSale(
+                f.getLong("goods", 0),
+                f.getLong("stock", 0),
+                start,
+                start.plus(Duration.ofMinutes(f.getLong("minutes", 60))),
+                (int) f.getLong("limit", 1),
+                "open-" + UUID.randomUUID(),
+                f.has("force"));
+        return send(settings, f, command, "open_sale", out);
+    }
+
+    /** {@code sale close --goods N}. */
+    public static int close(Settings settings, Flags f, PrintStream out) throws Exception {
+        if (!f.has("goods")) throw new Flags.UsageError("sale close needs --goods");
+        return send(settings, f, new CloseSale(f.getLong("goods", 0), "close-" + UUID.randomUUID()), "close_sale", out);
+    }
+
+    private static int send(Settings settings, Flags f, Command command, String kind, PrintStream out)
+            throws Exception {
+        KafkaClients.require(settings, "run ./seckill up");
+        settings = NamespaceCommands.chosen(settings, f);
+        Topics topics = new Topics(settings.topicPrefix());
+        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings)) {
+            RecordMetadata meta = producer.send(
+                            new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
+                    .get(30, TimeUnit.SECONDS);
+            out.printf(
+                    "sent %s to %s partition %d offset %d (opId %s); stock-stream decides it in that partition's order%n",
+                    kind, topics.commands(), meta.partition(), meta.offset(), command.idempotencyId());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.seckill.infra.ops.report;
+
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.harness.Latencies;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What one goods' sale came to, computed from its outcomes, its ledger entries and its orders: requests, outcomes by
+ * kind and reason, when it sold out, decision latency, the order lifecycle and the units released. Pure: the same
+ * records give the same report.
+ *
+ * @param outcomes       every decided request of the goods, in decision order
+ * @param byKindReason   {@code SUCCESS}, {@code SOLD_OUT}, {@code REJECTED/over_limit}, ... → count
+ * @param openedAt       the first OPENED entry's time (null when the ledger has none)
+ * @param soldOutAt      when the stock first reached 0 (the decision of the SUCCESS that took the last unit), or null
+ * @param latencyMs      accept → decision of every request (ms), sorted
+ * @param orders         order status → count (CREATED, PAYING, PAID, CANCELLED), from the database
+ * @param unitsReleased  units given back by RELEASED entries
+ * @param stockOverTime  (decidedAt, stock after) of every stock change, in order
+ */
+public record GoodsReport(
+        long goodsId,
+        List<Outcome> outcomes,
+        Map<String, Long> byKindReason,
+        Instant openedAt,
+        Instant soldOutAt,
+        long[] latencyMs,
+        Map<String, Long> orders,
+        long unitsReleased,
+        List<StockPoint> stockOverTime) {
+
+    /** The stock left at an instant. */
+    public record StockPoint(Instant at, long stock) {}
+
+    public static GoodsReport of(
+            long goodsId, List<Outcome> outcomesOfGoods, List<LedgerEntry> ledgerOfGoods, Map<String, Long> orders) {
+        List<Outcome> outcomes = new ArrayList<>(outcomesOfGoods);
+        outcomes.sort(Comparator.comparing(Outcome::decidedAt).thenComparingLong(Outcome::offset));
+        Map<String, Long> byKindReason = new TreeMap<>();
+        for (Outcome o : outcomes)
+            byKindReason.merge(o.outcome() + (o.reason() == null ? "" : "/" + o.reason()), 1L, Long::sum);
+        Instant opened = ledgerOfGoods.stream()
+                .filter(e -> e.type() == LedgerType.OPENED)
+                .map(LedgerEntry::at)
+                .min(Instant::compareTo)
+                .orElse(null);
+        Instant soldOut = outcomes.stream()
+                .filter(o -> o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() == 0)
+                .map(Outcome::decidedAt)
+                .findFirst()
+                .orElse(null);
+        long[] latency = outcomes.stream()
+                .filter(o -> o.acceptedAt() != null)
+                .mapToLong(o -> Duration.between(o.acceptedAt(), o.decidedAt()).toMillis())
+                .sorted()
+                .toArray();
+        long released = ledgerOfGoods.stream()
+                .filter(e -> e.type() == LedgerType.RELEASED)
+                .mapToLong(LedgerEntry::quantity)
+                .sum();
+        List<StockPoint> stock = new ArrayList<>();
+        ledgerOfGoods.stream()
+                .filter(e -> e.type() != LedgerType.PAID && e.type() != LedgerType.PAYMENT_REFUSED)
+                .sorted(Comparator.comparing(LedgerEntry::at))
+                .forEach(e -> stock.add(new StockPoint(e.at(), e.stockAfter())));
+        return new GoodsReport(
+                goodsId,
+                List.copyOf(outcomes),
+                byKindReason,
+                opened,
+                soldOut,
+                latency,
+                new TreeMap<>(orders),
+                released,
+                List.copyOf(stock));
+    }
+
+    public long requests() {
+        return outcomes.size();
+    }
+
+    public long count(String kindOrReason) {
+        return byKindReason.getOrDefault(kindOrReason, 0L);
+    }
+
+    /** Requests of a kind, whatever their reason. */
+    public long kind(OutcomeKind kind) {
+        return byKindReason.entrySet().stream()
+                .filter(e -> e.getKey().equals(kind.name()) || e.getKey().startsWith(kind + "/"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+    }
+
+    /** The latency at quantile q (0..1) in ms, or -1 without requests. */
+    public long latencyQuantileMs(double q) {
+        if (latencyMs.length == 0) return -1;
+        return Latencies.percentile(latencyMs, 100 * q, 0);
+    }
+
+    /** Time from the sale's opening to its last unit sold, or null. */
+    public Duration openToSoldOut() {
+        return openedAt == null || soldOutAt == null ? null : Duration.between(openedAt, soldOutAt);
+    }
+
+    /** Time from the first request accepted to the last unit sold, or null. */
+    public Duration firstRequestToSoldOut() {
+        Instant first = outcomes.stream()
+                .map(Outcome::acceptedAt)
+                .filter(a -> a != null)
+                .min(Instant::compareTo)
+                .orElse(null);
+        return first == null || soldOutAt == null ? null : Duration.between(first, soldOutAt);
+    }
+
+    public long ordersWith(String status) {
+        return orders.getOrDefault(status, 0L);
+    }
+
+    public long ordersCreated() {
+        return orders.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

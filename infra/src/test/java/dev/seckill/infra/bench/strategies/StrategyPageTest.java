@@ -1,0 +1,80 @@
+package dev.seckill.infra.bench.strategies;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.ops.report.SvgLabels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The strategies page as a reader on a laptop sees it: one column (no inline-block charts drifting right), the table
+ * a column per strategy so it fits, the figures that are 0 for every strategy said in one line instead of empty
+ * charts, no label on another, and the same page under a German default locale.
+ */
+class StrategyPageTest {
+    static StrategyRun.Result result(String name, double perSecond, long lost, int connections) {
+        return new StrategyRun.Result(
+                name,
+                false,
+                10_000,
+                0,
+                perSecond,
+                12.5,
+                240.25,
+                new StrategyRun.FirstSecond(3_000, 10.5, 99.5, null),
+                Map.of("SUCCESS", 1_000L),
+                new StrategyAudit(1_000, 0, 0, 0, 1_000, lost, 0),
+                connections,
+                -1);
+    }
+
+    static String page() {
+        return StrategyTable.html(
+                new StrategyRun.Workload(1_000, 10_000, 200, 5_000, 7, 0),
+                List.of(
+                        result("pessimistic", 1_234.5, 0, 50),
+                        result("optimistic", 2_345, 0, 50),
+                        result("sync", 12_345, 0, 0),
+                        result("pipeline", 45_678, 0, 0)),
+                List.of(
+                        result("pessimistic", 1_000, 0, 50),
+                        result("optimistic", 2_000, 3, 50),
+                        result("sync", 10_000, 0, 0),
+                        result("pipeline", 40_000, 0, 0)));
+    }
+
+    @Test
+    void onePageColumn_aTableColumnPerStrategy_zerosInWords_andNoLabelOnAnother() throws Exception {
+        String html = page();
+        Files.writeString(Path.of("target", "strategy-page.html"), html); // to look at in headless Chromium
+        assertThat(html).doesNotContain("inline-block").contains("max-width:920px");
+        assertThat(html)
+                .contains("<thead><tr><th></th><th>pessimistic</th><th>optimistic</th><th>sync</th><th>pipeline</th>")
+                .contains("<th>first second: sent</th>");
+        String normal = html.substring(html.indexOf("Normal run"), html.indexOf("SIGKILLed"));
+        assertThat(normal)
+                .contains("<b>oversold units</b>: 0 for every strategy")
+                .contains("<b>confirmed sales lost</b>: 0 for every strategy")
+                .contains("<b>units left unsold</b>: 0 for every strategy");
+        String faulted = html.substring(html.indexOf("SIGKILLed"));
+        assertThat(faulted).contains("<figcaption>confirmed sales lost</figcaption>");
+        List<String> charts = SvgLabels.charts(html);
+        assertThat(charts).as("answers/s, p99, DB connections twice; lost once").hasSize(7);
+        for (String svg : charts) {
+            assertThat(svg).doesNotContain("data-points=\"0\"");
+            assertThat(SvgLabels.overlaps(svg)).as(svg).isEmpty();
+        }
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.GERMANY);
+        try {
+            assertThat(page()).isEqualTo(html);
+        } finally {
+            Locale.setDefault(before);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.seckill.infra.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.infra.cli.Seckill;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.infra.harness.OutcomeLog;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.stack.KafkaFixture;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ./seckill load} against a real pipeline: through Kafka with a fifth of the requests re-sent (every requestId is
+ * decided exactly once), and through the gateway's HTTP API with tokens it mints.
+ */
+class LoadCommandTest {
+    static String run(Settings settings, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Seckill.run(settings, args, new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(text).isZero();
+        return text;
+    }
+
+    @Test
+    void anUpstreamsLoadViaKafkaIsDecidedOncePerRequestId_andViaHttpItIsAccepted() throws Exception {
+        Settings base = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "2",
+                "gateway.auth.secret",
+                "load-test-" + UUID.randomUUID() + UUID.randomUUID()));
+        Namespace ns =
+                Namespace.create(base, "load-" + UUID.randomUUID().toString().substring(0, 6));
+        try (Pipeline p = new Pipeline(ns).start();
+                OutcomeLog log = new OutcomeLog(base, p.topics())) {
+            p.openSale(5401, 100, Duration.ofHours(1), 1);
+            String kafka = run(
+                    ns.settings(),
+                    "load",
+                    "--via",
+                    "kafka",
+                    "--requests",
+                    "300",
+                    "--rate",
+                    "2000",
+                    "--goods",
+                    "5401",
+                    "--users",
+                    "200",
+                    "--repeat-ratio",
+                    "0.2");
+            Matcher m = Pattern.compile("sent 300 purchases \\(([0-9,]+) distinct requestIds, ([0-9,]+) re-sent\\)")
+                    .matcher(kafka);
+            assertThat(m.find()).as(kafka).isTrue();
+            int distinct = Integer.parseInt(m.group(1).replace(",", ""));
+            assertThat(Integer.parseInt(m.group(2).replace(",", "")))
+                    .as("a fifth re-sent, roughly")
+                    .isBetween(30, 100);
+            assertThat(kafka).contains("answers    {acked=300}");
+            await().atMost(Duration.ofSeconds(90)).until(() -> log.size() >= distinct);
+            Map<String, Long> perId =
+                    log.snapshot().stream().collect(Collectors.groupingBy(Outcome::requestId, Collectors.counting()));
+            assertThat(perId).hasSize(distinct);
+            assertThat(perId.values()).as("each requestId decided exactly once").containsOnly(1L);
+            assertThat(log.snapshot().stream()
+                            .filter(o -> o.outcome().name().equals("SUCCESS"))
+                            .count())
+                    .isEqualTo(100);
+
+            // goods 5401 is sold out now (the gateway would answer 200 SOLD_OUT at the door): a sale of its own
+            p.openSale(5402, 1000, Duration.ofHours(1), 1);
+            String http = run(
+                    ns.settings(),
+                    "load",
+                    "--via",
+                    "http",
+                    "--url",
+                    "http://127.0.0.1:" + p.gatewayPort(),
+                    "--requests",
+                    "50",
+                    "--rate",
+                    "500",
+                    "--goods",
+                    "5402",
+                    "--users",
+                    "50");
+            assertThat(http)
+                    .contains("answers    {202=50}")
+                    .doesNotContain("failed")
+                    .doesNotContain("401");
+        } finally {
+            new Namespaces(base).clean(ns.name());
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.seckill.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.stack.KafkaBroker;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.ScanParams;
+
+/**
+ * The suite's last check (system-tests' {@code leftovers} execution, at {@code verify}, after every module's tests):
+ * no test left a database or Redis keys behind on the machine's servers. It fails naming each one.
+ *
+ * <p>What counts as a test's: a database {@code seckill_*} on the tests' server ({@code SECKILL_TEST_DB_SERVER}, else
+ * 127.0.0.1:3306), and Redis keys under a prefix shaped as the tests make theirs (a word and a random hex suffix,
+ * {@code test-1a2b3c4d:}, {@code e2e-1a2b3c4d:}). Never what the user's own stack legitimately holds: the live
+ * namespace ({@code seckill} database, {@code seckill:} keys) and the namespaces of the user's commands ({@code demo-},
+ * {@code bench-}, {@code chaos-}, {@code drill-}, {@code strat-<date>}; {@code ./seckill namespaces} lists them,
+ * {@code ./seckill clean --namespace} removes one). Topics of test namespaces on the stack's broker are listed too,
+ * as a warning (they do not fail the check).
+ *
+ * <p>It reads the servers as they are at the end: a test JVM of another build running at the same moment can have a
+ * namespace open; {@code -Dseckill.leftovers.skip=true} skips the check for such a run, and
+ * {@code -Dseckill.leftovers.remove=true} removes what it names (it still fails, so the run that left them is seen).
+ */
+class LeftoversCheck {
+    /** Names the tests give their namespaces: a word (or several) and a random hex suffix from a UUID. */
+    static final Pattern TEST_NAME = Pattern.compile("[a-z][a-z0-9_-]*[-_][0-9a-f]{6,8}");
+
+    /** The namespaces of the user's own commands (demo, benchmarks, chaos, drills, strategies), never a test's. */
+    static final Pattern USERS = Pattern.compile("(demo|bench|chaos|drill)[-_].*|strat[-_]\\d.*");
+
+    static final String DB_SERVER =
+            Optional.ofNullable(System.getenv("SECKILL_TEST_DB_SERVER")).orElse("jdbc:mysql://127.0.0.1:3306");
+    static final String REDIS_URL =
+            Optional.ofNullable(System.getenv("SECKILL_REDIS_URL")).orElse("redis://127.0.0.1:6379");
+    static final boolean REMOVE = Boolean.getBoolean("seckill.leftovers.remove");
+
+    static boolean testNamespace(String name) {
+        return !USERS.matcher(name).matches() && TEST_NAME.matcher(name).matches();
+    }
+
+    /** A test database: any {@code seckill_*} but the live one and the user's commands'. */
+    static boolean testDatabase(String db) {
+        return db.startsWith("seckill_")
+                && !USERS.matcher(db.substring("seckill_".length())).matches();
+    }
+
+    @Test
+    void noTestLeftADatabaseOrRedisKeysBehind() throws Exception {
+        List<String> left = new ArrayList<>();
+        left.addAll(databases());
+        left.addAll(redisKeys());
+        topicsWarning();
+        assertThat(left)
+                .as("left behind by the tests (each test removes its namespace: topics, keys, database; "
+                        + (REMOVE ? "removed now" : "-Dseckill.leftovers.remove=true removes them") + ")")
+                .isEmpty();
+    }
+
+    static List<String> databases() throws Exception {
+        List<String> left = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(DB_SERVER + "/?sslMode=DISABLED", "root", "");
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SHOW DATABASES LIKE 'seckill\\_%'")) {
+            while (rs.next()) if (testDatabase(rs.getString(1))) left.add(rs.getString(1));
+        }
+        if (REMOVE && !left.isEmpty()) {
+            try (Connection c = DriverManager.getConnection(DB_SERVER + "/?sslMode=DISABLED", "root", "");
+                    Statement st = c.createStatement()) {
+                for (String db : left) st.execute("DROP DATABASE IF EXISTS `" + db + "`");
+            }
+        }
+        return left.stream().map(db -> "database " + db).toList();
+    }
+
+    static List<String> redisKeys() {
+        Map<String, Integer> byPrefix = new TreeMap<>();
+        try (RedisClient redis = RedisClient.create(URI.create(REDIS_URL))) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                var page = redis.scan(cursor, new ScanParams().count(1000));
+                for (String key : page.getResult()) {
+                    int colon = key.indexOf(':');
+                    if (colon > 0 && testNamespace(key.substring(0, colon)))
+                        byPrefix.merge(key.substring(0, colon + 1), 1, Integer::sum);
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            if (REMOVE) byPrefix.keySet().forEach(prefix -> unlink(redis, prefix));
+        }
+        List<String> left = new ArrayList<>();
+        byPrefix.forEach((prefix, n) -> left.add(n + " Redis keys " + prefix + "*"));
+        return left;
+    }
+
+    private static void unlink(RedisClient redis, String prefix) {
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            var page = redis.scan(cursor, new ScanParams().match(prefix + "*").count(1000));
+            if (!page.getResult().isEmpty()) redis.unlink(page.getResult().toArray(String[]::new));
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    }
+
+    /** Topics of test namespaces on the stack's broker ({@code SECKILL_KAFKA_BOOTSTRAP}), printed, not failed on. */
+    static void topicsWarning() throws Exception {
+        String bootstrap = System.getenv("SECKILL_KAFKA_BOOTSTRAP");
+        if (bootstrap == null || bootstrap.isBlank() || !KafkaBroker.answersMetadata(bootstrap)) return;
+        Map<String, Integer> byNamespace = new TreeMap<>();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            for (String t : admin.listTopics().names().get(30, TimeUnit.SECONDS)) {
+                int dot = t.indexOf('.');
+                if (dot > 0 && testNamespace(t.substring(0, dot)))
+                    byNamespace.merge(t.substring(0, dot), 1, Integer::sum);
+            }
+        }
+        if (!byNamespace.isEmpty())
+            System.err.println("leftovers (warning): topics of test namespaces on " + bootstrap + ": " + byNamespace);
+    }
+}

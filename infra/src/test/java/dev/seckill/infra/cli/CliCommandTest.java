@@ -3,8 +3,10 @@ package dev.seckill.infra.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class CliCommandTest {
     @Test
     void aCommandParsesTheFlagsItDeclaresAfterItsWords() {

@@ -3,8 +3,10 @@ package dev.seckill.infra.drill;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class AnswerTimesTest {
     private static long[] micros(long... ms) {
         long[] m = new long[ms.length];

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +33,10 @@ import redis.clients.jedis.params.ScanParams;
  * {@code ./seckill clean --namespace} removes one). Topics of test namespaces on the stack's broker are listed too,
  * as a warning (they do not fail the check).
  *
- * <p>It reads the servers as they are at the end: a test JVM of another build running at the same moment can have a
- * namespace open; {@code -Dseckill.leftovers.skip=true} skips the check for such a run, and
+ * <p>Only what this build left fails it: a database whose tables were all created before the build started
+ * ({@code seckill.build.started}, Maven's build timestamp) and Redis keys idle since before it are an earlier run's,
+ * listed as a warning. It reads the servers as they are at the end: a test JVM of another build running at the same
+ * moment can have a namespace open; {@code -Dseckill.leftovers.skip=true} skips the check for such a run, and
  * {@code -Dseckill.leftovers.remove=true} removes what it names (it still fails, so the run that left them is seen).
  */
 class LeftoversCheck {
@@ -48,6 +51,11 @@ class LeftoversCheck {
     static final String REDIS_URL =
             Optional.ofNullable(System.getenv("SECKILL_REDIS_URL")).orElse("redis://127.0.0.1:6379");
     static final boolean REMOVE = Boolean.getBoolean("seckill.leftovers.remove");
+    /** When this build started (Maven's build timestamp, UTC); unknown (everything is this build's) when not set. */
+    static final Instant STARTED = Optional.ofNullable(System.getProperty("seckill.build.started"))
+            .filter(t -> !t.isBlank())
+            .map(Instant::parse)
+            .orElse(Instant.EPOCH);
 
     static boolean testNamespace(String name) {
         return !USERS.matcher(name).matches() && TEST_NAME.matcher(name).matches();
@@ -62,8 +70,12 @@ class LeftoversCheck {
     @Test
     void noTestLeftADatabaseOrRedisKeysBehind() throws Exception {
         List<String> left = new ArrayList<>();
-        left.addAll(databases());
-        left.addAll(redisKeys());
+        List<String> earlier = new ArrayList<>();
+        databases(left, earlier);
+        redisKeys(left, earlier);
+        if (!earlier.isEmpty())
+            System.err.println("leftovers (warning): left by an earlier run, before this build started at " + STARTED
+                    + ": " + earlier);
         topicsWarning();
         assertThat(left)
                 .as("left behind by the tests (each test removes its namespace: topics, keys, database; "
@@ -71,40 +83,65 @@ class LeftoversCheck {
                 .isEmpty();
     }
 
-    static List<String> databases() throws Exception {
-        List<String> left = new ArrayList<>();
+    static void databases(List<String> left, List<String> earlier) throws Exception {
+        List<String> mine = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(DB_SERVER + "/?sslMode=DISABLED", "root", "");
-                Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SHOW DATABASES LIKE 'seckill\\_%'")) {
-            while (rs.next()) if (testDatabase(rs.getString(1))) left.add(rs.getString(1));
-        }
-        if (REMOVE && !left.isEmpty()) {
-            try (Connection c = DriverManager.getConnection(DB_SERVER + "/?sslMode=DISABLED", "root", "");
-                    Statement st = c.createStatement()) {
-                for (String db : left) st.execute("DROP DATABASE IF EXISTS `" + db + "`");
+                Statement st = c.createStatement()) {
+            List<String> tests = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SHOW DATABASES LIKE 'seckill\\_%'")) {
+                while (rs.next()) if (testDatabase(rs.getString(1))) tests.add(rs.getString(1));
             }
+            for (String db : tests) {
+                if (createdBefore(c, db, STARTED)) earlier.add("database " + db);
+                else mine.add(db);
+            }
+            if (REMOVE) for (String db : mine) st.execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
-        return left.stream().map(db -> "database " + db).toList();
+        mine.forEach(db -> left.add("database " + db));
     }
 
-    static List<String> redisKeys() {
-        Map<String, Integer> byPrefix = new TreeMap<>();
+    /** Whether every table of {@code db} was created before {@code started} (a database without tables: not known). */
+    static boolean createdBefore(Connection c, String db, Instant started) throws Exception {
+        try (var ps = c.prepareStatement(
+                "SELECT MAX(UNIX_TIMESTAMP(CREATE_TIME)) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?")) {
+            ps.setString(1, db);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getObject(1) == null) return false;
+                return rs.getLong(1) < started.getEpochSecond();
+            }
+        }
+    }
+
+    static void redisKeys(List<String> left, List<String> earlier) {
+        Map<String, Integer> mine = new TreeMap<>();
+        Map<String, Integer> before = new TreeMap<>();
+        long sinceStart = Math.max(0, (System.currentTimeMillis() - STARTED.toEpochMilli()) / 1000);
         try (RedisClient redis = RedisClient.create(URI.create(REDIS_URL))) {
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 var page = redis.scan(cursor, new ScanParams().count(1000));
                 for (String key : page.getResult()) {
                     int colon = key.indexOf(':');
-                    if (colon > 0 && testNamespace(key.substring(0, colon)))
-                        byPrefix.merge(key.substring(0, colon + 1), 1, Integer::sum);
+                    if (colon <= 0 || !testNamespace(key.substring(0, colon))) continue;
+                    (idleSeconds(redis, key) > sinceStart ? before : mine)
+                            .merge(key.substring(0, colon + 1), 1, Integer::sum);
                 }
                 cursor = page.getCursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-            if (REMOVE) byPrefix.keySet().forEach(prefix -> unlink(redis, prefix));
+            if (REMOVE) mine.keySet().forEach(prefix -> unlink(redis, prefix));
         }
-        List<String> left = new ArrayList<>();
-        byPrefix.forEach((prefix, n) -> left.add(n + " Redis keys " + prefix + "*"));
-        return left;
+        mine.forEach((prefix, n) -> left.add(n + " Redis keys " + prefix + "*"));
+        before.forEach((prefix, n) -> earlier.add(n + " Redis keys " + prefix + "*"));
+    }
+
+    /** Seconds since the key was last written or read; 0 (this build's) when Redis cannot tell (an LFU policy). */
+    private static long idleSeconds(RedisClient redis, String key) {
+        try {
+            Long idle = redis.objectIdletime(key);
+            return idle == null ? 0 : idle;
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     private static void unlink(RedisClient redis, String prefix) {

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class TraceHeadersTest {
     @Test
     void newTraceIdsAreW3cShapedAndDistinct() {

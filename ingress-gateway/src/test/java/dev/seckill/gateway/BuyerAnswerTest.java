@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -31,8 +30,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.params.ScanParams;
 
 /**
  * Issue 12, the buyer's answer, over a real broker and the machine's Redis: {@code Prefer: wait} holds the reply until
@@ -69,6 +66,8 @@ class BuyerAnswerTest {
                 "100000",
                 "gateway.limit.user.burst",
                 "100000",
+                "gateway.max.wait.seconds",
+                "60", // the 2,000 waiters ask for 30 s: not capped at the default 10 while they are being sent
                 "gateway.id.secret",
                 "ids-of-" + ns + "-shared-by-every-instance"));
         topics = new Topics(ns + ".");
@@ -84,19 +83,7 @@ class BuyerAnswerTest {
     static void stop() throws Exception {
         gateway.close();
         outcomes.close();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", KafkaFixture.bootstrap()))) {
-            admin.deleteTopics(topics.all()).all().get();
-        }
-        try (RedisClient redis = RedisClient.create(URI.create("redis://127.0.0.1:6379"))) {
-            String cursor = ScanParams.SCAN_POINTER_START;
-            do {
-                var page = redis.scan(
-                        cursor,
-                        new ScanParams().match(settings.redisPrefix() + "*").count(1000));
-                page.getResult().forEach(redis::del);
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-        }
+        TestGateways.removeNamespace(settings);
     }
 
     static HttpRequest.Builder request(GatewayApp g, String path) {
@@ -185,7 +172,8 @@ class BuyerAnswerTest {
         assertThat(pending.statusCode()).isEqualTo(200);
         assertThat(field(pending, "status")).isEqualTo("PENDING");
 
-        try (GatewayApp second = TestGateways.started(settings)) {
+        PrometheusMeterRegistry secondMetrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (GatewayApp second = TestGateways.started(settings, secondMetrics)) {
             assertThat(field(status(second, "truth-1"), "status"))
                     .as("accepted through the first instance")
                     .isEqualTo("PENDING");
@@ -195,14 +183,23 @@ class BuyerAnswerTest {
                             .GET()
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
+            // the long poll is held by the second instance before the outcome exists: it is its waiter that the
+            // outcome, accepted through the first instance, must wake
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> metrics.get("seckill_gateway_waiters").gauge().value() >= 0
-                            && second.port() > 0
-                            && !longPoll.isDone());
+                    .until(() ->
+                            secondMetrics.get("seckill_gateway_waiters").gauge().value() >= 1);
+            assertThat(longPoll).as("held, not answered").isNotDone();
+            long decidedAt = System.nanoTime();
             decide("truth-1", 3021, OutcomeKind.SUCCESS, null);
             assertThat(field(longPoll.get(), "status"))
                     .as("the long poll through the second instance")
                     .isEqualTo("SUCCESS");
+            assertThat(Duration.ofNanos(System.nanoTime() - decidedAt))
+                    .as("woken by the outcome, not answered at its 10 s deadline")
+                    .isLessThan(Duration.ofSeconds(5));
+            assertThat(secondMetrics.get("seckill_gateway_waiters").gauge().value())
+                    .as("the waiter left")
+                    .isZero();
             assertThat(longPoll.get().headers().firstValue("Preference-Applied"))
                     .hasValue("wait=10");
             assertThat(status(second, "truth-1", "Prefer", "wait=5").statusCode())

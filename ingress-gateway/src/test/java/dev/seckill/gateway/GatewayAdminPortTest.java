@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.stack.KafkaFixture;
@@ -20,7 +19,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,9 +57,7 @@ class GatewayAdminPortTest {
     @AfterEach
     void cleanUp() throws Exception {
         registry.close();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", KafkaFixture.bootstrap()))) {
-            admin.deleteTopics(new Topics(ns + ".").all()).all().get();
-        }
+        TestGateways.removeNamespace(settings()); // its topics and its Redis keys
     }
 
     @Test

@@ -46,6 +46,7 @@ class GatewayDoorTest {
     static Jwt jwt;
     static String prefix;
     static String redisPrefix;
+    static Settings settings;
     static final AtomicLong users = new AtomicLong(1000);
 
     @BeforeAll
@@ -73,6 +74,7 @@ class GatewayDoorTest {
                 "2",
                 "gateway.payment.secret",
                 PAYMENT_SECRET));
+        settings = s;
         gateway = TestGateways.started(s);
         jwt = new Jwt(SECRET, Clock.systemUTC());
     }
@@ -80,6 +82,7 @@ class GatewayDoorTest {
     @AfterAll
     static void stop() {
         gateway.close();
+        TestGateways.removeNamespace(settings);
     }
 
     static HttpResponse<String> post(String body, String token) throws Exception {

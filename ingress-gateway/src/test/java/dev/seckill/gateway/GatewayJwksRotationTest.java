@@ -40,6 +40,7 @@ class GatewayJwksRotationTest {
     static final IdentityProvider idp = new IdentityProvider();
     static GatewayApp gateway;
     static String prefix;
+    static Settings settings;
     static Path jwks;
     static final AtomicLong users = new AtomicLong(70_000);
 
@@ -60,6 +61,7 @@ class GatewayJwksRotationTest {
                 Map.entry("gateway.auth.jwks.refresh.seconds", "2"),
                 Map.entry("gateway.auth.issuer", IdentityProvider.ISSUER),
                 Map.entry("gateway.auth.audience", IdentityProvider.AUDIENCE)));
+        settings = s;
         gateway = TestGateways.started(s);
     }
 
@@ -67,6 +69,7 @@ class GatewayJwksRotationTest {
     static void stop() throws Exception {
         if (gateway != null) gateway.close();
         Files.deleteIfExists(jwks);
+        if (settings != null) TestGateways.removeNamespace(settings);
     }
 
     /** A purchase by a new buyer holding a token of {@code kid}: its status and body, and the buyer. */

@@ -11,6 +11,7 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaBroker;
 import dev.seckill.stack.KafkaFixture;
+import dev.seckill.stack.TestTopics;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
@@ -30,11 +31,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +56,8 @@ class GatewayTest {
                 KafkaFixture.bootstrap(),
                 Settings.TOPIC_PREFIX,
                 prefix,
+                Settings.REDIS_PREFIX,
+                prefix.replace('.', ':'),
                 "gateway.port",
                 "0",
                 "gateway.metrics.port",
@@ -71,6 +73,7 @@ class GatewayTest {
     @AfterAll
     static void stop() {
         gateway.close();
+        TestGateways.removeNamespace(settings);
     }
 
     static HttpResponse<String> post(int port, String body, String... headers) throws Exception {
@@ -82,24 +85,9 @@ class GatewayTest {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Every record of the topic up to its end offsets (not what arrived within a fixed time). */
     static List<ConsumerRecord<String, byte[]>> commandsIn(String bootstrap, String topic) {
-        List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<String, byte[]>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrap,
-                        ConsumerConfig.GROUP_ID_CONFIG,
-                        "read-" + UUID.randomUUID(),
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest"),
-                new StringDeserializer(),
-                new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.currentTimeMillis() + 5000;
-            while (System.currentTimeMillis() < deadline)
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-        }
-        return out;
+        return TestTopics.readToEnd(bootstrap, topic);
     }
 
     @Test
@@ -171,7 +159,16 @@ class GatewayTest {
                 GatewayDoorTest.pay(gateway.port(), 77, "{\"paymentId\":\"p-77\"}", "Bearer anything-at-all");
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(r.body()).contains("SECKILL_GATEWAY_PAYMENT_SECRET");
+        // a later payment written straight to the topic: the read below reached past the refused call
+        try (var producer = new KafkaProducer<String, String>(
+                Map.of("bootstrap.servers", settings.kafkaBootstrap(), "acks", "all"),
+                new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topics.payments(), "78", "{\"paymentId\":\"p-78-later\"}"))
+                    .get();
+        }
         assertThat(commandsIn(settings.kafkaBootstrap(), topics.payments()))
+                .anyMatch(c -> new String(c.value()).contains("p-78-later"))
                 .noneMatch(c -> new String(c.value()).contains("p-77"));
     }
 
@@ -221,9 +218,18 @@ class GatewayTest {
     @Test
     void rejectedInputNeverReachedKafka() throws Exception {
         String marker = "marker-" + UUID.randomUUID().toString().substring(0, 6);
-        post(gateway.port(), "{\"goodsId\":1,\"userId\":-1,\"requestId\":\"" + marker + "\"}");
+        assertThat(post(gateway.port(), "{\"goodsId\":1,\"userId\":-1,\"requestId\":\"" + marker + "\"}")
+                        .statusCode())
+                .isEqualTo(400);
+        String later = marker + "-later";
+        assertThat(post(gateway.port(), "{\"goodsId\":1,\"userId\":1,\"requestId\":\"" + later + "\"}")
+                        .statusCode())
+                .as("a valid purchase after it")
+                .isEqualTo(202);
         assertThat(commandsIn(settings.kafkaBootstrap(), topics.commands()))
-                .noneMatch(c -> new String(c.value()).contains(marker));
+                .as("read past the later purchase, and the rejected one is not there")
+                .anyMatch(c -> new String(c.value()).contains("\"" + later + "\""))
+                .noneMatch(c -> new String(c.value()).contains("\"" + marker + "\""));
     }
 
     @Test
@@ -261,6 +267,8 @@ class GatewayTest {
                 broker.bootstrap(),
                 Settings.TOPIC_PREFIX,
                 prefix,
+                Settings.REDIS_PREFIX,
+                prefix.replace('.', ':'),
                 "gateway.port",
                 "0",
                 "gateway.metrics.port",
@@ -318,6 +326,7 @@ class GatewayTest {
         } finally {
             own.close();
             broker.stop();
+            TestGateways.removeRedisKeys(s);
         }
     }
 
@@ -329,6 +338,8 @@ class GatewayTest {
                 KafkaFixture.bootstrap(),
                 Settings.TOPIC_PREFIX,
                 prefix,
+                Settings.REDIS_PREFIX,
+                prefix.replace('.', ':'),
                 "gateway.port",
                 "0",
                 "gateway.metrics.port",
@@ -365,5 +376,6 @@ class GatewayTest {
         commandsIn(KafkaFixture.bootstrap(), prefix + "commands")
                 .forEach(c -> inLog.add(new String(c.value()).replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1")));
         assertThat(inLog).containsAll(acknowledged);
+        TestGateways.removeNamespace(s);
     }
 }

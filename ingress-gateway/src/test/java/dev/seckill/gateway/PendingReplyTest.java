@@ -6,9 +6,11 @@ import dev.seckill.contracts.command.CommandRules;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The 202 body is written by hand; it must be the JSON a JsonObject would have written, for every requestId. */
+@Tag("fast")
 class PendingReplyTest {
     @Test
     void givenAnyAcceptableRequestId_thenThePendingBodyIsTheSameJsonAsAJsonObjectWrites() {

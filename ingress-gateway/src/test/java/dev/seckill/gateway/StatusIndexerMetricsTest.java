@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -60,9 +59,7 @@ class StatusIndexerMetricsTest {
 
     @AfterEach
     void deleteTopics() throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", KafkaFixture.bootstrap()))) {
-            admin.deleteTopics(topics.all()).all().get();
-        }
+        TestGateways.removeNamespace(settings); // its topics and its Redis keys
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.stack.TestTopics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.ScanParams;
 
 /** Gateways as the tests start them, and the sales their purchases need. */
 final class TestGateways {
@@ -47,6 +49,26 @@ final class TestGateways {
                     keys.sale(goodsId),
                     Map.of("startAt", Long.toString(now - 60_000), "endAt", Long.toString(now + 3_600_000)));
             redis.pexpire(keys.sale(goodsId), 3_600_000);
+        }
+    }
+
+    /** Removes a test's namespace: its topics and its Redis keys (the suite's leftover check finds any left). */
+    static void removeNamespace(Settings settings) {
+        TestTopics.deleteWithPrefix(settings.kafkaBootstrap(), settings.topicPrefix());
+        removeRedisKeys(settings);
+    }
+
+    /** Removes a test's Redis keys (those under its prefix). */
+    static void removeRedisKeys(Settings settings) {
+        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                var page = redis.scan(
+                        cursor,
+                        new ScanParams().match(settings.redisPrefix() + "*").count(1000));
+                if (!page.getResult().isEmpty()) redis.unlink(page.getResult().toArray(String[]::new));
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         }
     }
 }

@@ -27,6 +27,10 @@ public final class KafkaFixture {
 
     public static synchronized String bootstrap() {
         if (bootstrap != null) return bootstrap;
+        if (Boolean.getBoolean("seckill.tests.fast"))
+            throw new IllegalStateException(
+                    "the fast layer (-Pfast, @Tag(\"fast\")) runs without Kafka: a test that needs"
+                            + " a broker is not a fast one; remove its tag");
         String configured = System.getenv("SECKILL_KAFKA_BOOTSTRAP");
         if (configured != null && !configured.isBlank() && KafkaBroker.answersMetadata(configured)) {
             LOG.info("tests use the Kafka broker at {}", configured);

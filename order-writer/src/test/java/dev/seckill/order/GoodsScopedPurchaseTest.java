@@ -91,7 +91,9 @@ class GoodsScopedPurchaseTest {
                 .as("each goods deducted once per purchase")
                 .isEqualTo(-2);
         assertThat(count("SELECT stock FROM sale WHERE goods_id = ?", B)).isEqualTo(-2);
-        assertThat(metrics.counter("seckill_dlq_records", "source", "order-writer")
+        assertThat(metrics.get("seckill_dlq_records")
+                        .tags("source", "order-writer")
+                        .counter()
                         .count())
                 .isZero();
         assertThat(exits).hasValue(0);

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.kit.config.Settings;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The payment grace's default: room for a provider that publishes an on-time payment late, bounded by the timeout. */
+@Tag("fast")
 class OrderWriterSettingsTest {
     static long grace(Map<String, String> set) {
         return OrderWriterSettings.from(Settings.with(set)).paymentGraceMs();

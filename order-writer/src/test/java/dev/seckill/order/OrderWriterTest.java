@@ -13,6 +13,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
+import io.micrometer.core.instrument.search.MeterNotFoundException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -142,7 +143,7 @@ class OrderWriterTest {
                 query(app, "SELECT COUNT(*) FROM stock_ledger")
             };
             assertThat(second).containsExactly(first);
-            assertThat(metrics.counter("seckill_orders_written").count())
+            assertThat(metrics.get("seckill_orders_written").counter().count())
                     .as("nothing new written on redelivery")
                     .isZero();
         }
@@ -213,12 +214,17 @@ class OrderWriterTest {
         try {
             feeder.start();
             await().atMost(Duration.ofSeconds(60))
-                    .until(() -> metricsA.counter("seckill_orders_written").count() >= 300);
+                    .ignoreException(MeterNotFoundException.class) // born at its first write
+                    .until(() ->
+                            metricsA.get("seckill_orders_written").counter().count() >= 300);
             b = new OrderWriterApp(shared, metricsB).start(); // a rebalance while batches are in flight
             OrderWriterApp second = b;
             await().atMost(Duration.ofSeconds(60))
-                    .until(() -> metricsB.counter("seckill_orders_written").count() > 0
-                            || query(second, "SELECT COUNT(*) FROM purchase_order") >= goods.length * perGoods / 2);
+                    .ignoreException(MeterNotFoundException.class) // born at its first write
+                    .until(() ->
+                            metricsB.get("seckill_orders_written").counter().count() > 0
+                                    || query(second, "SELECT COUNT(*) FROM purchase_order")
+                                            >= goods.length * perGoods / 2);
             a.close(); // and a revocation: A hands over what it polled
             feeder.join();
             await().atMost(Duration.ofSeconds(90))

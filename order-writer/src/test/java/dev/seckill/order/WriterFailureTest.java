@@ -56,10 +56,10 @@ class WriterFailureTest {
                         .start();
                 StatusServer status = StatusServer.start(metrics, app::health, 0)) {
             assertThat(exit.get(120, TimeUnit.SECONDS)).as("exit status").isNotZero();
-            assertThat(metrics.counter("seckill_writer_dlq_send_failures").count())
+            assertThat(metrics.get("seckill_writer_dlq_send_failures").counter().count())
                     .as("bounded retries")
                     .isEqualTo(3);
-            assertThat(metrics.counter("seckill_writer_fatal").count()).isEqualTo(1);
+            assertThat(metrics.get("seckill_writer_fatal").counter().count()).isEqualTo(1);
             assertThat(app.health().up()).isFalse();
             assertThat(app.health().detail()).contains("DLQ");
             HttpResponse<String> health = HttpClient.newHttpClient()

@@ -2,9 +2,11 @@ package dev.seckill.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The verdict on one goods from the sources side by side (the sources themselves are read over the real stack in infra). */
+@Tag("fast")
 class GoodsDriftTest {
     /** A goods that opened 10, sold 4, released 1: 7 left, 3 live buyers holding one unit each. */
     static GoodsDrift drift(Long redisStock, Long redisBuyers, boolean keysRetired, long paidReleased) {

@@ -46,7 +46,10 @@ class LedgerFoldTest {
                 .contains(stack.topics.ledger() + "-")
                 .contains("malformed LedgerEntry")
                 .contains("DEDUCTED entry deduct:" + goods + ":anonymous without userId");
-        assertThat(stack.metrics.counter("seckill_reconcile_ledger_skipped").count())
+        assertThat(stack.metrics
+                        .get("seckill_reconcile_ledger_skipped")
+                        .counter()
+                        .count())
                 .isEqualTo(2);
 
         stack.deducted(goods, 2, "ok-2", 3);
@@ -55,7 +58,10 @@ class LedgerFoldTest {
         assertThat(stack.one("SELECT COUNT(*) FROM reconcile_audit WHERE kind = 'unreadable_ledger_entry'"))
                 .as("each skipped once")
                 .isEqualTo(2);
-        assertThat(stack.metrics.counter("seckill_reconcile_ledger_skipped").count())
+        assertThat(stack.metrics
+                        .get("seckill_reconcile_ledger_skipped")
+                        .counter()
+                        .count())
                 .isEqualTo(2);
     }
 }

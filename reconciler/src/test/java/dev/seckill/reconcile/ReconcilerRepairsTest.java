@@ -75,7 +75,9 @@ class ReconcilerRepairsTest {
         assertThat(stack.one("SELECT COUNT(*) FROM purchase_order WHERE request_id = 'r-7'"))
                 .isZero();
         assertThat(stack.metrics
-                        .counter("seckill_reconcile_repairs", "kind", "missing_order")
+                        .get("seckill_reconcile_repairs")
+                        .tags("kind", "missing_order")
+                        .counter()
                         .count())
                 .isEqualTo(1);
     }

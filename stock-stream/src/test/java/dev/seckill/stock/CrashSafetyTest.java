@@ -16,6 +16,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
+import dev.seckill.stack.TestTopics;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommittedRecords;
 import dev.seckill.stock.support.StreamProcess;
@@ -75,6 +76,7 @@ class CrashSafetyTest {
     void tearDown() {
         producer.close();
         redis.close();
+        TestTopics.deleteWithPrefix(KafkaFixture.bootstrap(), topics.prefix());
     }
 
     Map<String, String> env() {
@@ -188,6 +190,12 @@ class CrashSafetyTest {
                     .as("invariant 1: no oversell")
                     .isLessThanOrEqualTo(opened)
                     .isEqualTo(sold.size());
+            assertThat(deducted)
+                    .as("up to 400 buyers for %d units: the goods sold out, it did not just refuse", STOCK)
+                    .isEqualTo(STOCK);
+            assertThat(outcomes)
+                    .as("and the buyers after the last unit were told SOLD_OUT")
+                    .anyMatch(o -> o.goodsId() == g && o.outcome() == OutcomeKind.SOLD_OUT);
             assertThat(sold)
                     .extracting(Outcome::userId)
                     .as("invariant 2: one live purchase per buyer")

@@ -35,20 +35,29 @@ class EarlyCommitEndToEndTest {
 
     @Test
     void aFreshPurchaseIsCommittedWithoutWaitingForTheInterval() throws Exception {
-        assertThat(firstOutcomeVisible("20", Duration.ofSeconds(20)))
+        Seen seen = firstOutcomeVisible("20", Duration.ofSeconds(20));
+        assertThat(seen.committed())
                 .as("early commit on: committed well inside the 60 s interval")
                 .isTrue();
+        assertThat(seen.decided()).isTrue();
     }
 
     @Test
     void withoutTheEarlyCommitItWaitsForTheInterval() throws Exception {
-        assertThat(firstOutcomeVisible("0", Duration.ofSeconds(8)))
+        Seen seen = firstOutcomeVisible("0", Duration.ofSeconds(8));
+        assertThat(seen.decided())
+                .as("the purchase was decided: its outcome is written, inside the open transaction")
+                .isTrue();
+        assertThat(seen.committed())
                 .as("early commit off: nothing committed before the 60 s interval")
                 .isFalse();
     }
 
-    /** Starts the app (commit interval 60 s), sends an open and a purchase, and says whether the purchase's outcome was committed in time. */
-    private static boolean firstOutcomeVisible(String caughtUpMs, Duration within) throws Exception {
+    /** Whether the purchase's outcome was committed in time, and whether it was written at all (committed or not). */
+    record Seen(boolean committed, boolean decided) {}
+
+    /** Starts the app (commit interval 60 s), sends an open and a purchase, and says what was seen of its outcome. */
+    private static Seen firstOutcomeVisible(String caughtUpMs, Duration within) throws Exception {
         Topics topics = new Topics("early-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         TopicProvisioner.ensure(KafkaFixture.settings(), topics, 1);
         Instant start = Instant.now().minusSeconds(10);
@@ -82,15 +91,19 @@ class EarlyCommitEndToEndTest {
                             .get();
                 }
                 long sent = System.nanoTime();
+                boolean committed;
                 try {
                     await().atMost(within)
                             .pollInterval(Duration.ofMillis(200))
                             .until(() -> CommittedRecords.read(KafkaFixture.bootstrap(), topics.outcomes()).stream()
                                     .anyMatch(r -> new String(r.value()).contains("\"requestId\":\"e1\"")));
-                    return System.nanoTime() - sent < within.toNanos();
+                    committed = System.nanoTime() - sent < within.toNanos();
                 } catch (ConditionTimeoutException e) {
-                    return false;
+                    committed = false;
                 }
+                boolean decided = CommittedRecords.readUncommitted(KafkaFixture.bootstrap(), topics.outcomes()).stream()
+                        .anyMatch(r -> new String(r.value()).contains("\"requestId\":\"e1\""));
+                return new Seen(committed, decided);
             } finally {
                 try (Admin admin = Admin.create(Map.of("bootstrap.servers", KafkaFixture.bootstrap()))) {
                     admin.deleteTopics(topics.all()).all().get();

@@ -2,8 +2,10 @@ package dev.seckill.stock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class EarlyCommitTest {
     @Test
     void aCaughtUpStreamCommitsAtOnce_atMostOncePerWindow() {

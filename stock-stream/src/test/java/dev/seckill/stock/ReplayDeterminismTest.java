@@ -7,6 +7,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
+import dev.seckill.stack.TestTopics;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommandLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -66,7 +67,7 @@ class ReplayDeterminismTest {
         try (TestRedis ra = new TestRedis()) {
             first = CommandLog.decide(settings(a.prefix(), ra), purchases, metrics);
         }
-        assertThat(metrics.counter("seckill_short_circuit_hits").count())
+        assertThat(metrics.get("seckill_short_circuit_hits").counter().count())
                 .as("the first run answered purchases of sold-out goods in memory")
                 .isGreaterThan(0);
         CommandLog.copy(KafkaFixture.bootstrap(), a, b);
@@ -79,6 +80,8 @@ class ReplayDeterminismTest {
                     purchases);
         }
         assertSameDecisions(first, second, purchases);
+        TestTopics.deleteWithPrefix(KafkaFixture.bootstrap(), a.prefix());
+        TestTopics.deleteWithPrefix(KafkaFixture.bootstrap(), b.prefix());
     }
 
     /**
@@ -123,6 +126,17 @@ class ReplayDeterminismTest {
                             now.userId(),
                             now.quantity()));
         }
-        assertSameDecisions(whenLive, whenLive, purchases);
+        assertThat(daysLater.keySet())
+                .as("the same requestIds decided, none more")
+                .isEqualTo(whenLive.keySet());
+        assertThat(whenLive).hasSize(purchases);
+        assertThat(daysLater.values().stream()
+                        .map(o -> o.outcome().name() + "/" + o.reason())
+                        .distinct()
+                        .count())
+                .as("the log exercises several outcomes and reasons")
+                .isGreaterThanOrEqualTo(5);
+        TestTopics.deleteWithPrefix(KafkaFixture.bootstrap(), live.prefix());
+        TestTopics.deleteWithPrefix(KafkaFixture.bootstrap(), old.prefix());
     }
 }

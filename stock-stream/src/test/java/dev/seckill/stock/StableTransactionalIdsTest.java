@@ -6,12 +6,14 @@ import dev.seckill.kit.config.InstanceIds;
 import dev.seckill.kit.config.Settings;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Issue 27: a restarted stream instance uses the transactional ids its predecessor used (so the broker fences the
  * predecessor's open transaction at once), and a service started without an instance id gets a stable one.
  */
+@Tag("fast")
 class StableTransactionalIdsTest {
     @Test
     void theRandomProcessIdIsReplacedByTheInstanceId_theThreadIndexKept() {

@@ -405,7 +405,7 @@ class AlertsThroughPrometheusTest {
     }
 
     private static Namespace namespace(String prefix, Settings settings) {
-        return Namespace.create(
+        return TestNamespaces.create(
                 settings, prefix + "-" + UUID.randomUUID().toString().substring(0, 6));
     }
 

@@ -41,7 +41,7 @@ class DbOutageTest {
                     "0",
                     "topic.partitions",
                     "4"));
-            Namespace ns = Namespace.create(
+            Namespace ns = TestNamespaces.create(
                     settings, "dbdown-" + UUID.randomUUID().toString().substring(0, 8));
             ns = new Namespace(
                     ns.name(),
@@ -78,7 +78,10 @@ class DbOutageTest {
                 assertThat(audit.violations).isEmpty();
                 assertThat(audit.ordersInDb).isEqualTo(audit.outcomesByKind.get(OutcomeKind.SUCCESS));
                 assertThat(audit.ordersInDb).as("demand exceeded stock").isEqualTo(120);
-                assertThat(p.metrics().counter("seckill_writer_db_retries").count())
+                assertThat(p.metrics()
+                                .get("seckill_writer_db_retries")
+                                .counter()
+                                .count())
                         .as("the writer really met the outage")
                         .isPositive();
             }

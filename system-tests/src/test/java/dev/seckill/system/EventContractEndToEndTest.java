@@ -101,7 +101,7 @@ class EventContractEndToEndTest {
                 "0",
                 "topic.partitions",
                 "2"));
-        pipeline = new Pipeline(Namespace.create(
+        pipeline = new Pipeline(TestNamespaces.create(
                         settings, "contract-" + UUID.randomUUID().toString().substring(0, 8)))
                 .start();
         ns = pipeline.namespace();

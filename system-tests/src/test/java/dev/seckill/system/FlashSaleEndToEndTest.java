@@ -59,8 +59,8 @@ class FlashSaleEndToEndTest {
                 "0",
                 "topic.partitions",
                 "4"));
-        Namespace ns =
-                Namespace.create(settings, "e2e-" + UUID.randomUUID().toString().substring(0, 8));
+        Namespace ns = TestNamespaces.create(
+                settings, "e2e-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();
         log = new OutcomeLog(ns.settings(), pipeline.topics());
     }

@@ -60,8 +60,8 @@ class MonitoringTest {
                 "0",
                 "topic.partitions",
                 "2"));
-        Namespace ns =
-                Namespace.create(settings, "mon-" + UUID.randomUUID().toString().substring(0, 6));
+        Namespace ns = TestNamespaces.create(
+                settings, "mon-" + UUID.randomUUID().toString().substring(0, 6));
         HttpClient http = HttpClient.newHttpClient();
         try (Pipeline p = new Pipeline(ns).start()) {
             p.openSale(5301, 2, Duration.ofHours(1), 1);

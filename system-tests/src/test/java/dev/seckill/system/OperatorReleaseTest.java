@@ -45,7 +45,8 @@ class OperatorReleaseTest {
                 "2",
                 "writer.payment.timeout.ms",
                 "600000"));
-        ns = Namespace.create(settings, "oprel-" + UUID.randomUUID().toString().substring(0, 8));
+        ns = TestNamespaces.create(
+                settings, "oprel-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();
     }
 
@@ -120,20 +121,20 @@ class OperatorReleaseTest {
         assertThat(one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND live_user_id IS NOT NULL", goods))
                 .isEqualTo("1");
         var dlq = pipeline.metrics()
-                .find("seckill_dlq_records")
+                .get("seckill_dlq_records")
                 .tag("source", "order-writer")
                 .counter();
-        assertThat(dlq == null ? 0 : dlq.count())
+        assertThat(dlq.count())
                 .as("the new SUCCESS became an order, not a DLQ record")
                 .isZero();
     }
 
     static double streamDlq() {
         var dlq = pipeline.metrics()
-                .find("seckill_dlq_records")
+                .get("seckill_dlq_records")
                 .tag("source", "stock-stream")
                 .counter();
-        return dlq == null ? 0 : dlq.count();
+        return dlq.count();
     }
 
     @Test

@@ -55,7 +55,8 @@ class OrderLifecycleTest {
                 Long.toString(DEADLINE_MS),
                 "writer.sweep.interval.ms",
                 "100"));
-        ns = Namespace.create(settings, "life-" + UUID.randomUUID().toString().substring(0, 8));
+        ns = TestNamespaces.create(
+                settings, "life-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();
     }
 

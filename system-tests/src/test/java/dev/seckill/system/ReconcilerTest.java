@@ -101,7 +101,7 @@ class ReconcilerTest {
     @Test
     void aCleanSaleReportsNoDriftAndRepairsNothingAcrossTwentyCycles() throws Exception {
         long goods = 6101;
-        try (Pipeline p = new Pipeline(Namespace.create(
+        try (Pipeline p = new Pipeline(TestNamespaces.create(
                                 base(),
                                 "rec-clean-" + UUID.randomUUID().toString().substring(0, 6)))
                         .start();
@@ -150,7 +150,7 @@ class ReconcilerTest {
     @Test
     void aDeletedOrderIsRecreated_aStrayOrderFlagged_andTamperedRedisStockCorrected() throws Exception {
         long goods = 6102;
-        try (Pipeline p = new Pipeline(Namespace.create(
+        try (Pipeline p = new Pipeline(TestNamespaces.create(
                                 base(),
                                 "rec-fix-" + UUID.randomUUID().toString().substring(0, 6)))
                         .start();
@@ -208,7 +208,7 @@ class ReconcilerTest {
     void redisWipedMidSale_isDetectedAndRestored_andTheSaleEndsCorrect() throws Exception {
         long goods = 6103;
         try (RedisServer own = RedisServer.onFreePort().start()) {
-            Namespace ns = Namespace.create(
+            Namespace ns = TestNamespaces.create(
                     base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),
                     "rec-wipe-" + UUID.randomUUID().toString().substring(0, 6));
             try (Pipeline p = new Pipeline(ns).start();
@@ -257,7 +257,7 @@ class ReconcilerTest {
         long goods = 6104;
         long busyGoods = sharingPartitionWith(goods, base().get(ToolSettings.TOPIC_PARTITIONS));
         try (RedisServer own = RedisServer.onFreePort().start()) {
-            Namespace ns = Namespace.create(
+            Namespace ns = TestNamespaces.create(
                     base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),
                     "rec-busy-" + UUID.randomUUID().toString().substring(0, 6));
             try (Pipeline p = new Pipeline(ns).start();
@@ -334,7 +334,7 @@ class ReconcilerTest {
     @Test
     void aShortSaleLivesThroughItsExpiry_isEndedNotDrift_andItsGoodsOpensAgainWithoutForce() throws Exception {
         long goods = 6104;
-        Namespace ns = Namespace.create(
+        Namespace ns = TestNamespaces.create(
                 base().and(Map.of(
                         KeyLifetime.GRACE_SETTING,
                         "8000",
@@ -441,7 +441,7 @@ class ReconcilerTest {
     void scrapesDuringCyclesNeverDisturbACycle() throws Exception {
         long goods = 6401;
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        try (Pipeline p = new Pipeline(Namespace.create(
+        try (Pipeline p = new Pipeline(TestNamespaces.create(
                                 base(),
                                 "rec-scrape-" + UUID.randomUUID().toString().substring(0, 6)))
                         .start();
@@ -490,7 +490,7 @@ class ReconcilerTest {
     @Test
     void twoReconcilersOnOneDatabaseFoldEveryLedgerEntryOnce() throws Exception {
         long goods = 6501;
-        try (Pipeline p = new Pipeline(Namespace.create(
+        try (Pipeline p = new Pipeline(TestNamespaces.create(
                                 base(),
                                 "rec-two-" + UUID.randomUUID().toString().substring(0, 6)))
                         .start();

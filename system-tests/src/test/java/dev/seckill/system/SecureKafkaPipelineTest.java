@@ -70,7 +70,8 @@ class SecureKafkaPipelineTest {
         // the namespace's own Kafka clients (its audits, the outcome log) are the operator's tools
         Settings base = Settings.with(Map.of("gateway.port", "0", "gateway.metrics.port", "0", "topic.partitions", "2"))
                 .and(as(Role.OPERATOR));
-        ns = Namespace.create(base, "secure-" + UUID.randomUUID().toString().substring(0, 8));
+        ns = TestNamespaces.create(
+                base, "secure-" + UUID.randomUUID().toString().substring(0, 8));
         AclsCommand.apply(kafka.superUser(ns.settings())); // the topics and the ACLs, as the super user
         pipeline = new Pipeline(ns)
                 .as("stock-stream", as(Role.STOCK_STREAM))

@@ -54,7 +54,7 @@ class WarmupBeforeReadyTest {
     @Test
     void servicesWarmThemselvesWithoutTouchingTheSale_thenAPurchaseSucceeds() throws Exception {
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
-        Namespace ns = Namespace.create(
+        Namespace ns = TestNamespaces.create(
                 Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap())),
                 "warm-" + UUID.randomUUID().toString().substring(0, 8));
         Settings s = ns.settings()

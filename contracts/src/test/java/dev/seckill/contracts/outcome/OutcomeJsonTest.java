@@ -6,9 +6,11 @@ import dev.seckill.contracts.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The hand-written outcome encoding is byte for byte Jackson's, and reads back as the same outcome. */
+@Tag("fast")
 class OutcomeJsonTest {
     @Test
     void encodesExactlyAsJackson() {

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * against the code: every event the codecs and serializers of this project write conforms, and what the code refuses
  * the schemas refuse too. A field added, renamed or retyped in a record without its schema fails here.
  */
+@Tag("fast")
 class EventSchemaTest {
     static final String[] FILES = {
         "common.json",

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The hand-written instant parser agrees with {@link Instant#parse} on what it accepts, rejects and returns. */
+@Tag("fast")
 class IsoInstantsTest {
     static Instant reference(String s) {
         try {

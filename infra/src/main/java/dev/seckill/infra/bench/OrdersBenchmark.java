@@ -49,33 +49,42 @@ public final class OrdersBenchmark {
                 n,
                 s.get(OrderWriterSettings.BATCH_MAX) + (s.isSet(OrderWriterSettings.BATCH_MAX) ? "" : " (default)"),
                 name);
-        preload(s, new Topics(s.topicPrefix()), n, out);
-        if (warmup > 0) warmUp(base, name, f, warmup, out);
+        try {
+            preload(s, new Topics(s.topicPrefix()), n, out);
+            if (warmup > 0) warmUp(base, name, f, warmup, out);
 
-        long t0 = System.nanoTime();
-        double single;
-        double batched;
-        Written w;
-        try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
-            w = awaitWritten(writer, n, t0, new ProgressBar(out, "writing", n));
-            single = rawInserts(writer.dataSource(), rawSingle, 1);
-            batched = rawInserts(writer.dataSource(), n, 1000);
+            long t0 = System.nanoTime();
+            double single;
+            double batched;
+            Written w;
+            try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
+                w = awaitWritten(writer, n, t0, new ProgressBar(out, "writing", n));
+                single = rawInserts(writer.dataSource(), rawSingle, 1);
+                batched = rawInserts(writer.dataSource(), n, 1000);
+            }
+            out.printf("%n== bench orders ==%n");
+            out.printf(
+                    "order-writer        %,.0f orders/s steady (first order to last), %,.0f orders/s with start-up (group join, Flyway)%n",
+                    w.steady(), w.rate());
+            out.printf(
+                    "                    each order = order row + ledger row + stock, one DB transaction per batch%n");
+            out.printf(
+                    "raw single-row      %,.0f rows/s (INSERT, autocommit)   ratio %.2f%n",
+                    single, w.steady() / single);
+            out.printf(
+                    "raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n",
+                    batched, w.steady() / batched);
+            out.printf(
+                    warmup > 0
+                            ? "warm-up             %,d orders written by a first writer on its own namespace before this run%n"
+                            : "warm-up             none (--warmup %d): the figure includes the JIT compiling the writer%n",
+                    warmup);
+        } finally { // also when the run fails: nothing of it stays on the stack
+            ns.dropDatabase();
+            out.printf(
+                    "cleaned up          %d topics of this run deleted from the broker, its database %s dropped%n",
+                    ns.deleteTopics(), ns.database());
         }
-        out.printf("%n== bench orders ==%n");
-        out.printf(
-                "order-writer        %,.0f orders/s steady (first order to last), %,.0f orders/s with start-up (group join, Flyway)%n",
-                w.steady(), w.rate());
-        out.printf("                    each order = order row + ledger row + stock, one DB transaction per batch%n");
-        out.printf("raw single-row      %,.0f rows/s (INSERT, autocommit)   ratio %.2f%n", single, w.steady() / single);
-        out.printf(
-                "raw batched         %,.0f rows/s (multi-row INSERT of 1000, one table)   ratio %.2f%n",
-                batched, w.steady() / batched);
-        out.printf(
-                warmup > 0
-                        ? "warm-up             %,d orders written by a first writer on its own namespace before this run%n"
-                        : "warm-up             none (--warmup %d): the figure includes the JIT compiling the writer%n",
-                warmup);
-        out.printf("cleaned up          %d topics of this run deleted from the broker%n", ns.deleteTopics());
         return 0;
     }
 

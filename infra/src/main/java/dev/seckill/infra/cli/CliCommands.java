@@ -197,7 +197,10 @@ public final class CliCommands {
             "<service>",
             List.of(),
             "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
-    public static final CliCommand TEST = CliCommand.of("test", "the whole test suite (the launcher runs Maven)");
+    public static final CliCommand TEST = CliCommand.of(
+            "test",
+            "the whole test suite (the launcher runs Maven); --fast: only the tests that need no server",
+            flag("fast"));
 
     public static List<CliCommand> all() {
         return List.of(

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * scenarios that break Redis own theirs, the stream's rebuild lines are read per goods and cause, a reuse refusal is
  * not a second outcome, the ledger's held units, and the failover proxy's switch and stall. Under a second.
  */
+@Tag("fast")
 class ChaosScenariosTest {
     @Test
     void theRedisScenariosBreakOnlyARedisOfTheirOwnAndIdReuseNeedsNone() {

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.ParsedCommand;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The poison storm's records are hostile in every way the codec must refuse, and none of them is a valid purchase. */
+@Tag("fast")
 class PoisonRecordsTest {
     @Test
     void everyRecordIsPoisonOrAnInvalidPurchaseNeverAValidCommand() {

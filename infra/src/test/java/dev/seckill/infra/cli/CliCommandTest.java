@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seckill.infra.harness.Flags;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class CliCommandTest {
     @Test
     void aCommandParsesTheFlagsItDeclaresAfterItsWords() {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * no method of a service over 60 lines, no fully qualified {@code java.util} collection type spelled inline in a
  * service (imports say what a file uses).
  */
+@Tag("fast")
 class CodeShapeTest {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static final List<String> SERVICES = List.of("stock-stream", "order-writer", "ingress-gateway", "reconciler");

@@ -18,12 +18,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The README's configuration tables and commands table, and {@code ./seckill help}, list exactly the settings the code
  * reads and the flags each command accepts: a setting or flag added without its line in the README fails here.
  */
+@Tag("fast")
 class ConfigurationDocsTest {
     /** Surefire runs in the module's directory. */
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();

@@ -31,6 +31,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -42,6 +43,7 @@ import org.yaml.snakeyaml.Yaml;
  * workload, grace periods longer than each service's close, the stream's headless Service and state directory,
  * settings only as known {@code SECKILL_*} variables, topics with RF 3 and {@code min.insync.replicas=2}.
  */
+@Tag("fast")
 class DeploymentManifestsTest {
     static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
     /** The services' settings and the variables their logback.xml reads (SECKILL_LOG_FORMAT=json in an image). */

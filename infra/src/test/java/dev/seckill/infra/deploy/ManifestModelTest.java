@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * model does not have fails, as it would with {@code kubectl apply --validate=strict}. The negative cases prove the
  * check can fail — each is one of our own manifests with one mistake put in.
  */
+@Tag("fast")
 class ManifestModelTest {
     static final Path SERVICES = K8sModel.DIR.resolve("services.yaml");
 

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * has a read-only root filesystem ({@link RestrictedProfile}); each rule, broken alone in the gateway's template, is
  * found.
  */
+@Tag("fast")
 class RestrictedProfileTest {
     static Map<String, PodTemplateSpec> templates() throws IOException {
         List<HasMetadata> docs = K8sModel.all();

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * sends every request once, and the open loop counts the time a due request waits for a connection (no coordinated
  * omission), so an overloaded server shows its queue in the percentiles.
  */
+@Tag("fast")
 class LoadGeneratorTest {
     Vertx vertx;
     HttpServer server;

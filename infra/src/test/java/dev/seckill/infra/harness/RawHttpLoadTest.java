@@ -10,12 +10,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The raw generator against a real HTTP server that answers after a fixed delay: every request arrives once with its
  * body and token, statuses are counted, and the open loop keeps its rate and shows a queue in its percentiles.
  */
+@Tag("fast")
 class RawHttpLoadTest {
     Vertx vertx;
     HttpServer server;

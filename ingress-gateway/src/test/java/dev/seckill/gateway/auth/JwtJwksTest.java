@@ -25,6 +25,7 @@ import org.jose4j.jwt.NumericDate;
 import org.jose4j.keys.HmacKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and ES256, the key chosen by the token's kid, a key removed from the set refused after the refresh (cached or not),
  * a key never in it refused, exp/nbf with the leeway, iss/aud, and refusals that name the problem and nothing else.
  */
+@Tag("fast")
 class JwtJwksTest {
     static final Jwt.Policy POLICY = new Jwt.Policy(ISSUER, AUDIENCE, Jwt.DEFAULT_MAX_LIFETIME);
     static IdentityProvider idp;

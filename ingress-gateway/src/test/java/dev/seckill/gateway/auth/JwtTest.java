@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Verification with the verified-token cache: a cached token still expires, a tampered one never rides on it. */
+@Tag("fast")
 class JwtTest {
     static final String SECRET = "a-secret-of-at-least-thirty-two-characters";
 

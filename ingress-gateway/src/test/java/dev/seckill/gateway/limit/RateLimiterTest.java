@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.seckill.gateway.Racing;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class RateLimiterTest {
 
     /**

@@ -13,12 +13,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The writer's DLQ counter is scraped at 0 before its first dead letter: Prometheus' {@code increase()} sees nothing of
  * a series born at 1, so {@code SeckillDlqGrowing} missed the first record a running writer dead-lettered.
  */
+@Tag("fast")
 class DeadLetterCountTest {
     static final String SERIES = "seckill_dlq_records_total{source=\"order-writer\"}";
 

@@ -18,11 +18,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /** The line that says a record went to the DLQ carries that record's traceId, and leaves no traceId behind. */
+@Tag("fast")
 class DeadLetterTraceTest {
     final ListAppender<ILoggingEvent> lines = new ListAppender<>();
     final Logger logger = (Logger) LoggerFactory.getLogger(DeadLetterWriter.class);

@@ -9,10 +9,12 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A secret setting: placeholders and guessable values refused with one line naming the variable; {@code _FILE}. */
+@Tag("fast")
 class SecretSettingTest {
     static final Setting<String> KEY = Setting.secret("test.key", 128, "a key");
     static final String RANDOM = "3q2+7wAAAAB0ZXN0LWtleS0xMjM0NTY3ODkwYWJjZGVm7b9kQ1x8Zr0pW1VvQ2s="; // openssl-like

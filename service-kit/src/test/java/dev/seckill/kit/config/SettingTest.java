@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class SettingTest {
     public static final Setting<Integer> SIZE = Setting.integer("test.size", 7, "a size");
     public static final Setting<String> NAME =

@@ -2,9 +2,11 @@ package dev.seckill.kit.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** TLS is dropped (and public-key retrieval allowed) for loopback servers only; a remote server keeps the driver's defaults. */
+@Tag("fast")
 class JdbcUrlsTest {
 
     @Test

@@ -18,10 +18,12 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The one home of the clients' connection: what each setting becomes, what wins, and one line for what cannot work. */
+@Tag("fast")
 class KafkaClientsTest {
     @TempDir
     Path dir;

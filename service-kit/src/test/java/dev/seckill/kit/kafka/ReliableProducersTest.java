@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.seckill.kit.config.Settings;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class ReliableProducersTest {
     private static final Settings AT_H1 = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, "h:1"));
 

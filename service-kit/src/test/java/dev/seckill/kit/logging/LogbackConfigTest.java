@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its own on this module's test classpath (no logback-test.xml, no {@code -Dlogback.configurationFile}), as a service
  * runs from its jars in an image, and its stdout, stderr and log file are read.
  */
+@Tag("fast")
 class LogbackConfigTest {
     static final ObjectMapper JSON = new ObjectMapper();
 

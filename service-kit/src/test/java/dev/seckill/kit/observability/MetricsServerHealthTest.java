@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * {@code /live} is 200 from the first moment (liveness never waits on a start or a dependency); the server binds the
  * address it is given (loopback by default, every interface in a container).
  */
+@Tag("fast")
 class MetricsServerHealthTest {
     static final HttpClient http = HttpClient.newHttpClient();
 

@@ -9,12 +9,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every service's {@code /metrics} carries the JVM's and the process's own series (issue 28): a heap filling, a GC
  * storm or a thread leak shows beside the service's latency, from the registry every service starts with.
  */
+@Tag("fast")
 class MetricsServerJvmSeriesTest {
     static final HttpClient http = HttpClient.newHttpClient();
 

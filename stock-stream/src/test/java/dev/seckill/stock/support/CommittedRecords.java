@@ -16,13 +16,25 @@ public final class CommittedRecords {
     private CommittedRecords() {}
 
     public static List<ConsumerRecord<String, byte[]>> read(String bootstrap, List<String> topics) {
+        return read(bootstrap, topics, "read_committed");
+    }
+
+    /**
+     * Every record written, committed or not (read_uncommitted, to the high watermark): what a stream decided inside
+     * a transaction it has not committed yet.
+     */
+    public static List<ConsumerRecord<String, byte[]>> readUncommitted(String bootstrap, List<String> topics) {
+        return read(bootstrap, topics, "read_uncommitted");
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> read(String bootstrap, List<String> topics, String isolation) {
         List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         bootstrap,
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
+                        isolation,
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                         false),
                 new StringDeserializer(),

@@ -34,21 +34,23 @@ final class Monitoring {
     private final Settings settings;
     private final Path dir;
     private final PrintStream out;
+    private final int port;
 
-    Monitoring(Settings settings, Path dir, PrintStream out) {
+    Monitoring(Settings settings, Path dir, PrintStream out, int port) {
         this.settings = settings;
         this.dir = dir;
         this.out = out;
+        this.port = port;
     }
 
     void up() throws IOException, InterruptedException {
         if (!Files.isExecutable(BINARY) && !install()) return;
         if (Pids.alive(pidFile())) {
-            out.printf("%-13s http://127.0.0.1:%d  running (ours)%n", "prometheus", PORT);
+            out.printf("%-13s http://127.0.0.1:%d  running (ours)%n", "prometheus", port);
             return;
         }
-        if (ServerProcess.answers("127.0.0.1", PORT)) {
-            out.printf("%-13s port %d is taken by something else: not started%n", "prometheus", PORT);
+        if (ServerProcess.answers("127.0.0.1", port)) {
+            out.printf("%-13s port %d is taken by something else: not started%n", "prometheus", port);
             return;
         }
         Files.writeString(dir.resolve("prometheus.yml"), config());
@@ -56,7 +58,7 @@ final class Monitoring {
                         BINARY.toString(),
                         "--config.file=" + dir.resolve("prometheus.yml"),
                         "--storage.tsdb.path=" + dir.resolve("prometheus-data"),
-                        "--web.listen-address=127.0.0.1:" + PORT)
+                        "--web.listen-address=127.0.0.1:" + port)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("prometheus.log").toFile()))
@@ -66,7 +68,7 @@ final class Monitoring {
         awaitReady(p);
         out.printf(
                 "%-13s http://127.0.0.1:%d  started (pid %d; alerts http://127.0.0.1:%d/alerts, rules %s, log %s)%n",
-                "prometheus", PORT, p.pid(), PORT, rules(), dir.resolve("prometheus.log"));
+                "prometheus", port, p.pid(), port, rules(), dir.resolve("prometheus.log"));
     }
 
     /** The scrape configuration of monitoring/prometheus.yml, at the ports this stack's settings give. */
@@ -109,7 +111,7 @@ final class Monitoring {
                 throw new IllegalStateException("prometheus exited; its log: " + dir.resolve("prometheus.log"));
             try {
                 if (http.send(
-                                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT + "/-/ready"))
+                                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready"))
                                                 .timeout(Duration.ofSeconds(2))
                                                 .build(),
                                         HttpResponse.BodyHandlers.discarding())
@@ -125,10 +127,10 @@ final class Monitoring {
 
     boolean status() {
         if (!Files.exists(pidFile())) return true;
-        boolean up = ServerProcess.answers("127.0.0.1", PORT);
+        boolean up = ServerProcess.answers("127.0.0.1", port);
         out.printf(
                 "%-13s %-22s %s  alerts http://127.0.0.1:%d/alerts%n",
-                "prometheus", "127.0.0.1:" + PORT, up ? "UP" : "DOWN", PORT);
+                "prometheus", "127.0.0.1:" + port, up ? "UP" : "DOWN", port);
         return up;
     }
 

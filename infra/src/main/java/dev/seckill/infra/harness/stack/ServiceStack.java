@@ -74,11 +74,18 @@ public final class ServiceStack {
     private final Settings settings;
     private final Path dir;
     private final PrintStream out;
+    private final int monitoringPort;
 
     public ServiceStack(Settings settings, Path home, PrintStream out) {
+        this(settings, home, out, Monitoring.PORT);
+    }
+
+    /** With Prometheus on another port than 9095 (a test's, beside a stack of the user's). */
+    ServiceStack(Settings settings, Path home, PrintStream out, int monitoringPort) {
         this.settings = settings;
         this.dir = home.toAbsolutePath().resolve("services");
         this.out = out;
+        this.monitoringPort = monitoringPort;
     }
 
     public void up(boolean monitoring) throws IOException, InterruptedException {
@@ -105,7 +112,7 @@ public final class ServiceStack {
         // the reconciler reads the schema the order-writer migrates: it starts once the others are up
         startAll(ALL.subList(0, ALL.size() - 1), env);
         startAll(ALL.subList(ALL.size() - 1, ALL.size()), env);
-        if (monitoring) new Monitoring(settings, dir, out).up();
+        if (monitoring) new Monitoring(settings, dir, out, monitoringPort).up();
     }
 
     /** Starts those of {@code services} not running yet, together, and waits for each one's /health. */
@@ -188,12 +195,12 @@ public final class ServiceStack {
                     "%-13s %-22s %s  metrics http://127.0.0.1:%d/metrics, log %s%n",
                     s.name(), "127.0.0.1:" + port, up ? "UP" : "DOWN", port, log(s.name()));
         }
-        return all & new Monitoring(settings, dir, out).status();
+        return all & new Monitoring(settings, dir, out, monitoringPort).status();
     }
 
     /** Stops the services and Prometheus that {@code up --services} started (SIGTERM; they close cleanly). */
     public void down() {
-        new Monitoring(settings, dir, out).down();
+        new Monitoring(settings, dir, out, monitoringPort).down();
         for (Service s : ALL) Pids.stop(out, s.name(), pid(s.name()));
     }
 

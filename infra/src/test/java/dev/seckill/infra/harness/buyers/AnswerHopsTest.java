@@ -3,9 +3,11 @@ package dev.seckill.infra.harness.buyers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The split of a pipeline answer's time into its hops, from the times the answer carries and the client's clock. */
+@Tag("fast")
 class AnswerHopsTest {
     @Test
     void eachHopIsTheDifferenceOfItsTwoTimes_andAnswersWithoutThemAreLeftOut() {

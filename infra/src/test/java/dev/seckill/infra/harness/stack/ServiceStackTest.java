@@ -2,7 +2,6 @@ package dev.seckill.infra.harness.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,7 +41,7 @@ class ServiceStackTest {
     @Test
     void theFourServicesRunAsProcessesPrometheusScrapesThemAndDownStopsThem() throws Exception {
         assumeTrue(Files.isExecutable(Monitoring.BINARY), "no prometheus here: skipped");
-        assumeFalse(ServerProcess.answers("127.0.0.1", Monitoring.PORT), "port 9095 is taken: skipped");
+        int prometheusPort = ServerProcess.freePort(); // never 9095: a stack of the user's may hold it
         Settings base = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap()));
         Namespace ns =
                 Namespace.create(base, "svc-" + UUID.randomUUID().toString().substring(0, 6));
@@ -55,7 +54,7 @@ class ServiceStackTest {
         Settings settings = ns.settings().and(ports);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        ServiceStack stack = new ServiceStack(settings, home, out);
+        ServiceStack stack = new ServiceStack(settings, home, out, prometheusPort);
         try {
             stack.up(true, Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", "0", "SECKILL_STREAM_WARMUP_COMMANDS", "0"));
 
@@ -80,7 +79,7 @@ class ServiceStackTest {
                 JsonNode targets = Json.MAPPER
                         .readTree(http.send(
                                         HttpRequest.newBuilder(URI.create(
-                                                        "http://127.0.0.1:" + Monitoring.PORT + "/api/v1/targets"))
+                                                        "http://127.0.0.1:" + prometheusPort + "/api/v1/targets"))
                                                 .build(),
                                         HttpResponse.BodyHandlers.ofString())
                                 .body())
@@ -91,7 +90,7 @@ class ServiceStackTest {
                         assertThat(t.path("health").asText()).as(t.toString()).isEqualTo("up"));
             });
             String rules = http.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + Monitoring.PORT + "/api/v1/rules"))
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + prometheusPort + "/api/v1/rules"))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString())
                     .body();
@@ -107,7 +106,7 @@ class ServiceStackTest {
             assertThat(Files.exists(home.resolve("services").resolve(s.name() + ".pid")))
                     .isFalse();
         }
-        assertThat(ServerProcess.answers("127.0.0.1", Monitoring.PORT)).isFalse();
+        assertThat(ServerProcess.answers("127.0.0.1", prometheusPort)).isFalse();
     }
 
     private static int get(HttpClient http, int port, String path) throws Exception {

@@ -21,6 +21,7 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rendering of {@link PipelineAcls}, and run (with a stand-in for Kafka's kafka-acls.sh that records its arguments) it
  * asks for exactly the bindings {@link PipelineAcls#bindings(Settings)} creates, for the default names and for others.
  */
+@Tag("fast")
 class PipelineAclsTest {
     static final Path SHIPPED =
             Path.of("..", "deploy", "kafka-acls.sh").toAbsolutePath().normalize();

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 /**
  * One command of {@code ./seckill}: its words ({@code bench gateway}), its operands, the flags it accepts and a line
  * saying what it does. Its flags are parsed from here ({@link #parse(String[])}) and the usage text is made from here
- * ({@link CliCommands#usage()}), so a flag cannot be accepted without being listed.
+ * ({@link CliHelp.usage()}), so a flag cannot be accepted without being listed.
  *
  * @param operands what follows the words other than flags, as shown ({@code <service>}), or empty
  */

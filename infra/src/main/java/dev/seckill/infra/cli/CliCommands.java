@@ -51,10 +51,12 @@ public final class CliCommands {
             value("namespace", "NAME"));
     public static final CliCommand REPORT = CliCommand.of(
             "report",
-            "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts",
+            "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts;"
+                    + " --json: the same figures as one JSON document on stdout",
             value("namespace", "NAME"),
             value("goods", "N"),
-            value("html", "FILE"));
+            value("html", "FILE"),
+            flag("json"));
     public static final CliCommand SQL = new CliCommand(
             "sql",
             "[\"SELECT …\"]",
@@ -232,20 +234,5 @@ public final class CliCommands {
                 LauncherCommands.IMAGES,
                 LauncherCommands.SECRETS,
                 TEST);
-    }
-
-    /** {@code ./seckill help}: every command with its flags, then every configuration variable. */
-    public static String usage() {
-        StringBuilder b = new StringBuilder("usage: ./seckill <command>");
-        for (CliCommand c : all()) {
-            String u = c.usage();
-            b.append("\n  ").append(u);
-            if (u.length() < 25) {
-                b.append(" ".repeat(25 - u.length())).append(c.summary());
-            } else {
-                b.append("\n").append(" ".repeat(27)).append(c.summary());
-            }
-        }
-        return b.append('\n').append(Configuration.usage()).toString();
     }
 }

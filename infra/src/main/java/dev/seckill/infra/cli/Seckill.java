@@ -25,15 +25,18 @@ import dev.seckill.infra.ops.sql.SqlCommand;
 import dev.seckill.kit.config.BadSetting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 
 /** The operator's and analyst's command line behind {@code ./seckill}. */
 public final class Seckill {
-    static final String USAGE = CliCommands.usage();
+    static final String USAGE = CliHelp.usage();
 
     private Seckill() {}
 
@@ -56,6 +59,16 @@ public final class Seckill {
             out.println(USAGE);
             return 2;
         }
+        List<String> words = Arrays.asList(args);
+        if (words.contains("--help") || words.contains("-h") || args[0].equals("help")) {
+            CliCommand c = CliHelp.named(args[0].equals("help") ? words.subList(1, args.length) : words);
+            out.println(c == null ? USAGE : CliHelp.help(c));
+            return 0;
+        }
+        if (args[0].equals("--version") || args[0].equals("version")) {
+            out.println("seckill " + version());
+            return 0;
+        }
         try {
             switch (args[0]) {
                 case "up" -> {
@@ -65,8 +78,9 @@ public final class Seckill {
                         new ServiceStack(settings, home, out).up(f.has("monitoring"));
                 }
                 case "down" -> {
+                    Flags f = CliCommands.DOWN.parse(args);
                     new ServiceStack(settings, home, out).down();
-                    new LocalStack(settings, home, out).down(Arrays.asList(args).contains("--wipe"));
+                    new LocalStack(settings, home, out).down(f.has("wipe"));
                 }
                 case "status" -> {
                     boolean stack = new LocalStack(settings, home, out).status();
@@ -135,7 +149,6 @@ public final class Seckill {
                 case "clean" -> {
                     return NamespaceCommands.clean(settings, CliCommands.CLEAN.parse(args), out);
                 }
-                case "help", "--help", "-h" -> out.println(USAGE);
                 default -> {
                     System.err.println("seckill: unknown command '" + args[0] + "'\n" + USAGE);
                     return 2;
@@ -172,5 +185,16 @@ public final class Seckill {
         Flags f = CliCommands.SQL.parse(flags.toArray(String[]::new));
         return SqlCommand.run(
                 settings, f, query.toString(), g -> NamespaceCommands.chosen(settings, g), System.in, out, System.err);
+    }
+
+    /** The project's version, as the build wrote it into the CLI's resources. */
+    static String version() {
+        Properties p = new Properties();
+        try (InputStream in = Seckill.class.getResourceAsStream("version.properties")) {
+            if (in != null) p.load(in);
+        } catch (IOException e) {
+            // no version file: say so rather than fail
+        }
+        return p.getProperty("version", "unknown");
     }
 }

@@ -3,6 +3,7 @@ package dev.seckill.infra.ops;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.ops.report.GoodsReport;
 import dev.seckill.infra.ops.report.HtmlReport;
+import dev.seckill.infra.ops.report.JsonReport;
 import dev.seckill.infra.ops.report.ReportSource;
 import dev.seckill.infra.ops.report.TextReport;
 import dev.seckill.kit.config.Settings;
@@ -26,6 +27,14 @@ public final class ReportCommand {
         Settings settings = NamespaceCommands.chosen(base, f);
         Long goods = f.has("goods") ? f.getLong("goods", 0) : null;
         ReportSource source = new ReportSource(settings);
+        if (f.has("json")) {
+            // stdout is the document only: no progress, the unreadable count on stderr
+            List<GoodsReport> reports = source.read(goods, n -> {});
+            out.println(JsonReport.render(settings.topicPrefix(), reports));
+            if (source.unreadable() > 0)
+                System.err.println(source.unreadable() + " records on the outcome or ledger topics did not parse");
+            return 0;
+        }
         // the topics' sizes are not known before they are read: a running count instead of a bar
         List<GoodsReport> reports = source.read(goods, n -> {
             out.printf("\rreading    %,d records of %s*", n, settings.topicPrefix());

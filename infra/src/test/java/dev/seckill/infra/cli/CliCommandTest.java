@@ -32,4 +32,31 @@ class CliCommandTest {
         assertThat(CliCommands.BENCH_ORDERS.flagNames())
                 .containsExactlyInAnyOrder("orders", "batch", "raw-single", "warmup");
     }
+
+    @Test
+    void everyCommandAnswersHelp_withItsOwnFlags_andExitsZero() {
+        var out = new java.io.ByteArrayOutputStream();
+        int code = Seckill.run(new String[] {"bench", "decide", "--help"}, new java.io.PrintStream(out, true));
+        assertThat(code).isZero();
+        assertThat(out.toString())
+                .startsWith("usage: ./seckill " + CliCommands.BENCH_DECIDE.usage() + "\n")
+                .contains(CliCommands.BENCH_DECIDE.summary())
+                .doesNotContain("bench orders");
+        for (CliCommand c : CliCommands.all())
+            assertThat(CliHelp.named(java.util.List.of((c.words() + " --help").split(" "))))
+                    .as(c.words())
+                    .isEqualTo(c);
+        assertThat(CliHelp.named(java.util.List.of("help-me"))).isNull();
+    }
+
+    @Test
+    void theVersionIsTheProjects_andAnUnknownFlagOfDownIsAUsageError() {
+        var out = new java.io.ByteArrayOutputStream();
+        assertThat(Seckill.run(new String[] {"--version"}, new java.io.PrintStream(out, true)))
+                .isZero();
+        assertThat(out.toString()).matches("seckill \\d+\\.\\d+\\.\\d+.*\\n");
+        assertThatThrownBy(() -> CliCommands.DOWN.parse(new String[] {"down", "--bogus"}))
+                .isInstanceOf(Flags.UsageError.class)
+                .hasMessage("unknown flag --bogus");
+    }
 }

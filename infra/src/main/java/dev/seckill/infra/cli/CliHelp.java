@@ -1,0 +1,44 @@
+package dev.seckill.infra.cli;
+
+import java.util.List;
+
+/** {@code ./seckill <command> --help} and {@code ./seckill help <command>}: one command's usage, from its declaration. */
+public final class CliHelp {
+    private CliHelp() {}
+
+    /**
+     * The command {@code args} name (the longest declared words they start with, flags skipped), or null: what
+     * {@code ./seckill <command> --help} and {@code ./seckill help <command>} describe.
+     */
+    public static CliCommand named(List<String> args) {
+        List<String> words = args.stream().filter(a -> !a.startsWith("-")).toList();
+        CliCommand best = null;
+        for (CliCommand c : CliCommands.all()) {
+            List<String> w = List.of(c.words().split(" "));
+            if (words.size() >= w.size()
+                    && words.subList(0, w.size()).equals(w)
+                    && (best == null || w.size() > best.words().split(" ").length)) best = c;
+        }
+        return best;
+    }
+
+    /** One command's help: its usage with every flag it accepts, and what it does. */
+    public static String help(CliCommand c) {
+        return "usage: ./seckill " + c.usage() + "\n\n" + c.summary();
+    }
+
+    /** {@code ./seckill help}: every command with its flags, then every configuration variable. */
+    public static String usage() {
+        StringBuilder b = new StringBuilder("usage: ./seckill <command>");
+        for (CliCommand c : CliCommands.all()) {
+            String u = c.usage();
+            b.append("\n  ").append(u);
+            if (u.length() < 25) {
+                b.append(" ".repeat(25 - u.length())).append(c.summary());
+            } else {
+                b.append("\n").append(" ".repeat(27)).append(c.summary());
+            }
+        }
+        return b.append('\n').append(Configuration.usage()).toString();
+    }
+}

@@ -233,6 +233,7 @@ public final class CliCommands {
                 RUN,
                 LauncherCommands.IMAGES,
                 LauncherCommands.SECRETS,
+                LauncherCommands.MUTATION,
                 TEST);
     }
 }

@@ -19,4 +19,10 @@ final class LauncherCommands {
             List.of(value("dir", "DIR")),
             "random "
                     + "secrets for deploy/compose.yaml, one file each (the launcher writes them; existing ones kept)");
+    static final CliCommand MUTATION = new CliCommand(
+            "mutation",
+            "",
+            List.of(),
+            "mutation testing (PIT) of the decision code: stock-stream decision/, order-writer store/, by their fast"
+                    + " tests, on the running stack; reports in <module>/target/pit-reports (docs/quality.md)");
 }

@@ -189,7 +189,8 @@ public final class CommandCodec {
                 return new ParsedCommand.Poison("windowMs of a lottery not in 1.." + OpenSale.MAX_WINDOW_MS);
             if (!start.plusMillis(window).isBefore(end))
                 return new ParsedCommand.Poison("the lottery's window must close before endAt");
-        } else if (n.has("windowMs")) {
+        } else if (n.has("windowMs")
+                && !(n.get("windowMs").canConvertToLong() && n.get("windowMs").asLong() == 0)) {
             return new ParsedCommand.Poison("windowMs is only for a lottery");
         }
         return new ParsedCommand.Valid(

@@ -60,8 +60,14 @@ public final class Seckill {
             return 2;
         }
         List<String> words = Arrays.asList(args);
-        if (words.contains("--help") || words.contains("-h") || args[0].equals("help")) {
-            CliCommand c = CliHelp.named(args[0].equals("help") ? words.subList(1, args.length) : words);
+        boolean helpAsked = args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h");
+        if (helpAsked || (!args[0].equals("sql") && (words.contains("--help") || words.contains("-h")))) {
+            List<String> named = args[0].equals("help") ? words.subList(1, args.length) : words;
+            CliCommand c = CliHelp.named(named);
+            if (c == null && !named.stream().allMatch(w -> w.startsWith("-"))) {
+                System.err.println("seckill: unknown command '" + String.join(" ", named) + "'\n" + USAGE);
+                return 2;
+            }
             out.println(c == null ? USAGE : CliHelp.help(c));
             return 0;
         }

@@ -32,7 +32,7 @@ public final class StatusStack implements AutoCloseable {
             Clock clock) {
         this.ownRedis = !config.statusRedisUrl().isBlank();
         this.redis = ownRedis
-                ? RedisConnections.openUrl(settings, config.statusRedisUrl(), "check SECKILL_GATEWAY_STATUS_REDIS_URL")
+                ? RedisConnections.openUrl(settings, config.statusRedisUrl(), "SECKILL_GATEWAY_STATUS_REDIS_URL")
                 : stockRedis;
         this.lanes = new PurchaseStatusStore.Lanes(
                 new RedisBatcher(redis, config.statusQueue(), "gateway-status-claims"),

@@ -58,10 +58,20 @@ public final class Settings {
                 || (setting.isSecret() && find(setting.name() + ".file").isPresent());
     }
 
-    /** The environment variables that give a child process each of {@code settings} that is set here, as set here. */
+    /**
+     * The environment variables that give a child process each of {@code settings} that is set here, as set here (a
+     * secret set by its {@code _FILE} as that file).
+     */
     public Map<String, String> environmentOf(List<Setting<?>> settings) {
         Map<String, String> env = new LinkedHashMap<>();
-        for (Setting<?> s : settings) if (isSet(s)) env.put(s.env(), String.valueOf(get(s)));
+        for (Setting<?> s : settings) {
+            if (!isSet(s)) continue;
+            Optional<String> file = s.isSecret() ? find(s.name() + ".file") : Optional.empty();
+            // a secret read from a file is passed on as its file: its value stays out of the child's environment, and
+            // the child does not see the value and the inherited _FILE both set
+            if (file.isPresent() && find(s.name()).isEmpty()) env.put(s.env() + "_FILE", file.get());
+            else env.put(s.env(), String.valueOf(get(s)));
+        }
         return env;
     }
 

@@ -41,20 +41,26 @@ public final class RedisConnections {
                     .clientConfig(config)
                     .build();
         }
-        return openUrl(settings, settings.redisUrl(), "start it or set SECKILL_REDIS_URL");
+        return openUrl(settings, settings.redisUrl(), "SECKILL_REDIS_URL");
     }
 
     /**
      * A standalone Redis at {@code url} with the credentials and TLS of {@code settings} (one readable line when it is
-     * not there: {@code hint} says which setting).
+     * not there or the URL is not one, naming {@code variable}, the setting it came from; never its password).
      */
-    public static UnifiedJedis openUrl(Settings settings, String url, String hint) {
-        URI u = URI.create(url);
-        if (!JedisURIHelper.isValid(u))
-            throw new IllegalArgumentException("not a Redis URL (redis://host:port or rediss://host:port): " + url);
-        JedisClientConfig config = config(settings, u, hint);
+    public static UnifiedJedis openUrl(Settings settings, String url, String variable) {
+        URI u;
+        try {
+            u = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            u = null;
+        }
+        if (u == null || !JedisURIHelper.isValid(u))
+            throw new IllegalArgumentException(variable
+                    + " is not a Redis URL (redis://host:port or rediss://host:port): " + withoutPassword(url));
+        JedisClientConfig config = config(settings, u, variable);
         HostAndPort at = JedisURIHelper.getHostAndPort(u);
-        Unreachable.requireTcp("Redis", at.getHost() + ":" + at.getPort(), hint);
+        Unreachable.requireTcp("Redis", at.getHost() + ":" + at.getPort(), "start it or set " + variable);
         return RedisClient.builder().hostAndPort(at).clientConfig(config).build();
     }
 
@@ -80,6 +86,13 @@ public final class RedisConnections {
         if (!password.isEmpty()) b.password(password);
         if (tls) b.ssl(true).sslOptions(tls(settings));
         return b.build();
+    }
+
+    /** The URL with whatever stands between {@code //} and {@code @} masked: a password never reaches a message. */
+    static String withoutPassword(String url) {
+        int start = url.indexOf("//");
+        int at = url.lastIndexOf('@');
+        return start >= 0 && at > start ? url.substring(0, start + 2) + "***" + url.substring(at) : url;
     }
 
     private static SslOptions tls(Settings settings) {

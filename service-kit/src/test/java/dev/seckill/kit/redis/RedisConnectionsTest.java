@@ -57,4 +57,26 @@ class RedisConnectionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("SECKILL_REDIS_TLS_TRUSTSTORE: cannot read /nonexistent/ca.p12");
     }
+
+    @Test
+    void aUrlThatIsNotOneIsOneLineNamingTheVariable_withoutItsPassword() {
+        assertThatThrownBy(() -> RedisConnections.openUrl(
+                        Settings.with(Map.of()), "redis://u:pa#ss@host:6379", "SECKILL_GATEWAY_STATUS_REDIS_URL"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("SECKILL_GATEWAY_STATUS_REDIS_URL is not a Redis URL")
+                .hasMessageNotContaining("pa#ss");
+    }
+
+    @Test
+    void aSecretReadFromAFileIsPassedOnAsTheFile_notItsValue() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("redis-password", "");
+        java.nio.file.Files.writeString(file, "s3cr3t-Value-9\n");
+        Settings s = Settings.with(Map.of("redis.user", "gw", "redis.password.file", file.toString()));
+        assertThat(s.get(dev.seckill.kit.config.RedisSettings.PASSWORD)).isEqualTo("s3cr3t-Value-9");
+        assertThat(dev.seckill.kit.config.RedisSettings.environment(s))
+                .containsEntry("SECKILL_REDIS_USER", "gw")
+                .containsEntry("SECKILL_REDIS_PASSWORD_FILE", file.toString())
+                .doesNotContainKey("SECKILL_REDIS_PASSWORD");
+        java.nio.file.Files.delete(file);
+    }
 }

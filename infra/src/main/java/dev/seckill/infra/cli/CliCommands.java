@@ -52,11 +52,13 @@ public final class CliCommands {
     public static final CliCommand REPORT = CliCommand.of(
             "report",
             "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts;"
-                    + " --json: the same figures as one JSON document on stdout",
+                    + " --json: the same figures as one JSON document on stdout; a drill namespace (or --against NAME):"
+                    + " its outcomes beside the recorded ones",
             value("namespace", "NAME"),
             value("goods", "N"),
             value("html", "FILE"),
-            flag("json"));
+            flag("json"),
+            value("against", "NAME"));
     public static final CliCommand SQL = new CliCommand(
             "sql",
             "[\"SELECT …\"]",

@@ -1,6 +1,9 @@
 package dev.seckill.infra.ops;
 
+import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.infra.ops.report.DrillDiff;
 import dev.seckill.infra.ops.report.GoodsReport;
 import dev.seckill.infra.ops.report.HtmlReport;
 import dev.seckill.infra.ops.report.JsonReport;
@@ -42,11 +45,20 @@ public final class ReportCommand {
         });
         out.println();
         out.print(TextReport.render(reports));
+        DrillDiff drill = drillDiff(base, f, settings, goods);
+        if (drill != null) out.print(drill.text());
         if (source.unreadable() > 0)
             out.println(source.unreadable() + " records on the outcome or ledger topics did not parse");
         if (f.has("html")) {
             Path file = Path.of(f.get("html", "report.html"));
-            write(file, "seckill report — " + settings.topicPrefix() + "*", reports);
+            if (file.getParent() != null) Files.createDirectories(file.getParent());
+            Files.writeString(
+                    file,
+                    HtmlReport.render(
+                            "seckill report — " + settings.topicPrefix() + "*",
+                            reports,
+                            drill == null ? "" : drill.html()),
+                    StandardCharsets.UTF_8);
             out.println("HTML report: " + file.toAbsolutePath());
         }
         return 0;
@@ -56,5 +68,23 @@ public final class ReportCommand {
     static void write(Path file, String title, List<GoodsReport> reports) throws IOException {
         if (file.getParent() != null) Files.createDirectories(file.getParent());
         Files.writeString(file, HtmlReport.render(title, reports), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * For a drill namespace ({@code drill-…}) or with {@code --against NAME}: its outcomes beside those of the namespace
+     * it was copied from ({@code --against}, else the live one); null otherwise.
+     */
+    static DrillDiff drillDiff(Settings base, Flags f, Settings drill, Long goods) throws Exception {
+        boolean isDrill = f.get("namespace", "").startsWith("drill-");
+        if (!isDrill && !f.has("against")) return null;
+        Settings source = f.has("against") ? new Namespaces(base).settingsOf(f.get("against", "")) : base;
+        return DrillDiff.of(
+                source.topicPrefix() + "*",
+                outcomes(new ReportSource(source).read(goods, n -> {})),
+                outcomes(new ReportSource(drill).read(goods, n -> {})));
+    }
+
+    private static List<Outcome> outcomes(List<GoodsReport> reports) {
+        return reports.stream().flatMap(r -> r.outcomes().stream()).toList();
     }
 }

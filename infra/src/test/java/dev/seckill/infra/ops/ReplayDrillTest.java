@@ -124,6 +124,27 @@ class ReplayDrillTest {
                 assertThat(d.why()).startsWith("SUCCESS -> SOLD_OUT (the drill's sale has stock 5");
             });
             assertThat(r.identical() + r.shifted()).isEqualTo(21 - 5);
+
+            // the drill's report shows the same five differences beside the recording
+            java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+            java.nio.file.Path page = java.nio.file.Files.createTempFile("drill-report", ".html");
+            int code = ReportCommand.run(
+                    base,
+                    dev.seckill.infra.cli.CliCommands.REPORT.parse(new String[] {
+                        "report", "--namespace", drill.name(), "--against", recording.name(), "--html", page.toString()
+                    }),
+                    new java.io.PrintStream(text, true));
+            assertThat(code).isZero();
+            assertThat(text.toString())
+                    .contains("drill vs recorded (" + recording.settings().topicPrefix() + "*): ")
+                    .contains(
+                            "11 identical, 5 shifted (same outcome, other stock after), 5 differing, 0 not in the recording");
+            for (String id : lateSuccesses)
+                assertThat(text.toString()).containsPattern("goods " + GOODS + " " + id + " +SUCCESS .*-> SOLD_OUT");
+            assertThat(java.nio.file.Files.readString(page))
+                    .contains("The drill against the recording")
+                    .contains(lateSuccesses.get(0));
+            java.nio.file.Files.delete(page);
         } finally {
             new Namespaces(base).clean(drill.name());
         }

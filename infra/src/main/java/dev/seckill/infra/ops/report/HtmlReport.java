@@ -27,6 +27,11 @@ public final class HtmlReport {
     private HtmlReport() {}
 
     public static String render(String title, List<GoodsReport> reports) {
+        return render(title, reports, "");
+    }
+
+    /** The page with {@code section} (HTML, e.g. a drill's {@link DrillDiff}) after the goods. */
+    public static String render(String title, List<GoodsReport> reports, String section) {
         StringBuilder b = new StringBuilder("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                         + "<meta name=\"viewport\" content=\"width=device-width\"><title>")
                 .append(Html.escape(title))
@@ -63,7 +68,8 @@ public final class HtmlReport {
                     .append(latencyHistogram(r))
                     .append("</section>");
         }
-        return b.append(
+        return b.append(section)
+                .append(
                         "<script>window.onerror=function(m){document.body.dataset.errors=(document.body.dataset.errors||'')+m;};"
                                 + "document.body.dataset.charts=Array.from(document.querySelectorAll('svg.chart'))"
                                 + ".filter(function(s){return +s.dataset.points>0;}).length;</script></body></html>")

@@ -1,6 +1,7 @@
 package dev.seckill.infra.harness;
 
 import java.util.Arrays;
+import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -81,10 +82,13 @@ public final class AnswerTimes {
     /** "knew within 100 ms 97.1%, within 1 s 100.0%". */
     public String shares() {
         return String.format(
-                "knew within 100 ms %.1f%%, within 1 s %.1f%%", 100 * shareWithin(100), 100 * shareWithin(1000));
+                Locale.ROOT,
+                "knew within 100 ms %.1f%%, within 1 s %.1f%%",
+                100 * shareWithin(100),
+                100 * shareWithin(1000));
     }
 
     static String fmt(double ms) {
-        return Double.isInfinite(ms) ? "not answered" : String.format("%.1f ms", ms);
+        return Double.isInfinite(ms) ? "not answered" : String.format(Locale.ROOT, "%.1f ms", ms);
     }
 }

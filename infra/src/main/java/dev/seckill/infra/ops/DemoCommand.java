@@ -5,6 +5,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.AnswerTimes;
 import dev.seckill.infra.harness.Drain;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Html;
 import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.LoadGenerator;
 import dev.seckill.infra.harness.LoadSpec;
@@ -86,22 +87,25 @@ public final class DemoCommand {
                 double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
                 SaleAudit audit = SaleAudit.of(p, goods, load.acceptedIds(), log.snapshot());
                 print(out, load, audit, log.snapshot(), drained, drainSeconds);
-                if (answer > 0) timeToAnswer(out, p, goods + 2, stock, answer, concurrency, users, seed, load);
-                htmlReport(out, ns, settings, goods);
+                AnswerTimes answers = answer > 0
+                        ? timeToAnswer(out, p, goods + 2, stock, answer, concurrency, users, seed, load)
+                        : null;
+                htmlReport(out, ns, settings, answers == null ? "" : answerSection(answers, goods + 2));
                 return audit.ok() && drained ? 0 : 1;
             }
         }
     }
 
     /** The sale's report as one HTML page with charts, next to the text report, and how to look at or remove the run. */
-    private static void htmlReport(PrintStream out, Namespace ns, Settings settings, long goods) {
+    private static void htmlReport(PrintStream out, Namespace ns, Settings settings, String section) {
         Path file = Path.of(settings.get(ToolSettings.HOME), "reports", ns.name() + ".html")
                 .toAbsolutePath();
         try {
             ReportCommand.write(
                     file,
                     "seckill demo " + ns.name(),
-                    new ReportSource(ns.settings()).read(null, n -> {})); // every goods: the warm-up's, the answers'
+                    new ReportSource(ns.settings()).read(null, n -> {}), // every goods: the warm-up's, the answers'
+                    section);
 
             out.println("HTML report   " + file);
         } catch (Exception e) {
@@ -170,7 +174,7 @@ public final class DemoCommand {
      * {@code Prefer: wait}, so a buyer holds its outcome in the answer; measured from when it sent the request. Printed
      * next to the accept latency of the run above (time to 202).
      */
-    static void timeToAnswer(
+    static AnswerTimes timeToAnswer(
             PrintStream out,
             Pipeline p,
             long goods,
@@ -200,6 +204,16 @@ public final class DemoCommand {
                 t.shares(),
                 t.percentileMillis(50) / accept.percentileMillis(50),
                 t.percentileMillis(99) / accept.percentileMillis(99));
+        return t;
+    }
+
+    /** The buyer's time to answer on the page, beside the goods' own accept → decision (its section above). */
+    static String answerSection(AnswerTimes t, long goods) {
+        return "<section id=\"time-to-answer\"><h2>Time to answer, the buyer's view (goods " + goods + ")</h2><p>"
+                + Html.escape("request sent → outcome held, Prefer: wait (measured by the clients): " + t.percentiles()
+                        + "; " + t.shares())
+                + "</p><p><a href=\"#goods-" + goods + "\">accept → decision of the same purchases</a>"
+                + " (measured by the pipeline) is in that goods' section.</p></section>";
     }
 
     private static final int WAIT_SECONDS = 10;

@@ -51,23 +51,16 @@ public final class ReportCommand {
             out.println(source.unreadable() + " records on the outcome or ledger topics did not parse");
         if (f.has("html")) {
             Path file = Path.of(f.get("html", "report.html"));
-            if (file.getParent() != null) Files.createDirectories(file.getParent());
-            Files.writeString(
-                    file,
-                    HtmlReport.render(
-                            "seckill report — " + settings.topicPrefix() + "*",
-                            reports,
-                            drill == null ? "" : drill.html()),
-                    StandardCharsets.UTF_8);
+            write(file, "seckill report — " + settings.topicPrefix() + "*", reports, drill == null ? "" : drill.html());
             out.println("HTML report: " + file.toAbsolutePath());
         }
         return 0;
     }
 
     /** Writes the HTML report of {@code reports} to {@code file} (the demo calls this too). */
-    static void write(Path file, String title, List<GoodsReport> reports) throws IOException {
+    static void write(Path file, String title, List<GoodsReport> reports, String section) throws IOException {
         if (file.getParent() != null) Files.createDirectories(file.getParent());
-        Files.writeString(file, HtmlReport.render(title, reports), StandardCharsets.UTF_8);
+        Files.writeString(file, HtmlReport.render(title, reports, section), StandardCharsets.UTF_8);
     }
 
     /**

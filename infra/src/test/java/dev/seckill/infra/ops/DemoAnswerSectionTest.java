@@ -1,0 +1,35 @@
+package dev.seckill.infra.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.infra.harness.AnswerTimes;
+import java.util.Locale;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** The demo's page carries the buyer's time to answer beside the goods' accept → decision, in any locale. */
+@Tag("fast")
+class DemoAnswerSectionTest {
+    @Test
+    void theTimeToAnswerIsOnThePage_linkedToItsGoods_withDotsUnderAGermanLocale() {
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.GERMANY);
+            long[] micros = new long[100];
+            boolean[] answered = new boolean[100];
+            for (int i = 0; i < 100; i++) {
+                micros[i] = 12_000 + i * 100L;
+                answered[i] = true;
+            }
+            String html = DemoCommand.answerSection(AnswerTimes.of(micros, answered, 0), 1003);
+            assertThat(html)
+                    .contains("Time to answer, the buyer's view (goods 1003)")
+                    .contains("href=\"#goods-1003\"")
+                    .containsPattern("p50 1[0-9]\\.[0-9] ms")
+                    .contains("knew within 100 ms 100.0%")
+                    .doesNotContainPattern("[0-9],[0-9] ms");
+        } finally {
+            Locale.setDefault(before);
+        }
+    }
+}

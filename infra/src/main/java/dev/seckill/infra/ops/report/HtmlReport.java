@@ -131,7 +131,9 @@ public final class HtmlReport {
     /** The stock left at the end of each time bucket (the last ledger entry at or before it), on the same time axis. */
     static String stockOverTime(GoodsReport r) {
         List<GoodsReport.StockPoint> points = r.stockOverTime();
-        if (points.isEmpty()) return SvgCharts.lines("stock left over time", "units", 1, Map.of(), List.of());
+        if (points.isEmpty()) // said in words, not an empty frame: no sale was opened, so no stock ever changed
+        return "<p class=\"no-stock\"><b>stock left over time</b>: no stock change (no sale of this goods was opened"
+                    + " in this namespace)</p>";
         Instant first = origin(r);
         long bucket = bucketMs(spanMs(r));
         int n = (int) (spanMs(r) / bucket) + 1;

@@ -31,6 +31,20 @@ public final class JdbcUrls {
         return b.toString();
     }
 
+    /**
+     * The URL without {@code createDatabaseIfNotExist}: for a pool whose database must already exist. A pool still
+     * opening a connection when it is closed finishes that connect afterwards (HikariCP waits the driver's login
+     * timeout, 0, for it), so with the parameter a database dropped right after the pool's close can come back.
+     */
+    public static String withoutDatabaseCreation(String url) {
+        int q = url.indexOf('?');
+        if (q < 0) return url;
+        String params = url.substring(q + 1)
+                .replaceAll("(?i)(^|&)createDatabaseIfNotExist=[^&]*", "")
+                .replaceAll("^&", "");
+        return url.substring(0, q) + (params.isEmpty() ? "" : "?" + params);
+    }
+
     /** True when every host named in a {@code jdbc:mysql://h1[:p1][,h2[:p2]]/db?…} URL is a loopback address. */
     public static boolean loopbackOnly(String url) {
         int start = url.indexOf("//");

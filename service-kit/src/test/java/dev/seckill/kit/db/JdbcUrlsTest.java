@@ -59,4 +59,16 @@ class JdbcUrlsTest {
         assertThat(JdbcUrls.withDriverDefaults("jdbc:mysql://127.0.0.1/s?sslMode=REQUIRED"))
                 .doesNotContain("sslMode=DISABLED");
     }
+
+    @Test
+    void withoutDatabaseCreationDropsOnlyThatParameter() {
+        assertThat(JdbcUrls.withoutDatabaseCreation("jdbc:mysql://h/db?createDatabaseIfNotExist=true"))
+                .isEqualTo("jdbc:mysql://h/db");
+        assertThat(JdbcUrls.withoutDatabaseCreation(
+                        "jdbc:mysql://h/db?sslMode=VERIFY_IDENTITY&createDatabaseIfNotExist=true&a=b"))
+                .isEqualTo("jdbc:mysql://h/db?sslMode=VERIFY_IDENTITY&a=b");
+        assertThat(JdbcUrls.withoutDatabaseCreation("jdbc:mysql://h/db?createDatabaseIfNotExist=true&a=b"))
+                .isEqualTo("jdbc:mysql://h/db?a=b");
+        assertThat(JdbcUrls.withoutDatabaseCreation("jdbc:mysql://h/db")).isEqualTo("jdbc:mysql://h/db");
+    }
 }

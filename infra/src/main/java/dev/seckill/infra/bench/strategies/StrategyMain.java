@@ -6,6 +6,7 @@ import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.DbPools;
+import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.kafka.ReliableProducers;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -61,8 +62,10 @@ public final class StrategyMain {
         };
     }
 
+    /** A pool on the sale's database, which {@link BaselineSale#prepare} made: the pool never creates it. */
     static HikariDataSource pool(Settings s, String name, int size) {
         HikariConfig c = DbPools.config(s, name, size);
+        c.setJdbcUrl(JdbcUrls.withoutDatabaseCreation(c.getJdbcUrl()));
         c.setConnectionTimeout(3_000);
         return new HikariDataSource(c);
     }

@@ -3,6 +3,7 @@ package dev.seckill.stock;
 import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
+import dev.seckill.stock.draw.HeldOrigin;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
@@ -95,12 +96,18 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
 
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
-        RecordMetadata meta = context.recordMetadata().orElseThrow();
+        // a command the draw held is judged at its own position, not at the record being processed when it was released
+        HeldOrigin held = HeldOrigin.take(record.headers());
+        RecordMetadata meta = held == null ? context.recordMetadata().orElseThrow() : null;
         Pending p = new Pending(
                 record,
                 internal == null ? null : internal.recordContext(),
-                new Decider.Input(record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp()),
-                meta.topic());
+                held == null
+                        ? new Decider.Input(
+                                record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp())
+                        : new Decider.Input(
+                                record.key(), record.value(), held.partition(), held.offset(), held.timestamp()),
+                held == null ? meta.topic() : held.topic());
         if (internal == null) {
             forward(p, decider.decideAll(List.of(p.input())).get(0));
             return;

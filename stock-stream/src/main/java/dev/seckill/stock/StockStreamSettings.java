@@ -23,7 +23,9 @@ public record StockStreamSettings(
         long batchLingerMs,
         boolean shortCircuit,
         long pollMs,
-        long caughtUpCommitMs) {
+        long caughtUpCommitMs,
+        String drawSecret,
+        long drawAllowanceMs) {
 
     public static final Setting<Integer> THREADS = Setting.integer("stream.threads", 2, "Kafka Streams threads");
     public static final Setting<Integer> COMMIT_INTERVAL_MS =
@@ -78,6 +80,16 @@ public record StockStreamSettings(
             "stream.caught.up.commit.ms",
             20,
             "a task that just decided a command younger than the commit interval commits at once, at most this often (0: off)");
+    public static final Setting<String> DRAW_SECRET = Setting.secret(
+            "stream.draw.secret",
+            128,
+            "the key of lottery sales' draw seeds (HMAC-SHA256; docs/contracts.md, \"The draw\"): the same on every "
+                    + "instance and kept, or a replay draws another order; empty: lottery opens are refused to the DLQ");
+    public static final Setting<Long> DRAW_ALLOWANCE_MS = Setting.number(
+            "stream.draw.allowance.ms",
+            1_000,
+            "how long after a lottery window's end a purchase accepted in it may still reach the stream and be drawn "
+                    + "(several gateways, producer retries); the draw waits for it, later ones are decided after the draw");
     public static final Setting<Integer> METRICS_PORT =
             Setting.integer("stream.metrics.port", 9402, "the port of /metrics when run as a service");
 
@@ -99,7 +111,9 @@ public record StockStreamSettings(
                 s.get(BATCH_LINGER_MS),
                 s.get(SHORT_CIRCUIT),
                 s.get(POLL_MS),
-                s.get(CAUGHT_UP_COMMIT_MS));
+                s.get(CAUGHT_UP_COMMIT_MS),
+                s.get(DRAW_SECRET),
+                s.get(DRAW_ALLOWANCE_MS));
     }
 
     private static String newTempDir() {

@@ -8,9 +8,12 @@ import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.StockScripts;
+import dev.seckill.stock.draw.DrawHold;
+import dev.seckill.stock.draw.Held;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -25,7 +28,8 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The decision topology: commands → one Lua decision per record → the four outcome topics, the ledger and the DLQ.
+ * The decision topology: commands → the draw's hold (a lottery sale's window waits for its draw, {@link DrawHold}) → one
+ * Lua decision per record → the four outcome topics, the ledger and the DLQ.
  * Built by a plain method so the real app and TopologyTestDriver share it.
  */
 public final class StockTopology {
@@ -58,16 +62,21 @@ public final class StockTopology {
      * @param earlyCommitEvery a task asks for its commit at once (at most this often; ZERO: never) when it has just
      *                         decided a command younger than {@code commitInterval} ({@link EarlyCommit})
      * @param commitInterval   the stream's commit interval
+     * @param drawSecret       the key of lottery sales' seeds ({@code Draw.seed}); empty: lottery opens are refused
+     * @param drawAllowance    how long after a lottery window's end a purchase accepted in it may still arrive and be
+     *                         drawn (several gateways, producer retries)
      */
     public record Settings(
             int batchSize,
             Duration batchLinger,
             boolean shortCircuit,
             Duration earlyCommitEvery,
-            Duration commitInterval) {
-        /** One Redis call per record, the sold-out short-circuit on, no early commit. */
+            Duration commitInterval,
+            String drawSecret,
+            Duration drawAllowance) {
+        /** One Redis call per record, the sold-out short-circuit on, no early commit, no lottery. */
         public static final Settings UNBATCHED =
-                new Settings(1, Duration.ofMillis(5), true, Duration.ZERO, Duration.ZERO);
+                new Settings(1, Duration.ofMillis(5), true, Duration.ZERO, Duration.ZERO, "", Duration.ofSeconds(1));
 
         /** The service's, from its settings. */
         public static Settings from(StockStreamSettings s) {
@@ -76,12 +85,26 @@ public final class StockTopology {
                     Duration.ofMillis(s.batchLingerMs()),
                     s.shortCircuit(),
                     Duration.ofMillis(s.caughtUpCommitMs()),
-                    Duration.ofMillis(s.commitIntervalMs()));
+                    Duration.ofMillis(s.commitIntervalMs()),
+                    s.drawSecret(),
+                    Duration.ofMillis(s.drawAllowanceMs()));
+        }
+
+        /** These settings with lottery sales drawn with {@code secret}, late arrivals allowed for {@code allowance}. */
+        public Settings drawing(String secret, Duration allowance) {
+            return new Settings(
+                    batchSize, batchLinger, shortCircuit, earlyCommitEvery, commitInterval, secret, allowance);
+        }
+
+        /** The draw secret's bytes, or null when none is set. */
+        byte[] drawKey() {
+            return drawSecret == null || drawSecret.isEmpty() ? null : drawSecret.getBytes(StandardCharsets.UTF_8);
         }
 
         /** These settings with records decided {@code size} at a time, a partial batch waiting at most {@code linger}. */
         public Settings batched(int size, Duration linger) {
-            return new Settings(size, linger, shortCircuit, earlyCommitEvery, commitInterval);
+            return new Settings(
+                    size, linger, shortCircuit, earlyCommitEvery, commitInterval, drawSecret, drawAllowance);
         }
     }
 
@@ -100,13 +123,32 @@ public final class StockTopology {
         Counter hits = Counter.builder("seckill_short_circuit_hits")
                 .description("purchases of a sold-out goods answered without Redis")
                 .register(metrics);
-        KStream<String, DecidedRecord> decided = builder.stream(
+        KStream<String, Held> held = builder.stream(
                         topics.commands(),
                         Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
+                .process(
+                        () -> new DrawHold(
+                                settings.drawKey(), settings.drawAllowance(), clock, FOLD_STORE, DECISIONS_STORE),
+                        Named.as("draw-hold"),
+                        DrawHold.STORE,
+                        FOLD_STORE,
+                        DECISIONS_STORE);
+        held.filter((k, h) -> h.isDrawn(), Named.as("drawn"))
+                .mapValues(Held::drawn, Named.as("drawn-entry"))
+                .to(
+                        topics.ledger(),
+                        Produced.with(Serdes.String(), LEDGER_SERDE).withName("drawn-ledger"));
+        KStream<String, DecidedRecord> decided = held.filter((k, h) -> !h.isDrawn(), Named.as("to-decide"))
+                .mapValues(Held::raw, Named.as("command"))
                 .processValues(
                         () -> new DecideProcessor(
                                 folds -> new Decider(
-                                        scripts.get(), clock, folds, settings.shortCircuit(), hits::increment),
+                                        scripts.get(),
+                                        clock,
+                                        folds,
+                                        settings.shortCircuit(),
+                                        hits::increment,
+                                        settings.drawKey()),
                                 metrics,
                                 settings),
                         Named.as("decide"),
@@ -131,6 +173,8 @@ public final class StockTopology {
                 Stores.inMemoryKeyValueStore(HOLDINGS_STORE), Serdes.String(), HOLDING_SERDE));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(DECISIONS_STORE), Serdes.String(), Serdes.String()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(DrawHold.STORE), Serdes.String(), Serdes.ByteArray()));
     }
 
     /** Each decision to where it goes: poison to the DLQ, stock changes to the ledger, outcomes to the topic of their kind. */

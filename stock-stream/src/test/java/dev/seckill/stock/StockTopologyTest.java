@@ -184,7 +184,7 @@ class StockTopologyTest {
     }
 
     @Test
-    void aLotterySaleIsRefusedToTheDlq_notSoldFirstComeFirstServed() {
+    void aLotterySaleOnAStreamWithoutADrawSecretIsRefusedToTheDlq_notSoldFirstComeFirstServed() {
         send(
                 1001,
                 CommandCodec.encode(
@@ -194,8 +194,8 @@ class StockTopologyTest {
         var dead = dlq.readRecordsToList();
         assertThat(dead).hasSize(1);
         assertThat(header(dead.get(0), "error"))
-                .isEqualTo("open_sale refused: fairness lottery is not decided by this version of stock-stream (only"
-                        + " fcfs); open the sale with fairness fcfs");
+                .startsWith(
+                        "open_sale refused: fairness lottery needs the stream's draw secret (SECKILL_STREAM_DRAW_SECRET");
         assertThat(ledger.readValuesToList()).as("no sale opened").isEmpty();
         assertThat(rejected.readValuesToList()).extracting(Outcome::reason).containsExactly("no_sale");
     }

@@ -18,9 +18,10 @@ import javax.crypto.spec.SecretKeySpec;
  * draw"):
  *
  * <ul>
- *   <li>the <b>seed</b> is {@code HMAC-SHA256(secret, "seckill-draw:v1:<goodsId>:<opId>")} — the secret is the stream's,
- *       the opId the open_sale's, so a replay of the same commands draws the same order and nobody without the secret
- *       can know it before it is revealed;
+ *   <li>the <b>seed</b> is {@code HMAC-SHA256(secret, "seckill-draw:v1:<goodsId>:<opId>:<startAt epoch ms>")} — the
+ *       secret is the stream's, the opId and start the open_sale's, so a replay of the same commands draws the same
+ *       order, nobody without the secret can know it before it is revealed, and a sale opened again with a reused opId
+ *       but another start does not repeat a revealed seed;
  *   <li>the <b>commitment</b>, published in the OPENED ledger entry before anyone buys, is {@code SHA-256(seed)} in hex;
  *       the seed is revealed in the DRAWN entry when the window closes, and must hash to it;
  *   <li>each buyer's <b>ticket</b> is {@code SHA-256(seed || "<goodsId>:<userId>")} in hex; the draw's order is the
@@ -33,11 +34,12 @@ public final class Draw {
 
     private Draw() {}
 
-    public static byte[] seed(byte[] secret, long goodsId, String opId) {
+    public static byte[] seed(byte[] secret, long goodsId, String opId, long startAtMillis) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return mac.doFinal(("seckill-draw:v1:" + goodsId + ":" + opId).getBytes(StandardCharsets.UTF_8));
+            return mac.doFinal(
+                    ("seckill-draw:v1:" + goodsId + ":" + opId + ":" + startAtMillis).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
         }

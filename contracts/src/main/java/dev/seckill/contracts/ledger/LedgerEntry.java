@@ -1,12 +1,14 @@
 package dev.seckill.contracts.ledger;
 
+import dev.seckill.contracts.fair.DrawFacts;
 import java.time.Instant;
 
 /**
  * One change of stock, as decided by stock-stream. {@code quantity} is the signed-free size of the change:
  * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED/PAID/PAYMENT_REFUSED = 0.
  * {@code opId} is unique per change: the command's opId, or {@code deduct:<goodsId>:<requestId>} for a purchase (a
- * purchase is the pair goodsId, requestId: docs/contracts.md, "Ids").
+ * purchase is the pair goodsId, requestId: docs/contracts.md, "Ids"). {@code draw}: on a lottery sale's OPENED and
+ * DRAWN entries, the draw's facts ({@link DrawFacts}); absent otherwise.
  */
 public record LedgerEntry(
         int v,
@@ -20,7 +22,8 @@ public record LedgerEntry(
         long stockAfter,
         Instant at,
         Instant keysExpireAt,
-        Long commandOffset) {
+        Long commandOffset,
+        DrawFacts draw) {
 
     public static LedgerEntry of(
             String opId,
@@ -33,7 +36,7 @@ public record LedgerEntry(
             long stockAfter,
             Instant at) {
         return new LedgerEntry(
-                1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null, null);
+                1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null, null, null);
     }
 
     /**
@@ -43,7 +46,19 @@ public record LedgerEntry(
      */
     public LedgerEntry withKeysExpireAt(Instant expireAt) {
         return new LedgerEntry(
-                v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, expireAt, commandOffset);
+                v,
+                opId,
+                goodsId,
+                type,
+                quantity,
+                userId,
+                requestId,
+                orderId,
+                stockAfter,
+                at,
+                expireAt,
+                commandOffset,
+                draw);
     }
 
     /**
@@ -52,7 +67,42 @@ public record LedgerEntry(
      */
     public LedgerEntry withCommandOffset(long offset) {
         return new LedgerEntry(
-                v, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, keysExpireAt, offset);
+                v,
+                opId,
+                goodsId,
+                type,
+                quantity,
+                userId,
+                requestId,
+                orderId,
+                stockAfter,
+                at,
+                keysExpireAt,
+                offset,
+                draw);
+    }
+
+    /** This entry with the draw's facts (a lottery sale's OPENED and DRAWN). */
+    public LedgerEntry withDraw(DrawFacts facts) {
+        return new LedgerEntry(
+                v,
+                opId,
+                goodsId,
+                type,
+                quantity,
+                userId,
+                requestId,
+                orderId,
+                stockAfter,
+                at,
+                keysExpireAt,
+                commandOffset,
+                facts);
+    }
+
+    /** The opId of a DRAWN entry: the goods and the offset of the open_sale whose draw it is (one draw per open). */
+    public static String drawnOpId(long goodsId, long openOffset) {
+        return "drawn:" + goodsId + ":" + openOffset;
     }
 
     /** The opId of a purchase's DEDUCTED entry: scoped by the goods, as every store scopes a purchase's requestId. */
@@ -65,7 +115,7 @@ public record LedgerEntry(
         return switch (type) {
             case OPENED, RELEASED -> quantity;
             case DEDUCTED -> -quantity;
-            case CLOSED, RESTORED, PAID, PAYMENT_REFUSED -> 0;
+            case CLOSED, RESTORED, PAID, PAYMENT_REFUSED, DRAWN -> 0;
         };
     }
 }

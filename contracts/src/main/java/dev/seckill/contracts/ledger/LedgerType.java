@@ -13,5 +13,7 @@ public enum LedgerType {
     CLOSED,
     RESTORED,
     PAID,
-    PAYMENT_REFUSED
+    PAYMENT_REFUSED,
+    /** A lottery sale's window closed: the seed is revealed and the window's purchases are decided in the draw's order. */
+    DRAWN
 }

@@ -10,30 +10,35 @@ import org.junit.jupiter.api.Test;
 
 class DrawTest {
     static final byte[] SECRET = "a-stream-secret-of-this-test-0123456789".getBytes(StandardCharsets.UTF_8);
+    static final long START = 1_780_000_000_000L;
 
     @Test
     void givenTheSameSecretGoodsAndOpId_thenTheSameSeed_andAnyOtherChangesIt() {
-        byte[] seed = Draw.seed(SECRET, 7, "open-7");
-        assertThat(Draw.seed(SECRET, 7, "open-7")).isEqualTo(seed);
-        assertThat(Draw.seed(SECRET, 8, "open-7")).isNotEqualTo(seed);
-        assertThat(Draw.seed(SECRET, 7, "open-7b")).isNotEqualTo(seed);
-        assertThat(Draw.seed("another-secret-0123456789abcdef".getBytes(), 7, "open-7"))
+        byte[] seed = Draw.seed(SECRET, 7, "open-7", START);
+        assertThat(Draw.seed(SECRET, 7, "open-7", START)).isEqualTo(seed);
+        assertThat(Draw.seed(SECRET, 8, "open-7", START)).isNotEqualTo(seed);
+        assertThat(Draw.seed(SECRET, 7, "open-7b", START)).isNotEqualTo(seed);
+        assertThat(Draw.seed(SECRET, 7, "open-7", START + 1))
+                .as("the same opId reused for a sale with another start")
+                .isNotEqualTo(seed);
+        assertThat(Draw.seed("another-secret-0123456789abcdef".getBytes(), 7, "open-7", START))
                 .isNotEqualTo(seed);
     }
 
     @Test
     void theCommitmentOpensOnlyWithItsSeed() {
-        byte[] seed = Draw.seed(SECRET, 7, "open-7");
+        byte[] seed = Draw.seed(SECRET, 7, "open-7", START);
         String commitment = Draw.commitment(seed);
         assertThat(commitment).hasSize(64);
         assertThat(Draw.opens(commitment, seed)).isTrue();
-        assertThat(Draw.opens(commitment, Draw.seed(SECRET, 7, "open-8"))).isFalse();
+        assertThat(Draw.opens(commitment, Draw.seed(SECRET, 7, "open-8", START)))
+                .isFalse();
         assertThat(Draw.opens(null, seed)).isFalse();
     }
 
     @Test
     void theOrderIsAPermutationOfTheBuyers_oneTicketEach_thesameForTheSameSeed() {
-        byte[] seed = Draw.seed(SECRET, 7, "open-7");
+        byte[] seed = Draw.seed(SECRET, 7, "open-7", START);
         List<Long> buyers =
                 new ArrayList<>(LongStream.rangeClosed(1, 1000).boxed().toList());
         buyers.addAll(List.of(5L, 5L, 9L)); // repeats: still one ticket
@@ -56,7 +61,7 @@ class DrawTest {
         // 10 buyers, 20,000 draws: buyer 1 first in ~2,000; 99.9% interval of Binomial(20000, 0.1) is about ±140
         int first = 0;
         for (int i = 0; i < 20_000; i++) {
-            byte[] seed = Draw.seed(SECRET, 7, "open-" + i);
+            byte[] seed = Draw.seed(SECRET, 7, "open-" + i, START);
             if (Draw.order(seed, 7, LongStream.rangeClosed(1, 10).boxed().toList())
                             .get(0)
                     == 1L) first++;

@@ -63,13 +63,24 @@ public final class Decider {
      * @param onShortCircuit called for each purchase answered without Redis (a metric)
      */
     public Decider(StockScripts scripts, Clock clock, FoldStore folds, boolean shortCircuit, Runnable onShortCircuit) {
+        this(scripts, clock, folds, shortCircuit, onShortCircuit, null);
+    }
+
+    /** @param drawSecret the key of lottery sales' seeds; null: lottery opens are refused */
+    public Decider(
+            StockScripts scripts,
+            Clock clock,
+            FoldStore folds,
+            boolean shortCircuit,
+            Runnable onShortCircuit,
+            byte[] drawSecret) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = new BatchFolds(folds);
         this.shortCircuit = shortCircuit;
         this.markers = new KeyMarkers(this.folds, scripts.lifetime());
         this.rebuilds = new Rebuilds(scripts, this.folds, markers);
-        this.operations = new SaleOperations(scripts, clock, this.folds, gate);
+        this.operations = new SaleOperations(scripts, clock, this.folds, gate, drawSecret);
         this.purchases = new PurchaseDecisions(scripts, clock, this.folds, gate, shortCircuit, onShortCircuit);
     }
 

@@ -18,13 +18,13 @@ final class OperationRefusals {
                         + Instant.ofEpochMilli(issuedAt) + " (the record's timestamp); send a window that ends later");
     }
     /**
-     * A sale whose opening is to be decided by a draw (docs/contracts.md, "The draw"): this stream does not hold and draw
-     * the window's purchases yet, and deciding them first come first served would break the sale's promise, so the open
-     * is refused and no sale exists.
+     * A lottery sale on a stream with no draw secret (stream.draw.secret): it could neither promise a seed nor draw,
+     * and deciding the window first come first served would break the sale's promise, so no sale is opened.
      */
-    static Decision fairnessNotDecidedHere(OpenSale o) {
-        return Decision.dlq("open_sale refused: fairness " + o.fairness().wire() + " is not decided by this version of"
-                + " stock-stream (only fcfs); open the sale with fairness fcfs");
+    static Decision noDrawSecret(OpenSale o) {
+        return Decision.dlq(
+                "open_sale refused: fairness lottery needs the stream's draw secret (SECKILL_STREAM_DRAW_SECRET"
+                        + " or its _FILE), and this stream has none; set it on every instance, or open the sale with fairness fcfs");
     }
     /**
      * A forced open while buyers of the previous sale still hold units: their orders (unpaid, or paid) would lose

@@ -6,6 +6,8 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
+import dev.seckill.contracts.fair.Draw;
+import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
@@ -29,8 +31,10 @@ final class SaleOperations {
     private final Clock clock;
     private final FoldStore folds;
     private final SoldOutGate gate;
+    private final byte[] drawSecret;
 
-    SaleOperations(StockScripts scripts, Clock clock, FoldStore folds, SoldOutGate gate) {
+    SaleOperations(StockScripts scripts, Clock clock, FoldStore folds, SoldOutGate gate, byte[] drawSecret) {
+        this.drawSecret = drawSecret;
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
@@ -47,7 +51,8 @@ final class SaleOperations {
         if (command instanceof Release rel) return call(scripts.releaseCall(rel, at), opId, in, r -> released(rel, r));
         if (command instanceof Pay pay) return call(scripts.payCall(pay, at), opId, in, r -> paid(pay, r));
         if (command instanceof OpenSale o) {
-            if (o.fairness() != Fairness.FCFS) return Step.decided(OperationRefusals.fairnessNotDecidedHere(o));
+            if (o.fairness() == Fairness.LOTTERY && drawSecret == null)
+                return Step.decided(OperationRefusals.noDrawSecret(o));
             if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
                 return Step.decided(OperationRefusals.endedBeforeIssued(o, in.timestamp()));
             int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
@@ -123,20 +128,25 @@ final class SaleOperations {
         // a new sale starts without buyers: a forced open deleted them in Redis, and an open over an expired sale found
         // none
         folds.releaseAll(o.goodsId());
-        return Decision.of(
-                null,
-                LedgerEntry.of(
-                                o.opId(),
-                                o.goodsId(),
-                                LedgerType.OPENED,
-                                delta,
-                                null,
-                                null,
-                                null,
-                                r.stockAfter(),
-                                clock.instant())
-                        .withKeysExpireAt(Instant.ofEpochMilli(expireAt))
-                        .withCommandOffset(offset));
+        LedgerEntry entry = LedgerEntry.of(
+                        o.opId(),
+                        o.goodsId(),
+                        LedgerType.OPENED,
+                        delta,
+                        null,
+                        null,
+                        null,
+                        r.stockAfter(),
+                        clock.instant())
+                .withKeysExpireAt(Instant.ofEpochMilli(expireAt))
+                .withCommandOffset(offset);
+        // a lottery's seed is promised before anyone buys: its hash, revealed by the DRAWN entry (DrawHold)
+        if (o.fairness() == Fairness.LOTTERY)
+            entry = entry.withDraw(DrawFacts.committed(
+                    o.windowMs(),
+                    Draw.commitment(Draw.seed(
+                            drawSecret, o.goodsId(), o.opId(), o.startAt().toEpochMilli()))));
+        return Decision.of(null, entry);
     }
 
     Decision closed(CloseSale c, LuaResult r) {

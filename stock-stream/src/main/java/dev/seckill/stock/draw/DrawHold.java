@@ -1,0 +1,214 @@
+package dev.seckill.stock.draw;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.ParsedCommand;
+import dev.seckill.contracts.fair.Draw;
+import dev.seckill.contracts.fair.DrawFacts;
+import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.stock.ledger.FoldStore;
+import dev.seckill.stock.ledger.GoodsFold;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Holds a lottery sale's commands until its window is drawn (docs/invariants.md, "The draw"). When a lottery
+ * {@code open_sale} passes, every later command of its goods is kept in {@link #STORE} (changelogged: it commits with
+ * the offsets, so a crash or a rebalance restores what was held) until the draw is due — the window's end plus the
+ * allowance for late arrivals — by the time of a record of the partition, or by the wall clock once the partition has
+ * been quiet for the allowance (a replay's copies carry their recorded times, so a replay draws the same purchases).
+ * Then, if the open stood (the fold holds its offset), the DRAWN entry reveals the seed and the held commands go to
+ * the decide step in the {@link DrawOrder}; an open that was refused releases them in arrival order. Any other record
+ * passes at once: a command without {@code "lottery"} in its bytes is not even parsed.
+ */
+public final class DrawHold implements Processor<String, byte[], String, Held> {
+    public static final String STORE = "draw-holds";
+    static final Duration CHECK_EVERY = Duration.ofMillis(50);
+    private static final byte[] LOTTERY = "\"lottery\"".getBytes(StandardCharsets.UTF_8);
+
+    private final byte[] secret;
+    private final long allowanceMs;
+    private final Clock clock;
+    private final String foldStore;
+    private final String decisionsStore;
+    private final Map<Long, PendingDraw> pending = new HashMap<>();
+    private ProcessorContext<String, Held> context;
+    private KeyValueStore<String, byte[]> store;
+    private KeyValueStore<Long, GoodsFold> folds;
+    private KeyValueStore<String, String> decisions;
+    private long lastRecordAt;
+
+    /**
+     * @param secret the stream's draw secret; null or empty: no sale is held (the decide step refuses lottery opens)
+     * @param allowance how long after the window's end a purchase accepted in it may still arrive and be drawn
+     */
+    public DrawHold(byte[] secret, Duration allowance, Clock clock, String foldStore, String decisionsStore) {
+        this.secret = secret == null || secret.length == 0 ? null : secret;
+        this.allowanceMs = allowance.toMillis();
+        this.clock = clock;
+        this.foldStore = foldStore;
+        this.decisionsStore = decisionsStore;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Held> context) {
+        this.context = context;
+        this.store = context.getStateStore(STORE);
+        this.folds = context.getStateStore(foldStore);
+        this.decisions = context.getStateStore(decisionsStore);
+        pending.clear();
+        try (KeyValueIterator<String, byte[]> it = store.range("s:", "s;")) {
+            while (it.hasNext()) {
+                PendingDraw d = Json.read(it.next().value, PendingDraw.class);
+                pending.put(d.goodsId(), d);
+            }
+        }
+        // after a restore, what was read but not committed comes again: the wall clock waits a quiet allowance for it
+        lastRecordAt = context.currentSystemTimeMs();
+        context.schedule(CHECK_EVERY, PunctuationType.WALL_CLOCK_TIME, this::onWallClock);
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        lastRecordAt = context.currentSystemTimeMs();
+        if (!pending.isEmpty()) drawDue(record.timestamp());
+        RecordMetadata meta = context.recordMetadata().orElseThrow();
+        HeldCommand h = new HeldCommand(
+                record.key(),
+                record.value(),
+                meta.topic(),
+                meta.partition(),
+                meta.offset(),
+                record.timestamp(),
+                HeldCommand.copy(record.headers()));
+        admit(h, record);
+    }
+
+    private void onWallClock(long now) {
+        if (!pending.isEmpty() && now - lastRecordAt >= allowanceMs) drawDue(now);
+    }
+
+    /** Draws every pending sale due by {@code time}. */
+    private void drawDue(long time) {
+        for (PendingDraw d : new ArrayList<>(pending.values())) if (d.dueAt() <= time) draw(d);
+    }
+
+    /** Holds the command when its goods awaits a draw, else passes it on (the original record, or a released one). */
+    private void admit(HeldCommand h, Record<String, byte[]> original) {
+        Long goods = goodsOf(h.key());
+        PendingDraw d = goods == null ? null : pending.get(goods);
+        if (d != null) {
+            store.put(heldKey(goods, d.nextSeq()), Json.write(h));
+            save(d.next());
+            return;
+        }
+        if (original != null) context.forward(original.withValue(Held.command(h.raw())));
+        else context.forward(new Record<>(h.key(), Held.command(h.raw()), h.timestamp(), h.headersWithOrigin()));
+        if (secret != null && goods != null && contains(h.raw(), LOTTERY)) startIfLottery(goods, h);
+    }
+
+    private void startIfLottery(long goods, HeldCommand h) {
+        if (CommandCodec.decode(h.raw()) instanceof ParsedCommand.Valid v
+                && v.command() instanceof OpenSale o
+                && o.fairness() == Fairness.LOTTERY
+                && o.goodsId() == goods) {
+            long start = o.startAt().toEpochMilli();
+            save(new PendingDraw(
+                    goods, o.opId(), h.offset(), start, o.windowMs(), start + o.windowMs() + allowanceMs, 0));
+        }
+    }
+
+    /**
+     * The draw of one sale, once the decide step has decided its open (the fold holds the open's offset: it stood; the
+     * open's id is decided but the fold holds another: it was refused). Not decided yet: tried again later.
+     */
+    private void draw(PendingDraw d) {
+        GoodsFold fold = folds.get(d.goodsId());
+        boolean stood = fold != null && fold.openOffset == d.openOffset();
+        if (!stood && decisions.get(FoldStore.decisionKey(d.goodsId(), FoldStore.operationKey(d.opId()))) == null)
+            return;
+        List<HeldCommand> held = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it =
+                store.range(heldKey(d.goodsId(), 0), heldKey(d.goodsId(), Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                keys.add(kv.key);
+                held.add(Json.read(kv.value, HeldCommand.class));
+            }
+        }
+        keys.forEach(store::delete);
+        store.delete(stateKey(d.goodsId()));
+        pending.remove(d.goodsId());
+        if (!stood) {
+            for (HeldCommand h : held) admit(h, null);
+            return;
+        }
+        byte[] seed = Draw.seed(secret, d.goodsId(), d.opId(), d.startAt());
+        DrawOrder order = DrawOrder.of(d, seed, held);
+        LedgerEntry drawn = LedgerEntry.of(
+                        LedgerEntry.drawnOpId(d.goodsId(), d.openOffset()),
+                        d.goodsId(),
+                        LedgerType.DRAWN,
+                        0,
+                        null,
+                        null,
+                        null,
+                        fold.stock,
+                        clock.instant())
+                .withDraw(DrawFacts.revealed(
+                        d.windowMs(),
+                        Draw.commitment(seed),
+                        seed,
+                        order.throughOffset(),
+                        order.buyers().size()));
+        context.forward(new Record<>(Long.toString(d.goodsId()), Held.drawn(drawn), d.dueAt()));
+        for (HeldCommand h : order.sequence()) admit(h, null);
+    }
+
+    private void save(PendingDraw d) {
+        pending.put(d.goodsId(), d);
+        store.put(stateKey(d.goodsId()), Json.write(d));
+    }
+
+    private static String stateKey(long goods) {
+        return "s:" + goods;
+    }
+
+    /** A held command's key: the goods, then its sequence zero-padded, so a range reads them in arrival order. */
+    static String heldKey(long goods, long seq) {
+        return "h:" + goods + ":" + String.format("%019d", seq);
+    }
+
+    private static Long goodsOf(String key) {
+        if (key == null || key.isEmpty() || key.length() > 19) return null;
+        for (int i = 0; i < key.length(); i++) if (key.charAt(i) < '0' || key.charAt(i) > '9') return null;
+        return Long.parseLong(key);
+    }
+
+    static boolean contains(byte[] haystack, byte[] needle) {
+        if (haystack == null) return false;
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) if (haystack[i + j] != needle[j]) continue outer;
+            return true;
+        }
+        return false;
+    }
+}

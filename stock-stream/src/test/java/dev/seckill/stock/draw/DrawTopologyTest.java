@@ -1,0 +1,220 @@
+package dev.seckill.stock.draw;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.TraceHeaders;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.fair.Draw;
+import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.stock.StockTopology;
+import dev.seckill.stock.decision.StockScripts;
+import dev.seckill.stock.decision.TestRedis;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lottery sale under TopologyTestDriver, deciding against the real Redis: the window's purchases wait for the draw
+ * and are then decided in its order (docs/contracts.md, "The draw").
+ */
+class DrawTopologyTest {
+    static final String SECRET = "the-draw-secret-of-this-test-5f1c2e9a7b3d";
+    static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
+    static final long WINDOW_MS = 2_000;
+    static final Duration ALLOWANCE = Duration.ofSeconds(1);
+    static final long GOODS = 7001;
+    static final long STOCK = 5;
+
+    final Topics topics = new Topics("ttd.");
+    TestRedis redis;
+    TopologyTestDriver driver;
+    TestInputTopic<String, byte[]> commands;
+    TestOutputTopic<String, Outcome> success, soldOut, rejected;
+    TestOutputTopic<String, LedgerEntry> ledger;
+    TestOutputTopic<String, byte[]> dlq;
+
+    @BeforeEach
+    void setUp() {
+        redis = new TestRedis();
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        StreamsBuilder builder = new StreamsBuilder();
+        StockTopology.build(
+                builder,
+                topics,
+                () -> new StockScripts(redis.redis, redis.keys, metrics, 3, Duration.ofMillis(10)),
+                Clock.systemUTC(),
+                metrics,
+                StockTopology.Settings.UNBATCHED
+                        .batched(64, Duration.ofMillis(5))
+                        .drawing(SECRET, ALLOWANCE));
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd-draw");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(builder.build(), props, START);
+        commands = driver.createInputTopic(topics.commands(), new StringSerializer(), new ByteArraySerializer());
+        success = out(topics.success());
+        soldOut = out(topics.soldOut());
+        rejected = out(topics.rejected());
+        ledger = driver.createOutputTopic(
+                topics.ledger(), new StringDeserializer(), StockTopology.LEDGER_SERDE.deserializer());
+        dlq = driver.createOutputTopic(topics.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    TestOutputTopic<String, Outcome> out(String topic) {
+        return driver.createOutputTopic(topic, new StringDeserializer(), StockTopology.OUTCOME_SERDE.deserializer());
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+        redis.close();
+    }
+
+    void send(long goods, byte[] value, Instant at, RecordHeaders headers) {
+        commands.pipeInput(new TestRecord<>(Long.toString(goods), value, headers, at));
+    }
+
+    void openLottery() {
+        OpenSale o = new OpenSale(
+                GOODS, STOCK, START, START.plusSeconds(3600), 1, "open-lottery", false, Fairness.LOTTERY, WINDOW_MS);
+        send(GOODS, CommandCodec.encode(o), START.minusSeconds(1), new RecordHeaders());
+    }
+
+    void buy(String rid, long user, long acceptedAfterStartMs) {
+        Instant at = START.plusMillis(acceptedAfterStartMs);
+        RecordHeaders h = new RecordHeaders();
+        TraceHeaders.put(h, "trace-" + rid);
+        send(GOODS, CommandCodec.encode(new Purchase(rid, GOODS, user, 1, at)), at, h);
+    }
+
+    /** Thirty buyers inside the window in arrival order 1..30, buyer 99 with four requestIds, one buyer after it. */
+    List<Long> aCrowdArrives() {
+        List<Long> arrival = new ArrayList<>();
+        for (long u = 1; u <= 30; u++) {
+            buy("r-" + u, u, 10 * u);
+            arrival.add(u);
+            if (u == 15) {
+                for (int i = 0; i < 4; i++) buy("bot-" + i, 99, 150 + i);
+                arrival.add(99L);
+            }
+        }
+        buy("after-window", 500, WINDOW_MS + 100);
+        return arrival;
+    }
+
+    @Test
+    void givenALotterySale_whenTheWindowsPurchasesArrive_thenNothingIsDecidedUntilTheDraw() {
+        openLottery();
+        aCrowdArrives();
+
+        assertThat(success.readValuesToList()).isEmpty();
+        assertThat(soldOut.readValuesToList()).isEmpty();
+        assertThat(rejected.readValuesToList()).isEmpty();
+        List<LedgerEntry> entries = ledger.readValuesToList();
+        assertThat(entries).extracting(LedgerEntry::type).containsExactly(LedgerType.OPENED);
+        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-lottery", START.toEpochMilli());
+        assertThat(entries.get(0).draw().commitment()).isEqualTo(Draw.commitment(seed));
+        assertThat(entries.get(0).draw().seed())
+                .as("the seed stays secret until the draw")
+                .isNull();
+
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS)); // the window closed, the allowance has not passed
+        assertThat(success.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void givenTheWindowClosed_whenTheWallClockPassesTheAllowance_thenTheDrawsFirstBuyersWinOneTicketEach() {
+        openLottery();
+        List<Long> arrival = aCrowdArrives();
+        ledger.readValuesToList();
+
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
+
+        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-lottery", START.toEpochMilli());
+        List<Long> order = Draw.order(seed, GOODS, arrival);
+        List<LedgerEntry> entries = ledger.readValuesToList();
+        assertThat(entries.get(0).type()).isEqualTo(LedgerType.DRAWN);
+        assertThat(Draw.opens(
+                        entries.get(0).draw().commitment(),
+                        Draw.unhex(entries.get(0).draw().seed())))
+                .isTrue();
+        assertThat(entries.get(0).draw().buyers()).isEqualTo(31);
+        assertThat(entries.get(0).draw().throughOffset())
+                .isEqualTo(35L); // the open at 0, then 35 purchases held: 1..35
+        assertThat(entries.subList(1, entries.size()))
+                .extracting(LedgerEntry::userId)
+                .containsExactlyElementsOf(order.subList(0, (int) STOCK));
+        List<Outcome> won = success.readValuesToList();
+        assertThat(won).extracting(Outcome::userId).containsExactlyElementsOf(order.subList(0, (int) STOCK));
+        assertThat(won.stream().filter(o -> o.userId() == 99)).hasSizeLessThanOrEqualTo(1);
+        List<Outcome> lost = soldOut.readValuesToList();
+        assertThat(lost.get(lost.size() - 1).requestId())
+                .as("a purchase accepted after the window is decided after every drawn one")
+                .isEqualTo("after-window");
+    }
+
+    @Test
+    void givenTheWindowClosed_whenARecordTimedPastTheAllowanceArrives_thenTheDrawRunsBeforeIt() {
+        openLottery();
+        List<Long> arrival = aCrowdArrives();
+        ledger.readValuesToList();
+
+        buy("late-comer", 600, WINDOW_MS + ALLOWANCE.toMillis() + 1);
+
+        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-lottery", START.toEpochMilli());
+        assertThat(success.readValuesToList())
+                .extracting(Outcome::userId)
+                .containsExactlyElementsOf(Draw.order(seed, GOODS, arrival).subList(0, (int) STOCK));
+        List<Outcome> lost = soldOut.readValuesToList();
+        assertThat(lost.get(lost.size() - 1).requestId()).isEqualTo("late-comer");
+    }
+
+    @Test
+    void aHeldCommandKeepsItsTraceAndIsJudgedAtItsOwnOffset() {
+        openLottery();
+        buy("r-1", 1, 10);
+        send(GOODS, "{not json".getBytes(StandardCharsets.UTF_8), START.plusMillis(20), new RecordHeaders());
+        buy("r-2", 2, 30);
+
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
+
+        List<TestRecord<String, Outcome>> won = success.readRecordsToList();
+        assertThat(won).hasSize(2);
+        for (TestRecord<String, Outcome> r : won)
+            assertThat(TraceHeaders.get(r.headers()))
+                    .isEqualTo("trace-" + r.value().requestId());
+        assertThat(won.get(0).headers().lastHeader(HeldOrigin.HEADER)).isNull();
+        var dead = dlq.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        assertThat(new String(dead.get(0).headers().lastHeader("source-offset").value(), StandardCharsets.UTF_8))
+                .isEqualTo("2");
+        assertThat(new String(dead.get(0).headers().lastHeader("source-topic").value(), StandardCharsets.UTF_8))
+                .isEqualTo(topics.commands());
+    }
+}

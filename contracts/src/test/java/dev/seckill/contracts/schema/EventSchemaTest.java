@@ -15,6 +15,8 @@ import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
+import dev.seckill.contracts.fair.Draw;
+import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
@@ -170,6 +172,22 @@ class EventSchemaTest {
         }
     }
 
+    static final byte[] SEED =
+            Draw.seed("a-secret-of-this-test-0123456789".getBytes(StandardCharsets.UTF_8), 1001, "o", 0);
+
+    @Test
+    void aDrawnEntryWithoutItsSeedOrADrawWithABadCommitmentIsRefusedByTheSchema() {
+        Instant at = INSTANTS[2];
+        LedgerEntry noSeed = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
+                .withDraw(DrawFacts.committed(2_000, Draw.commitment(SEED)));
+        assertThat(violations("ledger-entry.json", Json.write(noSeed))).isNotEmpty();
+        LedgerEntry noDraw = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at);
+        assertThat(violations("ledger-entry.json", Json.write(noDraw))).isNotEmpty();
+        LedgerEntry badCommitment = LedgerEntry.of("open-x", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
+                .withDraw(DrawFacts.committed(2_000, "not-a-hash"));
+        assertThat(violations("ledger-entry.json", Json.write(badCommitment))).isNotEmpty();
+    }
+
     @Test
     void everyLedgerEntryTypeTheStreamWritesConformsToTheLedgerSchema() {
         Instant at = INSTANTS[2];
@@ -190,7 +208,13 @@ class EventSchemaTest {
                 LedgerEntry.of("restore-1001", 1001, LedgerType.RESTORED, 0, null, null, null, 3, at)
                         .withKeysExpireAt(expire),
                 LedgerEntry.of("pay-order-55", 1001, LedgerType.PAID, 0, 7L, "r-1", 55L, 3, at),
-                LedgerEntry.of("pay-order-56", 1001, LedgerType.PAYMENT_REFUSED, 0, 8L, "r-2", 56L, 4, at));
+                LedgerEntry.of("pay-order-56", 1001, LedgerType.PAYMENT_REFUSED, 0, 8L, "r-2", 56L, 4, at),
+                LedgerEntry.of("open-lottery", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
+                        .withKeysExpireAt(expire)
+                        .withCommandOffset(0)
+                        .withDraw(DrawFacts.committed(2_000, Draw.commitment(SEED))),
+                LedgerEntry.of(LedgerEntry.drawnOpId(1001, 0), 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
+                        .withDraw(DrawFacts.revealed(2_000, Draw.commitment(SEED), SEED, 35, 31)));
         assertThat(all.stream().map(LedgerEntry::type).distinct()).containsExactlyInAnyOrder(LedgerType.values());
         for (LedgerEntry e : all) {
             byte[] json = Json.write(e);

@@ -40,6 +40,8 @@ public final class CliCommands {
             value("limit", "N"),
             value("start-in-seconds", "N"),
             flag("force"),
+            value("fairness", "fcfs|lottery"),
+            value("window-ms", "N"),
             value("namespace", "NAME"));
     public static final CliCommand SALE_CLOSE =
             CliCommand.of("sale close", "a close_sale command", required("goods", "N"), value("namespace", "NAME"));

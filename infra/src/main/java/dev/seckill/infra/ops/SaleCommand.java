@@ -5,6 +5,7 @@ import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
@@ -27,6 +28,13 @@ public final class SaleCommand {
     public static int open(Settings settings, Flags f, PrintStream out) throws Exception {
         if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
         Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
+        Fairness fairness = Fairness.ofWire(f.get("fairness", "fcfs"));
+        if (fairness == null) throw new Flags.UsageError("--fairness is fcfs or lottery");
+        long window = f.getLong("window-ms", fairness == Fairness.LOTTERY ? 1_000 : 0);
+        if (fairness == Fairness.FCFS && window != 0)
+            throw new Flags.UsageError("--window-ms is only for --fairness lottery");
+        if (fairness == Fairness.LOTTERY && (window < 1 || window > OpenSale.MAX_WINDOW_MS))
+            throw new Flags.UsageError("--window-ms of a lottery is 1.." + OpenSale.MAX_WINDOW_MS);
         Command command = new OpenSale(
                 f.getLong("goods", 0),
                 f.getLong("stock", 0),
@@ -34,7 +42,13 @@ public final class SaleCommand {
                 start.plus(Duration.ofMinutes(f.getLong("minutes", 60))),
                 (int) f.getLong("limit", 1),
                 "open-" + UUID.randomUUID(),
-                f.has("force"));
+                f.has("force"),
+                fairness,
+                window);
+        if (fairness == Fairness.LOTTERY)
+            out.printf(
+                    "a lottery: purchases accepted in the first %d ms after %s are drawn when the window closes%n",
+                    window, start);
         return send(settings, f, command, "open_sale", out);
     }
 

@@ -1,6 +1,7 @@
 package dev.seckill.infra.harness.stack;
 
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.infra.harness.DrawSecrets;
 import dev.seckill.infra.harness.ServiceProcess;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.RedisSettings;
@@ -107,6 +108,7 @@ public final class ServiceStack {
         env.put("SECKILL_REDIS_PREFIX", settings.redisPrefix());
         for (Service s : ALL) env.put(s.port().env(), Integer.toString(settings.get(s.port())));
         env.put(GatewaySettings.PORT.env(), Integer.toString(settings.get(GatewaySettings.PORT))); // its public port
+        env.putAll(DrawSecrets.environment(settings)); // lottery sales: the same secret a drill draws with
         env.putAll(more);
         gatewaySecret(env);
         // the reconciler reads the schema the order-writer migrates: it starts once the others are up

@@ -1,6 +1,9 @@
 package dev.seckill.infra.ops;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.JsonOutput;
 import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
@@ -20,8 +23,21 @@ public final class NamespaceCommands {
         return new Namespaces(base).settingsOf(f.get("namespace", ""));
     }
 
-    public static int list(Settings base, PrintStream out) {
+    /** {@code namespaces}: a table, or with {@code --json} one document with the same columns. */
+    public static int list(Settings base, Flags f, PrintStream out) {
         KafkaClients.require(base, "run ./seckill up");
+        if (f.has("json")) {
+            ObjectNode root = JsonOutput.object();
+            ArrayNode list = root.putArray("namespaces");
+            for (Namespaces.Entry e : new Namespaces(base).list())
+                list.addObject()
+                        .put("name", e.name())
+                        .put("topics", e.topics())
+                        .put("database", e.database())
+                        .put("live", e.live());
+            out.println(JsonOutput.render(root));
+            return 0;
+        }
         out.printf("%-40s %7s  %-8s%n", "namespace", "topics", "database");
         for (Namespaces.Entry e : new Namespaces(base).list()) {
             out.printf(

@@ -160,7 +160,7 @@ public final class AnswerBenchmark {
             DecideRun.Run run;
             try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {
                 run = DecideRun.awaitCommitted(
-                        s, topics, n + 1, new ProgressBar(out, "deciding", n + 1), Duration.ofMinutes(10));
+                        s, topics, n + 1, new ProgressBar("deciding", n + 1), Duration.ofMinutes(10));
             }
             return (n + 1 - run.firstDone()) / ((run.endNanos() - run.firstNanos()) / 1e9);
         } finally {

@@ -106,7 +106,7 @@ final class AnswerPhases {
             throws InterruptedException {
         long firstUser = 1 + (long) (phase++) * 10_000_000L;
         if (requests == 0) connections = 1; // a phase left out (e.g. --seconds 0)
-        ProgressBar bar = new ProgressBar(out, name, requests);
+        ProgressBar bar = new ProgressBar(name, requests);
         LoadSpec spec = LoadSpec.closed(
                         pipeline.gatewayPort(),
                         GOODS,

@@ -168,7 +168,7 @@ public final class ColdStartBenchmark {
                     gatewayReady, streamReady);
             if (v.trafficFirst() > 0) {
                 Sales.open(s, topics, redis, WARM_TRAFFIC_GOODS, stock);
-                ProgressBar bar = new ProgressBar(out, "traffic", v.trafficFirst());
+                ProgressBar bar = new ProgressBar("traffic", v.trafficFirst());
                 RawHttpLoad.run(
                         LoadSpec.closed(
                                         gatewayPort,
@@ -183,7 +183,7 @@ public final class ColdStartBenchmark {
                 bar.finish(v.trafficFirst());
             }
             Sales.open(s, topics, redis, SALE_GOODS, stock);
-            ProgressBar bar = new ProgressBar(out, "sale", requests);
+            ProgressBar bar = new ProgressBar("sale", requests);
             SaleLatency.Progress progress = new SaleLatency.Progress(bar::update);
             // no JIT quiet before the clock: the point is what the JIT has not done yet
             RawHttpLoad.Result r = RawHttpLoad.run(

@@ -118,7 +118,7 @@ public final class DecideBenchmark {
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         DecideRun.preload(s, topics, n, goodsCount, stock, out);
-        ProgressBar bar = new ProgressBar(out, "warm-up", n + goodsCount);
+        ProgressBar bar = new ProgressBar("warm-up", n + goodsCount);
         try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {
             DecideRun.awaitCommitted(s, topics, n + goodsCount, bar, Duration.ofMinutes(20));
         }

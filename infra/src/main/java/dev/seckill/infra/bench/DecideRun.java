@@ -46,7 +46,7 @@ final class DecideRun {
         Topics topics = new Topics(s.topicPrefix());
         TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         preload(s, topics, n, goodsCount, stock, out);
-        ProgressBar bar = new ProgressBar(out, label, n + goodsCount);
+        ProgressBar bar = new ProgressBar(label, n + goodsCount);
         long t0 = System.nanoTime();
         Run run;
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
@@ -67,7 +67,7 @@ final class DecideRun {
     static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out)
             throws Exception {
         Instant now = Instant.now();
-        ProgressBar bar = new ProgressBar(out, "preload", n);
+        ProgressBar bar = new ProgressBar("preload", n);
         try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
                 s,
                 Map.of(

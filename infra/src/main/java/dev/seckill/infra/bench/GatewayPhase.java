@@ -30,7 +30,7 @@ record GatewayPhase(
             LongFunction<String> bearer,
             PrintStream out)
             throws InterruptedException {
-        ProgressBar bar = new ProgressBar(out, p.name(), p.requests());
+        ProgressBar bar = new ProgressBar(p.name(), p.requests());
         ServerLatencyWindow inGateway = ServerLatencyWindow.open(gatewayMetrics);
         GatewaySummary summary;
         if (generator.equals("raw")) {

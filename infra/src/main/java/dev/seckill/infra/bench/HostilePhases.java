@@ -102,7 +102,7 @@ final class HostilePhases {
             out.printf("  flood            on: %,d requests in its first second%n", flood.sent());
             HostileSale s = sale(2, FLOOD_GOODS, "flood");
             Figures checked = checked("FLOOD", 2, s, null);
-            ProgressBar bar = new ProgressBar(out, "flood s", seconds);
+            ProgressBar bar = new ProgressBar("flood s", seconds);
             while (flood.seconds() < seconds) {
                 bar.update((long) flood.seconds());
                 Thread.sleep(200);
@@ -143,7 +143,7 @@ final class HostilePhases {
                 1_000_000L * (phase + 1),
                 "hb-" + runId + "-" + phase + "-",
                 pipeline::bearer,
-                new ProgressBar(out, label, shape.buyers()));
+                new ProgressBar(label, shape.buyers()));
     }
 
     /** The owners' lookups and the claims, both gateways; with {@code before} given, Redis is read once settled. */

@@ -58,7 +58,7 @@ public final class OrdersBenchmark {
             double batched;
             Written w;
             try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
-                w = awaitWritten(writer, n, t0, new ProgressBar(out, "writing", n));
+                w = awaitWritten(writer, n, t0, new ProgressBar("writing", n));
                 single = rawInserts(writer.dataSource(), rawSingle, 1);
                 batched = rawInserts(writer.dataSource(), n, 1000);
             }
@@ -104,7 +104,7 @@ public final class OrdersBenchmark {
         Settings s = writerSettings(ns, f);
         preload(s, new Topics(s.topicPrefix()), n, out);
         try (OrderWriterApp writer = new OrderWriterApp(s, new SimpleMeterRegistry()).start()) {
-            awaitWritten(writer, n, System.nanoTime(), new ProgressBar(out, "warm-up", n));
+            awaitWritten(writer, n, System.nanoTime(), new ProgressBar("warm-up", n));
         }
         ns.dropDatabase();
         ns.deleteTopics();
@@ -138,7 +138,7 @@ public final class OrdersBenchmark {
     static void preload(Settings s, Topics topics, int n, PrintStream out) throws Exception {
         TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Instant now = Instant.now();
-        ProgressBar bar = new ProgressBar(out, "preload", n);
+        ProgressBar bar = new ProgressBar("preload", n);
         try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
                 s,
                 Map.of(

@@ -1,6 +1,9 @@
 package dev.seckill.infra.chaos;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.JsonOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaCluster;
 import java.io.PrintStream;
@@ -31,8 +34,12 @@ public final class ChaosCommand {
                 f.getLong("stock", 300), (int) f.getLong("requests", 8_000), (int) f.getLong("concurrency", 100), (int)
                         f.getLong("users", 4_000));
         ChaosRun.Shape shape = new ChaosRun.Shape((int) f.getCount("stream-instances", 1), warmup(f));
+        int brokers = (int) f.getCount("brokers", 1);
+        if (brokers != 1 && brokers != 3) throw new Flags.UsageError("--brokers must be 1 or 3, got " + brokers);
         String run = "chaos-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        out.printf(
+        // with --json stdout is the document only: what each scenario does goes to stderr
+        PrintStream say = f.has("json") ? System.err : out;
+        say.printf(
                 "chaos: %s; each on a sale of %,d units, %,d purchases from %d buyers at once over %,d buyers, seed %d;"
                         + " %d stock-stream instance(s)%s%n",
                 scenarios.stream().map(ChaosScenario::name).collect(Collectors.joining(", ")),
@@ -43,21 +50,20 @@ public final class ChaosCommand {
                 seed,
                 shape.streamInstances(),
                 shape.env().isEmpty() ? ", every service with its defaults" : ", " + shape.env());
-        int brokers = (int) f.getCount("brokers", 1);
-        if (brokers != 1 && brokers != 3) throw new IllegalArgumentException("--brokers: 1 or 3, not " + brokers);
         List<ChaosRun.Result> results = new ArrayList<>();
         // with 3 brokers every scenario runs on a cluster of the run's own (RF 3, min ISR 2), which kill-broker breaks
         try (KafkaCluster cluster = brokers == 3 ? KafkaCluster.onFreePorts(3) : null) {
             if (cluster != null) {
                 // an interrupted run (Ctrl-C) leaves no broker behind
                 Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "chaos-cluster-stop"));
-                out.printf("chaos: starting a 3-node KRaft cluster of its own on loopback (RF 3, min ISR 2)%n");
-                out.printf("chaos: cluster at %s%n", cluster.start().bootstrap());
+                say.printf("chaos: starting a 3-node KRaft cluster of its own on loopback (RF 3, min ISR 2)%n");
+                say.printf("chaos: cluster at %s%n", cluster.start().bootstrap());
             }
             for (int i = 0; i < scenarios.size(); i++)
-                results.add(ChaosRun.run(base, cluster, run, scenarios.get(i), sale, shape, seed + i, out));
+                results.add(ChaosRun.run(base, cluster, run, scenarios.get(i), sale, shape, seed + i, say));
         }
-        print(out, results, brokers);
+        if (f.has("json")) out.println(json(results, brokers));
+        else print(out, results, brokers);
         return results.stream().allMatch(ChaosRun.Result::passed) ? 0 : 1;
     }
 
@@ -66,6 +72,35 @@ public final class ChaosCommand {
         if (!f.has("warmup")) return Map.of();
         String n = Long.toString(f.getLong("warmup", 0));
         return Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", n, "SECKILL_STREAM_WARMUP_COMMANDS", n);
+    }
+
+    /** {@code chaos --json}: the table's figures per scenario, recoveries in ms (null: never), and the verdict. */
+    static String json(List<ChaosRun.Result> results, int brokers) {
+        ObjectNode root = JsonOutput.object();
+        root.put("brokers", brokers);
+        root.put("passed", results.stream().allMatch(ChaosRun.Result::passed));
+        ArrayNode scenarios = root.putArray("scenarios");
+        for (ChaosRun.Result r : results) {
+            ObjectNode n = scenarios.addObject();
+            n.put("scenario", r.scenario().name());
+            n.put("faults", r.faults());
+            n.put("requests", r.requests());
+            n.put("answered", r.answered());
+            n.put("successes", r.successes());
+            n.put("orders", r.audit().sold());
+            n.put("oversold", r.audit().oversold());
+            n.put("lost", r.audit().lost());
+            n.put("duplicateBuyers", r.audit().duplicateBuyers());
+            n.put("falseDuplicates", r.audit().falseDuplicates());
+            ArrayNode recoveries = n.putArray("recoveredInMs");
+            r.recoveries().forEach(ms -> {
+                if (ms < 0) recoveries.addNull();
+                else recoveries.add(ms);
+            });
+            n.put("passed", r.passed());
+            n.put("failure", r.failure());
+        }
+        return JsonOutput.render(root);
     }
 
     static void print(PrintStream out, List<ChaosRun.Result> results, int brokers) {

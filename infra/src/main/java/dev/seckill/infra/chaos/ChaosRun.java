@@ -99,10 +99,11 @@ final class ChaosRun {
                 Sales.open(s, new Topics(s.topicPrefix()), redis, Sales.GOODS, sale.stock());
             }
             out.printf("   namespace %s, logs in %s%n", ns.name(), logs);
-            ProgressBar bar = new ProgressBar(out, sc.name(), sale.requests());
+            ProgressBar bar = new ProgressBar(sc.name(), sale.requests());
             Random random = new Random(seed);
             BuyerLoad[] load = new BuyerLoad[1];
-            ChaosTarget target = new ChaosTarget(pipeline, servers, s, Sales.GOODS, sale.stock(), random, logs, load);
+            ChaosTarget target =
+                    new ChaosTarget(pipeline, servers, s, Sales.GOODS, sale.stock(), random, logs, load, out);
             Runnable faults = () -> {
                 try {
                     sc.fault().inject(target);

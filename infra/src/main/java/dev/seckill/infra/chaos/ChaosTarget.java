@@ -6,6 +6,7 @@ import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.stack.ServerProcess;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -38,6 +39,8 @@ final class ChaosTarget {
     final Random random;
     /** The folder each service of the pipeline logs into ({@code <name>.log}). */
     final Path logs;
+    /** Where a fault says what it did: the run's narration (stderr under {@code --json}). */
+    final PrintStream out;
 
     private final BuyerLoad[] load;
     private final List<Long> recoveries = new ArrayList<>();
@@ -53,7 +56,8 @@ final class ChaosTarget {
             long stock,
             Random random,
             Path logs,
-            BuyerLoad[] load) {
+            BuyerLoad[] load,
+            PrintStream out) {
         this.pipeline = pipeline;
         this.servers = servers;
         this.settings = settings;
@@ -63,6 +67,7 @@ final class ChaosTarget {
         this.random = random;
         this.logs = logs;
         this.load = load;
+        this.out = out;
     }
 
     /** One fault injected, the system back after {@code ms}. */

@@ -24,7 +24,7 @@ final class ProcessFaults {
                 String victim = part.equals(STREAM) ? owner(t) : part;
                 long at = System.nanoTime();
                 long health = t.pipeline.killAndRestart(victim);
-                System.out.printf("    %s SIGKILLed: its restart's /health 200 after %,d ms%n", victim, health);
+                t.out.printf("    %s SIGKILLed: its restart's /health 200 after %,d ms%n", victim, health);
                 // the buyers' answers do not wait for the writer: its recovery is its restart → an order for every
                 // SUCCESS
                 if (part.equals("order-writer")) {

@@ -15,8 +15,25 @@ import java.util.stream.Collectors;
  */
 public record CliCommand(String words, String operands, List<Option> options, String summary) {
 
-    /** A flag: {@code --name value} (its placeholder, e.g. {@code N}) or a switch {@code --name} (placeholder null). */
+    /**
+     * A flag: {@code --name value} (its placeholder, e.g. {@code N}) or a switch {@code --name} (placeholder null). The
+     * placeholder also says what the value is: {@code N}, {@code R}, {@code S}, {@code U} and {@code X} a number,
+     * {@code N,...}, {@code G,...} or a list of examples such as {@code 20,50,100} numbers separated by commas; any
+     * other value is refused at parse time, naming the flag.
+     */
     public record Option(String name, String placeholder, boolean required) {
+        private static final Set<String> NUMBER = Set.of("N", "R", "S", "U", "X");
+
+        /** The value is one number. */
+        public boolean number() {
+            return placeholder != null && NUMBER.contains(placeholder);
+        }
+
+        /** The value is numbers separated by commas. */
+        public boolean numbers() {
+            return placeholder != null && placeholder.matches("[NG],\\.\\.\\.|\\d+(,\\d+)+");
+        }
+
         public static Option value(String name, String placeholder) {
             return new Option(name, placeholder, false);
         }
@@ -38,13 +55,15 @@ public record CliCommand(String words, String operands, List<Option> options, St
         return new CliCommand(words, "", List.of(options), summary);
     }
 
-    /** The flags after the command's words, checked against the ones it accepts. */
+    /** The flags after the command's words, checked against the ones it accepts and their values' kinds. */
     public Flags parse(String[] args) {
-        return new Flags(
+        Flags f = new Flags(
                 args,
                 words.split(" ").length,
                 names(o -> o.placeholder() != null),
                 names(o -> o.placeholder() == null));
+        for (Option o : options) if (o.number() || o.numbers()) f.requireNumber(o.name(), o.numbers());
+        return f;
     }
 
     /** Every flag name this command accepts (values and switches). */

@@ -10,6 +10,9 @@ import java.util.List;
 public final class CliCommands {
     private CliCommands() {}
 
+    /** {@code --json}, shared by the reporting commands; its help is {@link CliHelp#JSON}. */
+    static final CliCommand.Option JSON = flag("json");
+
     public static final CliCommand UP = CliCommand.of(
             "up",
             "start (or find) Kafka, Redis and MySQL; say what was done; --brokers 3: a 3-node KRaft cluster (RF 3, min ISR 2);"
@@ -50,7 +53,8 @@ public final class CliCommands {
             "ledger vs Redis vs DB, one row per goods; a dry run unless --repair",
             value("goods", "N"),
             flag("repair"),
-            value("namespace", "NAME"));
+            value("namespace", "NAME"),
+            JSON);
     public static final CliCommand REPORT = CliCommand.of(
             "report",
             "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts;"
@@ -59,12 +63,12 @@ public final class CliCommands {
             value("namespace", "NAME"),
             value("goods", "N"),
             value("html", "FILE"),
-            flag("json"),
+            JSON,
             value("against", "NAME"));
     public static final CliCommand SQL = new CliCommand(
             "sql",
             "[\"SELECT …\"]",
-            List.of(value("namespace", "NAME"), value("export", "DIR")),
+            List.of(value("namespace", "NAME"), value("export", "DIR"), JSON),
             "the namespace's outcomes, commands, ledger and orders as DuckDB tables: the query's answer, or a prompt"
                     + " without one; --export DIR writes each table as Parquet");
     public static final CliCommand REPLAY = CliCommand.of(
@@ -77,7 +81,8 @@ public final class CliCommands {
             value("goods", "N,..."),
             value("stock", "N"),
             value("limit", "N"),
-            value("namespace", "NAME"));
+            value("namespace", "NAME"),
+            JSON);
     public static final CliCommand REPLAY_LIST = CliCommand.of("replay list", "the drills on the stack");
     public static final CliCommand REPLAY_CLEAN = CliCommand.of(
             "replay clean",
@@ -98,7 +103,8 @@ public final class CliCommands {
             value("namespace", "NAME"));
     public static final CliCommand NAMESPACES = CliCommand.of(
             "namespaces",
-            "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database");
+            "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database",
+            JSON);
     public static final CliCommand CLEAN = CliCommand.of(
             "clean",
             "remove one namespace: its topics, consumer groups, Redis keys and database (never the live one)",
@@ -161,7 +167,8 @@ public final class CliCommands {
             value("concurrency", "N"),
             value("users", "N"),
             value("stream-instances", "N"),
-            value("warmup", "N"));
+            value("warmup", "N"),
+            JSON);
     public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
             "bench strategies",
             "the write-up's deduct strategies side by side on one sale (pessimistic lock, optimistic lock, synchronous Redis+Lua, this pipeline), then each SIGKILLed mid-sale",

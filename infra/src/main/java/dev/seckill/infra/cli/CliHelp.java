@@ -4,6 +4,11 @@ import java.util.List;
 
 /** {@code ./seckill <command> --help} and {@code ./seckill help <command>}: one command's usage, from its declaration. */
 public final class CliHelp {
+    /** What {@link CliCommands#JSON} does, added to the help of every command that accepts it. */
+    static final String JSON =
+            "--json: the output as one JSON document on stdout (the same figures as the text); progress and notes go to"
+                    + " stderr";
+
     private CliHelp() {}
 
     /**
@@ -24,7 +29,8 @@ public final class CliHelp {
 
     /** One command's help: its usage with every flag it accepts, and what it does. */
     public static String help(CliCommand c) {
-        return "usage: ./seckill " + c.usage() + "\n\n" + c.summary();
+        return "usage: ./seckill " + c.usage() + "\n\n" + c.summary()
+                + (c.options().contains(CliCommands.JSON) ? "\n" + JSON : "");
     }
 
     /** {@code ./seckill help}: every command with its flags, then every configuration variable. */

@@ -146,8 +146,7 @@ public final class Seckill {
                     return ReplayCommand.run(settings, CliCommands.REPLAY.parse(args), out);
                 }
                 case "namespaces" -> {
-                    CliCommands.NAMESPACES.parse(args);
-                    return NamespaceCommands.list(settings, out);
+                    return NamespaceCommands.list(settings, CliCommands.NAMESPACES.parse(args), out);
                 }
                 case "acls" -> {
                     return AclsCommand.run(settings, CliCommands.ACLS.parse(args), out);

@@ -1,8 +1,10 @@
 package dev.seckill.infra.harness;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** {@code --name value} and {@code --switch} flags, each checked against the ones a command knows. */
 public final class Flags {
@@ -57,6 +59,38 @@ public final class Flags {
             long l = Long.parseLong(v.replace("_", "").replace(",", ""));
             if (l < min) throw new UsageError("--" + name + " must be " + what + ", got " + v);
             return l;
+        } catch (NumberFormatException e) {
+            throw new UsageError("--" + name + " must be a number, got '" + v + "'");
+        }
+    }
+
+    /** A number as a value: {@code 5}, {@code -1}, {@code 0.25}, {@code 1,000} or {@code 1_000}. */
+    private static final Pattern NUMBER = Pattern.compile("-?(\\d[\\d_,]*(\\.\\d+)?|\\.\\d+)");
+
+    private static final Pattern NUMBER_IN_LIST = Pattern.compile("-?\\d[\\d_]*(\\.\\d+)?");
+
+    /**
+     * A usage error naming the flag unless its value, when given, is a number ({@code list}: numbers separated by
+     * commas); the commands' declarations call this for every numeric flag, so that each is refused the same way.
+     */
+    public void requireNumber(String name, boolean list) {
+        String v = values.get(name);
+        if (v == null) return;
+        boolean ok = list
+                ? Arrays.stream(v.split(",", -1))
+                        .allMatch(p -> NUMBER_IN_LIST.matcher(p.strip()).matches())
+                : NUMBER.matcher(v.strip()).matches();
+        if (!ok)
+            throw new UsageError("--" + name + " must be " + (list ? "numbers separated by commas" : "a number")
+                    + ", got '" + v + "'");
+    }
+
+    /** A fraction or any real number, e.g. {@code --repeat-ratio 0.3}. */
+    public double getDouble(String name, double fallback) {
+        String v = values.get(name);
+        if (v == null) return fallback;
+        try {
+            return Double.parseDouble(v.replace("_", "").replace(",", ""));
         } catch (NumberFormatException e) {
             throw new UsageError("--" + name + " must be a number, got '" + v + "'");
         }

@@ -57,7 +57,7 @@ public final class DemoCommand {
                     // sale:
                     // every warm-up purchase is decided REJECTED no_sale and touches nothing of the sale measured
                     // below.
-                    ProgressBar warm = new ProgressBar(out, "warm-up", warmup);
+                    ProgressBar warm = new ProgressBar("warm-up", warmup);
                     LoadGenerator.Result w = LoadGenerator.run(
                             p.gatewayPort(), goods + 1, warmup, concurrency, users, seed + 1, p::bearer, warm::update);
                     warm.finish(warmup);
@@ -74,12 +74,12 @@ public final class DemoCommand {
                 out.printf(
                         "load       %,d purchases, %d concurrent clients, %,d buyers (seed %d)%n",
                         requests, concurrency, users, seed);
-                ProgressBar sent = new ProgressBar(out, "requests", requests);
+                ProgressBar sent = new ProgressBar("requests", requests);
                 LoadGenerator.Result load = LoadGenerator.run(
                         p.gatewayPort(), goods, requests, concurrency, users, seed, p::bearer, sent::update);
                 sent.finish(requests);
                 ProgressBar decided =
-                        new ProgressBar(out, "decided", load.acceptedIds().size());
+                        new ProgressBar("decided", load.acceptedIds().size());
                 long drainStart = System.nanoTime();
                 boolean drained =
                         Drain.await(p, log, goods, load.acceptedIds(), Duration.ofMinutes(5), decided::update);
@@ -186,7 +186,7 @@ public final class DemoCommand {
             LoadGenerator.Result accept)
             throws InterruptedException {
         p.openSale(goods, stock, Duration.ofHours(1), 1);
-        ProgressBar bar = new ProgressBar(out, "answers", requests);
+        ProgressBar bar = new ProgressBar("answers", requests);
         LoadSpec spec = LoadSpec.closed(p.gatewayPort(), goods, requests, concurrency, users, seed + 2, p::bearer)
                 .buyers(100_000_000L, users)
                 .waiting(WAIT_SECONDS);

@@ -28,7 +28,7 @@ public final class LoadCommand {
         if (!via.equals("kafka") && !via.equals("http"))
             throw new Flags.UsageError("--via is kafka or http, not '" + via + "'");
         Settings settings = NamespaceCommands.chosen(base, f);
-        double repeat = Double.parseDouble(f.get("repeat-ratio", "0"));
+        double repeat = f.getDouble("repeat-ratio", 0);
         if (repeat < 0 || repeat >= 1) throw new Flags.UsageError("--repeat-ratio is a share in [0, 1)");
         List<Long> goods = Arrays.stream(f.get("goods", "1001").split(","))
                 .map(String::trim)
@@ -44,7 +44,7 @@ public final class LoadCommand {
                 (int) f.getCount("in-flight", 500));
         List<Purchase> plan =
                 UpstreamLoad.plan(spec, "load-" + UUID.randomUUID().toString().substring(0, 8) + "-", Instant.now());
-        ProgressBar bar = new ProgressBar(out, "load", spec.requests());
+        ProgressBar bar = new ProgressBar("load", spec.requests());
         UpstreamLoad.Result r;
         if (via.equals("kafka")) {
             KafkaClients.require(settings, "run ./seckill up");

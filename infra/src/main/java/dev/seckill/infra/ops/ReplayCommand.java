@@ -1,8 +1,12 @@
 package dev.seckill.infra.ops;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.JsonOutput;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import java.io.PrintStream;
@@ -65,7 +69,9 @@ public final class ReplayCommand {
                 f.has("limit") ? (int) f.getLong("limit", 1) : null,
                 speed(f.get("speed", "max")));
         Namespace drill = Namespace.create(base, name);
-        out.printf(
+        // with --json stdout is the document only: what the drill does goes to stderr
+        PrintStream say = f.has("json") ? System.err : out;
+        say.printf(
                 "drill %s: %s*commands [%s, %s) -> %s*, Redis %s*, database %s%n",
                 drillName(f),
                 source.topicPrefix(),
@@ -74,33 +80,61 @@ public final class ReplayCommand {
                 drill.settings().topicPrefix(),
                 drill.settings().redisPrefix(),
                 drill.database());
-        long[] copied = {0};
-        ReplayDrill.Result r = new ReplayDrill(source, drill)
-                .run(
-                        o,
-                        n -> {
-                            if (n % 1000 == 0) out.printf("\rcopying    %,d records", copied[0] = n);
-                        },
-                        n -> {
-                            if (n % 1000 == 0) out.printf("\rdeciding   %,d purchases", n);
-                        });
-        out.printf(
-                "%ncopied %,d commands (%,d purchases), all decided %.1f s after the drill's pipeline was up: %,.0f decisions/s%n",
-                r.copied(), r.purchases(), r.took().toMillis() / 1000.0, r.decisionsPerSecond());
-        out.printf(
+        ProgressBar copying = ProgressBar.counting("copying", "records");
+        ProgressBar deciding = ProgressBar.counting("deciding", "purchases");
+        ReplayDrill.Result r = new ReplayDrill(source, drill).run(o, copying::update, n -> {
+            copying.finish(0);
+            deciding.update(n);
+        });
+        copying.finish(0);
+        deciding.finish(0);
+        if (f.has("json")) out.println(json(drillName(f), r));
+        else out.print(text(r));
+        if (!r.goodsWithoutOpen().isEmpty()) {
+            say.println("note: the window holds no open_sale of goods " + r.goodsWithoutOpen()
+                    + ": widen --from to include it");
+        }
+        say.println("remove it with: ./seckill replay clean --as " + drillName(f));
+        return r.differences().isEmpty() || f.has("stock") || f.has("limit") ? 0 : 1;
+    }
+
+    /** The comparison as text: the counts, then the first differences, each with why. */
+    static String text(ReplayDrill.Result r) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(
+                "copied %,d commands (%,d purchases), all decided %.1f s after the drill's pipeline was up: %,.0f decisions/s%n",
+                r.copied(), r.purchases(), r.took().toMillis() / 1000.0, r.decisionsPerSecond()));
+        b.append(String.format(
                 "identical %,d   differing %,d%s%n",
                 r.identical(),
                 r.differences().size(),
-                r.shifted() > 0 ? "   same outcome, other stock after " + r.shifted() : "");
-        r.differences().stream().limit(SHOWN).forEach(d -> out.println("  " + d.requestId() + ": " + d.why()));
+                r.shifted() > 0 ? "   same outcome, other stock after " + r.shifted() : ""));
+        r.differences().stream().limit(SHOWN).forEach(d -> b.append("  " + d.requestId() + ": " + d.why() + "\n"));
         if (r.differences().size() > SHOWN)
-            out.println("  ... and " + (r.differences().size() - SHOWN) + " more");
-        if (!r.goodsWithoutOpen().isEmpty()) {
-            out.println("note: the window holds no open_sale of goods " + r.goodsWithoutOpen()
-                    + ": widen --from to include it");
+            b.append("  ... and " + (r.differences().size() - SHOWN) + " more\n");
+        return b.toString();
+    }
+
+    /** {@code replay --json}: the same comparison, every difference with both outcomes. */
+    static String json(String drill, ReplayDrill.Result r) {
+        ObjectNode root = JsonOutput.object();
+        root.put("drill", drill);
+        root.put("copied", r.copied());
+        root.put("purchases", r.purchases());
+        root.put("tookMs", r.took().toMillis());
+        root.put("decisionsPerSecond", Math.round(r.decisionsPerSecond()));
+        root.put("identical", r.identical());
+        root.put("differing", r.differences().size());
+        root.put("shifted", r.shifted());
+        ArrayNode differences = root.putArray("differences");
+        for (ReplayDrill.Difference d : r.differences()) {
+            ObjectNode n = differences.addObject().put("requestId", d.requestId());
+            n.set("recorded", d.recorded() == null ? null : JsonOutput.tree(d.recorded()));
+            n.set("drill", d.drill() == null ? null : JsonOutput.tree(d.drill()));
+            n.put("why", d.why());
         }
-        out.println("remove it with: ./seckill replay clean --as " + drillName(f));
-        return r.differences().isEmpty() || f.has("stock") || f.has("limit") ? 0 : 1;
+        root.set("goodsWithoutOpen", JsonOutput.tree(r.goodsWithoutOpen()));
+        return JsonOutput.render(root);
     }
 
     private static String drillName(Flags f) {

@@ -3,6 +3,7 @@ package dev.seckill.infra.ops;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.ops.report.DrillDiff;
 import dev.seckill.infra.ops.report.GoodsReport;
 import dev.seckill.infra.ops.report.HtmlReport;
@@ -39,11 +40,9 @@ public final class ReportCommand {
             return 0;
         }
         // the topics' sizes are not known before they are read: a running count instead of a bar
-        List<GoodsReport> reports = source.read(goods, n -> {
-            out.printf("\rreading    %,d records of %s*", n, settings.topicPrefix());
-            out.flush();
-        });
-        out.println();
+        ProgressBar reading = ProgressBar.counting("reading", "records of " + settings.topicPrefix() + "*");
+        List<GoodsReport> reports = source.read(goods, reading::update);
+        reading.finish(0);
         out.print(TextReport.render(reports));
         DrillDiff drill = drillDiff(base, f, settings, goods);
         if (drill != null) out.print(drill.text());

@@ -59,4 +59,69 @@ class CliCommandTest {
                 .isInstanceOf(Flags.UsageError.class)
                 .hasMessage("unknown flag --bogus");
     }
+
+    @Test
+    void everyNumericFlagOfEveryCommand_refusesANonNumber_naming_theFlag() {
+        int checked = 0;
+        for (CliCommand c : CliCommands.all()) {
+            for (CliCommand.Option o : c.options()) {
+                if (!o.number() && !o.numbers()) continue;
+                String[] args = (c.words() + " --" + o.name() + " x").split(" ");
+                assertThatThrownBy(() -> c.parse(args))
+                        .as(c.words() + " --" + o.name() + " x")
+                        .isInstanceOf(Flags.UsageError.class)
+                        .hasMessageStartingWith("--" + o.name() + " must be ")
+                        .hasMessageEndingWith(", got 'x'");
+                checked++;
+            }
+        }
+        assertThat(checked).as("numeric flags declared").isGreaterThan(60);
+        assertThat(CliCommands.LOAD
+                        .parse("load --repeat-ratio 0.25 --goods 1001,1002 --rate 1,000".split(" "))
+                        .getDouble("repeat-ratio", 0))
+                .isEqualTo(0.25);
+        assertThat(CliCommands.BENCH_ANSWER
+                        .parse("bench answer --commit-intervals 20,50".split(" "))
+                        .get("commit-intervals", ""))
+                .isEqualTo("20,50");
+        assertThatThrownBy(() -> CliCommands.REPLAY.parse("replay --as d --goods 1001,x".split(" ")))
+                .isInstanceOf(Flags.UsageError.class)
+                .hasMessage("--goods must be numbers separated by commas, got '1001,x'");
+        assertThat(CliCommands.CHAOS.options().stream().filter(o -> !o.number() && !o.numbers()))
+                .extracting(CliCommand.Option::name)
+                .containsExactlyInAnyOrder("scenario", "json");
+    }
+
+    @Test
+    void benchDecide_withANonNumericCount_exitsTwoWithOneLine_beforeTouchingAnyServer() {
+        var out = new java.io.ByteArrayOutputStream();
+        var err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream savedErr = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = Seckill.run(new String[] {"bench", "decide", "--commands", "x"}, new java.io.PrintStream(out, true));
+        } finally {
+            System.setErr(savedErr);
+        }
+        assertThat(code).isEqualTo(2);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("seckill: --commands must be a number, got 'x'\n");
+    }
+
+    @Test
+    void theReportingCommandsShareOneJsonFlag_andTheirHelpSaysWhatItDoes() {
+        for (CliCommand c : java.util.List.of(
+                CliCommands.REPORT,
+                CliCommands.NAMESPACES,
+                CliCommands.RECONCILE,
+                CliCommands.REPLAY,
+                CliCommands.CHAOS,
+                CliCommands.SQL)) {
+            assertThat(c.options()).as(c.words()).contains(CliCommands.JSON);
+            assertThat(CliHelp.help(c)).as(c.words()).endsWith("\n" + CliHelp.JSON);
+        }
+        assertThat(CliHelp.help(CliCommands.LOAD)).doesNotContain("--json");
+    }
 }

@@ -2,6 +2,8 @@ package dev.seckill.infra.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seckill.contracts.Topics;
 import dev.seckill.infra.cli.Seckill;
 import dev.seckill.infra.harness.Namespace;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +106,21 @@ class NamespaceCommandsTest {
         assertThat(listed.out())
                 .containsPattern(doomed.name() + "\\s+\\d+\\s+yes")
                 .containsPattern(kept.name() + "\\s+\\d+\\s+yes");
+        Run json = seckill("namespaces", "--json");
+        assertThat(json.exit()).isZero();
+        JsonNode doomedRow = StreamSupport.stream(
+                        new ObjectMapper()
+                                .readTree(json.out())
+                                .get("namespaces")
+                                .spliterator(),
+                        false)
+                .filter(n -> n.get("name").asText().equals(doomed.name()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(listed.out())
+                .containsPattern(
+                        doomed.name() + "\\s+" + doomedRow.get("topics").asInt() + "\\s+yes");
+        assertThat(doomedRow.get("database").asBoolean()).isTrue();
 
         Run cleaned = seckill("clean", "--namespace", doomed.name());
         assertThat(cleaned.exit()).as(cleaned.err()).isZero();

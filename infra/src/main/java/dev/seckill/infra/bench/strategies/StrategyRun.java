@@ -117,7 +117,7 @@ public final class StrategyRun {
             PrintStream out)
             throws Exception {
         String url = JdbcUrls.withDriverDefaults(s.dbUrl());
-        ProgressBar bar = new ProgressBar(out, strategy, w.requests());
+        ProgressBar bar = new ProgressBar(strategy, w.requests());
         AtomicLong faultMillis = new AtomicLong(-1);
         Runnable kill = () -> {
             try {

@@ -40,7 +40,7 @@ final class StrategyWarmup {
     static void run(Settings s, ServedStrategy served, String strategy, StrategyRun.Workload w, PrintStream out)
             throws Exception {
         if (w.warmup() <= 0) return;
-        ProgressBar bar = new ProgressBar(out, "warm-up", w.warmup());
+        ProgressBar bar = new ProgressBar("warm-up", w.warmup());
         BuyerLoad load = new BuyerLoad(
                         new BuyerLoad.Spec(
                                 served.port(),

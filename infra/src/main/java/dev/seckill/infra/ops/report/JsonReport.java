@@ -1,10 +1,9 @@
 package dev.seckill.infra.ops.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.seckill.contracts.Json;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.harness.JsonOutput;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,7 +16,7 @@ public final class JsonReport {
     private JsonReport() {}
 
     public static String render(String namespace, List<GoodsReport> reports) {
-        ObjectNode root = Json.MAPPER.createObjectNode();
+        ObjectNode root = JsonOutput.object();
         root.put("namespace", namespace);
         ArrayNode goods = root.putArray("goods");
         for (GoodsReport r : reports) {
@@ -44,11 +43,7 @@ public final class JsonReport {
             r.orders().forEach(orders::put);
             g.put("unitsReleased", r.unitsReleased());
         }
-        try {
-            return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the report as JSON", e);
-        }
+        return JsonOutput.render(root);
     }
 
     private static void putMillis(ObjectNode g, String field, Duration d) {

@@ -1,5 +1,8 @@
 package dev.seckill.infra.ops.sql;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seckill.infra.harness.JsonOutput;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -8,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A query's answer as a text table: a header, a rule, one line per row, numbers right-aligned, NULL as {@code NULL}.
+ * A query's answer as a text table: a header, a rule, one line per row, numbers right-aligned, NULL as {@code NULL};
+ * or as JSON ({@link #json}).
  * Values are written with {@link Object#toString()} (locale-free: {@code 1234.5}, never {@code 1 234,5}).
  */
 public final class ResultTable {
@@ -52,6 +56,34 @@ public final class ResultTable {
         b.append('(').append(total).append(total == 1 ? " row" : " rows");
         if (more > 0) b.append(", the first ").append(MAX_ROWS).append(" shown");
         return b.append(")\n").toString();
+    }
+
+    /**
+     * {@code sql --json}: the answer as one document, {@code {"columns": [...], "rows": [{column: value}], "total": n}}
+     * — numbers and booleans as such, NULL as null, anything else as its text; at most {@link #MAX_ROWS} rows, the
+     * total counting them all.
+     */
+    public static String json(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        ObjectNode root = JsonOutput.object();
+        ArrayNode columns = root.putArray("columns");
+        for (int c = 0; c < n; c++) columns.add(md.getColumnLabel(c + 1));
+        ArrayNode rows = root.putArray("rows");
+        long total = 0;
+        while (rs.next()) {
+            if (total++ >= MAX_ROWS) continue;
+            ObjectNode row = rows.addObject();
+            for (int c = 0; c < n; c++) {
+                Object v = rs.getObject(c + 1);
+                String label = md.getColumnLabel(c + 1);
+                if (v == null) row.putNull(label);
+                else if (v instanceof Number || v instanceof Boolean) row.set(label, JsonOutput.tree(v));
+                else row.put(label, v.toString());
+            }
+        }
+        root.put("total", total);
+        return JsonOutput.render(root);
     }
 
     private static void line(StringBuilder b, String[] cells, int[] width, boolean[] numeric) {

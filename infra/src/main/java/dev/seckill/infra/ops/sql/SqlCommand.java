@@ -20,7 +20,8 @@ import java.util.function.Function;
 
 /**
  * {@code ./seckill sql [--namespace NAME] [--export DIR] ["SELECT …"]}: the namespace's outcomes, commands, ledger and
- * orders as DuckDB tables ({@link SaleTables}); the query's answer as a text table on stdout. Without a query, and
+ * orders as DuckDB tables ({@link SaleTables}); the query's answer as a text table on stdout ({@code --json}: as one JSON
+ * document). Without a query, and
  * without {@code --export}, statements are read from stdin, each ended by {@code ;} (a prompt when stdin is a
  * terminal; {@code .tables} lists the tables, {@code .quit} or end of input leaves). The loading progress goes to
  * stderr, as a bar when stderr is a terminal, so that stdout is only the answer.
@@ -43,7 +44,7 @@ public final class SqlCommand {
             throws Exception {
         KafkaClients.require(base, "run ./seckill up");
         Settings settings = chosen.apply(f);
-        try (SaleTables tables = SaleTables.load(settings, progress(err, settings.topicPrefix()))) {
+        try (SaleTables tables = SaleTables.load(settings, progress())) {
             err.printf(
                     Locale.ROOT,
                     "loaded     %s* in %,d ms: %s%n",
@@ -56,21 +57,27 @@ public final class SqlCommand {
                 for (Path p : tables.exportParquet(Path.of(f.get("export", "."))))
                     err.printf(Locale.ROOT, "exported   %s (%,d bytes)%n", p, Files.size(p));
             }
-            if (!query.isEmpty()) return execute(tables, query, out, err) ? 0 : 1;
+            if (!query.isEmpty()) return execute(tables, query, f.has("json"), out, err) ? 0 : 1;
             if (f.has("export")) return 0;
-            return prompt(tables, in, out, err);
+            return prompt(tables, f.has("json"), in, out, err);
         }
     }
 
-    /** Runs one statement and prints its answer; false (and the error on {@code err}) when DuckDB refused it. */
-    public static boolean execute(SaleTables tables, String sql, PrintStream out, PrintStream err) {
+    /**
+     * Runs one statement and prints its answer (a text table, or with {@code json} one JSON document); false (and the
+     * error on {@code err}) when DuckDB refused it.
+     */
+    public static boolean execute(SaleTables tables, String sql, boolean json, PrintStream out, PrintStream err) {
         try (Statement st = tables.connection().createStatement()) {
             if (st.execute(sql)) {
                 try (ResultSet rs = st.getResultSet()) {
-                    out.print(ResultTable.render(rs));
+                    out.print(json ? ResultTable.json(rs) + "\n" : ResultTable.render(rs));
                 }
             } else {
-                out.println("(" + st.getUpdateCount() + " rows changed)");
+                out.println(
+                        json
+                                ? "{\"changed\": " + st.getUpdateCount() + "}"
+                                : "(" + st.getUpdateCount() + " rows changed)");
             }
             out.flush();
             return true;
@@ -81,7 +88,8 @@ public final class SqlCommand {
     }
 
     /** Statements from {@code in}, each ended by {@code ;}; 0 when every one ran, 1 otherwise. */
-    static int prompt(SaleTables tables, InputStream in, PrintStream out, PrintStream err) throws IOException {
+    static int prompt(SaleTables tables, boolean json, InputStream in, PrintStream out, PrintStream err)
+            throws IOException {
         boolean terminal = System.console() != null;
         BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         if (terminal)
@@ -100,17 +108,17 @@ public final class SqlCommand {
             if (statement.length() == 0 && t.startsWith(".")) {
                 if (t.equals(".quit") || t.equals(".exit")) break;
                 if (t.equals(".tables")) {
-                    allRan &= execute(tables, "SHOW TABLES", out, err);
+                    allRan &= execute(tables, "SHOW TABLES", json, out, err);
                 } else err.println("unknown command " + t + " (.tables, .quit)");
                 continue;
             }
             statement.append(line).append('\n');
             if (t.endsWith(";")) {
-                allRan &= execute(tables, statement.toString(), out, err);
+                allRan &= execute(tables, statement.toString(), json, out, err);
                 statement.setLength(0);
             }
         }
-        if (!statement.toString().isBlank()) allRan &= execute(tables, statement.toString(), out, err);
+        if (!statement.toString().isBlank()) allRan &= execute(tables, statement.toString(), json, out, err);
         return allRan ? 0 : 1;
     }
 
@@ -123,15 +131,14 @@ public final class SqlCommand {
         return b.toString();
     }
 
-    /** A bar on stderr when it is a terminal; otherwise nothing until the "loaded" line. */
-    private static SaleTables.Progress progress(PrintStream err, String prefix) {
-        if (!Terminal.stderrIsTerminal()) return SaleTables.Progress.NONE;
+    /** A bar on stderr when it is a terminal ({@link ProgressBar}); otherwise nothing until the "loaded" line. */
+    private static SaleTables.Progress progress() {
         return new SaleTables.Progress() {
             private ProgressBar bar;
 
             @Override
             public void started(long records) {
-                bar = new ProgressBar(err, "loading", records);
+                bar = new ProgressBar("loading", records);
                 bar.update(0);
             }
 

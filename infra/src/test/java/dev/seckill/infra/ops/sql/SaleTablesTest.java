@@ -326,6 +326,7 @@ class SaleTablesTest {
         String stdin = "SELECT count(*) AS decided\n  FROM outcomes;\n.tables\nSELECT nonsense FROM nowhere;\n";
         code = SqlCommand.prompt(
                 tables,
+                false,
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));

@@ -48,6 +48,13 @@ public final class CliCommands {
             value("namespace", "NAME"));
     public static final CliCommand SALE_CLOSE =
             CliCommand.of("sale close", "a close_sale command", required("goods", "N"), value("namespace", "NAME"));
+    public static final CliCommand DRAW_VERIFY = CliCommand.of(
+            "draw verify",
+            "a lottery sale's draw recomputed from the recorded topics alone: the seed opens the open's commitment, the"
+                    + " winners are the draw's first buyers, the outcomes follow it (exit 1 when they do not)",
+            required("goods", "N"),
+            value("namespace", "NAME"),
+            JSON);
     public static final CliCommand RECONCILE = CliCommand.of(
             "reconcile",
             "ledger vs Redis vs DB, one row per goods; a dry run unless --repair",
@@ -115,47 +122,6 @@ public final class CliCommands {
                     + " topics and the ACLs on the configured cluster (as a super user)",
             flag("script"),
             flag("apply"));
-    public static final CliCommand BENCH_DECIDE = CliCommand.of(
-            "bench decide",
-            "stock-stream decisions/s next to raw Lua ops/s, for the sale as given and with every purchase through Lua",
-            value("commands", "N"),
-            value("goods", "N"),
-            value("stock", "N"),
-            value("threads", "N"),
-            value("commit-ms", "N"),
-            value("raw", "N"),
-            value("warmup", "N"),
-            value("lua-commands", "N"));
-    public static final CliCommand BENCH_ORDERS = CliCommand.of(
-            "bench orders",
-            "order-writer orders/s next to raw single-row and batched INSERT rows/s",
-            value("orders", "N"),
-            value("batch", "N"),
-            value("raw-single", "N"),
-            value("warmup", "N"));
-    public static final CliCommand BENCH_GATEWAY = CliCommand.of(
-            "bench gateway",
-            "accepted/s and accept latency p50/p99/p99.9 with a real broker",
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("warmup", "N"),
-            value("rate", "R"),
-            flag("closed-only"),
-            flag("request-ids"),
-            value("generator", "raw|jvm"),
-            value("settle-rounds", "N"),
-            value("token", "hs256|rs256|both"));
-    public static final CliCommand BENCH_COLDSTART = CliCommand.of(
-            "bench coldstart",
-            "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("stock", "N"),
-            value("users", "N"),
-            value("warm-traffic", "N"),
-            value("gateway-warmup", "N"),
-            value("stream-warmup", "N"),
-            value("variants", "cold,warm-up,warmed"));
     public static final CliCommand CHAOS = CliCommand.of(
             "chaos",
             "break the running pipeline mid-sale (services SIGKILLed, broker killed, Redis restarted empty, DB stopped, slow Redis/DB, poison, retries, a rebalance) and check every invariant from the outside",
@@ -169,42 +135,6 @@ public final class CliCommands {
             value("stream-instances", "N"),
             value("warmup", "N"),
             JSON);
-    public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
-            "bench strategies",
-            "the write-up's deduct strategies side by side on one sale (pessimistic lock, optimistic lock, synchronous Redis+Lua, this pipeline), then each SIGKILLed mid-sale",
-            value("stock", "N"),
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("users", "N"),
-            value("seed", "N"),
-            value("warmup", "N"),
-            value("strategies", "pessimistic,optimistic,sync,pipeline"),
-            flag("no-fault"),
-            value("html", "FILE"));
-    public static final CliCommand BENCH_ANSWER = CliCommand.of(
-            "bench answer",
-            "time to answer (Prefer: wait) through the whole pipeline per commit interval, next to accept latency and decisions/s",
-            value("commit-intervals", "20,50,100"),
-            value("rate", "R"),
-            value("seconds", "N"),
-            value("sequential", "N"),
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("warmup", "N"),
-            value("decide", "N"),
-            value("poll-ms", "N"),
-            value("caught-up-ms", "N"));
-    public static final CliCommand BENCH_HOSTILE = CliCommand.of(
-            "bench hostile",
-            "a sale alone, then the same sale beside a hostile flood (accounts posting made-up goods at their rate limit,"
-                    + " connections of unauthenticated GETs of random ids): buyers' time to answer, accepted purchases"
-                    + " answered 404, claims lost, Redis growth per million hostile requests, oversold",
-            value("buyers", "N"),
-            value("stock", "N"),
-            value("hostile-accounts", "N"),
-            value("get-connections", "N"),
-            value("seconds", "N"),
-            value("report", "FILE"));
     public static final CliCommand RUN = new CliCommand(
             "run",
             "<service>",
@@ -223,6 +153,7 @@ public final class CliCommands {
                 DEMO,
                 SALE_OPEN,
                 SALE_CLOSE,
+                DRAW_VERIFY,
                 RECONCILE,
                 REPORT,
                 SQL,
@@ -233,13 +164,14 @@ public final class CliCommands {
                 NAMESPACES,
                 ACLS,
                 CLEAN,
-                BENCH_DECIDE,
-                BENCH_ORDERS,
-                BENCH_GATEWAY,
-                BENCH_COLDSTART,
-                BENCH_ANSWER,
-                BENCH_HOSTILE,
-                BENCH_STRATEGIES,
+                BenchCommands.BENCH_DECIDE,
+                BenchCommands.BENCH_ORDERS,
+                BenchCommands.BENCH_GATEWAY,
+                BenchCommands.BENCH_COLDSTART,
+                BenchCommands.BENCH_ANSWER,
+                BenchCommands.BENCH_HOSTILE,
+                BenchCommands.BENCH_STRATEGIES,
+                BenchCommands.BENCH_FAIRNESS,
                 CHAOS,
                 RUN,
                 LauncherCommands.IMAGES,

@@ -3,6 +3,7 @@ package dev.seckill.infra.cli;
 import dev.seckill.infra.bench.AnswerBenchmark;
 import dev.seckill.infra.bench.ColdStartBenchmark;
 import dev.seckill.infra.bench.DecideBenchmark;
+import dev.seckill.infra.bench.FairnessBenchmark;
 import dev.seckill.infra.bench.GatewayBenchmark;
 import dev.seckill.infra.bench.HostileBenchmark;
 import dev.seckill.infra.bench.OrdersBenchmark;
@@ -14,6 +15,7 @@ import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.stack.LocalStack;
 import dev.seckill.infra.harness.stack.ServiceStack;
 import dev.seckill.infra.ops.DemoCommand;
+import dev.seckill.infra.ops.DrawCommand;
 import dev.seckill.infra.ops.LoadCommand;
 import dev.seckill.infra.ops.NamespaceCommands;
 import dev.seckill.infra.ops.ReconcileCommand;
@@ -104,20 +106,26 @@ public final class Seckill {
                         default -> throw new Flags.UsageError("unknown sale command '" + args[1] + "'");
                     };
                 }
+                case "draw" -> {
+                    if (args.length < 2 || !args[1].equals("verify")) throw new Flags.UsageError("draw needs 'verify'");
+                    return DrawCommand.verify(settings, CliCommands.DRAW_VERIFY.parse(args), out);
+                }
                 case "bench" -> {
                     if (args.length < 2)
                         throw new Flags.UsageError(
-                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer', 'hostile' or 'strategies'");
+                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer', 'hostile', 'strategies' or 'fairness'");
                     return switch (args[1]) {
-                        case "decide" -> DecideBenchmark.run(settings, CliCommands.BENCH_DECIDE.parse(args), out);
-                        case "orders" -> OrdersBenchmark.run(settings, CliCommands.BENCH_ORDERS.parse(args), out);
-                        case "gateway" -> GatewayBenchmark.run(settings, CliCommands.BENCH_GATEWAY.parse(args), out);
+                        case "decide" -> DecideBenchmark.run(settings, BenchCommands.BENCH_DECIDE.parse(args), out);
+                        case "orders" -> OrdersBenchmark.run(settings, BenchCommands.BENCH_ORDERS.parse(args), out);
+                        case "gateway" -> GatewayBenchmark.run(settings, BenchCommands.BENCH_GATEWAY.parse(args), out);
                         case "coldstart" ->
-                            ColdStartBenchmark.run(settings, CliCommands.BENCH_COLDSTART.parse(args), out);
-                        case "answer" -> AnswerBenchmark.run(settings, CliCommands.BENCH_ANSWER.parse(args), out);
-                        case "hostile" -> HostileBenchmark.run(settings, CliCommands.BENCH_HOSTILE.parse(args), out);
+                            ColdStartBenchmark.run(settings, BenchCommands.BENCH_COLDSTART.parse(args), out);
+                        case "answer" -> AnswerBenchmark.run(settings, BenchCommands.BENCH_ANSWER.parse(args), out);
+                        case "hostile" -> HostileBenchmark.run(settings, BenchCommands.BENCH_HOSTILE.parse(args), out);
                         case "strategies" ->
-                            StrategiesBenchmark.run(settings, CliCommands.BENCH_STRATEGIES.parse(args), out);
+                            StrategiesBenchmark.run(settings, BenchCommands.BENCH_STRATEGIES.parse(args), out);
+                        case "fairness" ->
+                            FairnessBenchmark.run(settings, BenchCommands.BENCH_FAIRNESS.parse(args), out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }

@@ -2,7 +2,7 @@ package dev.seckill.infra.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.infra.cli.CliCommands;
+import dev.seckill.infra.cli.BenchCommands;
 import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
@@ -36,7 +36,7 @@ class HostileBenchmarkTest {
 
         int exit = HostileBenchmark.run(
                 base,
-                CliCommands.BENCH_HOSTILE.parse(new String[] {
+                BenchCommands.BENCH_HOSTILE.parse(new String[] {
                     "bench",
                     "hostile",
                     "--buyers",

@@ -27,9 +27,9 @@ class CliCommandTest {
     void theUsageShowsRequiredFlagsThenOptionalOnesAndSwitches() {
         assertThat(CliCommands.SALE_OPEN.usage())
                 .isEqualTo(
-                        "sale open --goods N --stock N [--minutes N --limit N --start-in-seconds N --force --namespace NAME]");
+                        "sale open --goods N --stock N [--minutes N --limit N --start-in-seconds N --force --fairness fcfs|lottery --window-ms N --namespace NAME]");
         assertThat(CliCommands.RUN.usage()).isEqualTo("run <service>");
-        assertThat(CliCommands.BENCH_ORDERS.flagNames())
+        assertThat(BenchCommands.BENCH_ORDERS.flagNames())
                 .containsExactlyInAnyOrder("orders", "batch", "raw-single", "warmup");
     }
 
@@ -39,8 +39,8 @@ class CliCommandTest {
         int code = Seckill.run(new String[] {"bench", "decide", "--help"}, new java.io.PrintStream(out, true));
         assertThat(code).isZero();
         assertThat(out.toString())
-                .startsWith("usage: ./seckill " + CliCommands.BENCH_DECIDE.usage() + "\n")
-                .contains(CliCommands.BENCH_DECIDE.summary())
+                .startsWith("usage: ./seckill " + BenchCommands.BENCH_DECIDE.usage() + "\n")
+                .contains(BenchCommands.BENCH_DECIDE.summary())
                 .doesNotContain("bench orders");
         for (CliCommand c : CliCommands.all())
             assertThat(CliHelp.named(java.util.List.of((c.words() + " --help").split(" "))))
@@ -80,7 +80,7 @@ class CliCommandTest {
                         .parse("load --repeat-ratio 0.25 --goods 1001,1002 --rate 1,000".split(" "))
                         .getDouble("repeat-ratio", 0))
                 .isEqualTo(0.25);
-        assertThat(CliCommands.BENCH_ANSWER
+        assertThat(BenchCommands.BENCH_ANSWER
                         .parse("bench answer --commit-intervals 20,50".split(" "))
                         .get("commit-intervals", ""))
                 .isEqualTo("20,50");

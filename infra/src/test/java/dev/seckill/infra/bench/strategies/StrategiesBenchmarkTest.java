@@ -2,7 +2,7 @@ package dev.seckill.infra.bench.strategies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.infra.cli.CliCommands;
+import dev.seckill.infra.cli.BenchCommands;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.stack.KafkaFixture;
@@ -39,7 +39,7 @@ class StrategiesBenchmarkTest {
 
         int exit = StrategiesBenchmark.run(
                 base,
-                CliCommands.BENCH_STRATEGIES.parse(new String[] {
+                BenchCommands.BENCH_STRATEGIES.parse(new String[] {
                     "bench",
                     "strategies",
                     "--strategies",

@@ -1,6 +1,7 @@
 package dev.seckill.infra.harness;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
 /**
@@ -45,58 +46,48 @@ public final class LoadSpec implements Cloneable {
             int users,
             long seed,
             LongFunction<String> bearerOf) {
-        LoadSpec s = new LoadSpec();
-        s.port = port;
-        s.goodsId = goodsId;
-        s.requests = requests;
-        s.connections = connections;
-        s.users = users;
-        s.seed = seed;
-        s.bearerOf = bearerOf;
-        return s;
+        return new LoadSpec().with(s -> {
+            s.port = port;
+            s.goodsId = goodsId;
+            s.requests = requests;
+            s.connections = connections;
+            s.users = users;
+            s.seed = seed;
+            s.bearerOf = bearerOf;
+        });
     }
 
     /** An open loop offering {@code perSecond} requests per second (0: closed loop). */
     public LoadSpec atRate(double perSecond) {
-        LoadSpec c = copy();
-        c.rate = perSecond;
-        return c;
+        return with(c -> c.rate = perSecond);
     }
 
     /** Every request carries {@code Prefer: wait=N} (0: none); its latency is its time to answer, not to the 202. */
     public LoadSpec waiting(int seconds) {
-        LoadSpec c = copy();
-        c.waitSeconds = seconds;
-        return c;
+        return with(c -> c.waitSeconds = seconds);
     }
 
     /** Buyers drawn from {@code first .. first + count - 1}. */
     public LoadSpec buyers(long first, int count) {
-        LoadSpec c = copy();
-        c.firstUser = first;
-        c.users = count;
-        return c;
+        return with(c -> {
+            c.firstUser = first;
+            c.users = count;
+        });
     }
 
     /** Before the clock starts, wait (at most this long) for the JIT to finish what it has queued. */
     public LoadSpec quietJit(Duration upTo) {
-        LoadSpec c = copy();
-        c.jitQuiet = upTo;
-        return c;
+        return with(c -> c.jitQuiet = upTo);
     }
 
     /** Request i carries the client requestId {@code prefix + i} (null: the gateway assigns them). */
     public LoadSpec withRequestIds(String prefix) {
-        LoadSpec c = copy();
-        c.requestIdPrefix = prefix;
-        return c;
+        return with(c -> c.requestIdPrefix = prefix);
     }
 
     /** Sent through this client. */
     public LoadSpec via(Generator g) {
-        LoadSpec c = copy();
-        c.generator = g;
-        return c;
+        return with(c -> c.generator = g);
     }
 
     /**
@@ -104,14 +95,15 @@ public final class LoadSpec implements Cloneable {
      * set of ids does not add to the collector's work in the same JVM.
      */
     public LoadSpec keepingIds() {
-        LoadSpec c = copy();
-        c.keepIds = true;
-        return c;
+        return with(c -> c.keepIds = true);
     }
 
-    private LoadSpec copy() {
+    /** A copy with {@code change} made to it; this one stays as it is. */
+    private LoadSpec with(Consumer<LoadSpec> change) {
         try {
-            return (LoadSpec) clone();
+            LoadSpec c = (LoadSpec) clone();
+            change.accept(c);
+            return c;
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);
         }

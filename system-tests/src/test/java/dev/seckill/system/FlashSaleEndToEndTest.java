@@ -9,7 +9,8 @@ import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.Drain;
-import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.HttpLoad;
+import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
@@ -77,8 +78,10 @@ class FlashSaleEndToEndTest {
         long goods = 3001;
         pipeline.openSale(goods, 20, Duration.ofHours(1), 1);
 
-        LoadGenerator.Result load =
-                LoadGenerator.run(pipeline.gatewayPort(), goods, 600, 50, 150, 42, pipeline::bearer, n -> {});
+        HttpLoad.Result load = HttpLoad.run(
+                LoadSpec.closed(pipeline.gatewayPort(), goods, 600, 50, 150, 42, pipeline::bearer)
+                        .keepingIds(),
+                n -> {});
 
         assertThat(load.errors()).isZero();
         assertThat(load.acceptedIds()).isNotEmpty();

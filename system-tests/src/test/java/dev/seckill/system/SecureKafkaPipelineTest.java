@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.Drain;
-import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.HttpLoad;
+import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
@@ -97,8 +98,10 @@ class SecureKafkaPipelineTest {
     void aSaleIsDecidedAndWritten_eachServiceUnderItsOwnPrincipal() throws Exception {
         long goods = 4001;
         pipeline.openSale(goods, 10, Duration.ofHours(1), 1); // upstream's command, decided by stock-stream
-        LoadGenerator.Result load =
-                LoadGenerator.run(pipeline.gatewayPort(), goods, 60, 10, 30, 11, pipeline::bearer, n -> {});
+        HttpLoad.Result load = HttpLoad.run(
+                LoadSpec.closed(pipeline.gatewayPort(), goods, 60, 10, 30, 11, pipeline::bearer)
+                        .keepingIds(),
+                n -> {});
         assertThat(load.errors()).isZero();
         assertThat(load.acceptedIds()).isNotEmpty();
         assertThat(Drain.await(pipeline, log, goods, load.acceptedIds(), Duration.ofSeconds(60), n -> {}))

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.Drain;
-import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.HttpLoad;
+import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
@@ -161,8 +162,10 @@ class SecureStoresPipelineTest {
     void aSaleIsDecidedAndWritten_eachServiceAsItsOwnRedisUser_theDatabaseOverTls() throws Exception {
         long goods = 5001;
         pipeline.openSale(goods, 10, Duration.ofHours(1), 1);
-        LoadGenerator.Result load =
-                LoadGenerator.run(pipeline.gatewayPort(), goods, 60, 10, 30, 11, pipeline::bearer, n -> {});
+        HttpLoad.Result load = HttpLoad.run(
+                LoadSpec.closed(pipeline.gatewayPort(), goods, 60, 10, 30, 11, pipeline::bearer)
+                        .keepingIds(),
+                n -> {});
         assertThat(load.errors()).isZero();
         assertThat(Drain.await(pipeline, log, goods, load.acceptedIds(), Duration.ofSeconds(60), n -> {}))
                 .as("decided by stock-stream, orders written by order-writer")

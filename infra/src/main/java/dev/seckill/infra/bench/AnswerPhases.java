@@ -1,10 +1,10 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.infra.harness.AnswerTimes;
+import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.ProgressBar;
-import dev.seckill.infra.harness.RawHttpLoad;
 import java.io.PrintStream;
 import java.time.Duration;
 
@@ -51,18 +51,18 @@ final class AnswerPhases {
     Figures run(Shape shape) throws InterruptedException {
         pipeline.openSale(GOODS, 100_000_000L, Duration.ofHours(2), 1);
         warmUp(shape);
-        RawHttpLoad.Result seqAccept = load("one at a time, accept", shape.sequential(), 1, 0, 0);
-        RawHttpLoad.Result seq = load("one at a time, answer", shape.sequential(), 1, 0, WAIT_SECONDS);
+        HttpLoad.Result seqAccept = load("one at a time, accept", shape.sequential(), 1, 0, 0);
+        HttpLoad.Result seq = load("one at a time, answer", shape.sequential(), 1, 0, WAIT_SECONDS);
         int reference = (int) (shape.rate() * Math.min(shape.seconds(), 10));
-        RawHttpLoad.Result openAccept = load("open loop, accept", reference, shape.concurrency(), shape.rate(), 0);
-        RawHttpLoad.Result open = load(
+        HttpLoad.Result openAccept = load("open loop, accept", reference, shape.concurrency(), shape.rate(), 0);
+        HttpLoad.Result open = load(
                 "open loop, answer",
                 (int) (shape.rate() * shape.seconds()),
                 shape.concurrency(),
                 shape.rate(),
                 WAIT_SECONDS);
-        RawHttpLoad.Result closedAccept = load("closed loop, accept", shape.requests(), shape.concurrency(), 0, 0);
-        RawHttpLoad.Result closed = load("closed loop, answer", shape.requests(), shape.concurrency(), 0, WAIT_SECONDS);
+        HttpLoad.Result closedAccept = load("closed loop, accept", shape.requests(), shape.concurrency(), 0, 0);
+        HttpLoad.Result closed = load("closed loop, answer", shape.requests(), shape.concurrency(), 0, WAIT_SECONDS);
         return new Figures(
                 seq.answerTimes(0),
                 seqAccept.percentileMillis(50, 0),
@@ -89,7 +89,7 @@ final class AnswerPhases {
         double busy;
         do {
             // the JIT's compile time while this round's requests ran (not its connection set-up or the quiet wait)
-            RawHttpLoad.Result r = load("warm-up", shape.warmup(), shape.concurrency(), 0, WAIT_SECONDS);
+            HttpLoad.Result r = load("warm-up", shape.warmup(), shape.concurrency(), 0, WAIT_SECONDS);
             busy = r.jitMillis() / Math.max(1.0, r.elapsedNanos() / 1e6);
             done += shape.warmup();
         } while (busy > JIT_BUSY && done + shape.warmup() <= MAX_WARMUP);
@@ -102,7 +102,7 @@ final class AnswerPhases {
     }
 
     /** One load; each phase has buyers of its own (10M apart), so no phase runs into the per-user rate limit. */
-    private RawHttpLoad.Result load(String name, int requests, int connections, double rate, int wait)
+    private HttpLoad.Result load(String name, int requests, int connections, double rate, int wait)
             throws InterruptedException {
         long firstUser = 1 + (long) (phase++) * 10_000_000L;
         if (requests == 0) connections = 1; // a phase left out (e.g. --seconds 0)
@@ -119,7 +119,7 @@ final class AnswerPhases {
                 .atRate(rate)
                 .waiting(wait)
                 .quietJit(JIT_QUIET);
-        RawHttpLoad.Result r = RawHttpLoad.run(spec, bar::update);
+        HttpLoad.Result r = HttpLoad.run(spec, bar::update);
         bar.finish(requests);
         return r;
     }

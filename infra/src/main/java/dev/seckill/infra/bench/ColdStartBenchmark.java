@@ -3,10 +3,10 @@ package dev.seckill.infra.bench;
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
-import dev.seckill.infra.harness.RawHttpLoad;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.infra.harness.ServiceProcess;
 import dev.seckill.kit.config.KafkaSettings;
@@ -169,7 +169,7 @@ public final class ColdStartBenchmark {
             if (v.trafficFirst() > 0) {
                 Sales.open(s, topics, redis, WARM_TRAFFIC_GOODS, stock);
                 ProgressBar bar = new ProgressBar("traffic", v.trafficFirst());
-                RawHttpLoad.run(
+                HttpLoad.run(
                         LoadSpec.closed(
                                         gatewayPort,
                                         WARM_TRAFFIC_GOODS,
@@ -186,7 +186,7 @@ public final class ColdStartBenchmark {
             ProgressBar bar = new ProgressBar("sale", requests);
             SaleLatency.Progress progress = new SaleLatency.Progress(bar::update);
             // no JIT quiet before the clock: the point is what the JIT has not done yet
-            RawHttpLoad.Result r = RawHttpLoad.run(
+            HttpLoad.Result r = HttpLoad.run(
                     LoadSpec.closed(gatewayPort, SALE_GOODS, requests, concurrency, users, 3, bearer), progress);
             bar.finish(requests);
             String warmups = (gateway.readyLine() + " | " + stream.readyLine()).replaceAll("^ \\| $", "");

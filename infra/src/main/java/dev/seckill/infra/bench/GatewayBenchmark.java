@@ -3,9 +3,9 @@ package dev.seckill.infra.bench;
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
-import dev.seckill.infra.harness.RawHttpLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
@@ -100,7 +100,7 @@ public final class GatewayBenchmark {
         // producer
         double floor;
         try (HttpFloor http = new HttpFloor(Runtime.getRuntime().availableProcessors())) {
-            RawHttpLoad.Result r = RawHttpLoad.run(
+            HttpLoad.Result r = HttpLoad.run(
                     LoadSpec.closed(http.port(), 1, requests, concurrency, Math.max(1, requests / 2), 5, null)
                             .quietJit(JIT_QUIET),
                     done -> {});

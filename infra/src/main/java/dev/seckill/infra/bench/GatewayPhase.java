@@ -1,10 +1,9 @@
 package dev.seckill.infra.bench;
 
 import dev.seckill.gateway.GatewayApp;
-import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.ProgressBar;
-import dev.seckill.infra.harness.RawHttpLoad;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.util.function.LongFunction;
@@ -32,58 +31,25 @@ record GatewayPhase(
             throws InterruptedException {
         ProgressBar bar = new ProgressBar(p.name(), p.requests());
         ServerLatencyWindow inGateway = ServerLatencyWindow.open(gatewayMetrics);
-        GatewaySummary summary;
-        if (generator.equals("raw")) {
-            LoadSpec spec = new LoadSpec(
-                    gateway.port(),
-                    p.goodsId(),
-                    p.requests(),
-                    p.concurrency(),
-                    p.firstUser(),
-                    p.users(),
-                    p.seed(),
-                    bearer,
-                    p.rate(),
-                    GatewayBenchmark.JIT_QUIET,
-                    requestIds ? "bench-" + p.seed() + "-" : null,
-                    0);
-            RawHttpLoad.Result r = RawHttpLoad.run(spec, bar::update);
-            summary = new GatewaySummary(
-                    r.accepted(),
-                    r.byStatus(),
-                    r.errors(),
-                    r.elapsedNanos(),
-                    r.percentileMillis(50, p.settle()),
-                    r.percentileMillis(99, p.settle()),
-                    r.percentileMillis(99.9, p.settle()),
-                    inGateway.percentileMillis(0.5),
-                    inGateway.percentileMillis(0.99),
-                    r.jitMillis());
-        } else {
-            LoadGenerator.Result r = LoadGenerator.run(
-                    gateway.port(),
-                    p.goodsId(),
-                    p.requests(),
-                    p.concurrency(),
-                    p.firstUser(),
-                    p.users(),
-                    p.seed(),
-                    bearer,
-                    bar::update,
-                    p.rate(),
-                    false);
-            summary = new GatewaySummary(
-                    r.accepted(),
-                    r.byStatus(),
-                    r.errors(),
-                    r.elapsedNanos(),
-                    r.percentileMillis(50, p.settle()),
-                    r.percentileMillis(99, p.settle()),
-                    r.percentileMillis(99.9, p.settle()),
-                    inGateway.percentileMillis(0.5),
-                    inGateway.percentileMillis(0.99),
-                    -1);
-        }
+        LoadSpec spec = LoadSpec.closed(
+                        gateway.port(), p.goodsId(), p.requests(), p.concurrency(), p.users(), p.seed(), bearer)
+                .buyers(p.firstUser(), p.users())
+                .atRate(p.rate())
+                .quietJit(GatewayBenchmark.JIT_QUIET)
+                .withRequestIds(requestIds ? "bench-" + p.seed() + "-" : null)
+                .via(generator.equals("raw") ? LoadSpec.Generator.RAW : LoadSpec.Generator.VERTX);
+        HttpLoad.Result r = HttpLoad.run(spec, bar::update);
+        GatewaySummary summary = new GatewaySummary(
+                r.accepted(),
+                r.byStatus(),
+                r.errors(),
+                r.elapsedNanos(),
+                r.percentileMillis(50, p.settle()),
+                r.percentileMillis(99, p.settle()),
+                r.percentileMillis(99.9, p.settle()),
+                inGateway.percentileMillis(0.5),
+                inGateway.percentileMillis(0.99),
+                r.jitMillis());
         bar.finish(p.requests()); // the generator returns once every request has its answer
         return summary;
     }

@@ -1,7 +1,8 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.infra.bench.HostileHttp.Reply;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.PurchaseHttp;
+import dev.seckill.infra.harness.PurchaseHttp.Reply;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -41,7 +42,7 @@ final class HostileBuyers {
 
     private HostileBuyers(Vertx vertx, int port, HostileSale sale, ProgressBar bar) {
         this.vertx = vertx;
-        this.client = HostileHttp.client(vertx, sale.buyers());
+        this.client = PurchaseHttp.client(vertx, sale.buyers(), 5_000);
         this.port = port;
         this.sale = sale;
         this.start = new long[sale.buyers()];
@@ -85,7 +86,7 @@ final class HostileBuyers {
                 new boolean[buyers],
                 Map.of(),
                 0);
-        Vertx vertx = HostileHttp.vertx(Runtime.getRuntime().availableProcessors());
+        Vertx vertx = PurchaseHttp.vertx(Runtime.getRuntime().availableProcessors());
         try {
             HostileBuyers b = new HostileBuyers(vertx, port, sale, bar);
             long t0 = System.nanoTime();
@@ -122,8 +123,8 @@ final class HostileBuyers {
 
     private void post(int i) {
         if (givenUp(i)) return;
-        String body = HostileHttp.purchase(sale.goods(), sale.quantity(), sale.requestIds()[i]);
-        HostileHttp.send(client, port, HttpMethod.POST, "/api/purchases", sale.bearers()[i], body, WAIT_SECONDS)
+        String body = PurchaseHttp.body(sale.goods(), 0, sale.quantity(), sale.requestIds()[i]);
+        PurchaseHttp.send(client, port, HttpMethod.POST, PurchaseHttp.PATH, sale.bearers()[i], body, WAIT_SECONDS)
                 .onComplete(ar -> {
                     if (ar.failed()) {
                         count("POST", 0);
@@ -152,8 +153,8 @@ final class HostileBuyers {
     /** The owner asks for the outcome of an accepted purchase until it is decided. */
     private void poll(int i) {
         if (givenUp(i)) return;
-        String path = "/api/purchases/" + sale.requestIds()[i];
-        HostileHttp.send(client, port, HttpMethod.GET, path, sale.bearers()[i], null, WAIT_SECONDS)
+        String path = PurchaseHttp.PATH + "/" + sale.requestIds()[i];
+        PurchaseHttp.send(client, port, HttpMethod.GET, path, sale.bearers()[i], null, WAIT_SECONDS)
                 .onComplete(ar -> {
                     if (ar.failed()) {
                         count("GET", 0);

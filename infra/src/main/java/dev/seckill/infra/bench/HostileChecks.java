@@ -1,6 +1,7 @@
 package dev.seckill.infra.bench;
 
-import dev.seckill.infra.bench.HostileHttp.Reply;
+import dev.seckill.infra.harness.PurchaseHttp;
+import dev.seckill.infra.harness.PurchaseHttp.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -38,9 +39,9 @@ final class HostileChecks {
         AtomicInteger notFound = new AtomicInteger();
         AtomicInteger other = new AtomicInteger();
         Map<Integer, Long> answers = new TreeMap<>();
-        run((vertx, client) -> HostileHttp.each(vertx, accepted.size(), CONCURRENCY, k -> {
+        run((vertx, client) -> PurchaseHttp.each(vertx, accepted.size(), CONCURRENCY, k -> {
             int i = accepted.get(k);
-            String path = "/api/purchases/" + sale.requestIds()[i];
+            String path = PurchaseHttp.PATH + "/" + sale.requestIds()[i];
             return patient(vertx, client, port, HttpMethod.GET, path, sale.bearers()[i], null, TRIES)
                     .onComplete(ar -> {
                         int status = ar.succeeded() ? ar.result().status() : 0;
@@ -66,10 +67,10 @@ final class HostileChecks {
         AtomicInteger refused = new AtomicInteger();
         AtomicInteger lost = new AtomicInteger();
         Map<Integer, Long> answers = new TreeMap<>();
-        run((vertx, client) -> HostileHttp.each(vertx, sampled.size(), CONCURRENCY, k -> {
+        run((vertx, client) -> PurchaseHttp.each(vertx, sampled.size(), CONCURRENCY, k -> {
             int i = sampled.get(k);
-            String body = HostileHttp.purchase(sale.goods(), sale.quantity(), sale.requestIds()[i]);
-            return patient(vertx, client, port, HttpMethod.POST, "/api/purchases", thieves.get(k), body, TRIES)
+            String body = PurchaseHttp.body(sale.goods(), 0, sale.quantity(), sale.requestIds()[i]);
+            return patient(vertx, client, port, HttpMethod.POST, PurchaseHttp.PATH, thieves.get(k), body, TRIES)
                     .onComplete(ar -> {
                         int status = ar.succeeded() ? ar.result().status() : 0;
                         synchronized (answers) {
@@ -102,7 +103,7 @@ final class HostileChecks {
             String bearer,
             String body,
             int tries) {
-        return HostileHttp.send(client, port, m, path, bearer, body, 0).transform(ar -> {
+        return PurchaseHttp.send(client, port, m, path, bearer, body, 0).transform(ar -> {
             boolean again =
                     ar.failed() || ar.result().status() == 429 || ar.result().status() >= 500;
             if (!again || tries <= 1)
@@ -123,9 +124,9 @@ final class HostileChecks {
 
     /** Runs a check on a Vert.x of its own and waits for it (two minutes at most). */
     private static void run(Check check) {
-        Vertx vertx = HostileHttp.vertx(2);
+        Vertx vertx = PurchaseHttp.vertx(2);
         try {
-            HttpClient client = HostileHttp.client(vertx, CONCURRENCY);
+            HttpClient client = PurchaseHttp.client(vertx, CONCURRENCY, 5_000);
             Promise<Void> done = Promise.promise();
             vertx.runOnContext(v -> check.start(vertx, client).onComplete(done));
             done.future().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);

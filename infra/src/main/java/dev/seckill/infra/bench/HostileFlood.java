@@ -1,5 +1,6 @@
 package dev.seckill.infra.bench;
 
+import dev.seckill.infra.harness.PurchaseHttp;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
@@ -64,9 +65,9 @@ final class HostileFlood implements AutoCloseable {
 
     private HostileFlood(
             int port, int accounts, long firstAccount, LongFunction<String> bearerOf, int burst, int gets) {
-        this.vertx = HostileHttp.vertx(Runtime.getRuntime().availableProcessors());
-        this.posts = HostileHttp.client(vertx, accounts * Math.max(1, burst));
-        this.gets = HostileHttp.client(vertx, gets);
+        this.vertx = PurchaseHttp.vertx(Runtime.getRuntime().availableProcessors());
+        this.posts = PurchaseHttp.client(vertx, accounts * Math.max(1, burst), 5_000);
+        this.gets = PurchaseHttp.client(vertx, gets, 5_000);
         this.port = port;
         this.maxInFlight = 10 * Math.max(1, burst);
         this.bearers = new String[accounts];
@@ -111,10 +112,10 @@ final class HostileFlood implements AutoCloseable {
         }
         ThreadLocalRandom r = ThreadLocalRandom.current();
         long goods = MADE_UP_GOODS + r.nextLong(1_000_000_000_000L);
-        String body = HostileHttp.purchase(goods, 1, "hx-" + Long.toString(r.nextLong() >>> 1, 36));
+        String body = PurchaseHttp.body(goods, 0, 1, "hx-" + Long.toString(r.nextLong() >>> 1, 36));
         inFlight[account].incrementAndGet();
         postsSent.increment();
-        HostileHttp.send(posts, port, HttpMethod.POST, "/api/purchases", bearers[account], body, 0)
+        PurchaseHttp.send(posts, port, HttpMethod.POST, PurchaseHttp.PATH, bearers[account], body, 0)
                 .onComplete(ar -> {
                     inFlight[account].decrementAndGet();
                     count(postAnswers, ar.succeeded() ? ar.result().status() : 0);
@@ -128,7 +129,7 @@ final class HostileFlood implements AutoCloseable {
         }
         String id = "hg-" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
         getsSent.increment();
-        HostileHttp.send(gets, port, HttpMethod.GET, "/api/purchases/" + id, null, null, 0)
+        PurchaseHttp.send(gets, port, HttpMethod.GET, PurchaseHttp.PATH + "/" + id, null, null, 0)
                 .onComplete(ar -> {
                     count(getAnswers, ar.succeeded() ? ar.result().status() : 0);
                     if (ar.succeeded()) get();

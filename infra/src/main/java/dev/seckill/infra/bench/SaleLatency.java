@@ -1,7 +1,7 @@
 package dev.seckill.infra.bench;
 
+import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.Latencies;
-import dev.seckill.infra.harness.RawHttpLoad;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
- * Accept latency of a sale fired by {@link RawHttpLoad} in a closed loop, for its first second and overall. The
+ * Accept latency of a sale fired by {@link HttpLoad} in a closed loop, for its first second and overall. The
  * generator gives each request's latency by index, not its send time; in a closed loop every answer sends the next
  * request and indexes are handed out in sending order, so the requests sent in the first second are the first
  * {@code connections + answered(1 s)}. {@code answered(t)} comes from the generator's progress callbacks (every 1,024
@@ -59,7 +59,7 @@ record SaleLatency(
         }
     }
 
-    static SaleLatency of(RawHttpLoad.Result r, Progress progress, int connections) {
+    static SaleLatency of(HttpLoad.Result r, Progress progress, int connections) {
         long start = progress.lastAt() - r.elapsedNanos();
         int first =
                 (int) Math.min(r.latenciesMicros().length, connections + progress.answeredBy(start, 1_000_000_000L));

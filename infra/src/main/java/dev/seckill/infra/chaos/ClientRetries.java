@@ -1,18 +1,10 @@
 package dev.seckill.infra.chaos;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Buyers whose client retries: each sends the same purchase (its own requestId) {@value #COPIES} times at once through
@@ -21,9 +13,6 @@ import java.util.regex.Pattern;
 final class ClientRetries {
     static final int BUYERS = 30;
     static final int COPIES = 4;
-    private static final Pattern STATUS = Pattern.compile("\"status\"\\s*:\\s*\"([A-Z_]+)\"");
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private ClientRetries() {}
 
@@ -35,10 +24,8 @@ final class ClientRetries {
             String rid = "client-" + run + "-" + i;
             long user = 60_000_000L + i;
             users.put(rid, user);
-            String body = "{\"goodsId\":" + t.goods + ",\"userId\":" + user + ",\"quantity\":1,\"requestId\":\"" + rid
-                    + "\"}";
             List<CompletableFuture<String>> copies = new ArrayList<>();
-            for (int c = 0; c < COPIES; c++) copies.add(finalStatus(t.pipeline.port(), rid, body));
+            for (int c = 0; c < COPIES; c++) copies.add(finalStatus(t.pipeline.port(), t.goods, user, rid));
             answers.put(rid, copies);
         }
         Map<String, List<String>> got = new HashMap<>();
@@ -59,41 +46,9 @@ final class ClientRetries {
                 });
     }
 
-    /** POST with {@code Prefer: wait=10}; a 202 is long-polled; a failed send is retried (for a minute). */
-    private static CompletableFuture<String> finalStatus(int port, String rid, String body) {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        HttpRequest post = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/purchases"))
-                .header("content-type", "application/json")
-                .header("prefer", "wait=10")
-                .timeout(Duration.ofSeconds(15))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/purchases/" + rid))
-                .header("prefer", "wait=10")
-                .timeout(Duration.ofSeconds(15))
-                .build();
-        return until(post, get, deadline);
-    }
-
-    private static CompletableFuture<String> until(HttpRequest first, HttpRequest poll, long deadline) {
-        if (System.nanoTime() > deadline) return CompletableFuture.completedFuture("HTTP_NO_ANSWER");
-        return HTTP.sendAsync(first, HttpResponse.BodyHandlers.ofString())
-                .handle((resp, err) -> {
-                    if (err == null && resp.statusCode() == 200)
-                        return CompletableFuture.completedFuture(status(resp.body()));
-                    if (err == null && resp.statusCode() == 202) return until(poll, poll, deadline);
-                    if (err == null && resp.statusCode() < 500)
-                        return CompletableFuture.completedFuture("HTTP_" + resp.statusCode());
-                    // no answer or 5xx: the same request again after a pause (a POST with the same requestId is safe)
-                    return CompletableFuture.supplyAsync(
-                                    () -> first, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS))
-                            .thenCompose(again -> until(again, poll, deadline));
-                })
-                .thenCompose(f -> f);
-    }
-
-    private static String status(String body) {
-        Matcher m = STATUS.matcher(body);
-        return m.find() ? m.group(1) : "HTTP_200";
+    /** The final status of one copy ({@link GatewayCalls}); a refusal or no answer as {@code HTTP_<code>}. */
+    private static CompletableFuture<String> finalStatus(int port, long goods, long user, String rid) {
+        return GatewayCalls.purchaseAsync(port, goods, user, 1, rid)
+                .thenApply(a -> a.code() == 200 || a.code() == 0 ? a.status() : "HTTP_" + a.code());
     }
 }

@@ -1,5 +1,6 @@
 package dev.seckill.infra.chaos;
 
+import dev.seckill.infra.harness.PurchaseHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,15 +46,15 @@ final class GatewayCalls {
     }
 
     static CompletableFuture<Answer> purchaseAsync(int port, long goods, long user, int quantity, String requestId) {
-        String body = "{\"goodsId\":" + goods + ",\"userId\":" + user + ",\"quantity\":" + quantity
-                + ",\"requestId\":\"" + requestId + "\"}";
-        HttpRequest post = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/purchases"))
+        String body = PurchaseHttp.body(goods, user, quantity, requestId);
+        String url = "http://127.0.0.1:" + port + PurchaseHttp.PATH;
+        HttpRequest post = HttpRequest.newBuilder(URI.create(url))
                 .header("content-type", "application/json")
                 .header("prefer", "wait=10")
                 .timeout(Duration.ofSeconds(15))
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
-        HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/purchases/" + requestId))
+        HttpRequest get = HttpRequest.newBuilder(URI.create(url + "/" + requestId))
                 .header("prefer", "wait=10")
                 .timeout(Duration.ofSeconds(15))
                 .build();

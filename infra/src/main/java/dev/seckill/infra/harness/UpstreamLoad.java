@@ -89,11 +89,11 @@ public final class UpstreamLoad {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         return paced(plan, s, progress, p -> {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/api/purchases"))
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + PurchaseHttp.PATH))
                     .timeout(Duration.ofSeconds(30))
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"requestId\":\"" + p.requestId() + "\",\"goodsId\":"
-                            + p.goodsId() + ",\"userId\":" + p.userId() + ",\"quantity\":1}"));
+                    .POST(HttpRequest.BodyPublishers.ofString(
+                            PurchaseHttp.body(p.goodsId(), p.userId(), 1, p.requestId())));
             String token = tokens == null ? null : tokens.apply(p.userId());
             if (token != null) b.header("Authorization", "Bearer " + token);
             return http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding())
@@ -115,8 +115,9 @@ public final class UpstreamLoad {
         Semaphore inFlight = new Semaphore(s.maxInFlight());
         AtomicLong answered = new AtomicLong();
         long t0 = System.nanoTime();
+        OpenLoopSchedule schedule = new OpenLoopSchedule(t0, s.rate());
         for (int i = 0; i < plan.size(); i++) {
-            long due = t0 + (long) (i * 1e9 / s.rate());
+            long due = schedule.dueNanos(i);
             long wait = due - System.nanoTime();
             if (wait > 0)
                 TimeUnit.NANOSECONDS.sleep(wait); // open-loop pacing: the schedule, not the answers, sets the rate

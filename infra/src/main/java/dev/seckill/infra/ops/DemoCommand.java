@@ -6,14 +6,13 @@ import dev.seckill.infra.harness.AnswerTimes;
 import dev.seckill.infra.harness.Drain;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Html;
+import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.Latencies;
-import dev.seckill.infra.harness.LoadGenerator;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.ProgressBar;
-import dev.seckill.infra.harness.RawHttpLoad;
 import dev.seckill.infra.harness.SaleAudit;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.stack.LocalStack;
@@ -58,8 +57,8 @@ public final class DemoCommand {
                     // every warm-up purchase is decided REJECTED no_sale and touches nothing of the sale measured
                     // below.
                     ProgressBar warm = new ProgressBar("warm-up", warmup);
-                    LoadGenerator.Result w = LoadGenerator.run(
-                            p.gatewayPort(), goods + 1, warmup, concurrency, users, seed + 1, p::bearer, warm::update);
+                    HttpLoad.Result w =
+                            HttpLoad.run(buyers(p, goods + 1, warmup, concurrency, users, seed + 1), warm::update);
                     warm.finish(warmup);
                     if (!Drain.awaitDecided(log, w.acceptedIds(), Duration.ofMinutes(3))) {
                         out.println("warm-up    the pipeline did not decide the warm-up requests in 3 minutes");
@@ -75,8 +74,7 @@ public final class DemoCommand {
                         "load       %,d purchases, %d concurrent clients, %,d buyers (seed %d)%n",
                         requests, concurrency, users, seed);
                 ProgressBar sent = new ProgressBar("requests", requests);
-                LoadGenerator.Result load = LoadGenerator.run(
-                        p.gatewayPort(), goods, requests, concurrency, users, seed, p::bearer, sent::update);
+                HttpLoad.Result load = HttpLoad.run(buyers(p, goods, requests, concurrency, users, seed), sent::update);
                 sent.finish(requests);
                 ProgressBar decided =
                         new ProgressBar("decided", load.acceptedIds().size());
@@ -94,6 +92,13 @@ public final class DemoCommand {
                 return audit.ok() && drained ? 0 : 1;
             }
         }
+    }
+
+    /** The demo's load: a closed loop of buyers {@code 1..users} through Vert.x's client, the accepted ids kept. */
+    private static LoadSpec buyers(Pipeline p, long goods, int requests, int concurrency, int users, long seed) {
+        return LoadSpec.closed(p.gatewayPort(), goods, requests, concurrency, users, seed, p::bearer)
+                .via(LoadSpec.Generator.VERTX)
+                .keepingIds();
     }
 
     /** The sale's report as one HTML page with charts, next to the text report, and how to look at or remove the run. */
@@ -119,7 +124,7 @@ public final class DemoCommand {
 
     static void print(
             PrintStream out,
-            LoadGenerator.Result load,
+            HttpLoad.Result load,
             SaleAudit a,
             List<Outcome> outcomes,
             boolean drained,
@@ -183,14 +188,14 @@ public final class DemoCommand {
             int concurrency,
             int users,
             long seed,
-            LoadGenerator.Result accept)
+            HttpLoad.Result accept)
             throws InterruptedException {
         p.openSale(goods, stock, Duration.ofHours(1), 1);
         ProgressBar bar = new ProgressBar("answers", requests);
         LoadSpec spec = LoadSpec.closed(p.gatewayPort(), goods, requests, concurrency, users, seed + 2, p::bearer)
                 .buyers(100_000_000L, users)
                 .waiting(WAIT_SECONDS);
-        RawHttpLoad.Result r = RawHttpLoad.run(spec, bar::update);
+        HttpLoad.Result r = HttpLoad.run(spec, bar::update);
         bar.finish(requests);
         AnswerTimes t = r.answerTimes(0);
         out.printf(

@@ -1,6 +1,6 @@
 package dev.seckill.system.containers;
 
-import dev.seckill.infra.harness.Responses;
+import dev.seckill.infra.harness.PurchaseHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,7 +53,7 @@ record Buyers(URI gateway, long goods, int buyers, int requestsEach, int quantit
                         if (e != null) failed.incrementAndGet();
                         else {
                             byStatus.merge(resp.statusCode(), 1, Integer::sum);
-                            if (resp.statusCode() == 202) accepted.add(Responses.requestId(resp.body()));
+                            if (resp.statusCode() == 202) accepted.add(PurchaseHttp.requestId(resp.body()));
                         }
                         inFlight.release();
                         progress.accept(done.incrementAndGet());

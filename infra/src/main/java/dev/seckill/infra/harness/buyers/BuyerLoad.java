@@ -1,12 +1,12 @@
 package dev.seckill.infra.harness.buyers;
 
+import dev.seckill.infra.harness.PurchaseHttp;
+import dev.seckill.infra.harness.PurchaseHttp.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -98,9 +98,7 @@ public final class BuyerLoad {
 
     public BuyerLoad run() throws InterruptedException {
         vertx = Vertx.vertx();
-        client = vertx.createHttpClient(
-                new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setConnectTimeout(2_000),
-                new PoolOptions().setHttp1MaxSize(spec.concurrency()));
+        client = PurchaseHttp.client(vertx, spec.concurrency(), 2_000);
         long start = System.nanoTime();
         try {
             for (int s = 0; s < spec.concurrency(); s++) vertx.runOnContext(v -> next());
@@ -129,49 +127,43 @@ public final class BuyerLoad {
 
     /** As above, with the requestId the gateway named in a 503 ("UNKNOWN: retry with this requestId"), or null. */
     private void purchase(int i, long sent, String requestId) {
-        String body = "{\"goodsId\":" + spec.goodsId() + ",\"userId\":" + user[i] + ",\"quantity\":1"
-                + (requestId == null ? "" : ",\"requestId\":\"" + requestId + "\"") + "}";
-        send(HttpMethod.POST, "/api/purchases", body).onComplete(ar -> {
+        String body = PurchaseHttp.body(spec.goodsId(), user[i], 1, requestId);
+        send(HttpMethod.POST, PurchaseHttp.PATH, body).onComplete(ar -> {
             if (ar.succeeded()) handle(i, sent, ar.result());
             else if (System.nanoTime() - sent > GIVE_UP_NANOS) answered(i, sent, NO_ANSWER);
             else vertx.setTimer(RETRY_MS, t -> purchase(i, sent, requestId));
         });
     }
 
-    private record Reply(int status, JsonObject body) {}
-
+    /** A call through {@link PurchaseHttp}, waiting for its answer however long (a paused server answers late). */
     private Future<Reply> send(HttpMethod method, String path, String body) {
-        return client.request(method, spec.port(), "127.0.0.1", path).compose(req -> {
-            req.putHeader("content-type", "application/json");
-            if (spec.waitSeconds() > 0) req.putHeader("prefer", "wait=" + spec.waitSeconds());
-            return (body == null ? req.send() : req.send(body))
-                    .compose(resp -> resp.body().map(b -> new Reply(resp.statusCode(), json(b))));
-        });
-    }
-
-    private static JsonObject json(Buffer b) {
-        try {
-            return b.length() == 0 ? new JsonObject() : b.toJsonObject();
-        } catch (RuntimeException notJson) {
-            return new JsonObject();
-        }
+        return PurchaseHttp.send(
+                client,
+                spec.port(),
+                method,
+                path,
+                null,
+                body == null ? null : Buffer.buffer(body),
+                spec.waitSeconds(),
+                0);
     }
 
     private void handle(int i, long sent, Reply r) {
-        String status = r.body().getString("status", "HTTP_" + r.status());
-        if (r.status() == 202 && r.body().containsKey("requestId")) {
-            poll(i, sent, r.body().getString("requestId"));
+        JsonObject body = r.body();
+        String status = body.getString("status", "HTTP_" + r.status());
+        if (r.status() == 202 && body.containsKey("requestId")) {
+            poll(i, sent, body.getString("requestId"));
         } else if (r.status() == 429) {
             answered(i, sent, Answer.RATE_LIMITED.name());
-        } else if (r.status() == 503 && r.body().containsKey("requestId") && System.nanoTime() - sent < GIVE_UP_NANOS) {
+        } else if (r.status() == 503 && body.containsKey("requestId") && System.nanoTime() - sent < GIVE_UP_NANOS) {
             // the pipeline's 503 says UNKNOWN (the command may have been taken): the client retries with the
             // requestId it was given after Retry-After, as the gateway's contract asks, and learns the true outcome
-            long after = 1_000L * r.body().getLong("retryAfterSeconds", 1L);
-            vertx.setTimer(after, t -> purchase(i, sent, r.body().getString("requestId")));
+            long after = 1_000L * body.getLong("retryAfterSeconds", 1L);
+            vertx.setTimer(after, t -> purchase(i, sent, body.getString("requestId")));
         } else if (r.status() >= 500) {
             answered(i, sent, Answer.BUSY.name());
         } else {
-            times.outcome(i, r.body());
+            times.outcome(i, body);
             answered(i, sent, status);
         }
     }
@@ -182,10 +174,11 @@ public final class BuyerLoad {
             answered(i, sent, NO_ANSWER);
             return;
         }
-        send(HttpMethod.GET, "/api/purchases/" + requestId, null).onComplete(ar -> {
-            String status = ar.succeeded() ? ar.result().body().getString("status", "HTTP_200") : "";
+        send(HttpMethod.GET, PurchaseHttp.PATH + "/" + requestId, null).onComplete(ar -> {
+            JsonObject body = ar.succeeded() ? ar.result().body() : new JsonObject();
+            String status = ar.succeeded() ? body.getString("status", "HTTP_200") : "";
             if (ar.succeeded() && ar.result().status() == 200 && !status.equals("PENDING")) {
-                times.outcome(i, ar.result().body());
+                times.outcome(i, body);
                 answered(i, sent, status);
             } else if (ar.succeeded() && (ar.result().status() == 202 || status.equals("PENDING"))) {
                 // not decided yet: a long poll ended at its deadline (202), or the gateway said PENDING (200)

@@ -8,7 +8,8 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.cli.CliCommands;
 import dev.seckill.infra.harness.Drain;
-import dev.seckill.infra.harness.LoadGenerator;
+import dev.seckill.infra.harness.HttpLoad;
+import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
@@ -79,8 +80,10 @@ class SaleTablesTest {
         try (OutcomeLog log = new OutcomeLog(ns.settings(), pipeline.topics())) {
             pipeline.openSale(GOODS, 20, Duration.ofHours(1), 1);
             pipeline.openSale(SECOND_GOODS, 3, Duration.ofHours(1), 1);
-            LoadGenerator.Result load =
-                    LoadGenerator.run(pipeline.gatewayPort(), GOODS, 600, 20, 150, 11, pipeline::bearer, n -> {});
+            HttpLoad.Result load = HttpLoad.run(
+                    LoadSpec.closed(pipeline.gatewayPort(), GOODS, 600, 20, 150, 11, pipeline::bearer)
+                            .keepingIds(),
+                    n -> {});
             assertThat(load.errors()).isZero();
             Set<String> sent = new HashSet<>(load.acceptedIds());
             accepted = sent.size();

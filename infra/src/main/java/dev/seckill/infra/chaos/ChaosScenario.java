@@ -112,7 +112,14 @@ record ChaosScenario(String name, String what, Set<Kind> owns, boolean reconcile
                             + " primary still takes writes, the services' Redis address moved to it, the old one fenced",
                     Set.of(Kind.REDIS, Kind.REDIS_REPLICA),
                     false,
-                    RedisFailover.promoteLaggingReplica()));
+                    RedisFailover.promoteLaggingReplica()),
+            new ChaosScenario(
+                    "draw-kill",
+                    "a lottery sale of a second goods with stock-stream SIGKILLed inside its window: the same winners,"
+                            + " by the draw recomputed from the topics",
+                    Set.of(),
+                    false,
+                    DrawKill.killInTheWindow()));
 
     static ChaosScenario named(String name) {
         return ALL.stream()

@@ -17,7 +17,7 @@ public record FairSplit(long groupWon, long won, long group, long buyers, double
             return new FairSplit(groupWon, won, group, buyers, 1, 0, (int) won);
         HypergeometricDistribution h = new HypergeometricDistribution(null, (int) buyers, (int) group, (int) won);
         double lower = h.cumulativeProbability((int) groupWon);
-        double upper = 1 - h.cumulativeProbability((int) groupWon - 1);
+        double upper = h.upperCumulativeProbability((int) groupWon); // not 1 - cdf: tiny tails keep their digits
         double p = Math.min(1, 2 * Math.min(lower, upper));
         return new FairSplit(
                 groupWon,

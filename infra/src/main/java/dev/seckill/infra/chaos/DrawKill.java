@@ -1,0 +1,121 @@
+package dev.seckill.infra.chaos;
+
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.harness.Latencies;
+import dev.seckill.infra.harness.Sales;
+import dev.seckill.infra.harness.draw.DrawCheck;
+import dev.seckill.infra.harness.draw.DrawRecords;
+import dev.seckill.kit.kafka.ReliableProducers;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * A lottery sale of a second goods beside the load's, with stock-stream SIGKILLed inside its window (issue 31): half of
+ * its buyers' purchases before the kill, half after, all accepted in the window. Checks after the drain: every window
+ * purchase was in the draw (the restarted stream restored what it held), the outcomes follow the draw recomputed from
+ * the topics — the winners the same as without the kill —, one answer per purchase, every SUCCESS its order row, the
+ * goods' invariants; and prints the draw's time to answer (from when the draw was due to each outcome).
+ */
+final class DrawKill {
+    static final long LOTTERY_GOODS = Sales.GOODS + 2;
+    static final long UNITS = 40;
+    static final int BUYERS = 200;
+    static final long WINDOW_MS = 8_000;
+
+    private DrawKill() {}
+
+    static ChaosScenario.Fault killInTheWindow() {
+        return t -> {
+            Instant start = Instant.now().plusMillis(500);
+            String run = UUID.randomUUID().toString().substring(0, 8);
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
+                OpenSale open = new OpenSale(
+                        LOTTERY_GOODS,
+                        UNITS,
+                        start,
+                        start.plusSeconds(3600),
+                        1,
+                        "open-draw-" + run,
+                        false,
+                        Fairness.LOTTERY,
+                        WINDOW_MS);
+                producer.send(new ProducerRecord<>(t.topics.commands(), open.key(), CommandCodec.encode(open)))
+                        .get(30, TimeUnit.SECONDS);
+                ChaosTarget.await(() -> Instant.now().isAfter(start), 5);
+                send(t, producer, sent, run, 1, BUYERS / 2);
+                t.out.printf("  lottery goods %d: SIGKILL of stock-stream inside its window%n", LOTTERY_GOODS);
+                t.recovered(t.pipeline.killAndRestart("stock-stream"));
+                send(t, producer, sent, run, BUYERS / 2 + 1, BUYERS);
+                for (Future<RecordMetadata> f : sent) f.get(30, TimeUnit.SECONDS);
+            }
+            if (Instant.now().isAfter(start.plusMillis(WINDOW_MS)))
+                t.out.printf(
+                        "  (the restart outlasted the %d ms window: later purchases are decided after the draw)%n",
+                        WINDOW_MS);
+            long due = start.toEpochMilli() + WINDOW_MS + 1_000; // the stream's default allowance
+            t.check(
+                    "lottery goods " + LOTTERY_GOODS
+                            + " with stock-stream SIGKILLed in its window: every window purchase"
+                            + " drawn, outcomes follow the draw, one answer each, every SUCCESS its order row",
+                    () -> verify(t, due));
+        };
+    }
+
+    private static void send(
+            ChaosTarget t,
+            KafkaProducer<String, byte[]> producer,
+            List<Future<RecordMetadata>> sent,
+            String run,
+            int from,
+            int to) {
+        for (int u = from; u <= to; u++) {
+            Purchase p = new Purchase("draw-" + run + "-" + u, LOTTERY_GOODS, 70_000_000L + u, 1, Instant.now());
+            sent.add(producer.send(new ProducerRecord<>(t.topics.commands(), p.key(), CommandCodec.encode(p))));
+        }
+    }
+
+    private static String verify(ChaosTarget t, long due) throws Exception {
+        DrawRecords r = DrawRecords.read(t.settings, LOTTERY_GOODS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (r.outcomes().size() < BUYERS && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(500); // the stream, another process, decides them
+            r = DrawRecords.read(t.settings, LOTTERY_GOODS);
+        }
+        if (r.outcomes().size() != BUYERS) return r.outcomes().size() + " outcomes for " + BUYERS + " purchases";
+        List<DrawCheck.Result> draws = DrawCheck.check(LOTTERY_GOODS, r.commands(), r.ledger(), r.outcomes());
+        if (draws.size() != 1) return draws.size() + " draws recorded";
+        DrawCheck.Result d = draws.get(0);
+        if (!d.follows()) return "the outcomes do not follow the draw: " + d.problems();
+        if (d.buyers() != BUYERS) return "the draw took " + d.buyers() + " of the " + BUYERS + " window's buyers";
+        List<Outcome> won = r.outcomes().stream()
+                .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                .toList();
+        if (won.size() != UNITS) return won.size() + " SUCCESS for " + UNITS + " units";
+        long[] waits = r.outcomes().stream()
+                .mapToLong(o -> o.decidedAt().toEpochMilli() - due)
+                .toArray();
+        t.out.printf(
+                "  the draw's time to answer (due → outcome): p50 %d ms, p99 %d ms, max %d ms%n",
+                Latencies.percentile(waits, 50, 0),
+                Latencies.percentile(waits, 99, 0),
+                Latencies.percentile(waits, 100, 0));
+        for (Outcome o : won) SaleRecords.awaitOrder(t, LOTTERY_GOODS, o.requestId(), null);
+        try (Connection c = t.db()) {
+            return InvariantAudit.violation(t.settings, c, LOTTERY_GOODS);
+        }
+    }
+}

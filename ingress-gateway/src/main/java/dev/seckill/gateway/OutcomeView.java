@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * The gateway's read side: follows the outcome topics and the ledger (read_committed, from the end, no group) and
  * keeps the latest outcomes by requestId (bounded) and feeds the door's {@link SoldOutMarks}: outcomes mark a goods
  * sold out, RELEASED/OPENED/RESTORED ledger entries clear the mark at once, so a release makes the goods buyable
- * again without waiting.
+ * again without waiting; OPENED/DRAWN/CLOSED entries keep the lottery windows not drawn yet ({@link DrawWindows}).
  */
 final class OutcomeView implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutcomeView.class);
@@ -38,6 +38,7 @@ final class OutcomeView implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     private final Map<String, Outcome> outcomes;
     private final SoldOutMarks soldOut;
+    private final DrawWindows draws = new DrawWindows();
     private final AtomicBoolean running = new AtomicBoolean(true);
     /**
      * When a poll last succeeded; it starts at construction: the gateway has just reached Kafka (it provisioned the
@@ -123,12 +124,18 @@ final class OutcomeView implements AutoCloseable {
     }
 
     private void onLedger(LedgerEntry e) {
+        draws.onLedger(e);
         if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
             soldOut.clear(e.goodsId());
         }
         if (e.type() == LedgerType.OPENED || e.type() == LedgerType.CLOSED || e.type() == LedgerType.RESTORED) {
             saleChanged.accept(e.goodsId());
         }
+    }
+
+    /** The lottery windows not drawn yet. */
+    DrawWindows draws() {
+        return draws;
     }
 
     Outcome outcome(String requestId) {

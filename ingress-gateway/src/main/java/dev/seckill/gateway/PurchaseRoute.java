@@ -13,6 +13,7 @@ import dev.seckill.gateway.status.PurchaseStatus;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Instant;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +57,8 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         Door.Attempt a = new Door.Attempt(ctx, start, traceId, read.request(), wait);
         door.judge(a, verdict -> {
             if (verdict instanceof Door.Verdict.Answer answer) answer(a, answer.reply());
-            else if (verdict instanceof Door.Verdict.AwaitOutcome held) awaitOutcome(a, held.requestId(), held.kind());
+            else if (verdict instanceof Door.Verdict.AwaitOutcome held)
+                awaitOutcome(a, held.requestId(), held.kind(), null);
             else if (a.request().requestId() != null) claimThenSend(a);
             else send(a, w.ids().next(w.clock().millis()));
         });
@@ -113,8 +115,8 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                 record,
                 () -> {
                     if (r.requestId() != null) w.acceptedIds().add(requestId, r.payload());
-                    if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted");
-                    else answer(a, Replies.pending(202, requestId, "accepted"));
+                    if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted", command.acceptedAt());
+                    else answer(a, pending(a, requestId, "accepted", command.acceptedAt()));
                 },
                 error -> {
                     TraceLog.warn(LOG, a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
@@ -126,9 +128,9 @@ final class PurchaseRoute implements Handler<RoutingContext> {
      * Holds the reply until the outcome of this purchase is known (200 with it) or the preferred wait is over (202
      * PENDING); an outcome of another purchase under the same requestId is not this one's answer.
      */
-    private void awaitOutcome(Door.Attempt a, String requestId, String kind) {
+    private void awaitOutcome(Door.Attempt a, String requestId, String kind, Instant acceptedAt) {
         if (w.waiters().waiting() >= w.config().maxWaiters()) { // accepted all the same: answered now, not held
-            answer(a, Replies.pending(202, requestId, kind));
+            answer(a, pending(a, requestId, kind, acceptedAt));
             return;
         }
         String applied = applied(a);
@@ -139,7 +141,17 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                         a.waitSeconds() * 1000L,
                         o -> answer(a, Replies.decided(o, "decided").withHeader("Preference-Applied", applied)),
                         () -> answer(
-                                a, Replies.pending(202, requestId, kind).withHeader("Preference-Applied", applied)));
+                                a, pending(a, requestId, kind, acceptedAt).withHeader("Preference-Applied", applied)));
+    }
+
+    /** 202 PENDING; WAITING_DRAW with when the window closes for a purchase accepted inside a lottery's window. */
+    private Reply pending(Door.Attempt a, String requestId, String kind, Instant acceptedAt) {
+        Instant closes = acceptedAt == null
+                ? null
+                : w.view().draws().closesAt(a.request().goodsId(), acceptedAt);
+        return closes == null
+                ? Replies.pending(202, requestId, kind)
+                : Replies.waitingDraw(202, requestId, closes, kind);
     }
 
     private static String applied(Door.Attempt a) {

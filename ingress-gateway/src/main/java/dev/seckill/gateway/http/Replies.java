@@ -4,6 +4,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.status.PurchaseStatus;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
 
@@ -68,6 +69,20 @@ public final class Replies {
      */
     public static Reply pending(int status, String requestId, String kind) {
         return new Reply(status, pendingBody(requestId), kind, Map.of());
+    }
+
+    /**
+     * A purchase accepted inside a lottery's window, not decided yet: it waits for the draw, which runs once the window
+     * closes at {@code drawClosesAt} (docs/contracts.md, "The draw").
+     */
+    public static Reply waitingDraw(int status, String requestId, Instant drawClosesAt, String kind) {
+        return Reply.of(
+                status,
+                new JsonObject()
+                        .put("requestId", requestId)
+                        .put("status", "WAITING_DRAW")
+                        .put("drawClosesAt", drawClosesAt.toString()),
+                kind);
     }
 
     public static String pendingBody(String requestId) {

@@ -144,6 +144,7 @@ final class SaleOperations {
         if (o.fairness() == Fairness.LOTTERY)
             entry = entry.withDraw(DrawFacts.committed(
                     o.windowMs(),
+                    o.windowEnd(),
                     Draw.commitment(Draw.seed(
                             drawSecret, o.goodsId(), o.opId(), o.startAt().toEpochMilli()))));
         return Decision.of(null, entry);

@@ -14,6 +14,7 @@ import dev.seckill.stock.ledger.GoodsFold;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -174,6 +175,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
                         clock.instant())
                 .withDraw(DrawFacts.revealed(
                         d.windowMs(),
+                        Instant.ofEpochMilli(d.windowEnd()),
                         Draw.commitment(seed),
                         seed,
                         order.throughOffset(),

@@ -1,0 +1,108 @@
+package dev.seckill.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.fair.Draw;
+import dev.seckill.contracts.fair.DrawFacts;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.stack.KafkaFixture;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Given a lottery sale whose window is open (its OPENED ledger entry carries the draw), when a buyer's purchase is
+ * accepted, then the 202 says WAITING_DRAW and when the window closes; once the DRAWN entry is in the ledger, a purchase
+ * is PENDING again (decided first come first served).
+ */
+class WaitingDrawTest {
+    static final long GOODS = 4401;
+    static GatewayApp gateway;
+    static Settings settings;
+    static Topics topics;
+    static final AtomicInteger ids = new AtomicInteger();
+
+    @BeforeAll
+    static void start() {
+        String prefix = "gwd-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        settings = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                Settings.REDIS_PREFIX,
+                prefix.replace('.', ':'),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "gateway.auth.enabled",
+                "false",
+                "gateway.limit.user.per.second",
+                "1000"));
+        topics = new Topics(prefix);
+        gateway = TestGateways.started(settings);
+        TestGateways.openSale(settings, GOODS);
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        TestGateways.removeNamespace(settings);
+    }
+
+    static JsonObject buy() throws Exception {
+        HttpResponse<String> r = GatewayTest.post(
+                gateway.port(),
+                "{\"goodsId\":" + GOODS + ",\"userId\":" + (100 + ids.incrementAndGet()) + ",\"quantity\":1}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        return new JsonObject(r.body());
+    }
+
+    static void ledger(LedgerEntry e) throws Exception {
+        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(settings)) {
+            p.send(new ProducerRecord<>(topics.ledger(), Long.toString(GOODS), Json.write(e)))
+                    .get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void insideALotterysWindowTheAnswerIsWaitingDrawUntilTheDrawIsRecorded() throws Exception {
+        assertThat(buy().getString("status")).isEqualTo("PENDING");
+        byte[] seed = Draw.seed("a-secret-of-this-test-0123456789".getBytes(), GOODS, "open-l", 0);
+        Instant closes = Instant.now().plusSeconds(120);
+        ledger(LedgerEntry.of("open-l", GOODS, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
+                .withCommandOffset(0)
+                .withDraw(DrawFacts.committed(120_000, closes, Draw.commitment(seed))));
+
+        JsonObject[] last = new JsonObject[1];
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            last[0] = buy();
+            return last[0].getString("status").equals("WAITING_DRAW");
+        });
+        assertThat(Instant.parse(last[0].getString("drawClosesAt"))).isEqualTo(closes);
+        assertThat(last[0].getString("requestId")).isNotBlank();
+
+        ledger(LedgerEntry.of(
+                        LedgerEntry.drawnOpId(GOODS, 0), GOODS, LedgerType.DRAWN, 0, null, null, null, 5, Instant.now())
+                .withDraw(DrawFacts.revealed(120_000, closes, Draw.commitment(seed), seed, 3, 2)));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> buy().getString("status").equals("PENDING"));
+    }
+}

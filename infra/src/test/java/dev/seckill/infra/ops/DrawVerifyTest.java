@@ -16,6 +16,9 @@ import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.draw.DrawCheck;
 import dev.seckill.infra.harness.draw.DrawRecords;
+import dev.seckill.infra.ops.report.GoodsReport;
+import dev.seckill.infra.ops.report.ReportSource;
+import dev.seckill.infra.ops.report.TextReport;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.stack.KafkaFixture;
@@ -128,6 +131,18 @@ class DrawVerifyTest {
 
     @Test
     @Order(3)
+    void theReportShowsTheDrawAndWhoWonByArrival() throws Exception {
+        List<GoodsReport> reports = new ReportSource(recording.settings()).read(GOODS, n -> {});
+        GoodsReport.LotteryView lottery = reports.get(0).lottery();
+        assertThat(lottery.buyers()).isEqualTo(41);
+        assertThat(lottery.windowMs()).isEqualTo(4_000);
+        assertThat(java.util.Arrays.stream(lottery.winnersByArrivalQuarter()).sum())
+                .isEqualTo(8);
+        assertThat(TextReport.render(reports)).contains("lottery    a 4,000 ms window drew 41 buyers");
+    }
+
+    @Test
+    @Order(4)
     void oneSuccessAddedForABuyerTheDrawDidNotPickFailsTheCheckNamingIt() throws Exception {
         DrawRecords records = DrawRecords.read(recording.settings(), GOODS);
         DrawCheck.Result honest = DrawCheck.check(GOODS, records.commands(), records.ledger(), records.outcomes())

@@ -36,7 +36,14 @@ public record GoodsReport(
         long[] latencyMs,
         Map<String, Long> orders,
         long unitsReleased,
-        List<StockPoint> stockOverTime) {
+        List<StockPoint> stockOverTime,
+        LotteryView lottery) {
+
+    /**
+     * A lottery sale's opening as the buyers met it: how many buyers its window drew, and the winners among the window's
+     * purchases by quarter of arrival (earliest first): about equal under a draw, front-loaded under a race.
+     */
+    public record LotteryView(long windowMs, int buyers, long[] winnersByArrivalQuarter) {}
 
     /** The stock left at an instant. */
     public record StockPoint(Instant at, long stock) {}
@@ -81,7 +88,31 @@ public record GoodsReport(
                 latency,
                 new TreeMap<>(orders),
                 released,
-                List.copyOf(stock));
+                List.copyOf(stock),
+                lottery(ledgerOfGoods, outcomes));
+    }
+
+    /** The lottery view of the goods' last drawn sale, or null when none was drawn. */
+    static LotteryView lottery(List<LedgerEntry> ledger, List<Outcome> outcomes) {
+        LedgerEntry drawn = ledger.stream()
+                .filter(e -> e.type() == LedgerType.DRAWN
+                        && e.draw() != null
+                        && e.draw().windowEndAt() != null)
+                .reduce((a, b) -> b)
+                .orElse(null);
+        if (drawn == null) return null;
+        Instant end = drawn.draw().windowEndAt();
+        Instant start = end.minusMillis(drawn.draw().windowMs());
+        List<Outcome> window = outcomes.stream()
+                .filter(o -> o.acceptedAt() != null
+                        && !o.acceptedAt().isBefore(start)
+                        && o.acceptedAt().isBefore(end))
+                .sorted(Comparator.comparing(Outcome::acceptedAt))
+                .toList();
+        long[] quarters = new long[4];
+        for (int i = 0; i < window.size(); i++)
+            if (window.get(i).outcome() == OutcomeKind.SUCCESS) quarters[(int) (4L * i / window.size())]++;
+        return new LotteryView(drawn.draw().windowMs(), drawn.draw().buyers(), quarters);
     }
 
     public long requests() {

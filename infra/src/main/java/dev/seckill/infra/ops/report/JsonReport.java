@@ -42,6 +42,13 @@ public final class JsonReport {
             ObjectNode orders = g.putObject("orders");
             r.orders().forEach(orders::put);
             g.put("unitsReleased", r.unitsReleased());
+            if (r.lottery() != null) {
+                ObjectNode lottery = g.putObject("lottery");
+                lottery.put("windowMs", r.lottery().windowMs());
+                lottery.put("buyers", r.lottery().buyers());
+                lottery.set(
+                        "winnersByArrivalQuarter", JsonOutput.tree(r.lottery().winnersByArrivalQuarter()));
+            }
         }
         return JsonOutput.render(root);
     }

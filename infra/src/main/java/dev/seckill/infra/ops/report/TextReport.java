@@ -2,6 +2,7 @@ package dev.seckill.infra.ops.report;
 
 import dev.seckill.contracts.outcome.OutcomeKind;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,6 +46,15 @@ public final class TextReport {
                     r.ordersWith("CREATED"),
                     r.ordersWith("CANCELLED"),
                     r.unitsReleased()));
+            if (r.lottery() != null)
+                b.append(String.format(
+                        Locale.ROOT,
+                        "  lottery    a %,d ms window drew %,d buyers; winners by quarter of arrival (earliest first): %s"
+                                + "  (./seckill draw verify --goods %d checks the draw)%n",
+                        r.lottery().windowMs(),
+                        r.lottery().buyers(),
+                        Arrays.toString(r.lottery().winnersByArrivalQuarter()),
+                        r.goodsId()));
         }
         return b.toString();
     }

@@ -89,6 +89,12 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     public void process(Record<String, byte[]> record) {
         lastRecordAt = context.currentSystemTimeMs();
         if (!pending.isEmpty()) drawDue(record.timestamp());
+        // the common case, a command of a goods with no draw pending that opens no lottery: passed on as it is
+        boolean held = !pending.isEmpty() && pending.containsKey(goodsOf(record.key()));
+        if (!held && (secret == null || !contains(record.value(), LOTTERY))) {
+            context.forward(record.withValue(Held.command(record.value())));
+            return;
+        }
         RecordMetadata meta = context.recordMetadata().orElseThrow();
         HeldCommand h = new HeldCommand(
                 record.key(),

@@ -2,6 +2,8 @@ package dev.seckill.infra.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.infra.chaos.GatewayCalls.Answer;
+import dev.seckill.infra.harness.audit.SaleAudit;
+import dev.seckill.infra.harness.audit.SaleFacts;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -130,8 +132,8 @@ final class IdReuseCheck {
             if (orders != null) return orders;
         }
         try (Connection c = t.db()) {
-            String second = InvariantAudit.violation(t.settings, c, IdReuse.SECOND_GOODS);
-            return second == null ? null : "goods " + IdReuse.SECOND_GOODS + ": " + second;
+            SaleAudit second = SaleAudit.settled(() -> SaleFacts.ofPipeline(t.settings, c, IdReuse.SECOND_GOODS));
+            return second.ok() ? null : "goods " + IdReuse.SECOND_GOODS + ": " + String.join("; ", second.violations);
         }
     }
 

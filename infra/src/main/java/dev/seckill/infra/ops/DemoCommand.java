@@ -164,8 +164,8 @@ public final class DemoCommand {
             out.println("invariants             OK: no oversell, one live purchase per buyer, one order per SUCCESS,");
             out.println("                       Redis = DB = ledger, every accepted request decided exactly once");
         } else {
-            out.println("invariants             BROKEN:");
-            a.violations.forEach(v -> out.println("  - " + v));
+            out.println("invariants             BROKEN (" + a.what() + "):");
+            a.lines().forEach(line -> out.println("  - " + line));
         }
     }
 

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * Every check of the audit, each a named rule of one invariant of docs/invariants.md, the sources it reads and the
@@ -52,46 +53,52 @@ public final class SaleChecks {
                         f.liveOrders().stream().mapToLong(OrderRow::quantity).sum();
                 return held > f.opened() ? "live orders hold " + held + " units, " + f.opened() + " opened" : null;
             }),
-            new Check(ONE_LIVE_PURCHASE_PER_BUYER, "the ledger never deducts for a live buyer", Set.of(TOPICS), f -> {
-                long n = SaleCounts.secondLivePurchases(f.ledger());
-                return n > 0 ? n + " buyers got a second live purchase" : null;
-            }),
-            new Check(ONE_LIVE_PURCHASE_PER_BUYER, "one live order per buyer", Set.of(DB), f -> {
-                long n = f.liveOrders().size() - SaleCounts.liveHolders(f).size();
-                return n > 0 ? n + " live orders beyond one per buyer" : null;
-            }),
-            new Check(ONE_LIVE_PURCHASE_PER_BUYER, "no buyer told SUCCESS twice", Set.of(BUYERS), f -> {
-                long n = SaleCounts.toldSuccessTwice(f);
-                return n > 0 ? n + " SUCCESS answers beyond one per buyer" : null;
-            }),
+            counted(
+                    ONE_LIVE_PURCHASE_PER_BUYER,
+                    "the ledger never deducts for a live buyer",
+                    Set.of(TOPICS),
+                    f -> SaleCounts.secondLivePurchases(f.ledger()),
+                    "buyers got a second live purchase"),
+            counted(
+                    ONE_LIVE_PURCHASE_PER_BUYER,
+                    "one live order per buyer",
+                    Set.of(DB),
+                    f -> f.liveOrders().size() - SaleCounts.liveHolders(f).size(),
+                    "live orders beyond one per buyer"),
+            counted(
+                    ONE_LIVE_PURCHASE_PER_BUYER,
+                    "no buyer told SUCCESS twice",
+                    Set.of(BUYERS),
+                    SaleCounts::toldSuccessTwice,
+                    "SUCCESS answers beyond one per buyer"),
             new Check(
                     EVERY_SUCCESS_ONE_ORDER_ROW,
                     "every SUCCESS outcome has one order row, its buyer's",
                     Set.of(TOPICS, DB),
                     SaleChecks::successesWithoutTheirRow),
-            new Check(EVERY_SUCCESS_ONE_ORDER_ROW, "no order row without a SUCCESS outcome", Set.of(TOPICS, DB), f -> {
-                Set<String> successes = successIds(f);
-                long stray = f.orders().stream()
-                        .filter(r -> !successes.contains(r.requestId()))
-                        .count();
-                return stray > 0 ? stray + " order rows have no SUCCESS outcome" : null;
-            }),
+            counted(
+                    EVERY_SUCCESS_ONE_ORDER_ROW,
+                    "no order row without a SUCCESS outcome",
+                    Set.of(TOPICS, DB),
+                    SaleChecks::strayRows,
+                    "order rows have no SUCCESS outcome"),
             new Check(
                     EVERY_SUCCESS_ONE_ORDER_ROW,
                     "an order is live exactly while the ledger holds its units",
                     Set.of(TOPICS, DB),
                     SaleChecks::liveOrdersAreTheHeldUnits),
-            new Check(EVERY_SUCCESS_ONE_ORDER_ROW, "every buyer told SUCCESS holds an order", Set.of(BUYERS, DB), f -> {
-                long lost = SaleCounts.lost(f);
-                return lost > 0 ? lost + " buyers told SUCCESS hold no order (confirmed sales lost)" : null;
-            }),
-            new Check(
-                    EVERY_SUCCESS_ONE_ORDER_ROW, "every buyer told DUPLICATE holds an order", Set.of(BUYERS, DB), f -> {
-                        long n = SaleCounts.falseDuplicates(f);
-                        return n > 0
-                                ? n + " buyers told DUPLICATE hold no order (the purchase they hold was lost)"
-                                : null;
-                    }),
+            counted(
+                    EVERY_SUCCESS_ONE_ORDER_ROW,
+                    "every buyer told SUCCESS holds an order",
+                    Set.of(BUYERS, DB),
+                    SaleCounts::lost,
+                    "buyers told SUCCESS hold no order (confirmed sales lost)"),
+            counted(
+                    EVERY_SUCCESS_ONE_ORDER_ROW,
+                    "every buyer told DUPLICATE holds an order",
+                    Set.of(BUYERS, DB),
+                    SaleCounts::falseDuplicates,
+                    "buyers told DUPLICATE hold no order (the purchase they hold was lost)"),
             new Check(
                     THE_THREE_COUNTS_AGREE,
                     "Redis stock = DB stock = the ledger fold",
@@ -126,14 +133,33 @@ public final class SaleChecks {
                         ? null
                         : twice.size() + " requestIds have more than one outcome, first " + twice.get(0);
             }),
-            new Check(
-                    ONE_OUTCOME_PER_PURCHASE, "every acknowledged request decided", Set.of(TOPICS, ACKNOWLEDGED), f -> {
+            counted(
+                    ONE_OUTCOME_PER_PURCHASE,
+                    "every acknowledged request decided",
+                    Set.of(TOPICS, ACKNOWLEDGED),
+                    f -> {
                         Map<String, Integer> decided = SaleCounts.decisions(f);
-                        long undecided = f.acknowledged().stream()
+                        return f.acknowledged().stream()
                                 .filter(id -> !decided.containsKey(id))
                                 .count();
-                        return undecided > 0 ? undecided + " acknowledged requests have no outcome" : null;
-                    }));
+                    },
+                    "acknowledged requests have no outcome"));
+
+    /** A check broken by a count above 0: its reason is the count and {@code what} it counts. */
+    private static Check counted(
+            Invariant invariant, String name, Set<Source> needs, ToLongFunction<SaleFacts> count, String what) {
+        return new Check(invariant, name, needs, f -> {
+            long n = count.applyAsLong(f);
+            return n > 0 ? n + " " + what : null;
+        });
+    }
+
+    private static long strayRows(SaleFacts f) {
+        Set<String> successes = successIds(f);
+        return f.orders().stream()
+                .filter(r -> !successes.contains(r.requestId()))
+                .count();
+    }
 
     private SaleChecks() {}
 

@@ -6,18 +6,16 @@ import static org.awaitility.Awaitility.await;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.OutcomeKind;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.MetricsServer;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
@@ -51,7 +49,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Every shipped alert fired by the fault it is for, through a real Prometheus ({@link LocalPrometheus}: Debian's
@@ -177,23 +174,13 @@ class AlertsThroughPrometheusTest {
         PrometheusMeterRegistry metrics = MetricsServer.newRegistry();
         try (StockStreamApp stream = new StockStreamApp(ns.settings(), metrics).start();
                 MetricsServer endpoint = MetricsServer.start(metrics, 0);
-                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base);
-                UnifiedJedis jedis = RedisConnections.open(ns.settings())) {
+                KafkaProducer<String, byte[]> commands = ReliableProducers.create(base)) {
             stream.awaitRunning(Duration.ofSeconds(60));
-            Instant now = Instant.now();
-            commands.send(command(
-                            topics,
-                            new OpenSale(
-                                    goods,
-                                    1_000_000,
-                                    now.minusSeconds(1),
-                                    now.plusSeconds(3600),
-                                    1,
-                                    "open-" + goods,
-                                    false)))
-                    .get(30, TimeUnit.SECONDS);
-            RedisKeys keys = new RedisKeys(ns.settings().redisPrefix());
-            await().atMost(ALERT).until(() -> jedis.get(keys.stock(goods)) != null);
+            Sales.open(
+                    commands,
+                    ns.settings(),
+                    Sales.started(goods, 1_000_000, Duration.ofHours(1), 1, "open-" + goods),
+                    ALERT);
             // warm before Prometheus looks: a cold start's first calls (connections, script loads) are not the fault
             AtomicLong user = new AtomicLong();
             for (int i = 0; i < 500; i++) commands.send(buy(topics, goods, user.incrementAndGet()));

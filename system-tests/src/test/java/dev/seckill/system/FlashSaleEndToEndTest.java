@@ -14,7 +14,7 @@ import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
-import dev.seckill.infra.harness.SaleAudit;
+import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.reconcile.LedgerReader;
 import dev.seckill.stack.KafkaFixture;

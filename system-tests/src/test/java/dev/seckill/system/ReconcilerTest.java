@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Json;
-import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.payment.Payment;
@@ -13,8 +12,9 @@ import dev.seckill.infra.harness.Drain;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
-import dev.seckill.infra.harness.SaleAudit;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.infra.harness.ToolSettings;
+import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.reconcile.Reconciler;
 import dev.seckill.reconcile.ReconcilerApp;
@@ -402,10 +402,8 @@ class ReconcilerTest {
                     .as("nothing re-created")
                     .isTrue();
 
-            Instant now = Instant.now();
-            p.send(new OpenSale(goods, 4, now.minusSeconds(1), now.plusSeconds(3600), 1, "reopen-" + goods, false));
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> "4".equals(p.redis().get(p.keys().stock(goods))));
+            p.open(Sales.started(goods, 4, Duration.ofHours(1), 1, "reopen-" + goods));
+            assertThat(p.redis().get(p.keys().stock(goods))).isEqualTo("4");
             Set<String> again = wave(p, goods, "again", 6, 8);
             // the buyer who paid in the last sale buys in this one: the paid order no longer makes them a live buyer
             p.send(new Purchase("again-paid", goods, paidUser, 1, Instant.now()));

@@ -11,7 +11,7 @@ import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
-import dev.seckill.infra.harness.SaleAudit;
+import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.ops.acl.AclsCommand;
 import dev.seckill.infra.ops.acl.PipelineAcls.Role;
 import dev.seckill.kit.config.Settings;

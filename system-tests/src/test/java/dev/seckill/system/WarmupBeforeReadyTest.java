@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.kit.redis.RedisConnections;
@@ -33,12 +31,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
@@ -110,19 +103,10 @@ class WarmupBeforeReadyTest {
 
                 long goods = 7001;
                 Instant now = Instant.now();
-                send(
+                Sales.open(
                         s,
-                        topics,
-                        new OpenSale(
-                                goods,
-                                10,
-                                now.minusSeconds(1),
-                                now.plus(Duration.ofMinutes(10)),
-                                1,
-                                "open-" + goods,
-                                false));
-                await().atMost(Duration.ofSeconds(60))
-                        .until(() -> redis.get(new RedisKeys(s.redisPrefix()).stock(goods)) != null);
+                        Sales.started(goods, 10, Duration.ofMinutes(10), 1, "open-" + goods),
+                        Duration.ofSeconds(60));
                 HttpResponse<String> bought = http.send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/purchases"))
                                 .header("Content-Type", "application/json")
@@ -179,16 +163,6 @@ class WarmupBeforeReadyTest {
             return admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
                     .filter(t -> t.startsWith(prefix))
                     .toList();
-        }
-    }
-
-    static void send(Settings s, Topics topics, OpenSale open) throws Exception {
-        try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(), ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
-            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
-                    .get(30, TimeUnit.SECONDS);
         }
     }
 }

@@ -13,7 +13,6 @@ import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.WarmupSettings;
 import dev.seckill.kit.kafka.TopicProvisioner;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.ServerProcess;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -28,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.LongFunction;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@code ./seckill bench coldstart}: "the first second of a sale is the whole sale" (issue 12, item 5). Starts the
@@ -159,15 +157,14 @@ public final class ColdStartBenchmark {
                         "dev.seckill.gateway.GatewayApp",
                         List.of("-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"),
                         env,
-                        logs.resolve(ns.name() + "-gateway.log"));
-                UnifiedJedis redis = RedisConnections.open(s)) {
+                        logs.resolve(ns.name() + "-gateway.log"))) {
             long gatewayReady = gateway.awaitHealthy(gatewayPort, Duration.ofMinutes(5));
             long streamReady = stream.awaitHealthy(streamPort, Duration.ofMinutes(5));
             out.printf(
                     "ready after        gateway %,d ms, stock-stream %,d ms (JVM start to /health 200)%n",
                     gatewayReady, streamReady);
             if (v.trafficFirst() > 0) {
-                Sales.open(s, topics, redis, WARM_TRAFFIC_GOODS, stock);
+                Sales.open(s, WARM_TRAFFIC_GOODS, stock);
                 ProgressBar bar = new ProgressBar("traffic", v.trafficFirst());
                 HttpLoad.run(
                         LoadSpec.closed(
@@ -182,7 +179,7 @@ public final class ColdStartBenchmark {
                         bar::update);
                 bar.finish(v.trafficFirst());
             }
-            Sales.open(s, topics, redis, SALE_GOODS, stock);
+            Sales.open(s, SALE_GOODS, stock);
             ProgressBar bar = new ProgressBar("sale", requests);
             SaleLatency.Progress progress = new SaleLatency.Progress(bar::update);
             // no JIT quiet before the clock: the point is what the JIT has not done yet

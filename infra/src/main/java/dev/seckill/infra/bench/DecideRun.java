@@ -5,6 +5,7 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -78,14 +79,8 @@ final class DecideRun {
                         ProducerConfig.COMPRESSION_TYPE_CONFIG,
                         "lz4"))) {
             for (int g = 0; g < goodsCount; g++) {
-                OpenSale open = new OpenSale(
-                        1001 + g,
-                        stock,
-                        now.minusSeconds(60),
-                        now.plus(Duration.ofHours(2)),
-                        1,
-                        "bench-open-" + g,
-                        false);
+                // not waited for: the stream starts once every command is on the topic
+                OpenSale open = Sales.started(1001 + g, stock, Duration.ofHours(2), 1, "bench-open-" + g);
                 p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
                         .get();
             }

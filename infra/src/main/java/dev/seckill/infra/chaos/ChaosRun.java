@@ -5,12 +5,13 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.infra.harness.ServedStrategy;
-import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.audit.SaleAudit;
+import dev.seckill.infra.harness.audit.SaleFacts;
+import dev.seckill.infra.harness.audit.StrategyAudit;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.kafka.TopicProvisioner;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.KafkaCluster;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One chaos scenario against the pipeline as three processes (gateway, stock-stream, order-writer) in a namespace of
@@ -95,9 +95,7 @@ final class ChaosRun {
         try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, shape.env(), sc.reconciler())) {
             pipeline.start();
             StreamInstances.startMore(pipeline, s, shape.streamInstances() - 1, out);
-            try (UnifiedJedis redis = RedisConnections.open(s)) {
-                Sales.open(s, new Topics(s.topicPrefix()), redis, Sales.GOODS, sale.stock());
-            }
+            Sales.open(s, Sales.GOODS, sale.stock());
             out.printf("   namespace %s, logs in %s%n", ns.name(), logs);
             ProgressBar bar = new ProgressBar(sc.name(), sale.requests());
             Random random = new Random(seed);
@@ -136,13 +134,14 @@ final class ChaosRun {
         long answered = Arrays.stream(load.outcome)
                 .filter(o -> o != null && !o.equals(BuyerLoad.NO_ANSWER) && !o.equals("PENDING"))
                 .count();
-        try (Connection c = StrategyAudit.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
+        try (Connection c = Sales.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
             Sales.awaitOrders(c, successes);
             String broken = failure;
-            String invariants = InvariantAudit.violation(s, c, Sales.GOODS);
-            out.printf(
-                    "   check: %s: %s%n", InvariantAudit.WHAT, invariants == null ? "held" : "VIOLATED: " + invariants);
-            if (broken == null) broken = invariants;
+            SaleAudit invariants = SaleAudit.settled(
+                    () -> SaleFacts.ofPipeline(s, c, Sales.GOODS).told(load));
+            out.printf("   check: %s%n", invariants.what());
+            for (String line : invariants.lines()) out.printf("   check: %s%n", line);
+            if (broken == null && !invariants.ok()) broken = invariants.violations.get(0);
             for (ChaosTarget.NamedCheck check : target.checks()) {
                 String violation = check.check().violation();
                 out.printf(
@@ -155,7 +154,7 @@ final class ChaosRun {
                     sale.requests(),
                     answered,
                     successes,
-                    StrategyAudit.of(c, Sales.GOODS, sale.stock(), load),
+                    StrategyAudit.of(invariants.facts),
                     target.faults(),
                     target.recoveries(),
                     broken);

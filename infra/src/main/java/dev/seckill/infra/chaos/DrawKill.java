@@ -8,6 +8,8 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.Sales;
+import dev.seckill.infra.harness.audit.SaleAudit;
+import dev.seckill.infra.harness.audit.SaleFacts;
 import dev.seckill.infra.harness.draw.DrawCheck;
 import dev.seckill.infra.harness.draw.DrawRecords;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -115,7 +117,8 @@ final class DrawKill {
                 Latencies.percentile(waits, 100, 0));
         for (Outcome o : won) SaleRecords.awaitOrder(t, LOTTERY_GOODS, o.requestId(), null);
         try (Connection c = t.db()) {
-            return InvariantAudit.violation(t.settings, c, LOTTERY_GOODS);
+            SaleAudit audit = SaleAudit.settled(() -> SaleFacts.ofPipeline(t.settings, c, LOTTERY_GOODS));
+            return audit.ok() ? null : "goods " + LOTTERY_GOODS + ": " + String.join("; ", audit.violations);
         }
     }
 }

@@ -3,14 +3,11 @@ package dev.seckill.infra.chaos;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.infra.chaos.GatewayCalls.Answer;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.kafka.ReliableProducers;
-import dev.seckill.kit.redis.RedisConnections;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Hostile buyers and producers reusing one requestId for other purchases while the sale runs (issue 25: a purchase is
@@ -48,9 +44,7 @@ final class IdReuse {
             int port = t.pipeline.port();
             long g1 = t.goods;
             long g2 = SECOND_GOODS;
-            try (UnifiedJedis redis = RedisConnections.open(t.settings)) {
-                Sales.open(t.settings, t.topics, redis, g2, SECOND_STOCK);
-            }
+            Sales.open(t.settings, g2, SECOND_STOCK);
             IdReuseCheck check = new IdReuseCheck(t, run);
             double storeErrors = GatewayCalls.metric(t.pipeline.metricsPort(), "seckill_gateway_status_store_errors");
             // 1. buyer 1's id on goods 2, then for goods 1 and quantity 2 (422), for buyers 2 (409); the retry
@@ -139,33 +133,12 @@ final class IdReuse {
                                         "cancel-order-" + o.orderId()));
         }
         send(producer, t, new CloseSale(goods, "close-" + UUID.randomUUID()));
-        Instant now = Instant.now();
-        long opened = send(
-                        producer,
-                        t,
-                        new OpenSale(
-                                goods,
-                                SECOND_STOCK,
-                                now.minusSeconds(1),
-                                now.plus(Duration.ofMinutes(60)),
-                                1,
-                                "open-" + UUID.randomUUID(),
-                                true))
-                .offset();
-        String sale = new RedisKeys(t.settings.redisPrefix()).sale(goods);
-        try (UnifiedJedis redis = RedisConnections.open(t.settings)) {
-            if (ChaosTarget.await(() -> marker(redis.hget(sale, "at")) >= opened, 60) < 0)
-                throw new IllegalStateException("the second sale of goods " + goods + " was not opened in 60 s (DLQ?)");
-        }
+        Sales.open(
+                producer,
+                t.settings,
+                Sales.started(goods, SECOND_STOCK, Duration.ofMinutes(60), 1, "open-" + UUID.randomUUID(), true),
+                Duration.ofSeconds(60));
         TimeUnit.MILLISECONDS.sleep(1_000); // the gateway's view of the sale window follows Redis within a second
-    }
-
-    private static long marker(String at) {
-        try {
-            return at == null ? -1 : Long.parseLong(at);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     private static RecordMetadata send(KafkaProducer<String, byte[]> producer, ChaosTarget t, Command c)

@@ -1,7 +1,7 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.stack.RedisServer;
 import java.sql.Connection;
 import java.util.Map;
@@ -62,7 +62,7 @@ final class RedisFailover {
                         if (StreamLog.total(rebuilt) <= before || rebuilt.getOrDefault("lost", 0) < 1)
                             return "no rebuild (cause lost) logged after the failover: " + rebuilt;
                         try (Connection c = t.db()) {
-                            long sold = StrategyAudit.liveOrders(c, t.goods);
+                            long sold = Sales.liveOrders(c, t.goods);
                             if (sold > t.stock) return sold + " units sold of " + t.stock;
                         }
                         return null;

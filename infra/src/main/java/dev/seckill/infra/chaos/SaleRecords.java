@@ -11,10 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -72,20 +70,6 @@ final class SaleRecords {
                 .orElse(null);
     }
 
-    /** The requestIds whose units are still held by the ledger: DEDUCTED and not RELEASED since. */
-    static Set<String> held(List<JsonNode> ledger) {
-        Set<String> held = new HashSet<>();
-        for (JsonNode n : ledger) {
-            String rid = n.path("requestId").asText();
-            switch (n.path("type").asText()) {
-                case "DEDUCTED" -> held.add(rid);
-                case "RELEASED" -> held.remove(rid);
-                default -> {}
-            }
-        }
-        return held;
-    }
-
     /** An outcome that refuses a reused requestId (REJECTED invalid with a detail): another purchase's answer. */
     static boolean refusesReuse(JsonNode outcome) {
         return outcome.path("outcome").asText().equals("REJECTED")
@@ -133,41 +117,5 @@ final class SaleRecords {
         }
         throw new IllegalStateException(
                 "no " + (status == null ? "" : status + " ") + "order of " + rid + " within 60 s");
-    }
-
-    /**
-     * Null when every SUCCESS of the goods has exactly one order row (its buyer's), no row is without a SUCCESS, and
-     * the units the ledger says are held are exactly the live orders' (no unit held without an order); else what broke.
-     */
-    static String ordersMatch(ChaosTarget t, long goods) throws Exception {
-        Map<String, List<String>> decided = decisions(outcomes(t, goods));
-        Map<String, Long> successBuyer = new HashMap<>();
-        for (JsonNode n : outcomes(t, goods))
-            if (n.path("outcome").asText().equals("SUCCESS"))
-                successBuyer.put(n.path("requestId").asText(), n.path("userId").asLong());
-        for (var e : decided.entrySet())
-            if (e.getValue().stream().filter("SUCCESS"::equals).count() > 1)
-                return "goods " + goods + " requestId " + e.getKey() + " has outcomes " + e.getValue();
-        Set<String> held = held(ledger(t, goods));
-        try (Connection c = t.db()) {
-            Map<String, List<OrderRow>> rows = orders(c, goods);
-            for (var e : successBuyer.entrySet()) {
-                List<OrderRow> r = rows.getOrDefault(e.getKey(), List.of());
-                if (r.size() != 1 || r.get(0).userId() != e.getValue())
-                    return "goods " + goods + " SUCCESS " + e.getKey() + " of buyer " + e.getValue() + " has rows " + r;
-            }
-            for (var e : rows.entrySet()) {
-                if (!successBuyer.containsKey(e.getKey()))
-                    return "goods " + goods + " order rows " + e.getValue() + " of " + e.getKey()
-                            + " without a SUCCESS";
-                boolean live = e.getValue().stream().anyMatch(OrderRow::live);
-                if (live != held.contains(e.getKey()))
-                    return "goods " + goods + " " + e.getKey() + ": order " + e.getValue()
-                            + ", units held by the ledger " + held.contains(e.getKey());
-            }
-            for (String rid : held)
-                if (!rows.containsKey(rid)) return "goods " + goods + ": a unit held by " + rid + " without an order";
-        }
-        return null;
     }
 }

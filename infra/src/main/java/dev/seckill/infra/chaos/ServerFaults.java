@@ -1,7 +1,7 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.KafkaBroker;
@@ -147,7 +147,7 @@ final class ServerFaults {
 
     private static long liveOrders(ChaosTarget t) {
         try (Connection c = t.db()) {
-            return StrategyAudit.liveOrders(c, t.goods);
+            return Sales.liveOrders(c, t.goods);
         } catch (SQLException e) {
             return -1; // the server is still starting
         }

@@ -1,7 +1,7 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.redis.RedisKeys;
-import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.RedisServer;
 import java.nio.file.Files;
@@ -77,7 +77,7 @@ final class StaleRedis {
                             return restarts + " restarts from a stale dump, " + (after - before)
                                     + " rebuilds logged by stock-stream " + rebuilt;
                         try (Connection c = t.db()) {
-                            long sold = StrategyAudit.liveOrders(c, t.goods);
+                            long sold = Sales.liveOrders(c, t.goods);
                             if (sold > t.stock) return sold + " units sold of " + t.stock;
                         }
                         return null;

@@ -5,10 +5,10 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.payment.Payment;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
 import java.sql.Connection;
@@ -57,12 +57,8 @@ final class WipedOps {
             boolean payAfterWipe;
             try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
                 // 1. an open of the goods while its sale is live and selling (`sale open` without --force)
-                Instant now = Instant.now();
                 long w = wipe(t);
-                send(
-                        producer,
-                        t,
-                        new OpenSale(t.goods, t.stock, now, now.plus(Duration.ofMinutes(60)), 1, open, false));
+                send(producer, t, Sales.started(t.goods, t.stock, Duration.ofMinutes(60), 1, open));
                 t.recovered(restored(t, w));
                 // 2. the close (`sale close`), units still left: later purchases are REJECTED ended, whatever Redis
                 // lost

@@ -3,6 +3,7 @@ package dev.seckill.infra.harness;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
@@ -95,24 +96,30 @@ public final class Pipeline implements AutoCloseable {
         return this;
     }
 
-    /** Sends a command to {@code <prefix>commands}, keyed by goods id, and waits for Kafka's acknowledgment. */
-    public void send(Command command) {
+    /** Sends a command to {@code <prefix>commands}, keyed by goods id, and waits for Kafka's acknowledgment; its offset. */
+    public long send(Command command) {
         try {
-            commands.send(new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
-                    .get(30, TimeUnit.SECONDS);
+            return commands.send(new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
+                    .get(30, TimeUnit.SECONDS)
+                    .offset();
         } catch (Exception e) {
             throw new IllegalStateException("cannot send " + command + ": " + e.getMessage(), e);
         }
     }
 
-    /** Opens a sale through the commands topic and waits until Redis holds its stock. */
+    /** Opens a sale that started a second ago through the commands topic and waits until stock-stream applied it. */
     public void openSale(long goodsId, long stock, Duration length, int perUserLimit) {
-        send(Sales.started(goodsId, stock, length, perUserLimit, ns.name() + "-open-" + goodsId));
+        open(Sales.started(goodsId, stock, length, perUserLimit, ns.name() + "-open-" + goodsId));
+    }
+
+    /** Sends {@code open} and waits (at most 60 s) until stock-stream applied it to Redis ({@link Sales#awaitApplied}). */
+    public void open(OpenSale open) {
+        long offset = send(open);
         try {
-            Sales.awaitOpen(redis, keys, goodsId, Duration.ofSeconds(60));
+            Sales.awaitApplied(redis, keys, open.goodsId(), offset, Duration.ofSeconds(60));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the sale of goods " + goodsId + " opened", e);
+            throw new IllegalStateException("interrupted while the sale of goods " + open.goodsId() + " opened", e);
         }
     }
 

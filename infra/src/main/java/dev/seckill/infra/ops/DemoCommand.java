@@ -13,8 +13,8 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.ProgressBar;
-import dev.seckill.infra.harness.SaleAudit;
 import dev.seckill.infra.harness.ToolSettings;
+import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.harness.stack.LocalStack;
 import dev.seckill.infra.ops.report.ReportSource;
 import dev.seckill.kit.config.Settings;
@@ -169,8 +169,8 @@ public final class DemoCommand {
             out.println("invariants             OK: no oversell, one live purchase per buyer, one order per SUCCESS,");
             out.println("                       Redis = DB = ledger, every accepted request decided exactly once");
         } else {
-            out.println("invariants             BROKEN:");
-            a.violations.forEach(v -> out.println("  - " + v));
+            out.println("invariants             BROKEN (" + a.what() + "):");
+            a.lines().forEach(line -> out.println("  - " + line));
         }
     }
 

@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
-import dev.seckill.infra.chaos.InvariantAudit;
 import dev.seckill.infra.harness.OutcomeLog;
+import dev.seckill.infra.harness.Sales;
+import dev.seckill.infra.harness.audit.SaleAudit;
+import dev.seckill.infra.harness.audit.SaleFacts;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stack.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -32,18 +30,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -179,7 +171,14 @@ class ComposeDeploymentTest {
                 .atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofSeconds(1))
                 .ignoreExceptions()
-                .until(() -> openSale(s, topics));
+                .until(() -> {
+                    // two units per buyer: 500 buyers can buy all 1,000
+                    Sales.open(
+                            s,
+                            Sales.started(GOODS, STOCK, Duration.ofHours(1), 2, "ct-open-" + GOODS),
+                            Duration.ofSeconds(20));
+                    return true;
+                });
 
         Jwt jwt = new Jwt(secrets.get("gateway-auth-secret"), Clock.systemUTC());
         AtomicBoolean killed = new AtomicBoolean();
@@ -215,32 +214,15 @@ class ComposeDeploymentTest {
                     .filter(o -> o.goodsId() == GOODS)
                     .collect(Collectors.groupingBy(o -> o.outcome().name(), Collectors.counting()));
             assertThat(told).as("outcomes").isEqualTo(Map.of("SUCCESS", (long) BUYERS, "DUPLICATE", (long) BUYERS));
-            assertThat(InvariantAudit.violation(s, db, GOODS))
-                    .as(InvariantAudit.WHAT)
-                    .isNull();
+            SaleAudit audit =
+                    SaleAudit.settled(() -> SaleFacts.ofPipeline(s, db, GOODS).acknowledged(load.acceptedIds()));
+            assertThat(audit.violations).as(audit.what()).isEmpty();
             assertThat(count(
                             db,
                             "SELECT COUNT(*) FROM (SELECT user_id FROM purchase_order WHERE goods_id = " + GOODS
                                     + " GROUP BY user_id HAVING COUNT(*) > 1 OR SUM(quantity) > 2) t"))
                     .as("buyers over the per-user limit")
                     .isZero();
-        }
-    }
-
-    private static boolean openSale(Settings s, Topics topics) throws Exception {
-        Properties p = new Properties();
-        p.putAll(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, s.kafkaBootstrap(), ProducerConfig.ACKS_CONFIG, "all"));
-        Instant now = Instant.now();
-        // two units per buyer: 500 buyers can buy all 1,000
-        OpenSale open = new OpenSale(
-                GOODS, STOCK, now.minusSeconds(1), now.plus(Duration.ofHours(1)), 2, "ct-open-" + GOODS, false);
-        try (var producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
-                    .get(20, TimeUnit.SECONDS);
-        }
-        try (var redis = RedisConnections.open(s)) {
-            return redis.get(new RedisKeys(s.redisPrefix()).stock(GOODS)) != null;
         }
     }
 

@@ -6,7 +6,8 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.infra.harness.ServedStrategy;
-import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.audit.SaleFacts;
+import dev.seckill.infra.harness.audit.StrategyAudit;
 import dev.seckill.infra.harness.buyers.Answer;
 import dev.seckill.infra.harness.buyers.AnswerHops;
 import dev.seckill.infra.harness.buyers.BuyerAnswers;
@@ -14,7 +15,6 @@ import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.kafka.TopicProvisioner;
-import dev.seckill.kit.redis.RedisConnections;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One strategy, one sale: its own namespace (database, Redis prefix, topics), its processes started fresh, the
@@ -90,10 +89,8 @@ public final class StrategyRun {
         try (served) {
             long ready = served.start();
             if (strategy.equals(PIPELINE)) {
-                try (UnifiedJedis redis = RedisConnections.open(s)) {
-                    Sales.open(s, new Topics(s.topicPrefix()), redis, StrategyWarmup.GOODS, StrategyWarmup.stock(w));
-                    Sales.open(s, new Topics(s.topicPrefix()), redis, Sales.GOODS, w.stock());
-                }
+                Sales.open(s, StrategyWarmup.GOODS, StrategyWarmup.stock(w));
+                Sales.open(s, Sales.GOODS, w.stock());
             }
             out.printf(
                     "%n-- %s%s (namespace %s; ready in %,d ms)%n",
@@ -147,7 +144,7 @@ public final class StrategyRun {
             peak = connections.peakActive();
         }
         bar.finish(w.requests());
-        try (Connection c = StrategyAudit.connect(url, s.dbUser(), s.dbPassword())) {
+        try (Connection c = Sales.connect(url, s.dbUser(), s.dbPassword())) {
             Sales.awaitOrders(
                     c,
                     Arrays.stream(load.outcome)
@@ -158,7 +155,8 @@ public final class StrategyRun {
                     fault,
                     w,
                     load,
-                    StrategyAudit.of(c, Sales.GOODS, w.stock(), load),
+                    StrategyAudit.of(
+                            SaleFacts.ofDatabase(c, Sales.GOODS, w.stock()).told(load)),
                     peak,
                     faultMillis.get());
         }

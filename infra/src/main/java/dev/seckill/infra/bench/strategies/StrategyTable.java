@@ -1,8 +1,8 @@
 package dev.seckill.infra.bench.strategies;
 
 import dev.seckill.infra.harness.Html;
-import dev.seckill.infra.harness.StrategyAudit;
 import dev.seckill.infra.harness.SvgCharts;
+import dev.seckill.infra.harness.audit.StrategyAudit;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;

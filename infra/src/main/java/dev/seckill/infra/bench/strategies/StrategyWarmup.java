@@ -3,7 +3,6 @@ package dev.seckill.infra.bench.strategies;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.infra.harness.ServedStrategy;
-import dev.seckill.infra.harness.StrategyAudit;
 import dev.seckill.infra.harness.buyers.Answer;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
@@ -59,7 +58,7 @@ final class StrategyWarmup {
                 .filter(Answer.SUCCESS.name()::equals)
                 .count();
         long orders;
-        try (Connection c = StrategyAudit.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
+        try (Connection c = Sales.connect(JdbcUrls.withDriverDefaults(s.dbUrl()), s.dbUser(), s.dbPassword())) {
             orders = Sales.awaitOrders(c, GOODS, sold);
         }
         long answered = Arrays.stream(load.outcome)

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Sales;
-import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.audit.SaleAudit;
+import dev.seckill.infra.harness.audit.SaleFacts;
+import dev.seckill.infra.harness.audit.StrategyAudit;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
@@ -45,13 +47,14 @@ class StrategiesTest {
                                 null)
                         .run();
                 String url = JdbcUrls.withDriverDefaults(ns.settings().dbUrl());
-                try (Connection c = StrategyAudit.connect(url, "root", "")) {
+                try (Connection c = Sales.connect(url, "root", "")) {
                     long told = Arrays.stream(load.outcome)
                             .filter("SUCCESS"::equals)
                             .count();
-                    await().atMost(Duration.ofSeconds(60))
-                            .until(() -> StrategyAudit.liveOrders(c, Sales.GOODS) >= told);
-                    StrategyAudit audit = StrategyAudit.of(c, Sales.GOODS, STOCK, load);
+                    await().atMost(Duration.ofSeconds(60)).until(() -> Sales.liveOrders(c, Sales.GOODS) >= told);
+                    SaleFacts facts =
+                            SaleFacts.ofDatabase(c, Sales.GOODS, STOCK).told(load);
+                    StrategyAudit audit = StrategyAudit.of(facts);
 
                     assertThat(load.outcome).doesNotContainNull().doesNotContain(BuyerLoad.NO_ANSWER);
                     assertThat(audit.oversold()).isZero();
@@ -63,6 +66,9 @@ class StrategiesTest {
                             .isPositive();
                     assertThat(audit.stockLeft()).isEqualTo(STOCK - audit.sold());
                     if (!strategy.equals("optimistic")) assertThat(audit.sold()).isEqualTo(STOCK);
+                    SaleAudit checked = SaleAudit.of(facts);
+                    assertThat(checked.violations).as(checked.what()).isEmpty();
+                    assertThat(checked.lines()).hasSize(3); // invariants 1, 2, 3 from the DB and the buyers' answers
                 }
             }
         } finally {

@@ -2,7 +2,7 @@ package dev.seckill.infra.bench.strategies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.infra.harness.StrategyAudit;
+import dev.seckill.infra.harness.audit.StrategyAudit;
 import dev.seckill.infra.ops.report.SvgLabels;
 import java.nio.file.Files;
 import java.nio.file.Path;

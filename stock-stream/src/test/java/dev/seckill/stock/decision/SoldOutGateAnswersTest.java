@@ -9,7 +9,9 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -28,12 +30,14 @@ class SoldOutGateAnswersTest extends TestRedisCase {
     static final long GOODS = 3001;
     final TransactionalFolds folds = new TransactionalFolds();
     final AtomicInteger answeredByGate = new AtomicInteger();
+    final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
     Decider decider;
     long offset;
 
     @BeforeEach
     void decider() {
-        decider = new Decider(redis.scripts(), Clock.systemUTC(), folds, true, answeredByGate::incrementAndGet);
+        StockScripts scripts = new StockScripts(redis.redis, redis.keys, metrics, 3, Duration.ofMillis(10));
+        decider = new Decider(scripts, Clock.systemUTC(), folds, true, answeredByGate::incrementAndGet);
     }
 
     Instant end() {
@@ -110,5 +114,32 @@ class SoldOutGateAnswersTest extends TestRedisCase {
                 .as("not the old sale's limit of 1")
                 .containsExactly(OutcomeKind.SUCCESS, null);
         assertThat(redis.redis.get(redis.keys.stock(GOODS))).isEqualTo("3");
+    }
+
+    double rebuilt(String cause) {
+        var counter = metrics.find("seckill_stream_inline_restores")
+                .tag("cause", cause)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void givenAGoodsTheGateAnswers_whenTheTaskChecksItsKeys_thenIntactKeysAreLeftAlone_andLostOnesRebuiltOnce() {
+        soldOutByTheLastSuccess();
+        String marker = redis.redis.hget(redis.keys.sale(GOODS), "at");
+
+        decider.verifyGate();
+        assertThat(rebuilt("lost") + rebuilt("ahead") + rebuilt("gone"))
+                .as("nothing to rebuild")
+                .isZero();
+        assertThat(redis.redis.hget(redis.keys.sale(GOODS), "at")).isEqualTo(marker);
+
+        RedisSnapshot.wipe(redis, GOODS);
+        decider.verifyGate();
+        decider.verifyGate();
+
+        assertThat(rebuilt("lost")).as("rebuilt once, counted as lost").isEqualTo(1);
+        assertThat(redis.redis.get(redis.keys.stock(GOODS))).isEqualTo("0");
+        assertThat(redis.redis.hget(redis.keys.sale(GOODS), "at")).isEqualTo(marker);
     }
 }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class LedgerEffectsTest {
     static final long GOODS = 7301;
+    static final Instant AT = Instant.parse("2026-12-02T10:11:12.345Z");
     static TestDb t;
     Connection c;
 
@@ -59,7 +60,7 @@ class LedgerEffectsTest {
     }
 
     static LedgerEntry entry(String opId, LedgerType type, long quantity, Long user, String rid, Long orderId) {
-        return LedgerEntry.of(opId, GOODS, type, quantity, user, rid, orderId, 0, Instant.now());
+        return LedgerEntry.of(opId, GOODS, type, quantity, user, rid, orderId, 0, AT);
     }
 
     LedgerEffect apply(LedgerEntry e) throws SQLException {
@@ -125,6 +126,17 @@ class LedgerEffectsTest {
         assertThat(text("SELECT status FROM sale WHERE goods_id = ?", GOODS)).isEqualTo("CLOSED");
         assertThat(one("SELECT opened_stock FROM sale WHERE goods_id = ?", GOODS))
                 .isEqualTo(10);
+
+        assertThat(apply(entry("restore", LedgerType.RESTORED, 0, null, null, null)))
+                .isEqualTo(LedgerEffect.APPLIED);
+        assertThat(apply(entry("rel", LedgerType.RELEASED, 1, null, null, null)))
+                .isEqualTo(LedgerEffect.APPLIED);
+        assertThat(text("SELECT status FROM sale WHERE goods_id = ?", GOODS))
+                .as("a restore or a release does not reopen a closed sale")
+                .isEqualTo("CLOSED");
+        assertThat(text("SELECT DATE_FORMAT(at, '%Y-%m-%dT%H:%i:%sZ') FROM stock_ledger WHERE op_id = 'close'"))
+                .as("the entry's own time, in UTC")
+                .isEqualTo("2026-12-02T10:11:12Z");
 
         assertThat(apply(entry("deduct:x", LedgerType.DEDUCTED, 1, 1L, "x", null)))
                 .as("a DEDUCTED entry arrives as its SUCCESS outcome")
@@ -250,5 +262,31 @@ class LedgerEffectsTest {
                 .isNull();
         assertThat(one("SELECT live_user_id FROM purchase_order WHERE request_id = 'new'"))
                 .isEqualTo(2);
+    }
+
+    @Test
+    void givenAnOrderARepairWroteFirst_whenItsSuccessArrives_thenItIsKept_andItsDeductedRowNamesIt() throws Exception {
+        update(
+                "INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, status, live_user_id) "
+                        + "VALUES ('r1', ?, 1, 1, 'CREATED', 1)",
+                GOODS);
+        long repaired = order("r1");
+
+        assertThat(Orders.recordSuccess(c, success("r1", 1, 1), null)).isTrue();
+
+        assertThat(one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?", GOODS))
+                .isEqualTo(1);
+        assertThat(one("SELECT order_id FROM stock_ledger WHERE op_id = ?", "deduct:" + GOODS + ":r1"))
+                .isEqualTo(repaired);
+    }
+
+    @Test
+    void givenABuyerHoldingALiveOrder_whenASuccessOfAnotherPurchaseOfTheGoodsArrives_thenItIsNotTakenForIt()
+            throws Exception {
+        Orders.recordSuccess(c, success("r1", 1, 1), null);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Orders.recordSuccess(c, success("r2", 1, 2), null))
+                .as("the stream never sells one buyer twice: a second live order is a fault, not a redelivery")
+                .isInstanceOf(java.sql.SQLIntegrityConstraintViolationException.class);
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.stock.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
@@ -11,6 +12,7 @@ import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.ledger.GoodsFold;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +22,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the stream refuses before or instead of a Lua call, and what a decided id answers later — each case one that a
- * surviving mutant showed no test checked (docs/quality.md): a record keyed by another goods, an open the stream
- * cannot decide or whose window was over when it was issued, restores with nothing to restore, a forced open behind a
- * purchase in its own batch, a restore behind one, a reused id's reason, an id decided before the first open.
+ * surviving mutant showed no test checked (docs/quality.md): a poison record or one keyed by another goods, an open
+ * the stream cannot decide or whose window was over when it was issued, a close or restore with nothing to act on, a
+ * restore judged by the fold's recorded expiry, a forced open or a restore behind a purchase in its own batch, a reused
+ * id's reason, an id decided before the first open.
  */
 class DecisionRefusalsTest extends TestRedisCase {
     static final long GOODS = 3101;
@@ -166,6 +169,53 @@ class DecisionRefusalsTest extends TestRedisCase {
 
         assertThat(again.outcome().outcome()).isEqualTo(OutcomeKind.REJECTED);
         assertThat(again.outcome().detail()).contains("earlier sale");
+        assertThat(stock()).isEqualTo("5");
+    }
+
+    @Test
+    void givenAPoisonRecordOrAnInvalidPurchaseKeyedByAnotherGoods_thenEachGoesToTheDlq() {
+        one(open(5, 1, "open", false));
+        String valid = new String(CommandCodec.encode(buy("r1", 1, 1)), StandardCharsets.UTF_8);
+        String invalid = valid.replace("\"quantity\":1", "\"quantity\":0");
+        assertThat(invalid).isNotEqualTo(valid);
+
+        List<Decision> out = decider.decideAll(List.of(
+                new Decider.Input(Long.toString(GOODS), "not json".getBytes(StandardCharsets.UTF_8), 0, offset++),
+                new Decider.Input("9999", invalid.getBytes(StandardCharsets.UTF_8), 0, offset++)));
+
+        assertThat(out.get(0).dlqReason()).contains("malformed JSON");
+        assertThat(out.get(1).dlqReason()).contains("record key '9999'");
+        assertThat(stock()).isEqualTo("5");
+    }
+
+    @Test
+    void givenAGoodsWithoutASale_whenACloseArrives_thenNothingIsEmitted() {
+        assertThat(one(new CloseSale(GOODS, "close"))).isEqualTo(Decision.NOTHING);
+        assertThat(stock()).isNull();
+    }
+
+    @Test
+    void givenARestoreAloneInItsBatch_thenTheFoldNamesTheRestoresOffset() {
+        one(open(5, 1, "open", false));
+
+        assertThat(one(new Restore(GOODS, "restore")).ledger().type()).isEqualTo(LedgerType.RESTORED);
+
+        assertThat(folds.get(GOODS).at).isEqualTo(Long.toString(offset - 1));
+    }
+
+    @Test
+    void givenADrillsSaleWhoseWindowEndedDaysAgo_whenRestored_thenItsRecordedExpiryDecides_notEndPlusGrace() {
+        GoodsFold fold = new GoodsFold();
+        long now = System.currentTimeMillis();
+        fold.opened = 5;
+        fold.stock = 5;
+        fold.perUserLimit = 1;
+        fold.startAt = now - Duration.ofDays(3).toMillis();
+        fold.endAt = now - Duration.ofDays(2).toMillis();
+        fold.expireAt = now + Duration.ofHours(1).toMillis();
+        folds.put(GOODS, fold);
+
+        assertThat(one(new Restore(GOODS, "restore")).ledger().type()).isEqualTo(LedgerType.RESTORED);
         assertThat(stock()).isEqualTo("5");
     }
 }

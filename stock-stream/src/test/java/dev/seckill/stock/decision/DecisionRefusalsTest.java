@@ -60,6 +60,19 @@ class DecisionRefusalsTest extends TestRedisCase {
         return new Purchase(requestId, GOODS, user, quantity, start.plusSeconds(5));
     }
 
+    /** A fold of 5 units, one per buyer, whose window ended two days ago and whose keys expire {@code keysIn} from now. */
+    void saleEndedTwoDaysAgo(Duration keysIn) {
+        GoodsFold fold = new GoodsFold();
+        long now = System.currentTimeMillis();
+        fold.opened = 5;
+        fold.stock = 5;
+        fold.perUserLimit = 1;
+        fold.startAt = now - Duration.ofDays(3).toMillis();
+        fold.endAt = now - Duration.ofDays(2).toMillis();
+        fold.expireAt = now + keysIn.toMillis();
+        folds.put(GOODS, fold);
+    }
+
     String stock() {
         return redis.redis.get(redis.keys.stock(GOODS));
     }
@@ -109,14 +122,7 @@ class DecisionRefusalsTest extends TestRedisCase {
 
     @Test
     void givenASaleWhoseKeysHaveExpired_whenARestoreArrives_thenItIsRefusedInsteadOfBringingTheSaleBack() {
-        GoodsFold fold = new GoodsFold();
-        long now = System.currentTimeMillis();
-        fold.opened = 5;
-        fold.stock = 5;
-        fold.startAt = now - Duration.ofDays(3).toMillis();
-        fold.endAt = now - Duration.ofDays(2).toMillis();
-        fold.expireAt = now - Duration.ofDays(1).toMillis();
-        folds.put(GOODS, fold);
+        saleEndedTwoDaysAgo(Duration.ofDays(-1));
 
         assertThat(one(new Restore(GOODS, "restore")).dlqReason()).contains("keys expired");
         assertThat(stock()).isNull();
@@ -205,15 +211,7 @@ class DecisionRefusalsTest extends TestRedisCase {
 
     @Test
     void givenADrillsSaleWhoseWindowEndedDaysAgo_whenRestored_thenItsRecordedExpiryDecides_notEndPlusGrace() {
-        GoodsFold fold = new GoodsFold();
-        long now = System.currentTimeMillis();
-        fold.opened = 5;
-        fold.stock = 5;
-        fold.perUserLimit = 1;
-        fold.startAt = now - Duration.ofDays(3).toMillis();
-        fold.endAt = now - Duration.ofDays(2).toMillis();
-        fold.expireAt = now + Duration.ofHours(1).toMillis();
-        folds.put(GOODS, fold);
+        saleEndedTwoDaysAgo(Duration.ofHours(1));
 
         assertThat(one(new Restore(GOODS, "restore")).ledger().type()).isEqualTo(LedgerType.RESTORED);
         assertThat(stock()).isEqualTo("5");

@@ -146,21 +146,21 @@ public final class Orders {
                 return keys.getLong(1);
             }
         } catch (SQLIntegrityConstraintViolationException e) {
-            if (e.getMessage() != null && e.getMessage().contains("uk_order_goods_request")) {
-                return existingOrderId(c, o.goodsId(), o.requestId()); // written before (e.g. by a repair): keep it
-            }
+            // written before (e.g. by a repair, which writes it as the buyer's live order): keep it. The server names
+            // the first unique key the row breaks, uk_order_live_buyer before uk_order_goods_request: look it up
+            Long existing = existingOrderId(c, o.goodsId(), o.requestId());
+            if (existing != null) return existing;
             throw e;
         }
     }
 
-    private static long existingOrderId(Connection c, long goodsId, String requestId) throws SQLException {
+    private static Long existingOrderId(Connection c, long goodsId, String requestId) throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement("SELECT order_id FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
             ps.setLong(1, goodsId);
             ps.setString(2, requestId);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+                return rs.next() ? rs.getLong(1) : null;
             }
         }
     }

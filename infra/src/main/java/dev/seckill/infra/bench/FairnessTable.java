@@ -44,7 +44,7 @@ final class FairnessTable {
             String.format("%.3f", s.groupRate()),
             String.format("%,d %s", s.won() - s.groupWon(), sale.get(1).name()),
             String.format("%.3f", s.othersRate()),
-            s.p() < 1e-4 ? String.format("%.1e", s.p()) : String.format("%.3f", s.p()),
+            s.p() == 0 ? "< 1e-300" : s.p() < 1e-4 ? String.format("%.1e", s.p()) : String.format("%.3f", s.p()),
             String.format("[%d, %d]%s", s.low99(), s.high99(), s.within99() ? "" : " outside"),
             r.mode() == Fairness.FCFS
                     ? "-"

@@ -79,7 +79,8 @@ class PeerFencingTest {
                 fencing.check();
                 assertThat(fencing.membersSeen()).isEqualTo(1);
                 producer.commitTransaction(); // not fenced: it commits
-                assertThat(lastStableOffset(admin, topic)).isPositive();
+                // the coordinator writes the commit marker after it answered: the stable offset moves soon after
+                await().atMost(Duration.ofSeconds(30)).until(() -> lastStableOffset(admin, topic) > 0);
             }
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
         }

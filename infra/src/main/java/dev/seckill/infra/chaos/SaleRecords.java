@@ -3,6 +3,7 @@ package dev.seckill.infra.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.dlq.DeadLetters;
+import dev.seckill.infra.harness.TopicRecords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

@@ -6,6 +6,7 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.dlq.DeadLetters;
+import dev.seckill.infra.harness.TopicRecords;
 import dev.seckill.kit.kafka.ReliableProducers;
 import java.io.IOException;
 import java.sql.Connection;

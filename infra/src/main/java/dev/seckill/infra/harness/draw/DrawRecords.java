@@ -4,18 +4,12 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.infra.harness.TopicRecords;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.kafka.KafkaClients;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -24,8 +18,6 @@ import org.apache.kafka.common.utils.Utils;
  * topic: the key's default partition).
  */
 public record DrawRecords(List<DrawCheck.Command> commands, List<LedgerEntry> ledger, List<Outcome> outcomes) {
-    private static final Duration AT_MOST = Duration.ofSeconds(60);
-
     public static DrawRecords read(Settings settings, long goods) {
         Topics topics = new Topics(settings.topicPrefix());
         String key = Long.toString(goods);
@@ -42,34 +34,11 @@ public record DrawRecords(List<DrawCheck.Command> commands, List<LedgerEntry> le
         return new DrawRecords(commands, ledger, outcomes);
     }
 
+    /** The goods' partition of the commands, the ledger and the outcome topics: the key's default partition. */
     private static List<ConsumerRecord<String, byte[]>> partitionOf(Settings settings, Topics topics, String key) {
-        Map<String, Object> conf = Map.of(
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed",
-                ConsumerConfig.CLIENT_ID_CONFIG,
-                "draw-verify-" + UUID.randomUUID(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false);
-        List<ConsumerRecord<String, byte[]>> all = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> c = KafkaClients.consumer(settings, conf)) {
-            List<String> names = new ArrayList<>(List.of(topics.commands(), topics.ledger()));
-            names.addAll(topics.outcomes());
-            List<TopicPartition> parts = new ArrayList<>();
-            for (String t : names) {
-                int n = c.partitionsFor(t).size();
-                parts.add(new TopicPartition(
-                        t, Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % n));
-            }
-            c.assign(parts);
-            c.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = c.endOffsets(parts);
-            long deadline = System.nanoTime() + AT_MOST.toNanos();
-            while (parts.stream().anyMatch(p -> c.position(p) < end.get(p))) {
-                if (System.nanoTime() > deadline)
-                    throw new IllegalStateException("could not read " + names + " to their end in " + AT_MOST);
-                c.poll(Duration.ofMillis(200)).forEach(all::add);
-            }
-        }
-        return all;
+        List<String> names = new ArrayList<>(List.of(topics.commands(), topics.ledger()));
+        names.addAll(topics.outcomes());
+        int hash = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8)));
+        return TopicRecords.read(settings, names, n -> hash % n);
     }
 }

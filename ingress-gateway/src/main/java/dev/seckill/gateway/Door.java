@@ -104,8 +104,12 @@ final class Door {
     }
 
     private Verdict saleWindow(Attempt a) {
-        String outside = w.windows().reject(a.request().goodsId(), w.clock().millis());
+        long now = w.clock().millis();
+        String outside = w.windows().reject(a.request().goodsId(), now);
         if (outside == null) return PASS;
+        // a registration is a purchase before the start: it goes to the stream, which holds it for the draw
+        if (outside.equals("not_started")
+                && w.view().draws().registering(a.request().goodsId(), now)) return PASS;
         w.metrics().counter("seckill_gateway_short_circuits", "kind", outside).increment();
         return new Verdict.Answer(Replies.outsideWindow(a.request().goodsId(), outside));
     }

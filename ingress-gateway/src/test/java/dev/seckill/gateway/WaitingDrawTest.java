@@ -7,12 +7,15 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.fair.Draw;
 import dev.seckill.contracts.fair.DrawFacts;
+import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.stack.KafkaFixture;
 import io.vertx.core.json.JsonObject;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +28,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
 
 /**
  * Given a lottery sale whose window is open (its OPENED ledger entry carries the draw), when a buyer's purchase is
@@ -68,16 +72,20 @@ class WaitingDrawTest {
     }
 
     static JsonObject buy() throws Exception {
-        HttpResponse<String> r = GatewayTest.post(
-                gateway.port(),
-                "{\"goodsId\":" + GOODS + ",\"userId\":" + (100 + ids.incrementAndGet()) + ",\"quantity\":1}");
+        HttpResponse<String> r = post(GOODS);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         return new JsonObject(r.body());
     }
 
+    static HttpResponse<String> post(long goods) throws Exception {
+        return GatewayTest.post(
+                gateway.port(),
+                "{\"goodsId\":" + goods + ",\"userId\":" + (100 + ids.incrementAndGet()) + ",\"quantity\":1}");
+    }
+
     static void ledger(LedgerEntry e) throws Exception {
         try (KafkaProducer<String, byte[]> p = ReliableProducers.create(settings)) {
-            p.send(new ProducerRecord<>(topics.ledger(), Long.toString(GOODS), Json.write(e)))
+            p.send(new ProducerRecord<>(topics.ledger(), Long.toString(e.goodsId()), Json.write(e)))
                     .get(30, TimeUnit.SECONDS);
         }
     }
@@ -89,7 +97,7 @@ class WaitingDrawTest {
         Instant closes = Instant.now().plusSeconds(120);
         ledger(LedgerEntry.of("open-l", GOODS, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
                 .withCommandOffset(0)
-                .withDraw(DrawFacts.committed(120_000, closes, Draw.commitment(seed))));
+                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 120_000, closes, Draw.commitment(seed))));
 
         JsonObject[] last = new JsonObject[1];
         await().atMost(Duration.ofSeconds(20)).until(() -> {
@@ -101,8 +109,38 @@ class WaitingDrawTest {
 
         ledger(LedgerEntry.of(
                         LedgerEntry.drawnOpId(GOODS, 0), GOODS, LedgerType.DRAWN, 0, null, null, null, 5, Instant.now())
-                .withDraw(DrawFacts.revealed(120_000, closes, Draw.commitment(seed), seed, 3, 2)));
+                .withDraw(DrawFacts.revealed(Fairness.LOTTERY, 120_000, closes, Draw.commitment(seed), seed, 3, 2)));
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> buy().getString("status").equals("PENDING"));
+    }
+
+    @Test
+    void beforeARegistrationsStartAPurchaseIsARegistration_notRefusedNotStarted() throws Exception {
+        long goods = GOODS + 1;
+        long start = System.currentTimeMillis() + 120_000;
+        RedisKeys keys = new RedisKeys(settings.redisPrefix());
+        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
+            redis.hset(
+                    keys.sale(goods),
+                    Map.of("startAt", Long.toString(start), "endAt", Long.toString(start + 3_600_000)));
+            redis.pexpire(keys.sale(goods), 3_600_000);
+        }
+        // once the door knows the window (its first lookup lets a request through), before the start is not_started
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> "not_started".equals(new JsonObject(post(goods).body()).getString("reason")));
+        byte[] seed = Draw.seed("a-secret-of-this-test-0123456789".getBytes(), goods, "open-r", start);
+        ledger(LedgerEntry.of("open-r", goods, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
+                .withCommandOffset(0)
+                .withDraw(DrawFacts.committed(
+                        Fairness.REGISTRATION, 300_000, Instant.ofEpochMilli(start), Draw.commitment(seed))));
+
+        JsonObject[] last = new JsonObject[1];
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            HttpResponse<String> r = post(goods);
+            last[0] = new JsonObject(r.body());
+            return r.statusCode() == 202;
+        });
+        assertThat(last[0].getString("status")).isEqualTo("WAITING_DRAW");
+        assertThat(Instant.parse(last[0].getString("drawClosesAt"))).isEqualTo(Instant.ofEpochMilli(start));
     }
 }

@@ -70,8 +70,7 @@ public final class CommandCodec {
                     .put("perUserLimit", o.perUserLimit())
                     .put("opId", o.opId());
             if (o.force()) n.put("force", true);
-            if (o.fairness() == Fairness.LOTTERY)
-                n.put("fairness", o.fairness().wire()).put("windowMs", o.windowMs());
+            if (o.fairness().drawn()) n.put("fairness", o.fairness().wire()).put("windowMs", o.windowMs());
         } else if (command instanceof Release r) {
             n.put("type", "release")
                     .put("goodsId", r.goodsId())
@@ -181,17 +180,18 @@ public final class CommandCodec {
         boolean force = n.path("force").asBoolean(false);
         Fairness fairness =
                 n.has("fairness") ? Fairness.ofWire(n.path("fairness").asText(null)) : Fairness.FCFS;
-        if (fairness == null) return new ParsedCommand.Poison("fairness is not fcfs or lottery");
+        if (fairness == null) return new ParsedCommand.Poison("fairness is not fcfs, lottery or registration");
         long window = 0;
-        if (fairness == Fairness.LOTTERY) {
+        if (fairness.drawn()) {
             window = n.has("windowMs") ? JsonFields.positiveLong(n, "windowMs") : -1;
             if (window < 1 || window > OpenSale.MAX_WINDOW_MS)
-                return new ParsedCommand.Poison("windowMs of a lottery not in 1.." + OpenSale.MAX_WINDOW_MS);
-            if (!start.plusMillis(window).isBefore(end))
+                return new ParsedCommand.Poison(
+                        "windowMs of a " + fairness.wire() + " not in 1.." + OpenSale.MAX_WINDOW_MS);
+            if (fairness == Fairness.LOTTERY && !start.plusMillis(window).isBefore(end))
                 return new ParsedCommand.Poison("the lottery's window must close before endAt");
         } else if (n.has("windowMs")
                 && !(n.get("windowMs").canConvertToLong() && n.get("windowMs").asLong() == 0)) {
-            return new ParsedCommand.Poison("windowMs is only for a lottery");
+            return new ParsedCommand.Poison("windowMs is only for a lottery or a registration");
         }
         return new ParsedCommand.Valid(
                 new OpenSale(goodsId, stockNode.asLong(), start, end, (int) limit, opId, force, fairness, window));

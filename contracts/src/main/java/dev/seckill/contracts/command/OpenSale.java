@@ -7,7 +7,8 @@ import java.time.Instant;
  * Opens a sale of {@code stock} units in [startAt, endAt); {@code force} overwrites residual keys of a live sale.
  * {@code fairness} orders the opening: {@link Fairness#FCFS} (the default) in arrival order; {@link Fairness#LOTTERY}
  * by a draw among the buyers whose purchases were accepted in the first {@code windowMs} after {@code startAt}
- * ({@code windowMs} is 0 under FCFS).
+ * ({@code windowMs} is 0 under FCFS); {@link Fairness#REGISTRATION} by a draw at the start among the buyers who
+ * registered (a purchase accepted) in the {@code windowMs} before it.
  */
 public record OpenSale(
         long goodsId,
@@ -34,8 +35,13 @@ public record OpenSale(
         return opId;
     }
 
-    /** When the lottery's window closes ({@code startAt + windowMs}); {@code startAt} under FCFS. */
+    /** When the draw's window opens: {@code startAt}, or {@code startAt - windowMs} for a registration. */
+    public Instant windowStart() {
+        return fairness == Fairness.REGISTRATION ? startAt.minusMillis(windowMs) : startAt;
+    }
+
+    /** When the draw's window closes: {@code startAt + windowMs} (a lottery), {@code startAt} (a registration, FCFS). */
     public Instant windowEnd() {
-        return startAt.plusMillis(windowMs);
+        return fairness == Fairness.LOTTERY ? startAt.plusMillis(windowMs) : startAt;
     }
 }

@@ -17,6 +17,7 @@ import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.fair.Draw;
 import dev.seckill.contracts.fair.DrawFacts;
+import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
@@ -179,12 +180,12 @@ class EventSchemaTest {
     void aDrawnEntryWithoutItsSeedOrADrawWithABadCommitmentIsRefusedByTheSchema() {
         Instant at = INSTANTS[2];
         LedgerEntry noSeed = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
-                .withDraw(DrawFacts.committed(2_000, at.plusSeconds(2), Draw.commitment(SEED)));
+                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 2_000, at.plusSeconds(2), Draw.commitment(SEED)));
         assertThat(violations("ledger-entry.json", Json.write(noSeed))).isNotEmpty();
         LedgerEntry noDraw = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at);
         assertThat(violations("ledger-entry.json", Json.write(noDraw))).isNotEmpty();
         LedgerEntry badCommitment = LedgerEntry.of("open-x", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
-                .withDraw(DrawFacts.committed(2_000, at.plusSeconds(2), "not-a-hash"));
+                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 2_000, at.plusSeconds(2), "not-a-hash"));
         assertThat(violations("ledger-entry.json", Json.write(badCommitment))).isNotEmpty();
     }
 
@@ -212,9 +213,11 @@ class EventSchemaTest {
                 LedgerEntry.of("open-lottery", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
                         .withKeysExpireAt(expire)
                         .withCommandOffset(0)
-                        .withDraw(DrawFacts.committed(2_000, at.plusSeconds(2), Draw.commitment(SEED))),
+                        .withDraw(
+                                DrawFacts.committed(Fairness.LOTTERY, 2_000, at.plusSeconds(2), Draw.commitment(SEED))),
                 LedgerEntry.of(LedgerEntry.drawnOpId(1001, 0), 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
-                        .withDraw(DrawFacts.revealed(2_000, at.plusSeconds(2), Draw.commitment(SEED), SEED, 35, 31)));
+                        .withDraw(DrawFacts.revealed(
+                                Fairness.LOTTERY, 2_000, at.plusSeconds(2), Draw.commitment(SEED), SEED, 35, 31)));
         assertThat(all.stream().map(LedgerEntry::type).distinct()).containsExactlyInAnyOrder(LedgerType.values());
         for (LedgerEntry e : all) {
             byte[] json = Json.write(e);

@@ -43,7 +43,7 @@ public final class CliCommands {
             value("limit", "N"),
             value("start-in-seconds", "N"),
             flag("force"),
-            value("fairness", "fcfs|lottery"),
+            value("fairness", "fcfs|lottery|registration"),
             value("window-ms", "N"),
             value("namespace", "NAME"));
     public static final CliCommand SALE_CLOSE =

@@ -29,12 +29,12 @@ public final class SaleCommand {
         if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
         Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
         Fairness fairness = Fairness.ofWire(f.get("fairness", "fcfs"));
-        if (fairness == null) throw new Flags.UsageError("--fairness is fcfs or lottery");
-        long window = f.getLong("window-ms", fairness == Fairness.LOTTERY ? 1_000 : 0);
+        if (fairness == null) throw new Flags.UsageError("--fairness is fcfs, lottery or registration");
+        long window = f.getLong("window-ms", fairness.drawn() ? 1_000 : 0);
         if (fairness == Fairness.FCFS && window != 0)
-            throw new Flags.UsageError("--window-ms is only for --fairness lottery");
-        if (fairness == Fairness.LOTTERY && (window < 1 || window > OpenSale.MAX_WINDOW_MS))
-            throw new Flags.UsageError("--window-ms of a lottery is 1.." + OpenSale.MAX_WINDOW_MS);
+            throw new Flags.UsageError("--window-ms is only for --fairness lottery or registration");
+        if (fairness.drawn() && (window < 1 || window > OpenSale.MAX_WINDOW_MS))
+            throw new Flags.UsageError("--window-ms of a " + fairness.wire() + " is 1.." + OpenSale.MAX_WINDOW_MS);
         Command command = new OpenSale(
                 f.getLong("goods", 0),
                 f.getLong("stock", 0),
@@ -49,6 +49,11 @@ public final class SaleCommand {
             out.printf(
                     "a lottery: purchases accepted in the first %d ms after %s are drawn when the window closes%n",
                     window, start);
+        if (fairness == Fairness.REGISTRATION)
+            out.printf(
+                    "a registration: purchases accepted from %s to the start %s are registrations, drawn at the start"
+                            + " (send this command before the registration opens)%n",
+                    start.minusMillis(window), start);
         return send(settings, f, command, "open_sale", out);
     }
 

@@ -23,7 +23,8 @@ final class OperationRefusals {
      */
     static Decision noDrawSecret(OpenSale o) {
         return Decision.dlq(
-                "open_sale refused: fairness lottery needs the stream's draw secret (SECKILL_STREAM_DRAW_SECRET"
+                "open_sale refused: fairness " + o.fairness().wire()
+                        + " needs the stream's draw secret (SECKILL_STREAM_DRAW_SECRET"
                         + " or its _FILE), and this stream has none; set it on every instance, or open the sale with fairness fcfs");
     }
     /**

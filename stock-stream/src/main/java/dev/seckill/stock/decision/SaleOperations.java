@@ -8,7 +8,6 @@ import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.fair.Draw;
 import dev.seckill.contracts.fair.DrawFacts;
-import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.stock.ledger.FoldStore;
@@ -51,8 +50,7 @@ final class SaleOperations {
         if (command instanceof Release rel) return call(scripts.releaseCall(rel, at), opId, in, r -> released(rel, r));
         if (command instanceof Pay pay) return call(scripts.payCall(pay, at), opId, in, r -> paid(pay, r));
         if (command instanceof OpenSale o) {
-            if (o.fairness() == Fairness.LOTTERY && drawSecret == null)
-                return Step.decided(OperationRefusals.noDrawSecret(o));
+            if (o.fairness().drawn() && drawSecret == null) return Step.decided(OperationRefusals.noDrawSecret(o));
             if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
                 return Step.decided(OperationRefusals.endedBeforeIssued(o, in.timestamp()));
             int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
@@ -141,8 +139,9 @@ final class SaleOperations {
                 .withKeysExpireAt(Instant.ofEpochMilli(expireAt))
                 .withCommandOffset(offset);
         // a lottery's seed is promised before anyone buys: its hash, revealed by the DRAWN entry (DrawHold)
-        if (o.fairness() == Fairness.LOTTERY)
+        if (o.fairness().drawn())
             entry = entry.withDraw(DrawFacts.committed(
+                    o.fairness(),
                     o.windowMs(),
                     o.windowEnd(),
                     Draw.commitment(Draw.seed(

@@ -6,7 +6,6 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.fair.Draw;
 import dev.seckill.contracts.fair.DrawFacts;
-import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.stock.ledger.FoldStore;
@@ -41,7 +40,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class DrawHold implements Processor<String, byte[], String, Held> {
     public static final String STORE = "draw-holds";
     static final Duration CHECK_EVERY = Duration.ofMillis(50);
-    private static final byte[] LOTTERY = "\"lottery\"".getBytes(StandardCharsets.UTF_8);
+    /** In the bytes of every open_sale that is drawn (a lottery, a registration): checked before parsing. */
+    private static final byte[] FAIRNESS = "\"fairness\"".getBytes(StandardCharsets.UTF_8);
 
     private final byte[] secret;
     private final long allowanceMs;
@@ -91,7 +91,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         if (!pending.isEmpty()) drawDue(record.timestamp());
         // the common case, a command of a goods with no draw pending that opens no lottery: passed on as it is
         boolean held = !pending.isEmpty() && pending.containsKey(goodsOf(record.key()));
-        if (!held && (secret == null || !contains(record.value(), LOTTERY))) {
+        if (!held && (secret == null || !contains(record.value(), FAIRNESS))) {
             context.forward(record.withValue(Held.command(record.value())));
             return;
         }
@@ -127,17 +127,24 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         }
         if (original != null) context.forward(original.withValue(Held.command(h.raw())));
         else context.forward(new Record<>(h.key(), Held.command(h.raw()), h.timestamp(), h.headersWithOrigin()));
-        if (secret != null && goods != null && contains(h.raw(), LOTTERY)) startIfLottery(goods, h);
+        if (secret != null && goods != null && contains(h.raw(), FAIRNESS)) startIfDrawn(goods, h);
     }
 
-    private void startIfLottery(long goods, HeldCommand h) {
+    private void startIfDrawn(long goods, HeldCommand h) {
         if (CommandCodec.decode(h.raw()) instanceof ParsedCommand.Valid v
                 && v.command() instanceof OpenSale o
-                && o.fairness() == Fairness.LOTTERY
+                && o.fairness().drawn()
                 && o.goodsId() == goods) {
-            long start = o.startAt().toEpochMilli();
             save(new PendingDraw(
-                    goods, o.opId(), h.offset(), start, o.windowMs(), start + o.windowMs() + allowanceMs, 0));
+                    goods,
+                    o.opId(),
+                    h.offset(),
+                    o.startAt().toEpochMilli(),
+                    o.fairness(),
+                    o.windowStart().toEpochMilli(),
+                    o.windowMs(),
+                    o.windowEnd().toEpochMilli() + allowanceMs,
+                    0));
         }
     }
 
@@ -180,6 +187,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
                         fold.stock,
                         clock.instant())
                 .withDraw(DrawFacts.revealed(
+                        d.mode(),
                         d.windowMs(),
                         Instant.ofEpochMilli(d.windowEnd()),
                         Draw.commitment(seed),

@@ -217,4 +217,35 @@ class DrawTopologyTest {
         assertThat(new String(dead.get(0).headers().lastHeader("source-topic").value(), StandardCharsets.UTF_8))
                 .isEqualTo(topics.commands());
     }
+
+    @Test
+    void
+            givenARegistration_whenBuyersRegisterBeforeTheStart_thenTheDrawAtTheStartPicksTheWinnersAsAcceptedAtTheStart() {
+        OpenSale o = new OpenSale(
+                GOODS, STOCK, START, START.plusSeconds(3600), 1, "open-reg", false, Fairness.REGISTRATION, 30_000);
+        send(GOODS, CommandCodec.encode(o), START.minusSeconds(40), new RecordHeaders());
+        List<Long> registered = new ArrayList<>();
+        for (long u = 1; u <= 20; u++) {
+            buy("reg-" + u, u, -30_000 + 1_000 * u); // 29 s .. 10 s before the start
+            registered.add(u);
+        }
+        assertThat(success.readValuesToList()).isEmpty();
+        assertThat(rejected.readValuesToList())
+                .as("no registration is told not_started")
+                .isEmpty();
+
+        driver.advanceWallClockTime(ALLOWANCE.plusMillis(100));
+
+        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-reg", START.toEpochMilli());
+        List<Outcome> won = success.readValuesToList();
+        assertThat(won)
+                .extracting(Outcome::userId)
+                .containsExactlyElementsOf(Draw.order(seed, GOODS, registered).subList(0, (int) STOCK));
+        assertThat(won).extracting(Outcome::acceptedAt).containsOnly(START);
+        assertThat(soldOut.readValuesToList()).hasSize(20 - (int) STOCK);
+        assertThat(rejected.readValuesToList()).isEmpty();
+        LedgerEntry opened = ledger.readValuesToList().get(0);
+        assertThat(opened.draw().fairness()).isEqualTo("registration");
+        assertThat(opened.draw().windowEndAt()).isEqualTo(START);
+    }
 }

@@ -94,7 +94,7 @@ public final class DrawCheck {
             if (CommandCodec.decode(c.raw()) instanceof ParsedCommand.Valid v
                     && v.command() instanceof Purchase p
                     && Long.toString(p.goodsId()).equals(c.key())
-                    && DrawOrder.inWindow(p, goods, open.startAt().toEpochMilli(), open.windowMs()))
+                    && DrawOrder.inWindow(p, goods, open.windowStart().toEpochMilli(), open.windowMs()))
                 byBuyer.computeIfAbsent(p.userId(), u -> new ArrayList<>()).add(p);
         }
         if (drawn.draw().buyers() != byBuyer.size())

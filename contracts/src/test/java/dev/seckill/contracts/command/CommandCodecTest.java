@@ -23,6 +23,7 @@ class CommandCodecTest {
             new Purchase("r-1", 1001, 7, 2, T),
             new OpenSale(1001, 1000, T, T.plusSeconds(60), 2, "op-1", true),
             new OpenSale(1001, 1000, T, T.plusSeconds(60), 1, "op-2", false, Fairness.LOTTERY, 2_000),
+            new OpenSale(1001, 1000, T, T.plusSeconds(60), 1, "op-3", false, Fairness.REGISTRATION, 600_000),
             new Release(1001, 7, 2, 55L, "r-1", "payment_timeout", "rel-55"),
             new CloseSale(1001, "close-1"),
             new Restore(1001, "restore-1")
@@ -48,7 +49,8 @@ class CommandCodecTest {
                 "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":-5}       | stock missing or negative",
                 "{\"type\":\"release\",\"goodsId\":1,\"opId\":\"o\",\"userId\":2,\"reason\":\"whim\"} | reason missing or not one of",
                 "{\"type\":\"close_sale\",\"goodsId\":1}                                 | opId missing or invalid",
-                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"fairness\":\"raffle\"} | fairness is not fcfs or lottery",
+                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"fairness\":\"raffle\"} | fairness is not fcfs, lottery or registration",
+                "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"fairness\":\"registration\"} | windowMs of a registration not in 1..600000",
                 "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"fairness\":\"lottery\"} | windowMs of a lottery not in 1..600000",
                 "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T10:00:01Z\",\"fairness\":\"lottery\",\"windowMs\":5000} | the lottery's window must close before endAt",
                 "{\"type\":\"open_sale\",\"goodsId\":1,\"opId\":\"o\",\"stock\":5,\"startAt\":\"2026-11-29T10:00:00Z\",\"endAt\":\"2026-11-29T11:00:00Z\",\"windowMs\":5000} | windowMs is only for a lottery"

@@ -40,6 +40,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class DrawHold implements Processor<String, byte[], String, Held> {
     public static final String STORE = "draw-holds";
     static final Duration CHECK_EVERY = Duration.ofMillis(50);
+    /** Records this far behind the wall clock are a replay or a backlog, not live traffic. */
+    static final Duration LIVE_LAG = Duration.ofSeconds(60);
+    /** How long a replay's partition must be quiet before the wall clock draws. */
+    static final Duration REPLAY_QUIET = Duration.ofSeconds(10);
+    /**
+     * How long after it was first due a draw waits for the decision of its open: an open the decision refused without
+     * keeping a decision (ended before it was issued, forced over live buyers) is then taken as refused, and the held
+     * commands go on in arrival order rather than wait for ever.
+     */
+    static final Duration UNDECIDED_OPEN = Duration.ofSeconds(5);
     /** In the bytes of every open_sale that is drawn (a lottery, a registration): checked before parsing. */
     private static final byte[] FAIRNESS = "\"fairness\"".getBytes(StandardCharsets.UTF_8);
 
@@ -54,6 +64,10 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     private KeyValueStore<Long, GoodsFold> folds;
     private KeyValueStore<String, String> decisions;
     private long lastRecordAt;
+    /** The newest record time seen: far behind the wall clock, the task reads a replay (or a backlog). */
+    private long newestRecordTime;
+    /** When each pending draw was first found due with its open not decided yet (in memory: a restart waits anew). */
+    private final Map<Long, Long> undecidedSince = new HashMap<>();
 
     /**
      * @param secret the stream's draw secret; null or empty: no sale is held (the decide step refuses lottery opens)
@@ -74,6 +88,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         this.folds = context.getStateStore(foldStore);
         this.decisions = context.getStateStore(decisionsStore);
         pending.clear();
+        undecidedSince.clear();
         try (KeyValueIterator<String, byte[]> it = store.range("s:", "s;")) {
             while (it.hasNext()) {
                 PendingDraw d = Json.read(it.next().value, PendingDraw.class);
@@ -87,11 +102,15 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
 
     @Override
     public void process(Record<String, byte[]> record) {
+        // the origin header is the hold's own, between two processors of one task: never taken from outside
+        if (record.headers().lastHeader(HeldOrigin.HEADER) != null)
+            record = record.withHeaders(HeldOrigin.stripped(record.headers()));
         lastRecordAt = context.currentSystemTimeMs();
+        newestRecordTime = Math.max(newestRecordTime, record.timestamp());
         if (!pending.isEmpty()) drawDue(record.timestamp());
         // the common case, a command of a goods with no draw pending that opens no lottery: passed on as it is
-        boolean held = !pending.isEmpty() && pending.containsKey(goodsOf(record.key()));
-        if (!held && (secret == null || !contains(record.value(), FAIRNESS))) {
+        boolean held = !pending.isEmpty() && pending.containsKey(CommandBytes.goodsOf(record.key()));
+        if (!held && (secret == null || !CommandBytes.contains(record.value(), FAIRNESS))) {
             context.forward(record.withValue(Held.command(record.value())));
             return;
         }
@@ -107,8 +126,17 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         admit(h, record);
     }
 
+    /**
+     * The wall clock draws once the partition has been quiet for the allowance — for {@link #REPLAY_QUIET} when the
+     * newest record is much older than the clock (a replay, a backlog after a restart): a pause in a drill's copy must
+     * not draw before the rest of the window's purchases come.
+     */
     private void onWallClock(long now) {
-        if (!pending.isEmpty() && now - lastRecordAt >= allowanceMs) drawDue(now);
+        if (pending.isEmpty()) return;
+        long quiet = now - newestRecordTime > LIVE_LAG.toMillis()
+                ? Math.max(allowanceMs, REPLAY_QUIET.toMillis())
+                : allowanceMs;
+        if (now - lastRecordAt >= quiet) drawDue(now);
     }
 
     /** Draws every pending sale due by {@code time}. */
@@ -118,7 +146,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
 
     /** Holds the command when its goods awaits a draw, else passes it on (the original record, or a released one). */
     private void admit(HeldCommand h, Record<String, byte[]> original) {
-        Long goods = goodsOf(h.key());
+        Long goods = CommandBytes.goodsOf(h.key());
         PendingDraw d = goods == null ? null : pending.get(goods);
         if (d != null) {
             store.put(heldKey(goods, d.nextSeq()), Json.write(h));
@@ -127,7 +155,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         }
         if (original != null) context.forward(original.withValue(Held.command(h.raw())));
         else context.forward(new Record<>(h.key(), Held.command(h.raw()), h.timestamp(), h.headersWithOrigin()));
-        if (secret != null && goods != null && contains(h.raw(), FAIRNESS)) startIfDrawn(goods, h);
+        if (secret != null && goods != null && CommandBytes.contains(h.raw(), FAIRNESS)) startIfDrawn(goods, h);
     }
 
     private void startIfDrawn(long goods, HeldCommand h) {
@@ -154,9 +182,15 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
      */
     private void draw(PendingDraw d) {
         GoodsFold fold = folds.get(d.goodsId());
-        boolean stood = fold != null && fold.openOffset == d.openOffset();
-        if (!stood && decisions.get(FoldStore.decisionKey(d.goodsId(), FoldStore.operationKey(d.opId()))) == null)
-            return;
+        // no secret (an instance started without it after the open): no draw can be made; the commands go on in order
+        boolean stood = secret != null && fold != null && fold.openOffset == d.openOffset();
+        boolean decided = decisions.get(FoldStore.decisionKey(d.goodsId(), FoldStore.operationKey(d.opId()))) != null;
+        long now = context.currentSystemTimeMs();
+        if (!stood
+                && !decided
+                && secret != null
+                && now - undecidedSince.computeIfAbsent(d.goodsId(), g -> now) < UNDECIDED_OPEN.toMillis()) return;
+        undecidedSince.remove(d.goodsId());
         List<HeldCommand> held = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it =
@@ -210,21 +244,5 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     /** A held command's key: the goods, then its sequence zero-padded, so a range reads them in arrival order. */
     static String heldKey(long goods, long seq) {
         return "h:" + goods + ":" + String.format("%019d", seq);
-    }
-
-    private static Long goodsOf(String key) {
-        if (key == null || key.isEmpty() || key.length() > 19) return null;
-        for (int i = 0; i < key.length(); i++) if (key.charAt(i) < '0' || key.charAt(i) > '9') return null;
-        return Long.parseLong(key);
-    }
-
-    static boolean contains(byte[] haystack, byte[] needle) {
-        if (haystack == null) return false;
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) if (haystack[i + j] != needle[j]) continue outer;
-            return true;
-        }
-        return false;
     }
 }

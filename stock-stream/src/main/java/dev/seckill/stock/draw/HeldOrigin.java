@@ -3,6 +3,7 @@ package dev.seckill.stock.draw;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Where a command released by the {@link DrawHold} came from: the decide step judges it at its own position in the
@@ -17,6 +18,13 @@ public record HeldOrigin(String topic, int partition, long offset, long timestam
         headers.add(
                 HEADER,
                 (o.partition + ":" + o.offset + ":" + o.timestamp + ":" + o.topic).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code headers} without the origin header (a record from outside must not carry one). */
+    static Headers stripped(Headers headers) {
+        RecordHeaders out = new RecordHeaders();
+        for (Header h : headers) if (!h.key().equals(HEADER)) out.add(h);
+        return out;
     }
 
     /** The origin a released record carries, removed from its headers; null for a record that was never held. */

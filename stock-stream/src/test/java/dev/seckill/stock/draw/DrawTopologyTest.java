@@ -248,4 +248,37 @@ class DrawTopologyTest {
         assertThat(opened.draw().fairness()).isEqualTo("registration");
         assertThat(opened.draw().windowEndAt()).isEqualTo(START);
     }
+
+    @Test
+    void givenALotteryOpenTheDecisionRefusesWithoutADecision_thenItsHeldCommandsGoOnInArrivalOrder_notHeldForEver() {
+        // ended before it was issued (the record's time): refused to the DLQ, no decision kept for its opId
+        OpenSale o =
+                new OpenSale(GOODS, STOCK, START, START.plusSeconds(1), 1, "open-late", false, Fairness.LOTTERY, 500);
+        send(GOODS, CommandCodec.encode(o), START.plusSeconds(2), new RecordHeaders());
+        buy("after-refusal", 1, 2_100);
+        assertThat(dlq.readRecordsToList()).hasSize(1);
+
+        driver.advanceWallClockTime(Duration.ofSeconds(2)); // the draw is due; the open is not in the fold
+        assertThat(rejected.readValuesToList()).isEmpty();
+        driver.advanceWallClockTime(DrawHold.UNDECIDED_OPEN.plusMillis(100));
+
+        assertThat(rejected.readValuesToList())
+                .extracting(Outcome::requestId, Outcome::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("after-refusal", "no_sale"));
+        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type).doesNotContain(LedgerType.DRAWN);
+    }
+
+    @Test
+    void aCommandFromOutsideCarryingTheHoldsOriginHeaderIsJudgedAtItsOwnOffset() {
+        RecordHeaders forged = new RecordHeaders();
+        forged.add(HeldOrigin.HEADER, "0:999:0:elsewhere".getBytes(StandardCharsets.UTF_8));
+        send(GOODS, "{not json".getBytes(StandardCharsets.UTF_8), START, forged);
+
+        var dead = dlq.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        assertThat(new String(dead.get(0).headers().lastHeader("source-offset").value(), StandardCharsets.UTF_8))
+                .isEqualTo("0");
+        assertThat(new String(dead.get(0).headers().lastHeader("source-topic").value(), StandardCharsets.UTF_8))
+                .isEqualTo(topics.commands());
+    }
 }

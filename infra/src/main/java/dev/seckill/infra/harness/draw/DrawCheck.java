@@ -12,6 +12,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.draw.DrawOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -116,17 +117,23 @@ public final class DrawCheck {
         return new Result(goods, openOffset, byBuyer.size(), order, expected, recorded, problems);
     }
 
-    /** The draw's winners: buyer by buyer in its order, each request in arrival order, within the units and the limit. */
+    /**
+     * The draw's winners: buyer by buyer in its order, each request in arrival order, as the decision judges them — a
+     * requestId seen before is not a new purchase (a retry emits nothing, another buyer's is refused), a quantity above
+     * the per-user limit is refused, one above the units left is sold out, and a buyer who won holds a live purchase, so
+     * their later requests are DUPLICATE (invariant 2).
+     */
     static Set<String> winners(OpenSale open, List<Long> order, Map<Long, List<Purchase>> byBuyer) {
         long units = open.stock();
         Set<String> won = new LinkedHashSet<>();
+        Set<String> decided = new HashSet<>(); // in the draw's order: a requestId's first purchase is the one decided
         for (long u : order) {
-            long bought = 0;
             for (Purchase p : byBuyer.get(u)) {
-                if (bought + p.quantity() > open.perUserLimit() || p.quantity() > units) continue;
+                if (!decided.add(p.requestId())) continue;
+                if (p.quantity() > open.perUserLimit() || p.quantity() > units) continue;
                 units -= p.quantity();
-                bought += p.quantity();
                 won.add(p.requestId());
+                break;
             }
         }
         return won;

@@ -50,23 +50,8 @@ class GatewayTest {
 
     @BeforeAll
     static void start() {
-        String prefix = "gw-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                Settings.TOPIC_PREFIX,
-                prefix,
-                Settings.REDIS_PREFIX,
-                prefix.replace('.', ':'),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "gateway.auth.enabled",
-                "false",
-                "gateway.limit.user.per.second",
-                "1000"));
-        topics = new Topics(prefix);
+        settings = TestGateways.authOff("gw");
+        topics = new Topics(settings.topicPrefix());
         gateway = TestGateways.started(settings);
     }
 

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.TestTopics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
@@ -30,6 +32,29 @@ final class TestGateways {
         GatewayApp g = new GatewayApp(settings, metrics).start();
         await().atMost(Duration.ofSeconds(30)).until(g::statusComplete);
         return g;
+    }
+
+    /**
+     * A test namespace's settings for a gateway with auth off and a generous per-buyer limit, on ephemeral ports:
+     * topics and Redis keys under {@code <word>-<random>}.
+     */
+    static Settings authOff(String word) {
+        String prefix = word + "-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        return Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                Settings.REDIS_PREFIX,
+                prefix.replace('.', ':'),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "gateway.auth.enabled",
+                "false",
+                "gateway.limit.user.per.second",
+                "1000"));
     }
 
     static GatewayApp started(Settings settings) {

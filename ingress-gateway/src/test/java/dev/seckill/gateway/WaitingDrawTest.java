@@ -13,14 +13,12 @@ import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
-import dev.seckill.stack.KafkaFixture;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -44,23 +42,8 @@ class WaitingDrawTest {
 
     @BeforeAll
     static void start() {
-        String prefix = "gwd-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                Settings.TOPIC_PREFIX,
-                prefix,
-                Settings.REDIS_PREFIX,
-                prefix.replace('.', ':'),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "gateway.auth.enabled",
-                "false",
-                "gateway.limit.user.per.second",
-                "1000"));
-        topics = new Topics(prefix);
+        settings = TestGateways.authOff("gwd");
+        topics = new Topics(settings.topicPrefix());
         gateway = TestGateways.started(settings);
         TestGateways.openSale(settings, GOODS);
     }

@@ -7,6 +7,7 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.harness.Drain;
 import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
@@ -16,9 +17,11 @@ import dev.seckill.kit.config.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +71,7 @@ final class FairSale {
                 goods, units, start, start.plusSeconds(3600), 1, "fair-" + UUID.randomUUID(), false, mode, window));
         Topics topics = new Topics(ns.topicPrefix());
         List<Future<RecordMetadata>> sent = new ArrayList<>();
+        Set<String> requestIds = new HashSet<>();
         List<Group> byDelay = new ArrayList<>(groups);
         byDelay.sort((a, b) -> Long.compare(a.delayMs(), b.delayMs()));
         for (Group g : byDelay) {
@@ -75,12 +79,17 @@ final class FairSale {
             for (long u = g.firstUser(); u < g.firstUser() + g.buyers(); u++)
                 for (int r = 0; r < g.requestsEach(); r++) {
                     Purchase buy = new Purchase("f" + goods + "-" + u + "-" + r, goods, u, 1, Instant.now());
+                    requestIds.add(buy.requestId());
                     sent.add(producer.send(
                             new ProducerRecord<>(topics.commands(), buy.key(), CommandCodec.encode(buy))));
                 }
         }
         for (Future<RecordMetadata> f : sent) f.get(60, TimeUnit.SECONDS);
-        List<Outcome> mine = awaitOutcomes(log, goods, sent.size());
+        if (!Drain.awaitDecided(log, requestIds, Duration.ofMinutes(3)))
+            throw new IllegalStateException(
+                    "goods " + goods + ": not every one of " + requestIds.size() + " purchases decided in 3 minutes");
+        List<Outcome> mine =
+                log.snapshot().stream().filter(o -> o.goodsId() == goods).toList();
         Map<Group, Long> won = new LinkedHashMap<>();
         for (Group g : groups)
             won.put(
@@ -104,19 +113,6 @@ final class FairSale {
                     - Math.max(answerableAt, o.acceptedAt().toEpochMilli());
         }
         return new Result(mode, won, draw, answers);
-    }
-
-    private static List<Outcome> awaitOutcomes(OutcomeLog log, long goods, int expected) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (true) {
-            List<Outcome> mine =
-                    log.snapshot().stream().filter(o -> o.goodsId() == goods).toList();
-            if (mine.size() >= expected) return mine;
-            if (System.nanoTime() > deadline)
-                throw new IllegalStateException(
-                        "goods " + goods + ": " + mine.size() + " of " + expected + " outcomes after 3 minutes");
-            Thread.sleep(50);
-        }
     }
 
     private static void sleepUntil(Instant at) throws InterruptedException {

@@ -9,6 +9,7 @@ import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
+import dev.seckill.gateway.limit.RefusalBudget;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.StatusStack;
@@ -24,6 +25,7 @@ import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.LiveSale;
 import dev.seckill.kit.warmup.Readiness;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.vertx.core.Vertx;
@@ -99,6 +101,9 @@ public final class GatewayApp implements AutoCloseable {
         waiters = new Waiters(vertx, view::outcome);
         view.onOutcome(waiters::decided);
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
+        if (jwt != null) // the tokens the caches did not answer: a rise with refusals is a forged-token flood
+        FunctionCounter.builder("seckill_gateway_token_verifications", jwt, Jwt::verifications)
+                    .register(metrics);
         ReadLimiter reads =
                 new ReadLimiter(config.limitStatusPerSecond(), config.limitStatusBurst(), config.limitTrackedKeys());
         wiring = new GatewayWiring(
@@ -113,6 +118,7 @@ public final class GatewayApp implements AutoCloseable {
                 jwt,
                 limiter,
                 reads,
+                RefusalBudget.from(settings, config.limitTrackedKeys()),
                 acceptedIds,
                 windows,
                 store,

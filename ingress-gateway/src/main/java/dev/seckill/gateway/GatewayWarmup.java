@@ -7,6 +7,7 @@ import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
+import dev.seckill.gateway.limit.RefusalBudget;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.StatusStack;
@@ -110,6 +111,7 @@ final class GatewayWarmup {
                 jwt,
                 new RateLimiter(1e9, 1e9, 1e9, 1e9, 100_000),
                 new ReadLimiter(1e9, 1e9, 100_000),
+                new RefusalBudget(1e9, 1e9, 100_000),
                 new RecentIds(100_000),
                 windows,
                 store,

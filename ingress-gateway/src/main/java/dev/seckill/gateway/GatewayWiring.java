@@ -7,6 +7,7 @@ import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
+import dev.seckill.gateway.limit.RefusalBudget;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
@@ -20,7 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 /**
  * The parts the purchase routes are made of, wired once by {@link GatewayApp} and read by every route as they are: the
  * gateway's event loops, producer, clock, waiters, limits ({@code config}), and what a purchase meets — the topics,
- * counters, token key, rate limits, accepted ids, sale windows, status store, issued ids and outcome view. The warm-up
+ * counters, token key, rate limits, refused-token budget, accepted ids, sale windows, status store, issued ids and outcome view. The warm-up
  * ({@link GatewayWarmup}) wires a second set over the same event loops and producer, with its own topics, keys, token
  * key and counters.
  */
@@ -36,6 +37,7 @@ record GatewayWiring(
         Jwt jwt,
         RateLimiter limiter,
         ReadLimiter readLimiter,
+        RefusalBudget refusals,
         RecentIds acceptedIds,
         SaleWindows windows,
         PurchaseStatusStore store,
@@ -51,12 +53,13 @@ record GatewayWiring(
         Router router = Router.router(vertx);
         Responder responder = new Responder(metrics);
         RequestRecordSender sender = new RequestRecordSender(vertx, producer, metrics);
+        BuyerTokens tokens = jwt == null ? null : new BuyerTokens(jwt, refusals, config.clientAddressHeader(), metrics);
         router.post("/api/purchases")
                 .handler(JsonBodies.jsonOnly(responder))
                 .handler(JsonBodies.bounded(config.bodyLimit()))
-                .handler(new PurchaseRoute(this, responder, sender))
+                .handler(new PurchaseRoute(this, responder, sender, tokens))
                 .failureHandler(JsonBodies.tooLarge(responder));
-        StatusReads reads = new StatusReads(jwt, readLimiter, config.clientAddressHeader(), metrics);
+        StatusReads reads = new StatusReads(jwt, tokens, readLimiter, config.clientAddressHeader(), metrics);
         router.get("/api/purchases/:requestId").handler(new StatusRoute(this, responder, reads));
         router.get("/api/purchases").handler(new PurchasesListRoute(this, responder, reads));
         return router;

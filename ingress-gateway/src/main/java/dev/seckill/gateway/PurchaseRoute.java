@@ -31,9 +31,11 @@ final class PurchaseRoute implements Handler<RoutingContext> {
     private final Responder responder;
     private final RequestRecordSender sender;
     private final Door door;
+    private final BuyerTokens tokens;
 
-    PurchaseRoute(GatewayWiring wiring, Responder responder, RequestRecordSender sender) {
+    PurchaseRoute(GatewayWiring wiring, Responder responder, RequestRecordSender sender, BuyerTokens tokens) {
         this.w = wiring;
+        this.tokens = tokens;
         this.responder = responder;
         this.sender = sender;
         this.door = new Door(wiring);
@@ -48,7 +50,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             responder.reply(ctx, Replies.shuttingDown(), start);
             return;
         }
-        PurchaseIntake.Read read = PurchaseIntake.read(w.jwt(), ctx);
+        PurchaseIntake.Read read = PurchaseIntake.read(tokens, ctx);
         if (read.refused() != null) {
             responder.reply(ctx, read.refused(), start);
             return;

@@ -19,12 +19,14 @@ final class StatusReads {
     record Admitted(Long caller, Reply stop) {}
 
     private final Jwt jwt;
+    private final BuyerTokens tokens;
     private final ReadLimiter limiter;
     private final String addressHeader;
     private final MeterRegistry metrics;
 
-    StatusReads(Jwt jwt, ReadLimiter limiter, String addressHeader, MeterRegistry metrics) {
+    StatusReads(Jwt jwt, BuyerTokens tokens, ReadLimiter limiter, String addressHeader, MeterRegistry metrics) {
         this.jwt = jwt;
+        this.tokens = tokens;
         this.limiter = limiter;
         this.addressHeader = addressHeader;
         this.metrics = metrics;
@@ -34,15 +36,13 @@ final class StatusReads {
         return jwt;
     }
 
-    /** The token (401 when one is sent and refused), then the read limit (429). */
+    /** The token (401 when one is sent and refused, 429 past the address's refused tokens), then the read limit (429). */
     Admitted admit(RoutingContext ctx) {
         Long caller = null;
         if (jwt != null && ctx.request().getHeader("Authorization") != null) {
-            try {
-                caller = jwt.verify(RequestHeaders.bearer(ctx));
-            } catch (Jwt.Refused e) {
-                return new Admitted(null, Replies.unauthenticated(e.getMessage(), "status_unauthenticated"));
-            }
+            BuyerTokens.Checked checked = tokens.check(ctx, "status_unauthenticated");
+            if (checked.refused() != null) return new Admitted(null, checked.refused());
+            caller = checked.buyer();
         }
         RateLimiter.Limited limited = limiter.check(caller, RequestHeaders.clientAddress(ctx, addressHeader));
         if (limited == null) return new Admitted(caller, null);

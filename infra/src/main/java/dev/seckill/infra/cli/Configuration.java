@@ -1,6 +1,7 @@
 package dev.seckill.infra.cli;
 
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.gateway.limit.RefusalBudget;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.RedisSettings;
@@ -14,6 +15,7 @@ import dev.seckill.stock.StockStreamSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Every setting the code reads, by who reads it: the declarations of each module, and the few environment variables only
@@ -41,7 +43,10 @@ public final class Configuration {
                 new Group("shared", SharedSettings.all()),
                 new Group("kafka clients", KafkaSettings.all(), KafkaSettings.families()),
                 new Group("redis clients", RedisSettings.all()),
-                new Group("ingress-gateway", GatewaySettings.all()),
+                new Group(
+                        "ingress-gateway",
+                        Stream.concat(GatewaySettings.all().stream(), RefusalBudget.all().stream())
+                                .toList()),
                 new Group("stock-stream", StockStreamSettings.all()),
                 new Group("order-writer", OrderWriterSettings.all()),
                 new Group("reconciler", ReconcilerSettings.all()),

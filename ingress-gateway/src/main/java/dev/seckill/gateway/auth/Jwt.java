@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The buyer's identity from a bearer JWT, verified by nimbus-jose-jwt against {@link TokenKeys} (an identity
@@ -69,10 +70,25 @@ public final class Jwt implements AutoCloseable {
         }
     }
 
-    /** Why a token was refused; the message is safe to show to the caller. */
+    /**
+     * Why a token was refused; the message is safe to show to the caller. {@code lasting}: the same token will be
+     * refused again whatever happens (a bad signature, a malformed token, claims that do not hold); not lasting: it may
+     * be accepted later (not valid yet, a key not read yet, the keys unavailable).
+     */
     public static final class Refused extends Exception {
+        private final boolean lasting;
+
         public Refused(String message) {
+            this(message, true);
+        }
+
+        Refused(String message, boolean lasting) {
             super(message);
+            this.lasting = lasting;
+        }
+
+        public boolean lasting() {
+            return lasting;
         }
     }
 
@@ -81,6 +97,8 @@ public final class Jwt implements AutoCloseable {
     private final Clock clock;
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final VerifiedTokens verified;
+    private final RefusedTokens refused;
+    private final LongAdder verifications = new LongAdder();
     private final MACSigner signer;
 
     public Jwt(String secret, Clock clock) {
@@ -104,6 +122,7 @@ public final class Jwt implements AutoCloseable {
         this.policy = policy;
         this.clock = clock;
         this.verified = new VerifiedTokens(cacheMax);
+        this.refused = new RefusedTokens(Math.max(1, cacheMax / 5));
         processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TYPES.toArray(JOSEObjectType[]::new)));
         processor.setJWSKeySelector(keys.selector());
         processor.setJWTClaimsSetVerifier(new TokenRules(policy, clock));
@@ -145,19 +164,43 @@ public final class Jwt implements AutoCloseable {
         String key = VerifiedTokens.key(token);
         VerifiedTokens.Entry known = verified.get(key);
         if (known == null) {
-            known = check(token);
+            String before = refused.reason(key);
+            if (before != null) throw new Refused(before);
+            verifications.increment();
+            try {
+                known = check(token);
+            } catch (Refused e) {
+                if (e.lasting()) refused.put(key, e.getMessage());
+                throw e;
+            }
             verified.put(key, known);
             return known.userId();
         }
         long now = clock.instant().getEpochSecond();
         long leeway = policy.leeway().toSeconds();
         if (now >= known.exp() + leeway) throw new Refused("token expired");
-        if (now < known.nbf() - leeway) throw new Refused("token not yet valid");
+        if (now < known.nbf() - leeway) throw new Refused(TokenRules.NOT_YET_VALID, false);
         if (known.kid() != null && !keys.stillHas(known.kid())) {
             verified.remove(key);
-            throw new Refused("token signing key is not known");
+            throw new Refused("token signing key is not known", false);
         }
         return known.userId();
+    }
+
+    /**
+     * Whether this token's answer is remembered (verified before, or refused for good before): then {@link #verify}
+     * costs a hash and a lookup, no signature check. The door charges the tokens it does not remember to the client
+     * address's budget of refusals.
+     */
+    public boolean remembers(String token) {
+        if (token == null || token.isBlank()) return true;
+        String key = VerifiedTokens.key(token);
+        return verified.get(key) != null || refused.reason(key) != null;
+    }
+
+    /** Tokens checked in full (parsed, signature, claims) since the start: what the caches did not answer. */
+    public long verifications() {
+        return verifications.sum();
     }
 
     /** How many verified tokens are cached now. */
@@ -198,15 +241,16 @@ public final class Jwt implements AutoCloseable {
                     claims.getNotBeforeTime() == null ? 0 : TokenRules.seconds(claims.getNotBeforeTime()),
                     keys.keyIdRequired() ? kid : null);
         } catch (TokenRules.Refusal e) {
-            throw new Refused(e.getMessage());
+            throw new Refused(e.getMessage(), !e.getMessage().equals(TokenRules.NOT_YET_VALID));
         } catch (BadJWSException e) {
             throw new Refused("bad token signature");
         } catch (BadJWTException e) {
             throw new Refused("malformed token claims"); // nimbus reads the claims before the signature
         } catch (BadJOSEException | RateLimitReachedException e) {
-            throw new Refused(keys.keyIdRequired() ? "token signing key is not known" : "bad token signature");
+            if (keys.keyIdRequired()) throw new Refused("token signing key is not known", false); // not read yet?
+            throw new Refused("bad token signature");
         } catch (KeySourceException e) {
-            throw new Refused("token signing keys are unavailable");
+            throw new Refused("token signing keys are unavailable", false);
         } catch (JOSEException e) {
             throw new Refused("bad token signature");
         }

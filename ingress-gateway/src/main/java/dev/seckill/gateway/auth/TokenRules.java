@@ -25,6 +25,9 @@ final class TokenRules extends DefaultJWTClaimsVerifier<SecurityContext> {
         }
     }
 
+    /** The one refusal of the claims that may pass later: the token's {@code nbf} is still ahead. */
+    static final String NOT_YET_VALID = "token not yet valid";
+
     private final Jwt.Policy policy;
     private final Clock clock;
 
@@ -79,7 +82,7 @@ final class TokenRules extends DefaultJWTClaimsVerifier<SecurityContext> {
                 && (claims.getAudience() == null || !claims.getAudience().contains(policy.audience())))
             return "token audience is not accepted";
         if (claims.getSubject() == null) return "token has no subject";
-        if (claims.getNotBeforeTime() != null) return "token not yet valid";
+        if (claims.getNotBeforeTime() != null) return NOT_YET_VALID;
         return "token claims are not accepted";
     }
 

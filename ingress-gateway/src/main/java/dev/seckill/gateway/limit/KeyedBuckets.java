@@ -37,6 +37,12 @@ final class KeyedBuckets<K> {
         }
     }
 
+    /** Puts back a token taken from {@code key}'s bucket (nothing when the bucket was retired meanwhile: it is full). */
+    void giveBack(K key) {
+        TokenBucket b = buckets.get(key);
+        if (b != null) b.giveBack();
+    }
+
     long size() {
         return buckets.mappingCount();
     }

@@ -33,6 +33,11 @@ public final class TokenBucket {
         return (long) Math.ceil((1 - tokens) / ratePerNano);
     }
 
+    /** Puts back a token taken for something that turned out not to count (never above the burst). */
+    public synchronized void giveBack() {
+        tokens = Math.min(burst, tokens + 1);
+    }
+
     /**
      * Retires the bucket if it holds at least {@code minTokens} (use {@code burst} for "full": a full bucket answers
      * exactly as a new one would); true when it did.

@@ -5,26 +5,13 @@ import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.JWSObject;
-import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.Payload;
 import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jose.jwk.source.RateLimitReachedException;
-import com.nimbusds.jose.proc.BadJOSEException;
-import com.nimbusds.jose.proc.BadJWSException;
-import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
-import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.JWTParser;
-import com.nimbusds.jwt.SignedJWT;
-import com.nimbusds.jwt.proc.BadJWTException;
-import com.nimbusds.jwt.proc.DefaultJWTProcessor;
-import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
-import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -44,8 +31,6 @@ public final class Jwt implements AutoCloseable {
 
     /** How far the gateway's clock may be from the issuer's by default, for {@code exp} and {@code nbf}. */
     public static final Duration DEFAULT_LEEWAY = Duration.ofSeconds(5);
-
-    private static final Set<JOSEObjectType> TYPES = Set.of(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"));
 
     /**
      * What a token must say besides its signature: {@code issuer} and {@code audience} (null: not checked), the
@@ -95,7 +80,7 @@ public final class Jwt implements AutoCloseable {
     private final TokenKeys keys;
     private final Policy policy;
     private final Clock clock;
-    private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+    private final TokenCheck full;
     private final VerifiedTokens verified;
     private final RefusedTokens refused;
     private final LongAdder verifications = new LongAdder();
@@ -123,9 +108,7 @@ public final class Jwt implements AutoCloseable {
         this.clock = clock;
         this.verified = new VerifiedTokens(cacheMax);
         this.refused = new RefusedTokens(Math.max(1, cacheMax / 5));
-        processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TYPES.toArray(JOSEObjectType[]::new)));
-        processor.setJWSKeySelector(keys.selector());
-        processor.setJWTClaimsSetVerifier(new TokenRules(policy, clock));
+        this.full = new TokenCheck(keys, new TokenRules(policy, clock));
         try {
             this.signer = keys.secret() == null ? null : new MACSigner(keys.secret());
         } catch (JOSEException e) {
@@ -168,7 +151,7 @@ public final class Jwt implements AutoCloseable {
             if (before != null) throw new Refused(before);
             verifications.increment();
             try {
-                known = check(token);
+                known = full.check(token);
             } catch (Refused e) {
                 if (e.lasting()) refused.put(key, e.getMessage());
                 throw e;
@@ -217,42 +200,5 @@ public final class Jwt implements AutoCloseable {
     @Override
     public String toString() {
         return "Jwt[" + keys + ", leeway " + policy.leeway().toSeconds() + " s]";
-    }
-
-    private VerifiedTokens.Entry check(String token) throws Refused {
-        SignedJWT jwt;
-        try {
-            JWT parsed = JWTParser.parse(token);
-            if (!(parsed instanceof SignedJWT signed)) throw new Refused("unsupported token algorithm");
-            jwt = signed;
-        } catch (ParseException e) {
-            throw new Refused("malformed token");
-        }
-        JWSHeader header = jwt.getHeader();
-        if (!keys.algorithms().contains(header.getAlgorithm())) throw new Refused("unsupported token algorithm");
-        if (header.getType() != null && !TYPES.contains(header.getType())) throw new Refused("unsupported token type");
-        String kid = header.getKeyID();
-        if (keys.keyIdRequired() && kid == null) throw new Refused("token names no signing key (kid)");
-        try {
-            JWTClaimsSet claims = processor.process(jwt, null);
-            return new VerifiedTokens.Entry(
-                    TokenRules.userId(claims),
-                    TokenRules.seconds(claims.getExpirationTime()),
-                    claims.getNotBeforeTime() == null ? 0 : TokenRules.seconds(claims.getNotBeforeTime()),
-                    keys.keyIdRequired() ? kid : null);
-        } catch (TokenRules.Refusal e) {
-            throw new Refused(e.getMessage(), !e.getMessage().equals(TokenRules.NOT_YET_VALID));
-        } catch (BadJWSException e) {
-            throw new Refused("bad token signature");
-        } catch (BadJWTException e) {
-            throw new Refused("malformed token claims"); // nimbus reads the claims before the signature
-        } catch (BadJOSEException | RateLimitReachedException e) {
-            if (keys.keyIdRequired()) throw new Refused("token signing key is not known", false); // not read yet?
-            throw new Refused("bad token signature");
-        } catch (KeySourceException e) {
-            throw new Refused("token signing keys are unavailable", false);
-        } catch (JOSEException e) {
-            throw new Refused("bad token signature");
-        }
     }
 }

@@ -1,23 +1,17 @@
 package dev.seckill.infra.bench;
 
 import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.infra.harness.IdentityProviderTokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Date;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +21,8 @@ import java.util.stream.LongStream;
 /**
  * The buyers' tokens in {@code bench gateway}, of one kind: {@code hs256}, minted with a secret of the run that the
  * gateway holds, or {@code rs256}, minted as an identity provider would with an RSA-2048 key of the run whose public
- * half the gateway reads from a JWKS file. Tokens are minted before a phase (all cores), never while it is timed.
+ * half the gateway reads from a JWKS file (signed by {@link IdentityProviderTokens}). Tokens are minted before a
+ * phase (all cores), never while it is timed.
  */
 final class BenchTokens implements AutoCloseable {
     private final String kind;
@@ -56,26 +51,8 @@ final class BenchTokens implements AutoCloseable {
                 new RSAKeyGenerator(2048).keyID("bench-" + UUID.randomUUID()).generate();
         Path jwks = Files.createTempFile("bench-jwks-", ".json");
         Files.writeString(jwks, new JWKSet(key.toPublicJWK()).toString());
-        RSASSASigner signer = new RSASSASigner(key);
-        JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.RS256)
-                .keyID(key.getKeyID())
-                .type(JOSEObjectType.JWT)
-                .build();
-        LongFunction<String> mint = u -> {
-            SignedJWT jwt = new SignedJWT(
-                    header,
-                    new JWTClaimsSet.Builder()
-                            .subject(Long.toString(u))
-                            .issueTime(new Date())
-                            .expirationTime(Date.from(exp))
-                            .build());
-            try {
-                jwt.sign(signer);
-            } catch (JOSEException e) {
-                throw new IllegalStateException(e);
-            }
-            return jwt.serialize();
-        };
+        IdentityProviderTokens signed = new IdentityProviderTokens(key, null, null);
+        LongFunction<String> mint = u -> signed.mint(u, exp);
         return new BenchTokens(kind, Map.of(GatewaySettings.AUTH_JWKS.name(), jwks.toString()), mint, jwks);
     }
 

@@ -97,7 +97,10 @@ public final class CliCommands {
             required("as", "DRILL"));
     public static final CliCommand LOAD = CliCommand.of(
             "load",
-            "purchases at a fixed rate as an upstream service sends them, straight to Kafka or through the gateway",
+            "purchases at a fixed rate as an upstream service sends them, straight to Kafka or through the gateway (each"
+                    + " buyer's token HS256 from SECKILL_GATEWAY_AUTH_SECRET, or --signing-key FILE: the identity"
+                    + " provider's private JWK, RSA → RS256, EC P-256 → ES256, its kid, for a gateway on a JWKS;"
+                    + " --issuer/--audience: iss/aud, by default SECKILL_GATEWAY_AUTH_ISSUER/_AUDIENCE)",
             value("via", "kafka|http"),
             value("requests", "N"),
             value("rate", "R"),
@@ -107,6 +110,9 @@ public final class CliCommands {
             value("in-flight", "N"),
             value("seed", "N"),
             value("url", "URL"),
+            value("signing-key", "FILE"),
+            value("issuer", "ISS"),
+            value("audience", "AUD"),
             value("namespace", "NAME"));
     public static final CliCommand NAMESPACES = CliCommand.of(
             "namespaces",

@@ -5,20 +5,24 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.IdentityProviderTokens;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.UpstreamLoad;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.LongFunction;
 
 /**
  * {@code ./seckill load --via kafka|http --requests N --rate R --goods G[,G...] --users U --repeat-ratio X}: what an
- * upstream service does, with a progress bar and a summary.
+ * upstream service does, with a progress bar and a summary; through the gateway, each buyer with a token (HS256 from
+ * the gateway's secret, or {@code --signing-key}: signed as the identity provider signs them, for a gateway on a JWKS).
  */
 public final class LoadCommand {
     private LoadCommand() {}
@@ -27,6 +31,8 @@ public final class LoadCommand {
         String via = f.get("via", "kafka");
         if (!via.equals("kafka") && !via.equals("http"))
             throw new Flags.UsageError("--via is kafka or http, not '" + via + "'");
+        for (String http : List.of("signing-key", "issuer", "audience", "url"))
+            if (via.equals("kafka") && f.has(http)) throw new Flags.UsageError("--" + http + " is for --via http");
         Settings settings = NamespaceCommands.chosen(base, f);
         double repeat = f.getDouble("repeat-ratio", 0);
         if (repeat < 0 || repeat >= 1) throw new Flags.UsageError("--repeat-ratio is a share in [0, 1)");
@@ -42,6 +48,7 @@ public final class LoadCommand {
                 repeat,
                 f.getLong("seed", 7),
                 (int) f.getCount("in-flight", 500));
+        LongFunction<String> tokens = via.equals("http") ? tokens(settings, f) : null;
         List<Purchase> plan =
                 UpstreamLoad.plan(spec, "load-" + UUID.randomUUID().toString().substring(0, 8) + "-", Instant.now());
         ProgressBar bar = new ProgressBar("load", spec.requests());
@@ -52,13 +59,7 @@ public final class LoadCommand {
         } else {
             String url = f.get(
                     "url", "http://" + settings.get(GatewaySettings.HOST) + ":" + settings.get(GatewaySettings.PORT));
-            Jwt jwt = settings.get(GatewaySettings.AUTH_ENABLED)
-                            && !settings.get(GatewaySettings.AUTH_SECRET).isEmpty()
-                    ? new Jwt(settings.get(GatewaySettings.AUTH_SECRET), Clock.systemUTC())
-                    : null;
-            Instant expires = Instant.now().plusSeconds(3600);
-            r = UpstreamLoad.viaHttp(
-                    url, jwt == null ? null : user -> jwt.mint(user, expires), plan, spec, bar::update);
+            r = UpstreamLoad.viaHttp(url, tokens, plan, spec, bar::update);
         }
         bar.finish(r.sent());
         out.printf(
@@ -81,5 +82,32 @@ public final class LoadCommand {
         out.println(
                 "outcomes:  ./seckill report" + (f.has("namespace") ? " --namespace " + f.get("namespace", "") : ""));
         return r.byStatus().keySet().stream().anyMatch(k -> k.startsWith("failed")) ? 1 : 0;
+    }
+
+    /**
+     * Each buyer's token, valid for an hour: signed with the identity provider's private JWK of {@code --signing-key}
+     * (RS256/ES256, its kid), else HS256 with the gateway's secret when its auth is on and it has one, else none;
+     * {@code --issuer}/{@code --audience}, by default the gateway's settings, as iss/aud.
+     */
+    static LongFunction<String> tokens(Settings settings, Flags f) {
+        String issuer = f.get("issuer", settings.get(GatewaySettings.AUTH_ISSUER));
+        String audience = f.get("audience", settings.get(GatewaySettings.AUTH_AUDIENCE));
+        Instant expires = Instant.now().plusSeconds(3600);
+        if (f.has("signing-key")) {
+            IdentityProviderTokens idp;
+            try {
+                idp = IdentityProviderTokens.fromFile(Path.of(f.get("signing-key", "")), issuer, audience);
+            } catch (IllegalArgumentException e) {
+                throw new Flags.UsageError("--signing-key: " + e.getMessage());
+            }
+            return user -> idp.mint(user, expires);
+        }
+        if (!settings.get(GatewaySettings.AUTH_ENABLED)
+                || settings.get(GatewaySettings.AUTH_SECRET).isEmpty()) return null;
+        Jwt jwt = new Jwt(
+                settings.get(GatewaySettings.AUTH_SECRET),
+                Clock.systemUTC(),
+                new Jwt.Policy(issuer, audience, Jwt.DEFAULT_MAX_LIFETIME));
+        return user -> jwt.mint(user, expires);
     }
 }

@@ -3,6 +3,10 @@ package dev.seckill.infra.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.infra.cli.Seckill;
 import dev.seckill.infra.harness.Namespace;
@@ -14,6 +18,8 @@ import dev.seckill.stack.KafkaFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -24,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code ./seckill load} against a real pipeline: through Kafka with a fifth of the requests re-sent (every requestId is
- * decided exactly once), and through the gateway's HTTP API with tokens it mints.
+ * decided exactly once), through the gateway's HTTP API with tokens it mints, and to a gateway on an identity
+ * provider's JWKS with tokens signed by the provider's key ({@code --signing-key}).
  */
 class LoadCommandTest {
     static String run(Settings settings, String... args) {
@@ -109,6 +116,77 @@ class LoadCommandTest {
                     .doesNotContain("401");
         } finally {
             new Namespaces(base).clean(ns.name());
+        }
+    }
+
+    @Test
+    void viaHttpToAGatewayOnAJwks_tokensSignedWithTheProvidersKeyAreAllAccepted() throws Exception {
+        ECKey idp = new ECKeyGenerator(Curve.P_256)
+                .keyID("idp-" + UUID.randomUUID())
+                .generate();
+        Path dir = Files.createTempDirectory("load-jwks-");
+        Path jwks = Files.writeString(dir.resolve("jwks.json"), new JWKSet(idp.toPublicJWK()).toString());
+        Path signingKey = Files.writeString(dir.resolve("idp.json"), new JWKSet(idp).toString(false));
+        Settings base = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "2",
+                "gateway.auth.jwks",
+                jwks.toString(),
+                "gateway.auth.issuer",
+                "https://idp.example",
+                "gateway.auth.audience",
+                "seckill"));
+        Namespace ns = Namespace.create(
+                base, "loadjwks-" + UUID.randomUUID().toString().substring(0, 6));
+        try (Pipeline p = new Pipeline(ns).start()) {
+            p.openSale(5403, 1000, Duration.ofHours(1), 1);
+            String url = "http://127.0.0.1:" + p.gatewayPort();
+            // the HS256 tokens of the pipeline's secret are not the provider's: the gateway on its JWKS refuses them
+            String hs256 = run(
+                    p.settingsOf("upstream"),
+                    "load",
+                    "--via",
+                    "http",
+                    "--url",
+                    url,
+                    "--requests",
+                    "5",
+                    "--goods",
+                    "5403");
+            assertThat(hs256).contains("answers    {401=5}");
+            // iss and aud from the gateway's settings, the key's kid: every buyer accepted
+            String signed = run(
+                    ns.settings(),
+                    "load",
+                    "--via",
+                    "http",
+                    "--url",
+                    url,
+                    "--signing-key",
+                    signingKey.toString(),
+                    "--requests",
+                    "50",
+                    "--rate",
+                    "500",
+                    "--goods",
+                    "5403",
+                    "--users",
+                    "50");
+            assertThat(signed)
+                    .contains("answers    {202=50}")
+                    .doesNotContain("failed")
+                    .doesNotContain("401");
+        } finally {
+            new Namespaces(base).clean(ns.name());
+            Files.delete(jwks);
+            Files.delete(signingKey);
+            Files.delete(dir);
         }
     }
 }

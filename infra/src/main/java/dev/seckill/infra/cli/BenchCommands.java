@@ -96,4 +96,12 @@ public final class BenchCommands {
             value("bot-requests", "N"),
             value("window-ms", "N"),
             value("allowance-ms", "N"));
+
+    public static final CliCommand BENCH_TOKENS = CliCommand.of(
+            "bench tokens",
+            "what a buyer token costs the gateway (JMH, RS256 and ES256 against a JWKS): verified before, a new forged"
+                    + " token (a full check), the same forged token again (refused from memory)",
+            value("seconds", "N"),
+            value("warmup", "N"),
+            value("forks", "N"));
 }

@@ -178,6 +178,7 @@ public final class CliCommands {
                 BenchCommands.BENCH_HOSTILE,
                 BenchCommands.BENCH_STRATEGIES,
                 BenchCommands.BENCH_FAIRNESS,
+                BenchCommands.BENCH_TOKENS,
                 CHAOS,
                 RUN,
                 LauncherCommands.IMAGES,

@@ -8,6 +8,7 @@ import dev.seckill.infra.bench.GatewayBenchmark;
 import dev.seckill.infra.bench.HostileBenchmark;
 import dev.seckill.infra.bench.OrdersBenchmark;
 import dev.seckill.infra.bench.strategies.StrategiesBenchmark;
+import dev.seckill.infra.bench.tokens.TokensBenchmark;
 import dev.seckill.infra.chaos.ChaosCommand;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespaces;
@@ -113,7 +114,7 @@ public final class Seckill {
                 case "bench" -> {
                     if (args.length < 2)
                         throw new Flags.UsageError(
-                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer', 'hostile', 'strategies' or 'fairness'");
+                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer', 'hostile', 'strategies', 'fairness' or 'tokens'");
                     return switch (args[1]) {
                         case "decide" -> DecideBenchmark.run(settings, BenchCommands.BENCH_DECIDE.parse(args), out);
                         case "orders" -> OrdersBenchmark.run(settings, BenchCommands.BENCH_ORDERS.parse(args), out);
@@ -126,6 +127,7 @@ public final class Seckill {
                             StrategiesBenchmark.run(settings, BenchCommands.BENCH_STRATEGIES.parse(args), out);
                         case "fairness" ->
                             FairnessBenchmark.run(settings, BenchCommands.BENCH_FAIRNESS.parse(args), out);
+                        case "tokens" -> TokensBenchmark.run(BenchCommands.BENCH_TOKENS.parse(args), out);
                         default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
                     };
                 }

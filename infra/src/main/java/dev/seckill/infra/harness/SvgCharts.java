@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleFunction;
 
 /**
  * Charts as inline SVG (no script, no network): series of points drawn as polylines on shared axes, and bars. Both
@@ -23,6 +24,9 @@ public final class SvgCharts {
     static final int TOP = 34;
     static final int BOTTOM = 46;
     static final int FONT = 11;
+    /** The x axis' tick labels' baseline below the axis: their text box (from 0.9 em above the baseline, as Chromium
+     * draws it) clears the y axis' "0" next to them. */
+    static final int TICK_LABEL = 18;
 
     /** A dashed vertical line at {@code x} (in the x axis' unit) with a label, e.g. where the stock reached 0. */
     public record Marker(double x, String label) {}
@@ -115,7 +119,7 @@ public final class SvgCharts {
                     values[i]));
             String value = fmt(values[i]);
             if (values[i] > 0 && textWidth(value, FONT) + 4 < slot) text(b, x + slot / 2, y - 3, "middle", "", value);
-            if (i % every == 0) text(b, x + slot / 2, H - BOTTOM + 15, "middle", "", labels.get(i));
+            if (i % every == 0) text(b, x + slot / 2, H - BOTTOM + TICK_LABEL, "middle", "", labels.get(i));
         }
         if (!xUnit.isEmpty()) text(b, LEFT + (W - LEFT - RIGHT) / 2.0, H - 8, "middle", "", xUnit);
         return b.append("</svg></figure>").toString();
@@ -157,26 +161,25 @@ public final class SvgCharts {
         return ticks;
     }
 
-    /** The x axis of seconds from 0 to {@code max}: ticks in ms below 2 s, in s above, as many as fit. */
+    /** The x axis of seconds from 0 to {@code max}: round ticks in ms (0.5 s is one), shown in ms below 2 s, in s above. */
     private static void timeAxis(StringBuilder b, double max) {
-        boolean millis = max < 2;
-        double shownMax = millis ? max * 1000 : max;
-        String unit = millis ? " ms" : " s";
+        double maxMs = max * 1000;
+        DoubleFunction<String> label = t -> max < 2 ? fmt(t) + " ms" : fmt(t / 1000) + " s";
         int wanted = 10;
         double[] ticks;
         while (true) {
-            ticks = ticks(shownMax, wanted);
-            double spacing = (W - LEFT - RIGHT) * (ticks.length > 1 ? ticks[1] : shownMax) / Math.max(1e-9, shownMax);
+            ticks = ticks(maxMs, wanted);
+            double spacing = (W - LEFT - RIGHT) * (ticks.length > 1 ? ticks[1] : maxMs) / Math.max(1e-9, maxMs);
             double widest = 0;
-            for (double t : ticks) widest = Math.max(widest, textWidth(fmt(t) + unit, FONT));
+            for (double t : ticks) widest = Math.max(widest, textWidth(label.apply(t), FONT));
             if (spacing >= widest + 10 || wanted <= 2) break;
             wanted--;
         }
         for (double t : ticks) {
-            if (t > shownMax + 1e-9) break;
-            double x = px(millis ? t / 1000 : t, max);
+            if (t > maxMs + 1e-9) break;
+            double x = px(t / 1000, max);
             line(b, x, H - BOTTOM, x, H - BOTTOM + 4, "#555");
-            text(b, x, H - BOTTOM + 16, "middle", "", fmt(t) + unit);
+            text(b, x, H - BOTTOM + TICK_LABEL, "middle", "", label.apply(t));
         }
         text(b, LEFT + (W - LEFT - RIGHT) / 2.0, H - 8, "middle", "", "time since the first decision");
     }

@@ -124,7 +124,7 @@ final class StrategyTable {
         b.append("</tbody></table>");
         hops(b, rs);
         List<String> names = rs.stream().map(StrategyRun.Result::strategy).toList();
-        b.append(chart("answers per second", names, rs, r -> (long) r.answersPerSecond()));
+        b.append(chart("answers per second", names, rs, r -> Math.round(r.answersPerSecond()))); // as the table
         b.append(chart("time to answer p99 (ms)", names, rs, r -> Math.round(r.p99())));
         b.append(chart("oversold units", names, rs, r -> r.audit().oversold()));
         b.append(chart("confirmed sales lost", names, rs, r -> r.audit().lost()));
@@ -136,8 +136,13 @@ final class StrategyTable {
             StringBuilder b, String figure, List<StrategyRun.Result> rs, Function<StrategyRun.Result, Object> v) {
         b.append("<tr><th>").append(Html.escape(figure)).append("</th>");
         for (StrategyRun.Result r : rs)
-            b.append("<td>").append(Html.escape(String.valueOf(v.apply(r)))).append("</td>");
+            b.append("<td>").append(Html.escape(cell(v.apply(r)))).append("</td>");
         b.append("</tr>");
+    }
+
+    /** A count with thousands separators, as the other figures ("1,000", not "1000"); text as it is. */
+    private static String cell(Object v) {
+        return v instanceof Long || v instanceof Integer ? String.format(Locale.ROOT, "%,d", v) : String.valueOf(v);
     }
 
     /** Under the table: where the first second of each strategy whose answers carry their times went. */

@@ -134,6 +134,8 @@ public final class HtmlReport {
         if (points.isEmpty()) // said in words, not an empty frame: no sale was opened, so no stock ever changed
         return "<p class=\"no-stock\"><b>stock left over time</b>: no stock change (no sale of this goods was opened"
                     + " in this namespace)</p>";
+        if (points.stream().allMatch(sp -> sp.stock() == 0)) // a line lying on the x axis reads as an empty chart
+        return "<p class=\"no-stock\"><b>stock left over time</b>: 0 throughout (the sale had no unit to sell)</p>";
         Instant first = origin(r);
         long bucket = bucketMs(spanMs(r));
         int n = (int) (spanMs(r) / bucket) + 1;

@@ -3,6 +3,8 @@ package dev.seckill.infra.bench.strategies;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.infra.harness.audit.StrategyAudit;
+import dev.seckill.infra.ops.report.HeadlessChromium;
+import dev.seckill.infra.ops.report.PageLayout;
 import dev.seckill.infra.ops.report.SvgLabels;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +57,10 @@ class StrategyPageTest {
         assertThat(html).doesNotContain("inline-block").contains("max-width:920px");
         assertThat(html)
                 .contains("<thead><tr><th></th><th>pessimistic</th><th>optimistic</th><th>sync</th><th>pipeline</th>")
-                .contains("<th>first second: sent</th>");
+                .contains("<th>first second: sent</th>")
+                .contains("<tr><th>sold</th><td>1,000</td>")
+                .contains("<tr><th>answers/s</th><td>1,235</td>")
+                .contains("<title>pessimistic: 1235</title>"); // the chart rounds as the table
         String normal = html.substring(html.indexOf("Normal run"), html.indexOf("SIGKILLed"));
         assertThat(normal)
                 .contains("<b>oversold units</b>: 0 for every strategy")
@@ -76,5 +81,38 @@ class StrategyPageTest {
         } finally {
             Locale.setDefault(before);
         }
+    }
+
+    /**
+     * The same page in headless Chromium at 1280×800, measured by the browser: both runs there, every chart's bars
+     * drawn, no label on another or outside its chart, the table inside the column; screenshots in target/.
+     */
+    @Test
+    void inChromiumAt1280x800_bothRuns_everyBarDrawn_noLabelOnAnotherOrOutsideItsChart_theTableInTheColumn()
+            throws Exception {
+        Path page = Path.of("target", "strategy-page.html");
+        Files.writeString(page, page());
+        PageLayout layout = HeadlessChromium.measure(page);
+        assertThat(layout.viewportWidth()).as("the window's width").isEqualTo(HeadlessChromium.WIDTH);
+        assertThat(layout.headings())
+                .containsExactly(
+                        "Deduct strategies, one sale, one machine",
+                        "Normal run",
+                        "Serving processes SIGKILLed once mid-sale, then restarted");
+        assertThat(layout.charts())
+                .as("answers/s, p99, DB connections twice; lost once")
+                .hasSize(7);
+        assertThat(layout.charts())
+                .allSatisfy(c -> assertThat(c.bars()).as(c.caption()).hasSize(4));
+        assertThat(layout.overlaps()).as("labels on top of each other").isEmpty();
+        assertThat(layout.outside()).as("labels outside their chart").isEmpty();
+        assertThat(layout.undrawn()).as("charts or bars not drawn").isEmpty();
+        assertThat(layout.scrollWidth()).as("the page's width at 1280 px").isLessThanOrEqualTo(HeadlessChromium.WIDTH);
+        assertThat(layout.wide())
+                .as("past the page's column or scrolling sideways")
+                .isEmpty();
+        assertThat(layout.errors()).as("script errors").isEmpty();
+        HeadlessChromium.screenshot(page, Path.of("target", "strategies-1280x800.png"));
+        HeadlessChromium.screenshot(page, Path.of("target", "strategies-1280-full.png"), layout.scrollHeight());
     }
 }

@@ -113,7 +113,11 @@ class ReportChartsTest {
                 Path.of("target", "report-charts.html"), html); // to look at: a screenshot in headless Chromium
         for (long g : List.of(1001, 1002, 1003)) assertThat(html).contains("id=\"goods-" + g + "\"");
         List<String> charts = SvgLabels.charts(html);
-        assertThat(charts).as("three charts per goods").hasSize(9);
+        assertThat(charts)
+                .as("three charts per goods; the stock of 1002, 0 throughout, in words")
+                .hasSize(8);
+        assertThat(html.substring(html.indexOf("id=\"goods-1002\""), html.indexOf("id=\"goods-1003\"")))
+                .contains("<b>stock left over time</b>: 0 throughout");
         for (String svg : charts) {
             assertThat(svg).doesNotContain("data-points=\"0\"");
             assertThat(SvgLabels.overlaps(svg))
@@ -146,7 +150,34 @@ class ReportChartsTest {
         assertThat(first).containsPattern(">sold out at \\d+ ms<");
         // the 2.6 s sale: in seconds, 50 ms buckets
         String third = html.substring(html.indexOf("id=\"goods-1003\""));
-        assertThat(third).contains("(50 ms buckets)").containsPattern(">\\d(\\.\\d+)? s<");
+        assertThat(third).contains("(50 ms buckets)").contains(">0.5 s<", ">1 s<", ">2.5 s<");
+    }
+
+    /**
+     * The same page in headless Chromium at 1280×800, measured by the browser: the boxes of its labels as drawn, not
+     * estimated; screenshots of the window and of the whole page in target/ to look at.
+     */
+    @Test
+    void inChromiumAt1280x800_everyGoods_everySeriesDrawn_noLabelOnAnotherOrOutsideItsChart_nothingPastTheRight()
+            throws Exception {
+        Path page = Path.of("target", "report-charts.html");
+        Files.writeString(page, HtmlReport.render("demo", demo()));
+        PageLayout layout = HeadlessChromium.measure(page);
+        assertThat(layout.viewportWidth()).as("the window's width").isEqualTo(HeadlessChromium.WIDTH);
+        assertThat(layout.goods()).containsExactly("goods-1001", "goods-1002", "goods-1003");
+        assertThat(layout.charts())
+                .as("three charts per goods; the stock of 1002 in words")
+                .hasSize(8);
+        assertThat(layout.overlaps()).as("labels on top of each other").isEmpty();
+        assertThat(layout.outside()).as("labels outside their chart").isEmpty();
+        assertThat(layout.undrawn()).as("charts or series not drawn").isEmpty();
+        assertThat(layout.scrollWidth()).as("the page's width at 1280 px").isLessThanOrEqualTo(HeadlessChromium.WIDTH);
+        assertThat(layout.wide())
+                .as("past the page's column or scrolling sideways")
+                .isEmpty();
+        assertThat(layout.errors()).as("script errors").isEmpty();
+        HeadlessChromium.screenshot(page, Path.of("target", "report-1280x800.png"));
+        HeadlessChromium.screenshot(page, Path.of("target", "report-1280-full.png"), layout.scrollHeight());
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.seckill.infra.ops.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
@@ -23,7 +22,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -132,39 +130,10 @@ class SaleReportTest {
 
         Path html = dir.resolve("report.html");
         Files.writeString(html, HtmlReport.render("report test", reports), StandardCharsets.UTF_8);
-        String dom = Browser.dumpDom(html);
+        String dom = HeadlessChromium.dumpDom(html);
         assertThat(dom)
                 .contains("data-charts=\"3\"")
                 .doesNotContain("data-errors")
                 .contains("goods 5101");
-    }
-
-    /** Debian's chromium, headless, as the machine's probe starts it; the test is skipped where there is none. */
-    static final class Browser {
-        static String dumpDom(Path page) throws Exception {
-            Path chromium = Path.of("/usr/bin/chromium");
-            assumeTrue(
-                    Files.isExecutable(chromium),
-                    "no chromium here (apt-get install chromium): the browser check is skipped");
-            Path profile = Files.createTempDirectory("chromium-profile");
-            Process p = new ProcessBuilder(
-                            chromium.toString(),
-                            "--headless",
-                            "--no-sandbox",
-                            "--disable-gpu",
-                            "--disable-quic",
-                            "--no-first-run",
-                            "--disable-background-networking",
-                            "--disable-component-update",
-                            "--disable-sync",
-                            "--user-data-dir=" + profile,
-                            "--dump-dom",
-                            page.toUri().toString())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            byte[] out = p.getInputStream().readAllBytes();
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("chromium ends").isTrue();
-            return new String(out, StandardCharsets.UTF_8);
-        }
     }
 }

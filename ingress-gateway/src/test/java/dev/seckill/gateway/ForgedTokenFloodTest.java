@@ -117,6 +117,11 @@ class ForgedTokenFloodTest {
                 .as("a signature check per 401, none for the 429")
                 .isEqualTo(refused);
 
+        HttpResponse<String> read = StatusReadsTest.get(
+                gateway, "/api/purchases/ftf-unknown", ADDRESS_HEADER, flooder, "Authorization", "Bearer " + forged());
+        assertThat(read.statusCode())
+                .as("a status read with a new forged token: the same budget")
+                .isEqualTo(429);
         double cut = verifications();
         HttpResponse<String> again = buy(flooder, sent.get(0));
         assertThat(again.statusCode())

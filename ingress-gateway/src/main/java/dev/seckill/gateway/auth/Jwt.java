@@ -107,7 +107,7 @@ public final class Jwt implements AutoCloseable {
         this.policy = policy;
         this.clock = clock;
         this.verified = new VerifiedTokens(cacheMax);
-        this.refused = new RefusedTokens(Math.max(1, cacheMax / 5));
+        this.refused = new RefusedTokens(Math.max(1, cacheMax / 5), keys.refusalMemory(), clock);
         this.full = new TokenCheck(keys, new TokenRules(policy, clock));
         try {
             this.signer = keys.secret() == null ? null : new MACSigner(keys.secret());
@@ -181,7 +181,7 @@ public final class Jwt implements AutoCloseable {
         return verified.get(key) != null || refused.reason(key) != null;
     }
 
-    /** Tokens checked in full (parsed, signature, claims) since the start: what the caches did not answer. */
+    /** Tokens the caches did not answer since the start (each parsed and, unless its header fails, signature-checked). */
     public long verifications() {
         return verifications.sum();
     }

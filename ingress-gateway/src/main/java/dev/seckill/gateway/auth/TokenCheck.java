@@ -32,7 +32,9 @@ final class TokenCheck {
 
     TokenCheck(TokenKeys keys, TokenRules rules) {
         this.keys = keys;
-        processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TYPES.toArray(JOSEObjectType[]::new)));
+        // a token without typ passes too (some providers leave it out); a typ not ours is refused before this
+        processor.setJWSTypeVerifier(
+                new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), null));
         processor.setJWSKeySelector(keys.selector());
         processor.setJWTClaimsSetVerifier(rules);
     }
@@ -61,14 +63,19 @@ final class TokenCheck {
                     claims.getNotBeforeTime() == null ? 0 : TokenRules.seconds(claims.getNotBeforeTime()),
                     keys.keyIdRequired() ? kid : null);
         } catch (TokenRules.Refusal e) {
-            throw new Jwt.Refused(e.getMessage(), !e.getMessage().equals(TokenRules.NOT_YET_VALID));
+            throw new Jwt.Refused(e.getMessage(), e.lasting());
         } catch (BadJWSException e) {
             throw new Jwt.Refused("bad token signature");
         } catch (BadJWTException e) {
             throw new Jwt.Refused("malformed token claims"); // nimbus reads the claims before the signature
-        } catch (BadJOSEException | RateLimitReachedException e) {
-            if (keys.keyIdRequired()) throw new Jwt.Refused("token signing key is not known", false); // not read yet?
-            throw new Jwt.Refused("bad token signature");
+        } catch (RateLimitReachedException e) {
+            throw new Jwt.Refused("token signing key is not known", false); // an early read of the set refused
+        } catch (BadJOSEException e) {
+            // nimbus: "Another algorithm expected, or no matching key(s) found" — the kid is not in the set (yet?)
+            if (String.valueOf(e.getMessage()).contains("no matching key"))
+                throw new Jwt.Refused(
+                        keys.keyIdRequired() ? "token signing key is not known" : "bad token signature", false);
+            throw new Jwt.Refused("token refused", false); // nothing we know of: never remembered
         } catch (KeySourceException e) {
             throw new Jwt.Refused("token signing keys are unavailable", false);
         } catch (JOSEException e) {

@@ -37,12 +37,19 @@ public final class TokenKeys implements Closeable {
     private final Set<JWSAlgorithm> algorithms;
     private final byte[] secret;
     private final String location;
+    private final Duration refresh;
 
-    private TokenKeys(JWKSource<SecurityContext> source, Set<JWSAlgorithm> algorithms, byte[] secret, String location) {
+    private TokenKeys(
+            JWKSource<SecurityContext> source,
+            Set<JWSAlgorithm> algorithms,
+            byte[] secret,
+            String location,
+            Duration refresh) {
         this.source = source;
         this.algorithms = algorithms;
         this.secret = secret;
         this.location = location;
+        this.refresh = refresh;
     }
 
     /** HS256 with a shared secret of at least 32 characters: local runs and tests, where the gateway also mints. */
@@ -52,7 +59,7 @@ public final class TokenKeys implements Closeable {
                     "the JWT secret must be at least 32 characters (SECKILL_GATEWAY_AUTH_SECRET)");
         }
         byte[] key = secret.getBytes(StandardCharsets.UTF_8);
-        return new TokenKeys(new ImmutableSecret<>(key), Set.of(JWSAlgorithm.HS256), key, null);
+        return new TokenKeys(new ImmutableSecret<>(key), Set.of(JWSAlgorithm.HS256), key, null, null);
     }
 
     /**
@@ -79,7 +86,7 @@ public final class TokenKeys implements Closeable {
                 .rateLimited(Math.min(30_000, ttl / 4))
                 .outageTolerantForever()
                 .build();
-        TokenKeys keys = new TokenKeys(source, algorithms, null, location);
+        TokenKeys keys = new TokenKeys(source, algorithms, null, location, refresh);
         List<?> usable;
         try {
             usable = source.get(new JWKSelector(new JWKMatcher.Builder().build()), null);
@@ -106,6 +113,14 @@ public final class TokenKeys implements Closeable {
     /** The HMAC secret, when these keys are one (they then mint too), else null. */
     byte[] secret() {
         return secret;
+    }
+
+    /**
+     * How long a signature refusal may be remembered: until the JWKS is read again (the provider may have fixed a key
+     * under the same kid); five minutes for a secret, which never changes while the gateway runs.
+     */
+    Duration refusalMemory() {
+        return refresh != null ? refresh : Duration.ofMinutes(5);
     }
 
     /** Whether tokens name their key ({@code kid}): with a JWKS they must, so that a removed key can be told. */

@@ -18,15 +18,29 @@ import java.util.Set;
  * why in words safe to show the caller.
  */
 final class TokenRules extends DefaultJWTClaimsVerifier<SecurityContext> {
-    /** A refusal whose message is safe to show. */
+    /** A refusal whose message is safe to show; {@code lasting}: the same token will never pass. */
     static final class Refusal extends BadJWTException {
+        private final boolean lasting;
+
         Refusal(String message) {
+            this(message, true);
+        }
+
+        Refusal(String message, boolean lasting) {
             super(message);
+            this.lasting = lasting;
+        }
+
+        boolean lasting() {
+            return lasting;
         }
     }
 
     /** The one refusal of the claims that may pass later: the token's {@code nbf} is still ahead. */
     static final String NOT_YET_VALID = "token not yet valid";
+
+    /** A refusal of nimbus's we cannot tell apart: never remembered. */
+    static final String NOT_ACCEPTED = "token claims are not accepted";
 
     private final Jwt.Policy policy;
     private final Clock clock;
@@ -60,15 +74,18 @@ final class TokenRules extends DefaultJWTClaimsVerifier<SecurityContext> {
         try {
             super.verify(claims, context);
         } catch (BadJWTException e) {
-            throw new Refusal(reason(claims, e));
+            String reason = reason(claims, e);
+            throw new Refusal(reason, !reason.equals(NOT_YET_VALID) && !reason.equals(NOT_ACCEPTED));
         }
         long now = clock.instant().getEpochSecond();
         long exp = seconds(claims.getExpirationTime());
         // from iat, or from now when iat is absent or claims the future (else iat = next year would stretch the
         // window); checked once, when the token is first verified: exp - now only shrinks afterwards
-        long from = claims.getIssueTime() == null ? now : Math.min(seconds(claims.getIssueTime()), now);
+        boolean fromIat = claims.getIssueTime() != null && seconds(claims.getIssueTime()) <= now;
+        long from = fromIat ? seconds(claims.getIssueTime()) : now;
         if (exp - from > policy.maxLifetime().toSeconds()) {
-            throw new Refusal("token lifetime exceeds " + policy.maxLifetime().toSeconds() + " seconds");
+            // counted from now (no iat, or one ahead of our clock), the same token passes once now has moved on
+            throw new Refusal("token lifetime exceeds " + policy.maxLifetime().toSeconds() + " seconds", fromIat);
         }
         userId(claims);
     }
@@ -83,7 +100,7 @@ final class TokenRules extends DefaultJWTClaimsVerifier<SecurityContext> {
             return "token audience is not accepted";
         if (claims.getSubject() == null) return "token has no subject";
         if (claims.getNotBeforeTime() != null) return NOT_YET_VALID;
-        return "token claims are not accepted";
+        return NOT_ACCEPTED;
     }
 
     /** The subject as a userId: a positive whole number. */

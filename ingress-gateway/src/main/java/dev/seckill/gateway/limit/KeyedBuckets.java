@@ -37,7 +37,7 @@ final class KeyedBuckets<K> {
         }
     }
 
-    /** Puts back a token taken from {@code key}'s bucket (nothing when the bucket was retired meanwhile: it is full). */
+    /** Puts back a token taken from {@code key}'s bucket (into the map's current bucket, capped at its burst). */
     void giveBack(K key) {
         TokenBucket b = buckets.get(key);
         if (b != null) b.giveBack();

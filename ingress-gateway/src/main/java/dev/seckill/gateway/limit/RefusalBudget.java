@@ -15,16 +15,22 @@ import java.util.List;
 public final class RefusalBudget {
     public static final Setting<Long> PER_SECOND = Setting.number(
             "gateway.limit.refused.tokens.per.second",
-            5,
+            50,
             "tokens a client address may have refused per second (each a signature check); beyond it, tokens not "
-                    + "verified before are answered 429 unchecked");
-    public static final Setting<Long> BURST =
-            Setting.number("gateway.limit.refused.tokens.burst", 50, "a client address's burst of refused tokens");
+                    + "verified before are answered 429 unchecked; 0: off. Behind a proxy set "
+                    + "SECKILL_GATEWAY_CLIENT_ADDRESS_HEADER, or every client shares the proxy's budget");
+    public static final Setting<Long> BURST = Setting.number(
+            "gateway.limit.refused.tokens.burst", 500, "a client address's burst of refused tokens (at least 1)");
 
+    /** Null when off: every token is checked. */
     private final KeyedBuckets<String> perAddress;
 
     public RefusalBudget(double perSecond, double burst, int maxTrackedKeys) {
-        this.perAddress = new KeyedBuckets<>(perSecond, burst, maxTrackedKeys);
+        if (perSecond < 0)
+            throw new IllegalStateException(PER_SECOND.env() + " must be 0 (off) or more, got " + (long) perSecond);
+        if (perSecond > 0 && burst < 1)
+            throw new IllegalStateException(BURST.env() + " must be at least 1, got " + (long) burst);
+        this.perAddress = perSecond == 0 ? null : new KeyedBuckets<>(perSecond, burst, maxTrackedKeys);
     }
 
     /** The budget the settings give, over at most {@code maxTrackedKeys} addresses. */
@@ -39,16 +45,17 @@ public final class RefusalBudget {
 
     /** Null when a token of {@code address} may be checked (a unit of budget taken); the limit it hit otherwise. */
     public RateLimiter.Limited take(String address) {
+        if (perAddress == null) return null;
         long wait = perAddress.take(ReadLimiter.network(address), System.nanoTime());
         return wait > 0 ? RateLimiter.limited("address", wait) : null;
     }
 
     /** The token checked for {@code address} verified: its unit of budget back. */
     public void giveBack(String address) {
-        perAddress.giveBack(ReadLimiter.network(address));
+        if (perAddress != null) perAddress.giveBack(ReadLimiter.network(address));
     }
 
     public long trackedKeys() {
-        return perAddress.size();
+        return perAddress == null ? 0 : perAddress.size();
     }
 }

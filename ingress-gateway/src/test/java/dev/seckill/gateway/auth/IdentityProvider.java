@@ -82,6 +82,11 @@ public final class IdentityProvider {
 
     /** {@code claims} signed with the key {@code signWith}, the header naming {@code kidInHeader} (null: none). */
     public String sign(String signWith, String kidInHeader, JwtClaims claims) throws JoseException {
+        return sign(signWith, kidInHeader, claims, "JWT");
+    }
+
+    /** As {@link #sign(String, String, JwtClaims)}, with {@code typ} in the header (null: no typ, as some providers). */
+    public String sign(String signWith, String kidInHeader, JwtClaims claims, String typ) throws JoseException {
         PublicJsonWebKey k = key(signWith);
         JsonWebSignature jws = new JsonWebSignature();
         jws.setPayload(claims.toJson());
@@ -91,7 +96,7 @@ public final class IdentityProvider {
                         ? AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256
                         : AlgorithmIdentifiers.RSA_USING_SHA256);
         if (kidInHeader != null) jws.setKeyIdHeaderValue(kidInHeader);
-        jws.setHeader("typ", "JWT");
+        if (typ != null) jws.setHeader("typ", typ);
         return jws.getCompactSerialization();
     }
 

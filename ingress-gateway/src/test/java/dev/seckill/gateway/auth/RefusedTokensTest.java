@@ -116,4 +116,42 @@ class RefusedTokensTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> refusal(early).equals("accepted as 10"));
         assertThat(jwt.remembers(early)).as("verified now").isTrue();
     }
+
+    @Test
+    void aSignatureRefusalIsForgottenWhenTheKeysAreReadAgain() throws Exception {
+        String forged = idp.sign("thief", "k1", hour(11));
+        assertThat(refusal(forged)).isEqualTo("bad token signature");
+        assertThat(refusal(forged)).isEqualTo("bad token signature");
+        assertThat(jwt.verifications()).isEqualTo(1);
+        clock.now = clock.now.plusSeconds(2); // past the JWKS refresh (1 s here): the provider may have fixed the key
+        assertThat(jwt.remembers(forged)).isFalse();
+        assertThat(refusal(forged)).isEqualTo("bad token signature");
+        assertThat(jwt.verifications()).as("checked again, once").isEqualTo(2);
+    }
+
+    @Test
+    void aLifetimeCountedFromNowIsNotRemembered_theTokenPassesOnceNowHasMovedOn() throws Exception {
+        JwtClaims noIat = hour(12);
+        noIat.unsetClaim("iat");
+        noIat.setExpirationTime(NumericDate.fromSeconds(clock.now.getEpochSecond() + 86_401)); // a day and a second
+        String token = idp.sign("k1", "k1", noIat);
+        assertThat(refusal(token)).isEqualTo("token lifetime exceeds 86400 seconds (may pass later)");
+        assertThat(jwt.remembers(token)).isFalse();
+        clock.now = clock.now.plusSeconds(2);
+        assertThat(refusal(token)).isEqualTo("accepted as 12");
+
+        JwtClaims fromIat = claims(13, clock.now, clock.now.plusSeconds(86_401));
+        String tooLong = idp.sign("k1", "k1", fromIat);
+        assertThat(refusal(tooLong))
+                .as("counted from its iat: for good")
+                .isEqualTo("token lifetime exceeds 86400 seconds");
+        assertThat(jwt.remembers(tooLong)).isTrue();
+    }
+
+    @Test
+    void aTokenWithoutTypIsVerifiedLikeAnyOther() throws Exception {
+        assertThat(refusal(idp.sign("k1", "k1", hour(14), null))).isEqualTo("accepted as 14");
+        assertThat(refusal(idp.sign("k1", "k1", hour(15), "at+jwt"))).isEqualTo("accepted as 15");
+        assertThat(refusal(idp.sign("k1", "k1", hour(16), "JOSE"))).isEqualTo("unsupported token type");
+    }
 }

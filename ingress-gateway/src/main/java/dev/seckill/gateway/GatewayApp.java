@@ -52,6 +52,9 @@ public final class GatewayApp implements AutoCloseable {
     private final Topics topics;
     private final Clock clock = Clock.systemUTC();
     private final RecentIds acceptedIds;
+    /** The most the start spends reading the ledger's past for draw windows (DrawWindowsBackfill). */
+    private static final Duration START_READ = Duration.ofSeconds(10);
+
     private final List<HttpServer> servers = new ArrayList<>();
     private HttpServer admin;
     private Vertx vertx;
@@ -79,7 +82,7 @@ public final class GatewayApp implements AutoCloseable {
         TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         producer = GatewayProducer.create(settings);
         new KafkaClientMetrics(producer).bindTo(metrics);
-        jwt = GatewayKeys.buyerIdentity(settings, clock);
+        jwt = buyerIdentity();
         PaymentRoute.credential(settings); // refuse to start on a bad payment credential, before anything listens
         RateLimiter limiter = rateLimiter();
         redis = RedisConnections.open(settings);
@@ -95,15 +98,13 @@ public final class GatewayApp implements AutoCloseable {
                 soldOut,
                 Duration.ofMillis(config.outcomeFetchMaxWaitMs()),
                 windows::invalidate);
+        DrawWindowsBackfill.read(settings, topics, view.draws(), START_READ); // before buyers: draws opened earlier
         status = new StatusStack(config, redis, settings, GroupIds.gatewayStatus(settings), topics, keys, clock);
         PurchaseStatusStore store = status.bindTo(metrics).store();
         vertx = Vertx.vertx();
         waiters = new Waiters(vertx, view::outcome);
         view.onOutcome(waiters::decided);
         metrics.gauge("seckill_gateway_waiters", waiters, Waiters::waiting);
-        if (jwt != null) // the tokens the caches did not answer: a rise with refusals is a forged-token flood
-        FunctionCounter.builder("seckill_gateway_token_verifications", jwt, Jwt::verifications)
-                    .register(metrics);
         ReadLimiter reads =
                 new ReadLimiter(config.limitStatusPerSecond(), config.limitStatusBurst(), config.limitTrackedKeys());
         wiring = new GatewayWiring(
@@ -133,6 +134,15 @@ public final class GatewayApp implements AutoCloseable {
         servers.add(admin); // shut down last: scraped while the public port drains
         accepting = true;
         return this;
+    }
+
+    /** The buyers' token verifier (null: auth off), its full checks counted: a rise with 401s is a forged-token flood. */
+    private Jwt buyerIdentity() {
+        Jwt verifier = GatewayKeys.buyerIdentity(settings, clock);
+        if (verifier != null)
+            FunctionCounter.builder("seckill_gateway_token_verifications", verifier, Jwt::verifications)
+                    .register(metrics);
+        return verifier;
     }
 
     private RateLimiter rateLimiter() {

@@ -126,4 +126,37 @@ class WaitingDrawTest {
         assertThat(last[0].getString("status")).isEqualTo("WAITING_DRAW");
         assertThat(Instant.parse(last[0].getString("drawClosesAt"))).isEqualTo(Instant.ofEpochMilli(start));
     }
+
+    @Test
+    void aGatewayStartedInsideARegistrationWindowKnowsIt_fromTheLedgersPast() throws Exception {
+        long goods = GOODS + 2;
+        long start = System.currentTimeMillis() + 120_000;
+        RedisKeys keys = new RedisKeys(settings.redisPrefix());
+        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
+            redis.hset(
+                    keys.sale(goods),
+                    Map.of("startAt", Long.toString(start), "endAt", Long.toString(start + 3_600_000)));
+            redis.pexpire(keys.sale(goods), 3_600_000);
+        }
+        byte[] seed = Draw.seed("a-secret-of-this-test-0123456789".getBytes(), goods, "open-p", start);
+        ledger(LedgerEntry.of("open-p", goods, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
+                .withCommandOffset(0)
+                .withDraw(DrawFacts.committed(
+                        Fairness.REGISTRATION, 300_000, Instant.ofEpochMilli(start), Draw.commitment(seed))));
+        // a gateway started after the open (a restart, a new replica): from its first request on, a registration
+        GatewayApp restarted = TestGateways.started(settings);
+        try {
+            for (int i = 0; i < 6; i++) {
+                HttpResponse<String> r = GatewayTest.post(
+                        restarted.port(),
+                        "{\"goodsId\":" + goods + ",\"userId\":" + (500 + ids.incrementAndGet()) + ",\"quantity\":1}");
+                assertThat(r.statusCode()).as("request " + i + ": " + r.body()).isEqualTo(202);
+                JsonObject body = new JsonObject(r.body());
+                assertThat(body.getString("status")).as("request " + i).isEqualTo("WAITING_DRAW");
+                assertThat(Instant.parse(body.getString("drawClosesAt"))).isEqualTo(Instant.ofEpochMilli(start));
+            }
+        } finally {
+            restarted.close();
+        }
+    }
 }

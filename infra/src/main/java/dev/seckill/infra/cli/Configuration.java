@@ -1,5 +1,6 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.gateway.DrawWindowsBackfill;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.limit.RefusalBudget;
 import dev.seckill.infra.harness.ToolSettings;
@@ -45,7 +46,8 @@ public final class Configuration {
                 new Group("redis clients", RedisSettings.all()),
                 new Group(
                         "ingress-gateway",
-                        Stream.concat(GatewaySettings.all().stream(), RefusalBudget.all().stream())
+                        Stream.of(GatewaySettings.all(), RefusalBudget.all(), DrawWindowsBackfill.all())
+                                .flatMap(List::stream)
                                 .toList()),
                 new Group("stock-stream", StockStreamSettings.all()),
                 new Group("order-writer", OrderWriterSettings.all()),

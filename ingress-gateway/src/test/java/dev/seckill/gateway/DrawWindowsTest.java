@@ -1,0 +1,57 @@
+package dev.seckill.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seckill.contracts.fair.DrawFacts;
+import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import java.time.Instant;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ledger's past, read at start, against what the live ledger says meanwhile: a past OPENED counts unless the live
+ * ledger has since opened, drawn or closed that goods' sale (the past is older); a live entry that does not change a
+ * window (a deduction) does not hide the past open; once the past was read, only the live ledger counts.
+ */
+@Tag("fast")
+class DrawWindowsTest {
+    static final Instant CLOSES = Instant.now().plusSeconds(300);
+
+    static LedgerEntry opened(long goods) {
+        return LedgerEntry.of("open-" + goods, goods, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
+                .withCommandOffset(0)
+                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 60_000, CLOSES, "c0ffee"));
+    }
+
+    static LedgerEntry entry(long goods, LedgerType type) {
+        return LedgerEntry.of(type + "-" + goods, goods, type, 1, 1L, "r1", null, 4, Instant.now());
+    }
+
+    @Test
+    void thePastCountsOnlyWhereTheLiveLedgerHasNotSpokenOfTheWindow() {
+        DrawWindows w = new DrawWindows();
+        w.onLedger(entry(1, LedgerType.DRAWN)); // live: goods 1 drawn meanwhile
+        w.onLedger(entry(2, LedgerType.DEDUCTED)); // live: a deduction of goods 2 says nothing of its window
+        w.past(opened(1));
+        w.past(opened(2));
+        w.past(opened(3));
+        assertThat(w.closesAt(1, Instant.now()))
+                .as("drawn since: the past open is stale")
+                .isNull();
+        assertThat(w.closesAt(2, Instant.now())).isEqualTo(CLOSES);
+        assertThat(w.closesAt(3, Instant.now())).isEqualTo(CLOSES);
+        w.past(entry(3, LedgerType.DRAWN));
+        assertThat(w.closesAt(3, Instant.now())).as("drawn in the past too").isNull();
+
+        w.pastRead();
+        w.past(opened(4));
+        assertThat(w.closesAt(4, Instant.now()))
+                .as("after the read, the past is not heard")
+                .isNull();
+        w.onLedger(opened(4));
+        assertThat(w.closesAt(4, Instant.now())).isEqualTo(CLOSES);
+        assertThat(w.size()).isEqualTo(2);
+    }
+}

@@ -57,6 +57,7 @@ public final class DrawWindowsBackfill {
 
     private static Read readBack(
             Settings settings, Topics topics, DrawWindows windows, Duration lookback, Duration budget) {
+        long began = System.nanoTime();
         try (KafkaConsumer<String, byte[]> consumer = KafkaClients.consumer(
                 settings,
                 Map.of(
@@ -81,7 +82,7 @@ public final class DrawWindowsBackfill {
             }
             consumer.assign(pending);
             long records = 0;
-            long deadline = System.nanoTime() + budget.toNanos();
+            long deadline = began + budget.toNanos();
             while (!pending.isEmpty() && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     records++;
@@ -96,6 +97,12 @@ public final class DrawWindowsBackfill {
                 pending.removeIf(p -> consumer.position(p) >= end.get(p));
             }
             Read read = new Read(records, windows.size(), pending.isEmpty());
+            LOG.info(
+                    "draw windows: {} ledger records of the last {} min read in {} ms, {} lottery or registration windows open",
+                    records,
+                    lookback.toMinutes(),
+                    (System.nanoTime() - began) / 1_000_000,
+                    read.openWindows());
             if (!read.complete())
                 LOG.warn(
                         "draw windows: read {} ledger records in {} ms without reaching the end: a registration or "

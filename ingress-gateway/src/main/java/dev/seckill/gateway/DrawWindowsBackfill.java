@@ -73,14 +73,13 @@ public final class DrawWindowsBackfill {
             Map<TopicPartition, Long> since = new HashMap<>();
             parts.forEach(p -> since.put(p, System.currentTimeMillis() - lookback.toMillis()));
             Map<TopicPartition, OffsetAndTimestamp> from = consumer.offsetsForTimes(since, Duration.ofSeconds(30));
-            List<TopicPartition> pending = new ArrayList<>();
-            for (TopicPartition p : parts) {
-                OffsetAndTimestamp at = from.get(p);
-                if (at == null || at.offset() >= end.get(p)) continue; // nothing that recent
-                consumer.seek(p, at.offset());
-                pending.add(p);
-            }
+            Map<TopicPartition, Long> starts = new HashMap<>();
+            from.forEach((p, at) -> {
+                if (at != null && at.offset() < end.get(p)) starts.put(p, at.offset()); // else nothing that recent
+            });
+            List<TopicPartition> pending = new ArrayList<>(starts.keySet());
             consumer.assign(pending);
+            starts.forEach(consumer::seek);
             long records = 0;
             long deadline = began + budget.toNanos();
             while (!pending.isEmpty() && System.nanoTime() < deadline) {

@@ -25,10 +25,12 @@ final class DrawWindows {
     private Set<Long> heardLive = new HashSet<>();
 
     /** A ledger entry as it is written. */
-    synchronized void onLedger(LedgerEntry e) {
-        if (!changesWindow(e)) return;
-        if (heardLive != null) heardLive.add(e.goodsId());
-        apply(e);
+    void onLedger(LedgerEntry e) {
+        if (!changesWindow(e)) return; // most entries (deductions) take no lock
+        synchronized (this) {
+            if (heardLive != null) heardLive.add(e.goodsId());
+            apply(e);
+        }
     }
 
     /** A ledger entry written before this gateway started: older than anything heard live of its goods. */

@@ -42,6 +42,7 @@ final class WarmupReadSide implements AutoCloseable {
                 new SoldOutMarks(Duration.ofMinutes(5).toMillis(), (g, since) -> null, System::currentTimeMillis),
                 Duration.ofMillis(500),
                 windows::invalidate);
+        view.draws().pastRead(); // the warm-up's own topics: no past to read
         this.group = topics.prefix() + "gateway-status";
         this.indexer = new StatusIndexer(
                 settings, group, topics, store, status.redis(), Duration.ofMinutes(10), Clock.systemUTC());

@@ -1,12 +1,18 @@
 package dev.seckill.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.kit.config.Settings;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -53,5 +59,31 @@ class DrawWindowsTest {
         w.onLedger(opened(4));
         assertThat(w.closesAt(4, Instant.now())).isEqualTo(CLOSES);
         assertThat(w.size()).isEqualTo(2);
+    }
+
+    @Test
+    void theReadBackParsesOnlyWindowEntries_toldByTheirBytes() {
+        assertThat(DrawWindowsBackfill.namesAWindowEntry(Json.write(opened(7)))).isTrue();
+        assertThat(DrawWindowsBackfill.namesAWindowEntry(Json.write(entry(7, LedgerType.DRAWN))))
+                .isTrue();
+        assertThat(DrawWindowsBackfill.namesAWindowEntry(Json.write(entry(7, LedgerType.CLOSED))))
+                .isTrue();
+        assertThat(DrawWindowsBackfill.namesAWindowEntry(Json.write(entry(7, LedgerType.DEDUCTED))))
+                .isFalse();
+        assertThat(DrawWindowsBackfill.namesAWindowEntry(Json.write(entry(7, LedgerType.RELEASED))))
+                .isFalse();
+        assertThat(DrawWindowsBackfill.namesAWindowEntry(null)).isFalse();
+    }
+
+    @Test
+    void aNegativeLookbackIsRefusedInOneLine_andThePastIsClosedAnyway() {
+        DrawWindows w = new DrawWindows();
+        Settings s = Settings.with(Map.of(DrawWindowsBackfill.LOOKBACK_MS.name(), "-1"));
+        assertThatThrownBy(() -> DrawWindowsBackfill.read(s, new Topics("dw-x."), w, Duration.ofSeconds(1)))
+                .hasMessage("SECKILL_GATEWAY_DRAW_LOOKBACK_MS must be 0 (not read) or more, got -1");
+        w.past(opened(8));
+        assertThat(w.closesAt(8, Instant.now()))
+                .as("past read (refused): only the live ledger counts")
+                .isNull();
     }
 }

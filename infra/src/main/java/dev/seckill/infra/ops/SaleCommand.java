@@ -6,6 +6,7 @@ import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.gateway.DrawWindowsBackfill;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
@@ -54,6 +55,13 @@ public final class SaleCommand {
                     "a registration: purchases accepted from %s to the start %s are registrations, drawn at the start"
                             + " (send this command before the registration opens)%n",
                     start.minusMillis(window), start);
+        Instant windowEnd = fairness == Fairness.LOTTERY ? start.plusMillis(window) : start;
+        long lookback = settings.get(DrawWindowsBackfill.LOOKBACK_MS);
+        if (fairness.drawn() && Duration.between(Instant.now(), windowEnd).toMillis() > lookback)
+            out.printf(
+                    "note: the draw's window ends more than %s (%d ms) from now: a gateway started inside it will not"
+                            + " find this open in the ledger's past; open it later or raise that setting%n",
+                    DrawWindowsBackfill.LOOKBACK_MS.env(), lookback);
         return send(settings, f, command, "open_sale", out);
     }
 

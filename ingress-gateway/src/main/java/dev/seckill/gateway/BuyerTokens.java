@@ -33,9 +33,9 @@ final class BuyerTokens {
 
     /** The request's token checked; {@code kind} names a refusal in the answers' counter (401). */
     Checked check(RoutingContext ctx, String kind) {
-        String token = RequestHeaders.bearer(ctx);
+        Jwt.Lookup token = jwt.lookup(RequestHeaders.bearer(ctx));
         String charged = null;
-        if (!jwt.remembers(token)) {
+        if (!token.remembered()) {
             charged = RequestHeaders.clientAddress(ctx, addressHeader);
             RateLimiter.Limited limited = budget.take(charged);
             if (limited != null) {

@@ -73,6 +73,26 @@ class WaitingDrawTest {
         }
     }
 
+    /** The goods' sale window in Redis, as the stream's open writes it: from {@code start}, for an hour. */
+    static void saleWindow(long goods, long start) {
+        RedisKeys keys = new RedisKeys(settings.redisPrefix());
+        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
+            redis.hset(
+                    keys.sale(goods),
+                    Map.of("startAt", Long.toString(start), "endAt", Long.toString(start + 3_600_000)));
+            redis.pexpire(keys.sale(goods), 3_600_000);
+        }
+    }
+
+    /** The OPENED ledger entry of a registration drawn at {@code start}, its window the 5 minutes before. */
+    static void registrationOpened(long goods, String opId, long start) throws Exception {
+        byte[] seed = Draw.seed("a-secret-of-this-test-0123456789".getBytes(), goods, opId, start);
+        ledger(LedgerEntry.of(opId, goods, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
+                .withCommandOffset(0)
+                .withDraw(DrawFacts.committed(
+                        Fairness.REGISTRATION, 300_000, Instant.ofEpochMilli(start), Draw.commitment(seed))));
+    }
+
     @Test
     void insideALotterysWindowTheAnswerIsWaitingDrawUntilTheDrawIsRecorded() throws Exception {
         assertThat(buy().getString("status")).isEqualTo("PENDING");
@@ -101,21 +121,11 @@ class WaitingDrawTest {
     void beforeARegistrationsStartAPurchaseIsARegistration_notRefusedNotStarted() throws Exception {
         long goods = GOODS + 1;
         long start = System.currentTimeMillis() + 120_000;
-        RedisKeys keys = new RedisKeys(settings.redisPrefix());
-        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
-            redis.hset(
-                    keys.sale(goods),
-                    Map.of("startAt", Long.toString(start), "endAt", Long.toString(start + 3_600_000)));
-            redis.pexpire(keys.sale(goods), 3_600_000);
-        }
+        saleWindow(goods, start);
         // once the door knows the window (its first lookup lets a request through), before the start is not_started
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> "not_started".equals(new JsonObject(post(goods).body()).getString("reason")));
-        byte[] seed = Draw.seed("a-secret-of-this-test-0123456789".getBytes(), goods, "open-r", start);
-        ledger(LedgerEntry.of("open-r", goods, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
-                .withCommandOffset(0)
-                .withDraw(DrawFacts.committed(
-                        Fairness.REGISTRATION, 300_000, Instant.ofEpochMilli(start), Draw.commitment(seed))));
+        registrationOpened(goods, "open-r", start);
 
         JsonObject[] last = new JsonObject[1];
         await().atMost(Duration.ofSeconds(20)).until(() -> {
@@ -131,18 +141,8 @@ class WaitingDrawTest {
     void aGatewayStartedInsideARegistrationWindowKnowsIt_fromTheLedgersPast() throws Exception {
         long goods = GOODS + 2;
         long start = System.currentTimeMillis() + 120_000;
-        RedisKeys keys = new RedisKeys(settings.redisPrefix());
-        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
-            redis.hset(
-                    keys.sale(goods),
-                    Map.of("startAt", Long.toString(start), "endAt", Long.toString(start + 3_600_000)));
-            redis.pexpire(keys.sale(goods), 3_600_000);
-        }
-        byte[] seed = Draw.seed("a-secret-of-this-test-0123456789".getBytes(), goods, "open-p", start);
-        ledger(LedgerEntry.of("open-p", goods, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
-                .withCommandOffset(0)
-                .withDraw(DrawFacts.committed(
-                        Fairness.REGISTRATION, 300_000, Instant.ofEpochMilli(start), Draw.commitment(seed))));
+        saleWindow(goods, start);
+        registrationOpened(goods, "open-p", start);
         // a gateway started after the open (a restart, a new replica): from its first request on, a registration
         GatewayApp restarted = TestGateways.started(settings);
         try {

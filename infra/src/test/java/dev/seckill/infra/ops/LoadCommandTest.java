@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -42,9 +43,9 @@ class LoadCommandTest {
         return text;
     }
 
-    @Test
-    void anUpstreamsLoadViaKafkaIsDecidedOncePerRequestId_andViaHttpItIsAccepted() throws Exception {
-        Settings base = Settings.with(Map.of(
+    /** A test pipeline's settings: the tests' broker, two partitions, ports 0, and {@code auth}'s token settings. */
+    static Settings pipelineSettings(Map<String, String> auth) {
+        Map<String, String> all = new HashMap<>(Map.of(
                 Settings.KAFKA_BOOTSTRAP,
                 KafkaFixture.bootstrap(),
                 "gateway.port",
@@ -52,9 +53,15 @@ class LoadCommandTest {
                 "gateway.metrics.port",
                 "0",
                 "topic.partitions",
-                "2",
-                "gateway.auth.secret",
-                "load-test-" + UUID.randomUUID() + UUID.randomUUID()));
+                "2"));
+        all.putAll(auth);
+        return Settings.with(all);
+    }
+
+    @Test
+    void anUpstreamsLoadViaKafkaIsDecidedOncePerRequestId_andViaHttpItIsAccepted() throws Exception {
+        Settings base =
+                pipelineSettings(Map.of("gateway.auth.secret", "load-test-" + UUID.randomUUID() + UUID.randomUUID()));
         Namespace ns =
                 Namespace.create(base, "load-" + UUID.randomUUID().toString().substring(0, 6));
         try (Pipeline p = new Pipeline(ns).start();
@@ -127,15 +134,7 @@ class LoadCommandTest {
         Path dir = Files.createTempDirectory("load-jwks-");
         Path jwks = Files.writeString(dir.resolve("jwks.json"), new JWKSet(idp.toPublicJWK()).toString());
         Path signingKey = Files.writeString(dir.resolve("idp.json"), new JWKSet(idp).toString(false));
-        Settings base = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "2",
+        Settings base = pipelineSettings(Map.of(
                 "gateway.auth.jwks",
                 jwks.toString(),
                 "gateway.auth.issuer",

@@ -143,15 +143,38 @@ public final class Jwt implements AutoCloseable {
 
     /** The verified userId of a token, or {@link Refused} with the reason. */
     public long verify(String token) throws Refused {
-        if (token == null || token.isBlank()) throw new Refused("missing bearer token");
+        return verify(lookup(token));
+    }
+
+    /** A token, its cache key, and whether the caches answer it (then {@link #verify} checks no signature). */
+    public record Lookup(String token, String key, boolean remembered) {}
+
+    /**
+     * The token looked up in the caches (verified before, or refused for good before), hashed once for this and for
+     * {@link #verify(Lookup)}. The door charges the tokens not remembered to the client address's budget of refusals.
+     */
+    public Lookup lookup(String token) {
+        if (token == null || token.isBlank()) return new Lookup(token, null, true);
         String key = VerifiedTokens.key(token);
+        return new Lookup(token, key, verified.get(key) != null || refused.reason(key) != null);
+    }
+
+    /** Whether this token's answer is remembered: {@code lookup(token).remembered()}. */
+    public boolean remembers(String token) {
+        return lookup(token).remembered();
+    }
+
+    /** The verified userId of a looked-up token, or {@link Refused} with the reason. */
+    public long verify(Lookup token) throws Refused {
+        if (token.key() == null) throw new Refused("missing bearer token");
+        String key = token.key();
         VerifiedTokens.Entry known = verified.get(key);
         if (known == null) {
             String before = refused.reason(key);
             if (before != null) throw new Refused(before);
             verifications.increment();
             try {
-                known = full.check(token);
+                known = full.check(token.token());
             } catch (Refused e) {
                 if (e.lasting()) refused.put(key, e.getMessage());
                 throw e;
@@ -168,17 +191,6 @@ public final class Jwt implements AutoCloseable {
             throw new Refused("token signing key is not known", false);
         }
         return known.userId();
-    }
-
-    /**
-     * Whether this token's answer is remembered (verified before, or refused for good before): then {@link #verify}
-     * costs a hash and a lookup, no signature check. The door charges the tokens it does not remember to the client
-     * address's budget of refusals.
-     */
-    public boolean remembers(String token) {
-        if (token == null || token.isBlank()) return true;
-        String key = VerifiedTokens.key(token);
-        return verified.get(key) != null || refused.reason(key) != null;
     }
 
     /** Tokens the caches did not answer since the start (each parsed and, unless its header fails, signature-checked). */

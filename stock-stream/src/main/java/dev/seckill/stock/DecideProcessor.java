@@ -3,6 +3,7 @@ package dev.seckill.stock;
 import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
+import dev.seckill.stock.draw.DecideNow;
 import dev.seckill.stock.draw.HeldOrigin;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
@@ -98,6 +99,8 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     public void process(FixedKeyRecord<String, byte[]> record) {
         // a command the draw held is judged at its own position, not at the record being processed when it was released
         HeldOrigin held = HeldOrigin.take(record.headers());
+        // a drawn open is decided at once: the hold holds nothing before it knows the open stood
+        boolean decideNow = DecideNow.take(record.headers());
         RecordMetadata meta = held == null ? context.recordMetadata().orElseThrow() : null;
         Pending p = new Pending(
                 record,
@@ -113,7 +116,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             return;
         }
         buffer.add(p);
-        if (buffer.size() >= batchSize) drain(true);
+        if (buffer.size() >= batchSize || decideNow) drain(true);
     }
 
     /**

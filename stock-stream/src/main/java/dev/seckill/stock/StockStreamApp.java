@@ -15,6 +15,7 @@ import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.LiveSale;
 import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.stock.decision.StockScripts;
+import dev.seckill.stock.draw.beacon.BeaconSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -44,6 +45,7 @@ public final class StockStreamApp implements AutoCloseable {
     private KafkaStreams streams;
     private KafkaStreamsMetrics streamsMetrics;
     private PeerFencing fencing;
+    private BeaconSource beacon;
 
     public StockStreamApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
@@ -108,8 +110,14 @@ public final class StockStreamApp implements AutoCloseable {
                 Duration.ofMillis(50),
                 SharedSettings.keyLifetime(settings));
         StreamsBuilder builder = new StreamsBuilder();
+        beacon = DrawBeacon.of(config);
         StockTopology.build(
-                builder, topics, () -> scripts, Clock.systemUTC(), metrics, StockTopology.Settings.from(config));
+                builder,
+                topics,
+                () -> scripts,
+                Clock.systemUTC(),
+                metrics,
+                StockTopology.Settings.from(config, beacon));
         String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
         int session = SessionTimeouts.fitted(settings, config.sessionTimeoutMs(), "stock-stream");
         streams = instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)
@@ -165,6 +173,13 @@ public final class StockStreamApp implements AutoCloseable {
         if (streamsMetrics != null) streamsMetrics.close();
         if (fencing != null) fencing.close();
         if (redis != null) redis.close();
+        if (beacon instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing the draw beacon's client: {}", e.getMessage());
+            }
+        }
     }
 
     /**

@@ -24,8 +24,10 @@ public record StockStreamSettings(
         boolean shortCircuit,
         long pollMs,
         long caughtUpCommitMs,
-        String drawSecret,
-        long drawAllowanceMs) {
+        String drawBeacon,
+        String drawBeaconUrls,
+        long drawAllowanceMs,
+        long drawBeaconMarginMs) {
 
     public static final Setting<Integer> THREADS = Setting.integer("stream.threads", 2, "Kafka Streams threads");
     public static final Setting<Integer> COMMIT_INTERVAL_MS =
@@ -80,16 +82,28 @@ public record StockStreamSettings(
             "stream.caught.up.commit.ms",
             20,
             "a task that just decided a command younger than the commit interval commits at once, at most this often (0: off)");
-    public static final Setting<String> DRAW_SECRET = Setting.secret(
-            "stream.draw.secret",
-            128,
-            "the key of lottery sales' draw seeds (HMAC-SHA256; docs/contracts.md, \"The draw\"): the same on every "
-                    + "instance and kept, or a replay draws another order; empty: lottery opens are refused to the DLQ");
+    public static final Setting<String> DRAW_BEACON = Setting.text(
+            "stream.draw.beacon",
+            "quicknet",
+            "the public randomness beacon whose round seeds drawn sales (docs/contracts.md, \"The draw\"): quicknet "
+                    + "(drand's League of Entropy chain, its key built in), local (a beacon this deployment runs, read "
+                    + "from the first of the URLs: tests and the demo only, its holder knows every round) or off (drawn "
+                    + "opens refused to the DLQ)");
+    public static final Setting<String> DRAW_BEACON_URLS = Setting.text(
+            "stream.draw.beacon.urls",
+            "",
+            "the beacon's HTTP relays, comma-separated (quicknet: drand's public relays when empty; local: required)");
+    public static final Setting<Long> DRAW_BEACON_MARGIN_MS = Setting.number(
+            "stream.draw.beacon.margin.ms",
+            1_000,
+            "the draw takes the first beacon round published at least this long after the cutoff (clock skew between "
+                    + "the brokers and the beacon); stated in the OPENED entry");
     public static final Setting<Long> DRAW_ALLOWANCE_MS = Setting.number(
             "stream.draw.allowance.ms",
             1_000,
-            "how long after a lottery window's end a purchase accepted in it may still reach the stream and be drawn "
-                    + "(several gateways, producer retries); the draw waits for it, later ones are decided after the draw");
+            "how long after a drawn window's end a purchase accepted in it may still be appended to the commands topic "
+                    + "and be drawn (several gateways, producer retries): the cutoff, judged on the broker's append time "
+                    + "and stated in the OPENED entry; later ones are decided after the draw");
     public static final Setting<Integer> METRICS_PORT =
             Setting.integer("stream.metrics.port", 9402, "the port of /metrics when run as a service");
 
@@ -112,8 +126,10 @@ public record StockStreamSettings(
                 s.get(SHORT_CIRCUIT),
                 s.get(POLL_MS),
                 s.get(CAUGHT_UP_COMMIT_MS),
-                s.get(DRAW_SECRET),
-                s.get(DRAW_ALLOWANCE_MS));
+                s.get(DRAW_BEACON),
+                s.get(DRAW_BEACON_URLS),
+                s.get(DRAW_ALLOWANCE_MS),
+                s.get(DRAW_BEACON_MARGIN_MS));
     }
 
     private static String newTempDir() {

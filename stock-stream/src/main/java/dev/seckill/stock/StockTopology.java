@@ -9,11 +9,13 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.draw.DrawHold;
+import dev.seckill.stock.draw.DrawTerms;
+import dev.seckill.stock.draw.DrawWaits;
 import dev.seckill.stock.draw.Held;
+import dev.seckill.stock.draw.beacon.BeaconSource;
 import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -62,9 +64,8 @@ public final class StockTopology {
      * @param earlyCommitEvery a task asks for its commit at once (at most this often; ZERO: never) when it has just
      *                         decided a command younger than {@code commitInterval} ({@link EarlyCommit})
      * @param commitInterval   the stream's commit interval
-     * @param drawSecret       the key of lottery sales' seeds ({@code Draw.seed}); empty: lottery opens are refused
-     * @param drawAllowance    how long after a lottery window's end a purchase accepted in it may still arrive and be
-     *                         drawn (several gateways, producer retries)
+     * @param draw             how drawn sales are drawn: the beacon, the allowance, the margin ({@link DrawTerms#OFF}:
+     *                         drawn opens are refused)
      */
     public record Settings(
             int batchSize,
@@ -72,39 +73,35 @@ public final class StockTopology {
             boolean shortCircuit,
             Duration earlyCommitEvery,
             Duration commitInterval,
-            String drawSecret,
-            Duration drawAllowance) {
-        /** One Redis call per record, the sold-out short-circuit on, no early commit, no lottery. */
+            DrawTerms draw) {
+        /** One Redis call per record, the sold-out short-circuit on, no early commit, no drawn sales. */
         public static final Settings UNBATCHED =
-                new Settings(1, Duration.ofMillis(5), true, Duration.ZERO, Duration.ZERO, "", Duration.ofSeconds(1));
+                new Settings(1, Duration.ofMillis(5), true, Duration.ZERO, Duration.ZERO, DrawTerms.OFF);
 
-        /** The service's, from its settings. */
-        public static Settings from(StockStreamSettings s) {
+        /** The service's, from its settings, drawing with {@code beacon} (null: drawn opens refused). */
+        public static Settings from(StockStreamSettings s, BeaconSource beacon) {
             return new Settings(
                     s.batchSize(),
                     Duration.ofMillis(s.batchLingerMs()),
                     s.shortCircuit(),
                     Duration.ofMillis(s.caughtUpCommitMs()),
                     Duration.ofMillis(s.commitIntervalMs()),
-                    s.drawSecret(),
-                    Duration.ofMillis(s.drawAllowanceMs()));
+                    beacon == null
+                            ? DrawTerms.OFF
+                            : new DrawTerms(
+                                    beacon,
+                                    Duration.ofMillis(s.drawAllowanceMs()),
+                                    Duration.ofMillis(s.drawBeaconMarginMs())));
         }
 
-        /** These settings with lottery sales drawn with {@code secret}, late arrivals allowed for {@code allowance}. */
-        public Settings drawing(String secret, Duration allowance) {
-            return new Settings(
-                    batchSize, batchLinger, shortCircuit, earlyCommitEvery, commitInterval, secret, allowance);
-        }
-
-        /** The draw secret's bytes, or null when none is set. */
-        byte[] drawKey() {
-            return drawSecret == null || drawSecret.isEmpty() ? null : drawSecret.getBytes(StandardCharsets.UTF_8);
+        /** These settings with drawn sales drawn as {@code terms} say. */
+        public Settings drawing(DrawTerms terms) {
+            return new Settings(batchSize, batchLinger, shortCircuit, earlyCommitEvery, commitInterval, terms);
         }
 
         /** These settings with records decided {@code size} at a time, a partial batch waiting at most {@code linger}. */
         public Settings batched(int size, Duration linger) {
-            return new Settings(
-                    size, linger, shortCircuit, earlyCommitEvery, commitInterval, drawSecret, drawAllowance);
+            return new Settings(size, linger, shortCircuit, earlyCommitEvery, commitInterval, draw);
         }
     }
 
@@ -123,16 +120,15 @@ public final class StockTopology {
         Counter hits = Counter.builder("seckill_short_circuit_hits")
                 .description("purchases of a sold-out goods answered without Redis")
                 .register(metrics);
+        DrawWaits waits = DrawWaits.registered(metrics, clock);
         KStream<String, Held> held = builder.stream(
                         topics.commands(),
                         Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
                 .process(
-                        () -> new DrawHold(
-                                settings.drawKey(), settings.drawAllowance(), clock, FOLD_STORE, DECISIONS_STORE),
+                        () -> new DrawHold(settings.draw(), waits, clock, FOLD_STORE),
                         Named.as("draw-hold"),
                         DrawHold.STORE,
-                        FOLD_STORE,
-                        DECISIONS_STORE);
+                        FOLD_STORE);
         held.filter((k, h) -> h.isDrawn(), Named.as("drawn"))
                 .mapValues(Held::drawn, Named.as("drawn-entry"))
                 .to(
@@ -148,7 +144,7 @@ public final class StockTopology {
                                         folds,
                                         settings.shortCircuit(),
                                         hits::increment,
-                                        settings.drawKey()),
+                                        settings.draw()),
                                 metrics,
                                 settings),
                         Named.as("decide"),

@@ -195,7 +195,7 @@ class StockTopologyTest {
         assertThat(dead).hasSize(1);
         assertThat(header(dead.get(0), "error"))
                 .startsWith(
-                        "open_sale refused: fairness lottery needs the stream's draw secret (SECKILL_STREAM_DRAW_SECRET");
+                        "open_sale refused: fairness lottery needs a randomness beacon (SECKILL_STREAM_DRAW_BEACON)");
         assertThat(ledger.readValuesToList()).as("no sale opened").isEmpty();
         assertThat(rejected.readValuesToList()).extracting(Outcome::reason).containsExactly("no_sale");
     }

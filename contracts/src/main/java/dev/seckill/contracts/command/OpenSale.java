@@ -23,6 +23,8 @@ public record OpenSale(
         implements Command {
     /** The longest opening window a lottery may have: ten minutes. */
     public static final long MAX_WINDOW_MS = 600_000;
+    /** The longest a drawn sale may be opened before its start: seven days. */
+    public static final long MAX_DRAW_LEAD_MS = 7L * 86_400_000;
 
     /** A first-come-first-served sale. */
     public OpenSale(

@@ -1,7 +1,6 @@
 package dev.seckill.contracts.fair;
 
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -10,50 +9,34 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The draw of a {@link Fairness#LOTTERY} sale, a published function anyone can recompute (docs/contracts.md, "The
- * draw"):
+ * The draw of a drawn sale ({@link Fairness#LOTTERY}, {@link Fairness#REGISTRATION}), a published function anyone can
+ * recompute (docs/contracts.md, "The draw"):
  *
  * <ul>
- *   <li>the <b>seed</b> is {@code HMAC-SHA256(secret, "seckill-draw:v1:<goodsId>:<opId>:<startAt epoch ms>")} — the
- *       secret is the stream's, the opId and start the open_sale's, so a replay of the same commands draws the same
- *       order, nobody without the secret can know it before it is revealed, and a sale opened again with a reused opId
- *       but another start does not repeat a revealed seed;
- *   <li>the <b>commitment</b>, published in the OPENED ledger entry before anyone buys, is {@code SHA-256(seed)} in hex;
- *       the seed is revealed in the DRAWN entry when the window closes, and must hash to it;
+ *   <li>the <b>entries</b> are frozen first: their digest {@code D} is the root of an {@link EntryTree} over the window
+ *       purchases' record bytes, in offset order, as the broker appended them up to the cutoff;
+ *   <li>the <b>seed</b> is {@code SHA-256("seckill-draw:v2:<goodsId>:<hex D>:<hex randomness>")}, where
+ *       {@code randomness} is {@code SHA-256(signature)} of a public beacon round that did not exist at the cutoff (the
+ *       round the OPENED entry named): nobody — the operator included — can know it while entries can still be placed;
  *   <li>each buyer's <b>ticket</b> is {@code SHA-256(seed || "<goodsId>:<userId>")} in hex; the draw's order is the
  *       buyers sorted by ticket (then by userId, never needed in practice): one ticket per buyer, however many requests
  *       they sent.
  * </ul>
  */
 public final class Draw {
+    /** The version of the draw's rules, in the seed's input and on the ledger's draw facts. */
+    public static final String SCHEME = "seckill-draw:v2";
+
     private static final HexFormat HEX = HexFormat.of();
 
     private Draw() {}
 
-    public static byte[] seed(byte[] secret, long goodsId, String opId, long startAtMillis) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return mac.doFinal(
-                    ("seckill-draw:v1:" + goodsId + ":" + opId + ":" + startAtMillis).getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("HmacSHA256 is not available", e);
-        }
-    }
-
-    /** {@code SHA-256(seed)}, hex: what the OPENED entry publishes. */
-    public static String commitment(byte[] seed) {
-        return HEX.formatHex(sha256().digest(seed));
-    }
-
-    /** True when {@code seed} is the one {@code commitment} promised. */
-    public static boolean opens(String commitment, byte[] seed) {
-        return commitment != null
-                && MessageDigest.isEqual(commitment.getBytes(), commitment(seed).getBytes());
+    /** The seed of {@code goodsId}'s draw: the entries' digest and the beacon round's randomness, both public. */
+    public static byte[] seed(long goodsId, byte[] digest, byte[] randomness) {
+        return sha256(
+                (SCHEME + ":" + goodsId + ":" + hex(digest) + ":" + hex(randomness)).getBytes(StandardCharsets.UTF_8));
     }
 
     public static String ticket(byte[] seed, long goodsId, long userId) {
@@ -80,7 +63,11 @@ public final class Draw {
         return HEX.parseHex(hex);
     }
 
-    private static MessageDigest sha256() {
+    public static byte[] sha256(byte[] bytes) {
+        return sha256().digest(bytes);
+    }
+
+    static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -173,20 +173,27 @@ class EventSchemaTest {
         }
     }
 
-    static final byte[] SEED =
-            Draw.seed("a-secret-of-this-test-0123456789".getBytes(StandardCharsets.UTF_8), 1001, "o", 0);
+    static final String CHAIN = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971";
+    static final byte[] DIGEST = Draw.sha256(new byte[0]);
+    static final byte[] SIGNATURE = new byte[48];
+    static final byte[] SEED = Draw.seed(1001, DIGEST, Draw.sha256(SIGNATURE));
+
+    static DrawFacts committed(Instant at) {
+        return DrawFacts.committed(Fairness.LOTTERY, 2_000, at.plusSeconds(2), at.plusSeconds(3), CHAIN, 4_000_000);
+    }
 
     @Test
-    void aDrawnEntryWithoutItsSeedOrADrawWithABadCommitmentIsRefusedByTheSchema() {
+    void aDrawnEntryWithoutItsSeedOrADrawWithABadChainIsRefusedByTheSchema() {
         Instant at = INSTANTS[2];
         LedgerEntry noSeed = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
-                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 2_000, at.plusSeconds(2), Draw.commitment(SEED)));
+                .withDraw(committed(at));
         assertThat(violations("ledger-entry.json", Json.write(noSeed))).isNotEmpty();
         LedgerEntry noDraw = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at);
         assertThat(violations("ledger-entry.json", Json.write(noDraw))).isNotEmpty();
-        LedgerEntry badCommitment = LedgerEntry.of("open-x", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
-                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 2_000, at.plusSeconds(2), "not-a-hash"));
-        assertThat(violations("ledger-entry.json", Json.write(badCommitment))).isNotEmpty();
+        LedgerEntry badChain = LedgerEntry.of("open-x", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
+                .withDraw(DrawFacts.committed(
+                        Fairness.LOTTERY, 2_000, at.plusSeconds(2), at.plusSeconds(3), "not-a-hash", 4_000_000));
+        assertThat(violations("ledger-entry.json", Json.write(badChain))).isNotEmpty();
     }
 
     @Test
@@ -213,11 +220,9 @@ class EventSchemaTest {
                 LedgerEntry.of("open-lottery", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
                         .withKeysExpireAt(expire)
                         .withCommandOffset(0)
-                        .withDraw(
-                                DrawFacts.committed(Fairness.LOTTERY, 2_000, at.plusSeconds(2), Draw.commitment(SEED))),
+                        .withDraw(committed(at)),
                 LedgerEntry.of(LedgerEntry.drawnOpId(1001, 0), 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
-                        .withDraw(DrawFacts.revealed(
-                                Fairness.LOTTERY, 2_000, at.plusSeconds(2), Draw.commitment(SEED), SEED, 35, 31)));
+                        .withDraw(committed(at).revealed(DIGEST, 40, SIGNATURE, SEED, 35, 31)));
         assertThat(all.stream().map(LedgerEntry::type).distinct()).containsExactlyInAnyOrder(LedgerType.values());
         for (LedgerEntry e : all) {
             byte[] json = Json.write(e);

@@ -11,6 +11,7 @@ import dev.seckill.infra.harness.Drain;
 import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.DrawBeacons;
 import dev.seckill.infra.harness.draw.DrawCheck;
 import dev.seckill.infra.harness.draw.DrawRecords;
 import dev.seckill.kit.config.Settings;
@@ -100,9 +101,9 @@ final class FairSale {
         DrawCheck.Result draw = null;
         long answerableAt = 0;
         if (mode == Fairness.LOTTERY) {
-            DrawRecords records = DrawRecords.read(ns, goods);
+            DrawRecords records = DrawRecords.read(ns, goods, DrawBeacons.chains(ns));
             List<DrawCheck.Result> draws =
-                    DrawCheck.check(goods, records.commands(), records.ledger(), records.outcomes());
+                    DrawCheck.check(records);
             draw = draws.isEmpty() ? null : draws.get(0);
             answerableAt = start.toEpochMilli() + windowMs + allowanceMs;
         }

@@ -10,6 +10,7 @@ import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.harness.audit.SaleFacts;
+import dev.seckill.infra.harness.DrawBeacons;
 import dev.seckill.infra.harness.draw.DrawCheck;
 import dev.seckill.infra.harness.draw.DrawRecords;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -91,14 +92,14 @@ final class DrawKill {
     }
 
     private static String verify(ChaosTarget t, long due) throws Exception {
-        DrawRecords r = DrawRecords.read(t.settings, LOTTERY_GOODS);
+        DrawRecords r = DrawRecords.read(t.settings, LOTTERY_GOODS, DrawBeacons.chains(t.settings));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (r.outcomes().size() < BUYERS && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(500); // the stream, another process, decides them
-            r = DrawRecords.read(t.settings, LOTTERY_GOODS);
+            r = DrawRecords.read(t.settings, LOTTERY_GOODS, DrawBeacons.chains(t.settings));
         }
         if (r.outcomes().size() != BUYERS) return r.outcomes().size() + " outcomes for " + BUYERS + " purchases";
-        List<DrawCheck.Result> draws = DrawCheck.check(LOTTERY_GOODS, r.commands(), r.ledger(), r.outcomes());
+        List<DrawCheck.Result> draws = DrawCheck.check(r);
         if (draws.size() != 1) return draws.size() + " draws recorded";
         DrawCheck.Result d = draws.get(0);
         if (!d.follows()) return "the outcomes do not follow the draw: " + d.problems();

@@ -50,11 +50,23 @@ public final class CliCommands {
             CliCommand.of("sale close", "a close_sale command", required("goods", "N"), value("namespace", "NAME"));
     public static final CliCommand DRAW_VERIFY = CliCommand.of(
             "draw verify",
-            "a lottery sale's draw recomputed from the recorded topics alone: the seed opens the open's commitment, the"
-                    + " winners are the draw's first buyers, the outcomes follow it (exit 1 when they do not)",
+            "a drawn sale's draw recomputed from the recorded topics (or a file draw export wrote) and the beacon's key"
+                    + " alone: every drawn open has its DRAWN, the beacon round verifies and came after the cutoff, the"
+                    + " entries give the published digest, none left out, the seed, winners and outcomes follow it (exit"
+                    + " 1 naming each fault); --request ID: that purchase's inclusion proof and rank",
+            value("goods", "N"),
+            value("namespace", "NAME"),
+            value("file", "FILE"),
+            value("request", "ID"),
+            flag("allow-create-time"),
+            JSON);
+    public static final CliCommand DRAW_EXPORT = CliCommand.of(
+            "draw export",
+            "one goods' recorded sale (its commands with their append times, ledger entries, outcomes, the beacon's"
+                    + " public key) as one JSON file, for draw verify --file and infra/verify-draw/verify-draw.mjs",
             required("goods", "N"),
             value("namespace", "NAME"),
-            JSON);
+            required("out", "FILE"));
     public static final CliCommand RECONCILE = CliCommand.of(
             "reconcile",
             "ledger vs Redis vs DB, one row per goods; a dry run unless --repair",
@@ -160,6 +172,7 @@ public final class CliCommands {
                 SALE_OPEN,
                 SALE_CLOSE,
                 DRAW_VERIFY,
+                DRAW_EXPORT,
                 RECONCILE,
                 REPORT,
                 SQL,

@@ -108,8 +108,12 @@ public final class Seckill {
                     };
                 }
                 case "draw" -> {
-                    if (args.length < 2 || !args[1].equals("verify")) throw new Flags.UsageError("draw needs 'verify'");
-                    return DrawCommand.verify(settings, CliCommands.DRAW_VERIFY.parse(args), out);
+                    if (args.length < 2) throw new Flags.UsageError("draw needs 'verify' or 'export'");
+                    return switch (args[1]) {
+                        case "verify" -> DrawCommand.verify(settings, CliCommands.DRAW_VERIFY.parse(args), out);
+                        case "export" -> DrawCommand.export(settings, CliCommands.DRAW_EXPORT.parse(args), out);
+                        default -> throw new Flags.UsageError("unknown draw command '" + args[1] + "'");
+                    };
                 }
                 case "bench" -> {
                     if (args.length < 2)

@@ -89,7 +89,7 @@ public final class Pipeline implements AutoCloseable {
         TopicProvisioner.ensure(settingsOf("operator"), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
         redis = RedisConnections.open(ns.settings());
         writer = new OrderWriterApp(settingsOf("order-writer"), metrics).start();
-        stream = new StockStreamApp(DrawSecrets.with(settingsOf("stock-stream")), metrics).start();
+        stream = new StockStreamApp(DrawBeacons.with(settingsOf("stock-stream")), metrics).start();
         gateway = new GatewayApp(settingsOf("ingress-gateway"), metrics).start();
         commands = ReliableProducers.create(settingsOf("upstream"));
         stream.awaitRunning(Duration.ofSeconds(60));

@@ -103,7 +103,7 @@ public final class ServedStrategy implements AutoCloseable {
                 Integer.toString(stream),
                 "SECKILL_WRITER_METRICS_PORT",
                 Integer.toString(writer)));
-        env.putAll(DrawSecrets.environment(s)); // lottery sales can be opened on it
+        env.putAll(DrawBeacons.environment(DrawBeacons.inProcess(s).url())); // drawn sales can be opened on it
         // no instance ids, no warm-up switch: each service's defaults, as ./seckill run starts it (its instance id is
         // <host>-<metrics port>, stable across a restart here; a restart mid-sale skips the warm-up by itself)
         env.putAll(more);

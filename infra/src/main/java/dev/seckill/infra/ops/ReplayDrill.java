@@ -11,6 +11,7 @@ import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
@@ -93,7 +94,11 @@ public final class ReplayDrill {
                                 GatewaySettings.PORT.name(),
                                 "0",
                                 GatewaySettings.METRICS_PORT.name(),
-                                "0")));
+                                "0",
+                                // the copies keep the recording's append times: the drill's windows close as the
+                                // recording's did (nothing outside produces to a drill namespace)
+                                SharedSettings.COMMANDS_TIMESTAMPS.name(),
+                                "CreateTime")));
         Set<String> purchases = new LinkedHashSet<>();
         Set<Long> opened = new TreeSet<>();
         Set<Long> goods = new TreeSet<>();

@@ -37,6 +37,12 @@ public final class SharedSettings {
             KeyLifetime.DEFAULT_GRACE.toMillis(),
             "a sale's Redis keys expire this long after the later of its end and their writing (stock-stream writes them "
                     + "so, the reconciler reports a goods past it ENDED)");
+    public static final Setting<String> COMMANDS_TIMESTAMPS = Setting.text(
+            "topics.commands.timestamps",
+            "LogAppendTime",
+            "the commands topic's record times when it is created (message.timestamp.type): LogAppendTime, the broker's "
+                    + "clock, which closes drawn windows whatever a producer's clock says; CreateTime only for a drill "
+                    + "namespace that copies a recording with its recorded times");
     public static final Setting<String> STREAM_APPLICATION_ID = Setting.text(
             "stream.application.id",
             s -> s.topicPrefix() + "stock-stream",

@@ -2,6 +2,7 @@ package dev.seckill.kit.kafka;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,8 +31,20 @@ public final class TopicProvisioner {
     private static final short BROKER_DEFAULT = -1;
 
     public static List<NewTopic> specs(Topics topics, int partitions) {
+        return specs(topics, partitions, "LogAppendTime");
+    }
+
+    /**
+     * The topics' shapes; the commands topic's records carry {@code commandsTimestamps} ({@code LogAppendTime}: the
+     * broker's append time, which closes a drawn window; {@code CreateTime}: a drill's copies keep their recorded times).
+     */
+    public static List<NewTopic> specs(Topics topics, int partitions, String commandsTimestamps) {
+        if (!commandsTimestamps.equals("LogAppendTime") && !commandsTimestamps.equals("CreateTime"))
+            throw new IllegalArgumentException(SharedSettings.COMMANDS_TIMESTAMPS.env()
+                    + " must be LogAppendTime or CreateTime, not '" + commandsTimestamps + "'");
         List<NewTopic> specs = new ArrayList<>();
-        specs.add(new NewTopic(topics.commands(), partitions, BROKER_DEFAULT));
+        specs.add(new NewTopic(topics.commands(), partitions, BROKER_DEFAULT)
+                .configs(Map.of("message.timestamp.type", commandsTimestamps)));
         for (String t : topics.outcomes()) specs.add(new NewTopic(t, partitions, BROKER_DEFAULT));
         specs.add(new NewTopic(topics.ledger(), partitions, BROKER_DEFAULT)
                 .configs(Map.of("retention.ms", "-1", "retention.bytes", "-1")));
@@ -86,7 +99,7 @@ public final class TopicProvisioner {
     public static List<String> ensure(Settings settings, Topics topics, int partitions) {
         try (Admin admin = KafkaClients.admin(settings)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = specs(topics, partitions).stream()
+            List<NewTopic> missing = specs(topics, partitions, settings.get(SharedSettings.COMMANDS_TIMESTAMPS)).stream()
                     .filter(t -> !existing.contains(t.name()))
                     .toList();
             if (missing.isEmpty()) return List.of();

@@ -7,6 +7,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Restore;
+import dev.seckill.stock.draw.DrawTerms;
 import dev.seckill.stock.ledger.FoldStore;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -63,24 +64,24 @@ public final class Decider {
      * @param onShortCircuit called for each purchase answered without Redis (a metric)
      */
     public Decider(StockScripts scripts, Clock clock, FoldStore folds, boolean shortCircuit, Runnable onShortCircuit) {
-        this(scripts, clock, folds, shortCircuit, onShortCircuit, null);
+        this(scripts, clock, folds, shortCircuit, onShortCircuit, DrawTerms.OFF);
     }
 
-    /** @param drawSecret the key of lottery sales' seeds; null: lottery opens are refused */
+    /** @param draw how drawn sales are drawn ({@link DrawTerms#OFF}: drawn opens are refused) */
     public Decider(
             StockScripts scripts,
             Clock clock,
             FoldStore folds,
             boolean shortCircuit,
             Runnable onShortCircuit,
-            byte[] drawSecret) {
+            DrawTerms draw) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = new BatchFolds(folds);
         this.shortCircuit = shortCircuit;
         this.markers = new KeyMarkers(this.folds, scripts.lifetime());
         this.rebuilds = new Rebuilds(scripts, this.folds, markers);
-        this.operations = new SaleOperations(scripts, clock, this.folds, gate, drawSecret);
+        this.operations = new SaleOperations(scripts, clock, this.folds, gate, draw);
         this.purchases = new PurchaseDecisions(scripts, clock, this.folds, gate, shortCircuit, onShortCircuit);
     }
 

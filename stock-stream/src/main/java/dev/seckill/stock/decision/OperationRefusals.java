@@ -18,14 +18,25 @@ final class OperationRefusals {
                         + Instant.ofEpochMilli(issuedAt) + " (the record's timestamp); send a window that ends later");
     }
     /**
-     * A lottery sale on a stream with no draw secret (stream.draw.secret): it could neither promise a seed nor draw,
-     * and deciding the window first come first served would break the sale's promise, so no sale is opened.
+     * A drawn sale on a stream with no beacon (stream.draw.beacon=off): it could not name the round its draw takes, and
+     * deciding the window first come first served would break the sale's promise, so no sale is opened.
      */
-    static Decision noDrawSecret(OpenSale o) {
-        return Decision.dlq(
-                "open_sale refused: fairness " + o.fairness().wire()
-                        + " needs the stream's draw secret (SECKILL_STREAM_DRAW_SECRET"
-                        + " or its _FILE), and this stream has none; set it on every instance, or open the sale with fairness fcfs");
+    static Decision noDrawBeacon(OpenSale o) {
+        return Decision.dlq("open_sale refused: fairness " + o.fairness().wire()
+                + " needs a randomness beacon (SECKILL_STREAM_DRAW_BEACON), and this stream has none (off); set it"
+                + " on every instance, or open the sale with fairness fcfs");
+    }
+
+    /**
+     * A drawn sale whose start is more than {@link OpenSale#MAX_DRAW_LEAD_MS} after the open was sent: its window and
+     * its beacon round are promised that long ahead, and a slip in the start (seconds read as milliseconds, say) would
+     * hold the goods' window far in the future. Refused, naming the field.
+     */
+    static Decision drawStartsTooLate(OpenSale o, long issuedAt) {
+        return Decision.dlq("open_sale refused: startAt " + o.startAt() + " of a "
+                + o.fairness().wire()
+                + " is more than " + OpenSale.MAX_DRAW_LEAD_MS / 86_400_000 + " days after the command was issued at "
+                + Instant.ofEpochMilli(issuedAt) + "; open a drawn sale at most that long before its start");
     }
     /**
      * A forced open while buyers of the previous sale still hold units: their orders (unpaid, or paid) would lose

@@ -6,10 +6,9 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
-import dev.seckill.contracts.fair.Draw;
-import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.stock.draw.DrawTerms;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
@@ -30,10 +29,10 @@ final class SaleOperations {
     private final Clock clock;
     private final FoldStore folds;
     private final SoldOutGate gate;
-    private final byte[] drawSecret;
+    private final DrawTerms draw;
 
-    SaleOperations(StockScripts scripts, Clock clock, FoldStore folds, SoldOutGate gate, byte[] drawSecret) {
-        this.drawSecret = drawSecret;
+    SaleOperations(StockScripts scripts, Clock clock, FoldStore folds, SoldOutGate gate, DrawTerms draw) {
+        this.draw = draw;
         this.scripts = scripts;
         this.clock = clock;
         this.folds = folds;
@@ -50,9 +49,13 @@ final class SaleOperations {
         if (command instanceof Release rel) return call(scripts.releaseCall(rel, at), opId, in, r -> released(rel, r));
         if (command instanceof Pay pay) return call(scripts.payCall(pay, at), opId, in, r -> paid(pay, r));
         if (command instanceof OpenSale o) {
-            if (o.fairness().drawn() && drawSecret == null) return Step.decided(OperationRefusals.noDrawSecret(o));
+            if (o.fairness().drawn() && !draw.drawing()) return Step.decided(OperationRefusals.noDrawBeacon(o));
             if (in.timestamp() >= 0 && !o.endAt().isAfter(Instant.ofEpochMilli(in.timestamp())))
                 return Step.decided(OperationRefusals.endedBeforeIssued(o, in.timestamp()));
+            if (o.fairness().drawn()
+                    && in.timestamp() >= 0
+                    && o.startAt().toEpochMilli() - in.timestamp() > OpenSale.MAX_DRAW_LEAD_MS)
+                return Step.decided(OperationRefusals.drawStartsTooLate(o, in.timestamp()));
             int holders = o.force() ? folds.holdings(o.goodsId()).size() : 0;
             if (holders > 0) return Step.decided(OperationRefusals.forcedOverLiveBuyers(o, holders));
             long expireAt = scripts.lifetime().expireAt(o.endAt().toEpochMilli());
@@ -138,14 +141,8 @@ final class SaleOperations {
                         clock.instant())
                 .withKeysExpireAt(Instant.ofEpochMilli(expireAt))
                 .withCommandOffset(offset);
-        // a lottery's seed is promised before anyone buys: its hash, revealed by the DRAWN entry (DrawHold)
-        if (o.fairness().drawn())
-            entry = entry.withDraw(DrawFacts.committed(
-                    o.fairness(),
-                    o.windowMs(),
-                    o.windowEnd(),
-                    Draw.commitment(Draw.seed(
-                            drawSecret, o.goodsId(), o.opId(), o.startAt().toEpochMilli()))));
+        // a drawn sale's terms are promised before anyone buys: its window, its cutoff, the beacon round it will take
+        if (o.fairness().drawn()) entry = entry.withDraw(draw.committed(o));
         return Decision.of(null, entry);
     }
 

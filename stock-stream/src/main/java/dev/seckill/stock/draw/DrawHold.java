@@ -4,16 +4,13 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
-import dev.seckill.contracts.fair.Draw;
-import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.stock.ledger.FoldStore;
+import dev.seckill.stock.draw.beacon.Fetch;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,59 +23,64 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Holds a lottery sale's commands until its window is drawn (docs/invariants.md, "The draw"). When a lottery
- * {@code open_sale} passes, every later command of its goods is kept in {@link #STORE} (changelogged: it commits with
- * the offsets, so a crash or a rebalance restores what was held) until the draw is due — the window's end plus the
- * allowance for late arrivals — by the time of a record of the partition, or by the wall clock once the partition has
- * been quiet for the allowance (a replay's copies carry their recorded times, so a replay draws the same purchases).
- * Then, if the open stood (the fold holds its offset), the DRAWN entry reveals the seed and the held commands go to
- * the decide step in the {@link DrawOrder}; an open that was refused releases them in arrival order. Any other record
- * passes at once: a command without {@code "lottery"} in its bytes is not even parsed.
+ * Holds a drawn sale's commands until its window is drawn (docs/invariants.md, "The draw").
+ *
+ * <ol>
+ *   <li><b>The open is decided first.</b> A drawn {@code open_sale} goes to the decide step at once (it drains its
+ *       batch for it, {@link DecideNow}); only if the fold then holds the open's offset — it stood — does anything get
+ *       held. A refused open (over a live sale, ended before it was sent, a retried opId) holds nothing.
+ *   <li><b>From the window's start</b> (by the records' append time) every command of the goods is kept in
+ *       {@link #STORE} (changelogged: it commits with the offsets, so a crash or a rebalance restores what was held).
+ *   <li><b>The cutoff closes the window</b> — the OPENED entry's {@code cutoffAt}, judged on the broker's append time:
+ *       a record of the partition appended after it (the commands topic is {@code LogAppendTime}, so no producer's
+ *       clock sets it), or the wall clock past it once the partition has been quiet for the allowance.
+ *   <li><b>The beacon round</b> the OPENED entry named is taken once published (its signature checked against the
+ *       chain's key; a round not reachable: the draw waits, {@link DrawWaits} says how long). Then the DRAWN entry
+ *       publishes the entries' digest, the round and the seed, and the held commands go to the decide step in the
+ *       {@link DrawOrder}.
+ * </ol>
+ *
+ * Any other record passes at once: a command without {@code "fairness"} in its bytes is not even parsed.
  */
 public final class DrawHold implements Processor<String, byte[], String, Held> {
     public static final String STORE = "draw-holds";
+    private static final Logger LOG = LoggerFactory.getLogger(DrawHold.class);
     static final Duration CHECK_EVERY = Duration.ofMillis(50);
     /** Records this far behind the wall clock are a replay or a backlog, not live traffic. */
     static final Duration LIVE_LAG = Duration.ofSeconds(60);
-    /** How long a replay's partition must be quiet before the wall clock draws. */
+    /** How long a replay's partition must be quiet before the wall clock closes a window. */
     static final Duration REPLAY_QUIET = Duration.ofSeconds(10);
-    /**
-     * How long after it was first due a draw waits for the decision of its open: an open the decision refused without
-     * keeping a decision (ended before it was issued, forced over live buyers) is then taken as refused, and the held
-     * commands go on in arrival order rather than wait for ever.
-     */
-    static final Duration UNDECIDED_OPEN = Duration.ofSeconds(5);
     /** In the bytes of every open_sale that is drawn (a lottery, a registration): checked before parsing. */
     private static final byte[] FAIRNESS = "\"fairness\"".getBytes(StandardCharsets.UTF_8);
 
-    private final byte[] secret;
-    private final long allowanceMs;
+    private final DrawTerms terms;
+    private final DrawWaits waits;
     private final Clock clock;
     private final String foldStore;
-    private final String decisionsStore;
     private final Map<Long, PendingDraw> pending = new HashMap<>();
     private ProcessorContext<String, Held> context;
     private KeyValueStore<String, byte[]> store;
     private KeyValueStore<Long, GoodsFold> folds;
-    private KeyValueStore<String, String> decisions;
     private long lastRecordAt;
     /** The newest record time seen: far behind the wall clock, the task reads a replay (or a backlog). */
     private long newestRecordTime;
-    /** When each pending draw was first found due with its open not decided yet (in memory: a restart waits anew). */
-    private final Map<Long, Long> undecidedSince = new HashMap<>();
+    /** The last reason logged for a round not reachable, per goods (said once, not every 50 ms). */
+    private final Map<Long, String> said = new HashMap<>();
 
     /**
-     * @param secret the stream's draw secret; null or empty: no sale is held (the decide step refuses lottery opens)
-     * @param allowance how long after the window's end a purchase accepted in it may still arrive and be drawn
+     * @param terms the beacon, the allowance and the margin; {@link DrawTerms#OFF}: nothing is held (the decide step
+     *     refuses drawn opens)
+     * @param waits where draws waiting for their beacon round are counted (a metric)
      */
-    public DrawHold(byte[] secret, Duration allowance, Clock clock, String foldStore, String decisionsStore) {
-        this.secret = secret == null || secret.length == 0 ? null : secret;
-        this.allowanceMs = allowance.toMillis();
+    public DrawHold(DrawTerms terms, DrawWaits waits, Clock clock, String foldStore) {
+        this.terms = terms;
+        this.waits = waits;
         this.clock = clock;
         this.foldStore = foldStore;
-        this.decisionsStore = decisionsStore;
     }
 
     @Override
@@ -86,9 +88,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         this.context = context;
         this.store = context.getStateStore(STORE);
         this.folds = context.getStateStore(foldStore);
-        this.decisions = context.getStateStore(decisionsStore);
         pending.clear();
-        undecidedSince.clear();
         try (KeyValueIterator<String, byte[]> it = store.range("s:", "s;")) {
             while (it.hasNext()) {
                 PendingDraw d = Json.read(it.next().value, PendingDraw.class);
@@ -101,17 +101,25 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     }
 
     @Override
+    public void close() {
+        for (long goods : pending.keySet()) waits.forget(goods);
+    }
+
+    @Override
     public void process(Record<String, byte[]> record) {
-        // the origin header is the hold's own, between two processors of one task: never taken from outside
-        if (record.headers().lastHeader(HeldOrigin.HEADER) != null)
+        // the hold's own headers, between two processors of one task: never taken from outside
+        if (record.headers().lastHeader(HeldOrigin.HEADER) != null
+                || record.headers().lastHeader(DecideNow.HEADER) != null)
             record = record.withHeaders(HeldOrigin.stripped(record.headers()));
         lastRecordAt = context.currentSystemTimeMs();
         newestRecordTime = Math.max(newestRecordTime, record.timestamp());
-        if (!pending.isEmpty()) drawDue(record.timestamp());
-        // the common case, a command of a goods with no draw pending that opens no lottery: passed on as it is
-        boolean held = !pending.isEmpty() && pending.containsKey(CommandBytes.goodsOf(record.key()));
-        if (!held && (secret == null || !CommandBytes.contains(record.value(), FAIRNESS))) {
+        if (!pending.isEmpty()) closeWindows(record.timestamp());
+        // the common case, a command of a goods with no draw pending that opens no draw: passed on as it is
+        Long goods = CommandBytes.goodsOf(record.key());
+        boolean held = goods != null && pending.containsKey(goods);
+        if (!held && !(terms.drawing() && CommandBytes.contains(record.value(), FAIRNESS))) {
             context.forward(record.withValue(Held.command(record.value())));
+            if (!pending.isEmpty()) drawReady();
             return;
         }
         RecordMetadata meta = context.recordMetadata().orElseThrow();
@@ -124,73 +132,100 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
                 record.timestamp(),
                 HeldCommand.copy(record.headers()));
         admit(h, record);
+        drawReady();
     }
 
     /**
-     * The wall clock draws once the partition has been quiet for the allowance — for {@link #REPLAY_QUIET} when the
-     * newest record is much older than the clock (a replay, a backlog after a restart): a pause in a drill's copy must
-     * not draw before the rest of the window's purchases come.
+     * The wall clock closes a window once it is past the cutoff and the partition has been quiet for the allowance —
+     * for {@link #REPLAY_QUIET} when the newest record is much older than the clock (a replay, a backlog after a
+     * restart): a pause in a drill's copy must not close it before the rest of the window's purchases come. Then every
+     * closed window whose beacon round is published is drawn.
      */
     private void onWallClock(long now) {
         if (pending.isEmpty()) return;
         long quiet = now - newestRecordTime > LIVE_LAG.toMillis()
-                ? Math.max(allowanceMs, REPLAY_QUIET.toMillis())
-                : allowanceMs;
-        if (now - lastRecordAt >= quiet) drawDue(now);
+                ? Math.max(terms.allowance().toMillis(), REPLAY_QUIET.toMillis())
+                : terms.allowance().toMillis();
+        if (now - lastRecordAt >= quiet) closeWindows(now);
+        drawReady();
     }
 
-    /** Draws every pending sale due by {@code time}. */
-    private void drawDue(long time) {
-        for (PendingDraw d : new ArrayList<>(pending.values())) if (d.dueAt() <= time) draw(d);
+    /** Marks closed every pending window whose cutoff is before {@code time}: no later record is one of its entries. */
+    private void closeWindows(long time) {
+        for (PendingDraw d : new ArrayList<>(pending.values())) if (!d.closed() && time > d.cutoffAt()) save(d.close());
     }
 
-    /** Holds the command when its goods awaits a draw, else passes it on (the original record, or a released one). */
-    private void admit(HeldCommand h, Record<String, byte[]> original) {
-        Long goods = CommandBytes.goodsOf(h.key());
-        PendingDraw d = goods == null ? null : pending.get(goods);
-        if (d != null) {
-            store.put(heldKey(goods, d.nextSeq()), Json.write(h));
-            save(d.next());
-            return;
-        }
-        if (original != null) context.forward(original.withValue(Held.command(h.raw())));
-        else context.forward(new Record<>(h.key(), Held.command(h.raw()), h.timestamp(), h.headersWithOrigin()));
-        if (secret != null && goods != null && CommandBytes.contains(h.raw(), FAIRNESS)) startIfDrawn(goods, h);
-    }
-
-    private void startIfDrawn(long goods, HeldCommand h) {
-        if (CommandCodec.decode(h.raw()) instanceof ParsedCommand.Valid v
-                && v.command() instanceof OpenSale o
-                && o.fairness().drawn()
-                && o.goodsId() == goods) {
-            save(new PendingDraw(
-                    goods,
-                    o.opId(),
-                    h.offset(),
-                    o.startAt().toEpochMilli(),
-                    o.fairness(),
-                    o.windowStart().toEpochMilli(),
-                    o.windowMs(),
-                    o.windowEnd().toEpochMilli() + allowanceMs,
-                    0));
+    /** Draws every closed window whose beacon round is published (and verified); the others wait, counted. */
+    private void drawReady() {
+        for (PendingDraw d : new ArrayList<>(pending.values())) {
+            if (!d.closed()) continue;
+            Fetch f = terms.drawing()
+                    ? terms.beacon().round(d.round())
+                    : new Fetch.Unreachable("this stream has no beacon (SECKILL_STREAM_DRAW_BEACON=off)");
+            if (f instanceof Fetch.Ready r) {
+                draw(d, r.round().signature(), r.round().randomness());
+                continue;
+            }
+            waits.waiting(d.goodsId(), d.cutoffAt());
+            if (f instanceof Fetch.Unreachable u && !u.reason().equals(said.get(d.goodsId()))) {
+                said.put(d.goodsId(), u.reason());
+                LOG.warn(
+                        "the draw of goods {} waits for beacon round {} (due since its cutoff {}): {}",
+                        d.goodsId(),
+                        d.round(),
+                        d.facts().cutoffAt(),
+                        u.reason());
+            }
         }
     }
 
     /**
-     * The draw of one sale, once the decide step has decided its open (the fold holds the open's offset: it stood; the
-     * open's id is decided but the fold holds another: it was refused). Not decided yet: tried again later.
+     * Holds the command when its goods awaits a draw and its window has started (or something is held already), else
+     * passes it on — the original record, or a released one — and, for a drawn open, starts holding once it stood.
      */
-    private void draw(PendingDraw d) {
-        GoodsFold fold = folds.get(d.goodsId());
-        // no secret (an instance started without it after the open): no draw can be made; the commands go on in order
-        boolean stood = secret != null && fold != null && fold.openOffset == d.openOffset();
-        boolean decided = decisions.get(FoldStore.decisionKey(d.goodsId(), FoldStore.operationKey(d.opId()))) != null;
-        long now = context.currentSystemTimeMs();
-        if (!stood
-                && !decided
-                && secret != null
-                && now - undecidedSince.computeIfAbsent(d.goodsId(), g -> now) < UNDECIDED_OPEN.toMillis()) return;
-        undecidedSince.remove(d.goodsId());
+    private void admit(HeldCommand h, Record<String, byte[]> original) {
+        Long goods = CommandBytes.goodsOf(h.key());
+        PendingDraw d = goods == null ? null : pending.get(goods);
+        if (d != null && (d.nextSeq() > 0 || h.timestamp() >= d.windowStart())) {
+            store.put(heldKey(goods, d.nextSeq()), Json.write(h));
+            save(d.next());
+            return;
+        }
+        boolean opensDraw = terms.drawing() && goods != null && CommandBytes.contains(h.raw(), FAIRNESS);
+        if (original != null) {
+            Record<String, byte[]> out = original.withValue(original.value());
+            if (opensDraw) DecideNow.put(out.headers());
+            context.forward(out.withValue(Held.command(h.raw())));
+        } else {
+            var headers = h.headersWithOrigin();
+            if (opensDraw) DecideNow.put(headers);
+            context.forward(new Record<>(h.key(), Held.command(h.raw()), h.timestamp(), headers));
+        }
+        // the decide step has decided the open by now (it drains at a DecideNow): hold only if it stood
+        if (opensDraw) startIfOpened(goods, h);
+    }
+
+    private void startIfOpened(long goods, HeldCommand h) {
+        if (!(CommandCodec.decode(h.raw()) instanceof ParsedCommand.Valid v
+                && v.command() instanceof OpenSale o
+                && o.fairness().drawn()
+                && o.goodsId() == goods)) return;
+        GoodsFold fold = folds.get(goods);
+        if (fold == null || fold.openOffset != h.offset()) return; // refused: nothing is held
+        save(new PendingDraw(
+                goods,
+                o.opId(),
+                h.offset(),
+                o.startAt().toEpochMilli(),
+                o.fairness(),
+                o.windowStart().toEpochMilli(),
+                terms.committed(o),
+                false,
+                0));
+    }
+
+    /** The draw of one sale: its entries frozen in a digest, seeded with the beacon round's randomness. */
+    private void draw(PendingDraw d, byte[] signature, byte[] randomness) {
         List<HeldCommand> held = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it =
@@ -204,12 +239,10 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         keys.forEach(store::delete);
         store.delete(stateKey(d.goodsId()));
         pending.remove(d.goodsId());
-        if (!stood) {
-            for (HeldCommand h : held) admit(h, null);
-            return;
-        }
-        byte[] seed = Draw.seed(secret, d.goodsId(), d.opId(), d.startAt());
-        DrawOrder order = DrawOrder.of(d, seed, held);
+        waits.forget(d.goodsId());
+        said.remove(d.goodsId());
+        DrawOrder order = DrawOrder.of(d, held, randomness);
+        GoodsFold fold = folds.get(d.goodsId());
         LedgerEntry drawn = LedgerEntry.of(
                         LedgerEntry.drawnOpId(d.goodsId(), d.openOffset()),
                         d.goodsId(),
@@ -218,17 +251,17 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
                         null,
                         null,
                         null,
-                        fold.stock,
+                        fold == null ? 0 : fold.stock,
                         clock.instant())
-                .withDraw(DrawFacts.revealed(
-                        d.mode(),
-                        d.windowMs(),
-                        Instant.ofEpochMilli(d.windowEnd()),
-                        Draw.commitment(seed),
-                        seed,
-                        order.throughOffset(),
-                        order.buyers().size()));
-        context.forward(new Record<>(Long.toString(d.goodsId()), Held.drawn(drawn), d.dueAt()));
+                .withDraw(d.facts()
+                        .revealed(
+                                order.digest(),
+                                order.leaves().size(),
+                                signature,
+                                order.seed(),
+                                order.throughOffset(),
+                                order.buyers().size()));
+        context.forward(new Record<>(Long.toString(d.goodsId()), Held.drawn(drawn), Math.max(d.cutoffAt(), 0)));
         for (HeldCommand h : order.sequence()) admit(h, null);
     }
 

@@ -4,6 +4,7 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.fair.Draw;
+import dev.seckill.contracts.fair.EntryTree;
 import dev.seckill.contracts.fair.Fairness;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,41 +13,63 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The order in which a lottery sale's held commands are decided once its window closes (docs/contracts.md, "The
- * draw"): first the window's purchases — valid purchases of the goods whose {@code acceptedAt} is in
- * {@code [startAt, startAt + windowMs)} — buyer by buyer in the draw's order (one ticket per buyer; a buyer's requests
- * together, in arrival order), then everything else held, in arrival order. {@code throughOffset}: the last offset
- * the draw took (the open's when nothing was held). A registration's window purchases are passed on as accepted at the
- * sale's start.
+ * The order in which a drawn sale's held commands are decided once its draw runs (docs/contracts.md, "The draw"):
+ * first the window's entries ({@link #entry}) buyer by buyer in the draw's order (one ticket per buyer; a buyer's
+ * requests together, in arrival order), then everything else held, in arrival order. {@code leaves}: the entries' leaf
+ * hashes in offset order, {@code digest} their {@link EntryTree} root, {@code seed} the draw's ({@link Draw#seed} of the
+ * digest and the beacon round's randomness). {@code throughOffset}: the last offset the
+ * draw had read (the open's when nothing was held). A registration's entries are passed on as accepted at the sale's
+ * start.
  */
-public record DrawOrder(List<HeldCommand> sequence, List<Long> buyers, long throughOffset) {
+public record DrawOrder(
+        List<HeldCommand> sequence,
+        List<Long> buyers,
+        List<byte[]> leaves,
+        byte[] digest,
+        byte[] seed,
+        long throughOffset) {
 
-    /** Whether {@code p} is one of the purchases of the window {@code [windowStart, windowStart + windowMs)}. */
-    public static boolean inWindow(Purchase p, long goodsId, long windowStart, long windowMs) {
-        if (p.goodsId() != goodsId || p.acceptedAt() == null) return false;
+    /**
+     * The purchase a record is, when it is an entry of the draw: a valid purchase of the goods (keyed by it) whose
+     * {@code acceptedAt} is in the window {@code [windowStart, windowEnd)} and which the broker appended in
+     * {@code [windowStart, cutoffAt]} — the append time, never a producer's clock, bounds it. Null otherwise.
+     */
+    public static Purchase entry(
+            long goodsId, long windowStart, long windowEnd, long cutoffAt, String key, byte[] raw, long appendedAt) {
+        if (appendedAt < windowStart || appendedAt > cutoffAt) return null;
+        if (!(CommandCodec.decode(raw) instanceof ParsedCommand.Valid v && v.command() instanceof Purchase p))
+            return null;
+        if (p.goodsId() != goodsId || !Long.toString(goodsId).equals(key) || p.acceptedAt() == null) return null;
         Instant at = p.acceptedAt();
-        return !at.isBefore(Instant.ofEpochMilli(windowStart))
-                && at.isBefore(Instant.ofEpochMilli(windowStart + windowMs));
+        boolean inWindow =
+                !at.isBefore(Instant.ofEpochMilli(windowStart)) && at.isBefore(Instant.ofEpochMilli(windowEnd));
+        return inWindow ? p : null;
     }
 
-    static DrawOrder of(PendingDraw d, byte[] seed, List<HeldCommand> held) {
+    /** The held commands in the order of the draw: its entries frozen in a digest, seeded with the beacon's randomness. */
+    static DrawOrder of(PendingDraw d, List<HeldCommand> held, byte[] randomness) {
         Map<Long, List<HeldCommand>> byBuyer = new LinkedHashMap<>();
         List<HeldCommand> rest = new ArrayList<>();
+        List<byte[]> leaves = new ArrayList<>();
         long through = d.openOffset();
+        long windowEnd = d.facts().windowEndAt().toEpochMilli();
         for (HeldCommand h : held) {
             through = Math.max(through, h.offset());
-            if (CommandCodec.decode(h.raw()) instanceof ParsedCommand.Valid v
-                    && v.command() instanceof Purchase p
-                    && Long.toString(p.goodsId()).equals(h.key())
-                    && inWindow(p, d.goodsId(), d.windowStart(), d.windowMs()))
-                byBuyer.computeIfAbsent(p.userId(), u -> new ArrayList<>()).add(registered(d, p, h));
-            else rest.add(h);
+            Purchase p = entry(d.goodsId(), d.windowStart(), windowEnd, d.cutoffAt(), h.key(), h.raw(), h.timestamp());
+            if (p == null) {
+                rest.add(h);
+                continue;
+            }
+            leaves.add(EntryTree.leaf(h.raw()));
+            byBuyer.computeIfAbsent(p.userId(), u -> new ArrayList<>()).add(registered(d, p, h));
         }
+        byte[] digest = EntryTree.root(leaves);
+        byte[] seed = Draw.seed(d.goodsId(), digest, randomness);
         List<Long> order = Draw.order(seed, d.goodsId(), byBuyer.keySet());
         List<HeldCommand> sequence = new ArrayList<>(held.size());
         for (long u : order) sequence.addAll(byBuyer.get(u));
         sequence.addAll(rest);
-        return new DrawOrder(sequence, order, through);
+        return new DrawOrder(sequence, order, leaves, digest, seed, through);
     }
 
     /**

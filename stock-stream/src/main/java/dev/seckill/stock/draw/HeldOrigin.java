@@ -20,10 +20,10 @@ public record HeldOrigin(String topic, int partition, long offset, long timestam
                 (o.partition + ":" + o.offset + ":" + o.timestamp + ":" + o.topic).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code headers} without the origin header (a record from outside must not carry one). */
+    /** {@code headers} without the hold's own headers, this and {@link DecideNow}'s (a record from outside must not carry them). */
     static Headers stripped(Headers headers) {
         RecordHeaders out = new RecordHeaders();
-        for (Header h : headers) if (!h.key().equals(HEADER)) out.add(h);
+        for (Header h : headers) if (!h.key().equals(HEADER) && !h.key().equals(DecideNow.HEADER)) out.add(h);
         return out;
     }
 

@@ -1,12 +1,13 @@
 package dev.seckill.stock.draw;
 
+import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
 
 /**
  * A sale whose opening window has not been drawn yet, as the {@link DrawHold} keeps it: the open_sale's opId and
- * offset, the sale's start (the seed's), its draw mode, the window (from {@code windowStart}, {@code windowMs} long:
- * from the start for a lottery, before it for a registration), when the draw is due (the window's end + the allowance
- * for late arrivals), and the sequence number of the next command held for the goods.
+ * offset, the sale's start, its draw mode, the window's start, what the OPENED entry promised ({@code facts}: the
+ * window's end, the cutoff, the beacon round), whether the cutoff has passed ({@code closed}: a record appended after
+ * it was read, or the wall clock passed it on a quiet partition), and the sequence number of the next command held.
  */
 public record PendingDraw(
         long goodsId,
@@ -15,15 +16,27 @@ public record PendingDraw(
         long startAt,
         Fairness mode,
         long windowStart,
-        long windowMs,
-        long dueAt,
+        DrawFacts facts,
+        boolean closed,
         long nextSeq) {
 
-    long windowEnd() {
-        return windowStart + windowMs;
+    long windowMs() {
+        return facts.windowMs();
+    }
+
+    long cutoffAt() {
+        return facts.cutoffAt().toEpochMilli();
+    }
+
+    long round() {
+        return facts.beaconRound();
     }
 
     PendingDraw next() {
-        return new PendingDraw(goodsId, opId, openOffset, startAt, mode, windowStart, windowMs, dueAt, nextSeq + 1);
+        return new PendingDraw(goodsId, opId, openOffset, startAt, mode, windowStart, facts, closed, nextSeq + 1);
+    }
+
+    PendingDraw close() {
+        return new PendingDraw(goodsId, opId, openOffset, startAt, mode, windowStart, facts, true, nextSeq);
     }
 }

@@ -8,6 +8,7 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.fair.Draw;
+import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
@@ -15,8 +16,10 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.stock.StockTopology;
 import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.decision.TestRedis;
+import dev.seckill.stock.draw.beacon.BeaconRound;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,13 +41,13 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A lottery sale under TopologyTestDriver, deciding against the real Redis: the window's purchases wait for the draw
  * and are then decided in its order (docs/contracts.md, "The draw").
  */
 class DrawTopologyTest {
-    static final String SECRET = "the-draw-secret-of-this-test-5f1c2e9a7b3d";
     static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
     static final long WINDOW_MS = 2_000;
     static final Duration ALLOWANCE = Duration.ofSeconds(1);
@@ -53,6 +56,12 @@ class DrawTopologyTest {
 
     final Topics topics = new Topics("ttd.");
     TestRedis redis;
+    SigningBeacon beacon;
+    SimpleMeterRegistry metrics;
+
+    @TempDir
+    Path dir;
+
     TopologyTestDriver driver;
     TestInputTopic<String, byte[]> commands;
     TestOutputTopic<String, Outcome> success, soldOut, rejected;
@@ -60,9 +69,10 @@ class DrawTopologyTest {
     TestOutputTopic<String, byte[]> dlq;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws Exception {
         redis = new TestRedis();
-        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        beacon = new SigningBeacon(dir.resolve("beacon.key"));
+        metrics = new SimpleMeterRegistry();
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(
                 builder,
@@ -72,7 +82,7 @@ class DrawTopologyTest {
                 metrics,
                 StockTopology.Settings.UNBATCHED
                         .batched(64, Duration.ofMillis(5))
-                        .drawing(SECRET, ALLOWANCE));
+                        .drawing(new DrawTerms(beacon, ALLOWANCE, Duration.ZERO)));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd-draw");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -86,6 +96,19 @@ class DrawTopologyTest {
         dlq = driver.createOutputTopic(topics.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
+    /**
+     * The seed a DRAWN entry publishes, after checking it follows from its public parts: the round's signature verifies
+     * under the beacon's key, and the seed is {@code Draw.seed} of the digest and the round's randomness.
+     */
+    byte[] seedOf(LedgerEntry drawn) {
+        DrawFacts d = drawn.draw();
+        BeaconRound round = new BeaconRound(d.beaconRound(), Draw.unhex(d.signature()));
+        assertThat(round.verifies(beacon.chain())).isTrue();
+        byte[] seed = Draw.seed(GOODS, Draw.unhex(d.digest()), round.randomness());
+        assertThat(Draw.hex(seed)).isEqualTo(d.seed());
+        return seed;
+    }
+
     TestOutputTopic<String, Outcome> out(String topic) {
         return driver.createOutputTopic(topic, new StringDeserializer(), StockTopology.OUTCOME_SERDE.deserializer());
     }
@@ -94,6 +117,7 @@ class DrawTopologyTest {
     void tearDown() {
         driver.close();
         redis.close();
+        beacon.close();
     }
 
     void send(long goods, byte[] value, Instant at, RecordHeaders headers) {
@@ -138,11 +162,13 @@ class DrawTopologyTest {
         assertThat(rejected.readValuesToList()).isEmpty();
         List<LedgerEntry> entries = ledger.readValuesToList();
         assertThat(entries).extracting(LedgerEntry::type).containsExactly(LedgerType.OPENED);
-        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-lottery", START.toEpochMilli());
-        assertThat(entries.get(0).draw().commitment()).isEqualTo(Draw.commitment(seed));
-        assertThat(entries.get(0).draw().seed())
-                .as("the seed stays secret until the draw")
-                .isNull();
+        DrawFacts promised = entries.get(0).draw();
+        assertThat(promised.cutoffAt()).isEqualTo(START.plusMillis(WINDOW_MS).plus(ALLOWANCE));
+        assertThat(promised.beaconChain()).isEqualTo(beacon.chain().hash());
+        assertThat(beacon.chain().timeOfMs(promised.beaconRound()))
+                .as("the round the draw takes is published after the cutoff")
+                .isGreaterThan(promised.cutoffAt().toEpochMilli());
+        assertThat(promised.seed()).as("no seed before the draw").isNull();
 
         driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS)); // the window closed, the allowance has not passed
         assertThat(success.readValuesToList()).isEmpty();
@@ -156,15 +182,14 @@ class DrawTopologyTest {
 
         driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
 
-        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-lottery", START.toEpochMilli());
-        List<Long> order = Draw.order(seed, GOODS, arrival);
         List<LedgerEntry> entries = ledger.readValuesToList();
         assertThat(entries.get(0).type()).isEqualTo(LedgerType.DRAWN);
-        assertThat(Draw.opens(
-                        entries.get(0).draw().commitment(),
-                        Draw.unhex(entries.get(0).draw().seed())))
-                .isTrue();
+        byte[] seed = seedOf(entries.get(0));
+        List<Long> order = Draw.order(seed, GOODS, arrival);
         assertThat(entries.get(0).draw().buyers()).isEqualTo(31);
+        assertThat(entries.get(0).draw().entries())
+                .as("the 34 purchases inside the window")
+                .isEqualTo(34);
         assertThat(entries.get(0).draw().throughOffset())
                 .isEqualTo(35L); // the open at 0, then 35 purchases held: 1..35
         assertThat(entries.subList(1, entries.size()))
@@ -187,7 +212,7 @@ class DrawTopologyTest {
 
         buy("late-comer", 600, WINDOW_MS + ALLOWANCE.toMillis() + 1);
 
-        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-lottery", START.toEpochMilli());
+        byte[] seed = seedOf(ledger.readValuesToList().get(0));
         assertThat(success.readValuesToList())
                 .extracting(Outcome::userId)
                 .containsExactlyElementsOf(Draw.order(seed, GOODS, arrival).subList(0, (int) STOCK));
@@ -236,7 +261,9 @@ class DrawTopologyTest {
 
         driver.advanceWallClockTime(ALLOWANCE.plusMillis(100));
 
-        byte[] seed = Draw.seed(SECRET.getBytes(StandardCharsets.UTF_8), GOODS, "open-reg", START.toEpochMilli());
+        List<LedgerEntry> entries = ledger.readValuesToList();
+        LedgerEntry opened = entries.get(0);
+        byte[] seed = seedOf(entries.get(1));
         List<Outcome> won = success.readValuesToList();
         assertThat(won)
                 .extracting(Outcome::userId)
@@ -244,28 +271,117 @@ class DrawTopologyTest {
         assertThat(won).extracting(Outcome::acceptedAt).containsOnly(START);
         assertThat(soldOut.readValuesToList()).hasSize(20 - (int) STOCK);
         assertThat(rejected.readValuesToList()).isEmpty();
-        LedgerEntry opened = ledger.readValuesToList().get(0);
         assertThat(opened.draw().fairness()).isEqualTo("registration");
         assertThat(opened.draw().windowEndAt()).isEqualTo(START);
     }
 
     @Test
-    void givenALotteryOpenTheDecisionRefusesWithoutADecision_thenItsHeldCommandsGoOnInArrivalOrder_notHeldForEver() {
-        // ended before it was issued (the record's time): refused to the DLQ, no decision kept for its opId
+    void givenALotteryOpenEndedBeforeItWasSent_thenNothingIsHeld_theNextPurchaseIsAnsweredAtOnce() {
+        // ended before it was issued (the record's time): refused to the DLQ
         OpenSale o =
                 new OpenSale(GOODS, STOCK, START, START.plusSeconds(1), 1, "open-late", false, Fairness.LOTTERY, 500);
         send(GOODS, CommandCodec.encode(o), START.plusSeconds(2), new RecordHeaders());
         buy("after-refusal", 1, 2_100);
+
         assertThat(dlq.readRecordsToList()).hasSize(1);
-
-        driver.advanceWallClockTime(Duration.ofSeconds(2)); // the draw is due; the open is not in the fold
-        assertThat(rejected.readValuesToList()).isEmpty();
-        driver.advanceWallClockTime(DrawHold.UNDECIDED_OPEN.plusMillis(100));
-
         assertThat(rejected.readValuesToList())
+                .as("decided at once, no wall-clock time passed")
                 .extracting(Outcome::requestId, Outcome::reason)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("after-refusal", "no_sale"));
         assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type).doesNotContain(LedgerType.DRAWN);
+    }
+
+    @Test
+    void givenALiveSale_whenALotteryOpenIsRefusedOverIt_thenTheLiveSalesPurchasesAreDecidedAtOnce() {
+        OpenSale live = new OpenSale(GOODS, STOCK, START, START.plusSeconds(3600), 1, "open-live", false);
+        send(GOODS, CommandCodec.encode(live), START.minusSeconds(1), new RecordHeaders());
+        buy("live-1", 1, 10);
+        assertThat(success.readValuesToList()).hasSize(1);
+        // a lottery opened a day ahead over the live sale, without force: refused (the live sale's keys are there)
+        OpenSale lottery = new OpenSale(
+                GOODS,
+                STOCK,
+                START.plus(Duration.ofDays(1)),
+                START.plus(Duration.ofDays(1)).plusSeconds(3600),
+                1,
+                "open-tomorrow",
+                false,
+                Fairness.LOTTERY,
+                60_000);
+        send(GOODS, CommandCodec.encode(lottery), START.plusMillis(20), new RecordHeaders());
+        assertThat(dlq.readRecordsToList()).hasSize(1);
+
+        buy("live-2", 2, 30);
+
+        assertThat(success.readValuesToList())
+                .as("the live sale goes on: nothing waits for a refused open's window")
+                .extracting(Outcome::requestId)
+                .containsExactly("live-2");
+    }
+
+    @Test
+    void givenADrawnOpenStartingMoreThanSevenDaysAhead_thenItIsRefusedNamingStartAt() {
+        Instant far = START.plus(Duration.ofDays(8));
+        OpenSale o = new OpenSale(GOODS, STOCK, far, far.plusSeconds(60), 1, "open-far", false, Fairness.LOTTERY, 500);
+        send(GOODS, CommandCodec.encode(o), START, new RecordHeaders());
+
+        var dead = dlq.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        assertThat(new String(dead.get(0).headers().lastHeader("error").value(), StandardCharsets.UTF_8))
+                .contains("startAt");
+        assertThat(ledger.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void givenAProducerWhoseClockRunsTenMinutesAhead_thenItsPurchaseNeitherEndsTheWindowNorIsAnEntry() {
+        openLottery();
+        buy("r-1", 1, 10);
+        // the producer stamps acceptedAt 10 minutes ahead; the broker appends it mid-window (LogAppendTime)
+        Instant ahead = START.plusMillis(500).plus(Duration.ofMinutes(10));
+        send(
+                GOODS,
+                CommandCodec.encode(new Purchase("r-ahead", GOODS, 2, 1, ahead)),
+                START.plusMillis(500),
+                new RecordHeaders());
+        buy("r-3", 3, 900);
+
+        assertThat(ledger.readValuesToList()).extracting(LedgerEntry::type).containsExactly(LedgerType.OPENED);
+        assertThat(success.readValuesToList()).as("the window is still open").isEmpty();
+
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
+
+        LedgerEntry drawn = ledger.readValuesToList().get(0);
+        assertThat(drawn.type()).isEqualTo(LedgerType.DRAWN);
+        assertThat(drawn.draw().entries())
+                .as("r-1 and r-3; the clock-ahead purchase is not an entry")
+                .isEqualTo(2);
+    }
+
+    @Test
+    void givenTheBeaconCannotBeReached_thenTheDrawWaits_theGaugeSaysSo_andNothingFallsBackToArrivalOrder() {
+        openLottery();
+        List<Long> arrival = aCrowdArrives();
+        ledger.readValuesToList();
+        beacon.unreachable = "relay http://127.0.0.1:1 unreachable: connection refused";
+
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
+        driver.advanceWallClockTime(Duration.ofSeconds(5));
+
+        assertThat(success.readValuesToList()).isEmpty();
+        assertThat(soldOut.readValuesToList()).isEmpty();
+        assertThat(ledger.readValuesToList()).isEmpty();
+        assertThat(metrics.get("seckill_draw_beacon_wait_seconds").gauge().value())
+                .isGreaterThan(1.0);
+
+        beacon.unreachable = null;
+        driver.advanceWallClockTime(Duration.ofMillis(100));
+
+        byte[] seed = seedOf(ledger.readValuesToList().get(0));
+        assertThat(success.readValuesToList())
+                .extracting(Outcome::userId)
+                .containsExactlyElementsOf(Draw.order(seed, GOODS, arrival).subList(0, (int) STOCK));
+        assertThat(metrics.get("seckill_draw_beacon_wait_seconds").gauge().value())
+                .isZero();
     }
 
     @Test

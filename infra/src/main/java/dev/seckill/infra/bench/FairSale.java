@@ -8,10 +8,10 @@ import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.Drain;
+import dev.seckill.infra.harness.DrawBeacons;
 import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
-import dev.seckill.infra.harness.DrawBeacons;
 import dev.seckill.infra.harness.draw.DrawCheck;
 import dev.seckill.infra.harness.draw.DrawRecords;
 import dev.seckill.kit.config.Settings;
@@ -102,8 +102,7 @@ final class FairSale {
         long answerableAt = 0;
         if (mode == Fairness.LOTTERY) {
             DrawRecords records = DrawRecords.read(ns, goods, DrawBeacons.chains(ns));
-            List<DrawCheck.Result> draws =
-                    DrawCheck.check(records);
+            List<DrawCheck.Result> draws = DrawCheck.check(records);
             draw = draws.isEmpty() ? null : draws.get(0);
             answerableAt = start.toEpochMilli() + windowMs + allowanceMs;
         }

@@ -57,7 +57,10 @@ public final class DrawBeacons {
     /** The environment variables a stream process reads its beacon from: {@code url}'s local beacon. */
     public static Map<String, String> environment(URI url) {
         return Map.of(
-                StockStreamSettings.DRAW_BEACON.env(), "local", StockStreamSettings.DRAW_BEACON_URLS.env(), url.toString());
+                StockStreamSettings.DRAW_BEACON.env(),
+                "local",
+                StockStreamSettings.DRAW_BEACON_URLS.env(),
+                url.toString());
     }
 
     /**

@@ -31,7 +31,9 @@ public final class DrawCommand {
         DrawRecords records = records(settings, f);
         if (f.has("allow-create-time")) records = records.allowingCreateTime();
         List<DrawCheck.Result> results = DrawCheck.check(records);
-        String where = f.has("file") ? f.get("file", "") : NamespaceCommands.chosen(settings, f).topicPrefix() + "*";
+        String where = f.has("file")
+                ? f.get("file", "")
+                : NamespaceCommands.chosen(settings, f).topicPrefix() + "*";
         if (f.has("json")) out.println(json(records.goodsId(), results));
         else out.print(text(records.goodsId(), where, results));
         if (f.has("request")) out.print(inclusion(results, f.get("request", "")));
@@ -89,7 +91,11 @@ public final class DrawCommand {
             if (!r.order().isEmpty()) {
                 b.append("  the draw's first buyers: ");
                 for (long u : r.order().subList(0, Math.min(10, r.order().size())))
-                    b.append("#").append(ranks.get(u)).append(" user ").append(u).append("  ");
+                    b.append("#")
+                            .append(ranks.get(u))
+                            .append(" user ")
+                            .append(u)
+                            .append("  ");
                 b.append(String.format("%n"));
             }
             r.notes().forEach(n -> b.append("  note: ").append(n).append('\n'));
@@ -98,7 +104,9 @@ public final class DrawCommand {
                         + " digest, the seed, winners and outcomes follow the draw\n");
             else if (!r.follows()) {
                 b.append("  FAILED: ").append(r.problems().size()).append(" problems\n");
-                r.problems().stream().limit(20).forEach(p -> b.append("    ").append(p).append('\n'));
+                r.problems().stream()
+                        .limit(20)
+                        .forEach(p -> b.append("    ").append(p).append('\n'));
             }
         }
         return b.toString();
@@ -122,7 +130,8 @@ public final class DrawCommand {
                         r.order().size()));
                 b.append("  leaf ").append(Draw.hex(e.leaf())).append('\n');
                 b.append("  proof (RFC 9162 audit path, leaf to root):\n");
-                for (byte[] h : EntryTree.proof(leaves, e.index())) b.append("    ").append(Draw.hex(h)).append('\n');
+                for (byte[] h : EntryTree.proof(leaves, e.index()))
+                    b.append("    ").append(Draw.hex(h)).append('\n');
                 b.append("  root ").append(Draw.hex(EntryTree.root(leaves))).append('\n');
                 return b.toString();
             }

@@ -134,7 +134,8 @@ public final class DrawCheck {
         }
         DrawFacts d = drawn.draw();
         if (!sameTerms(promised, d))
-            problems.add("the DRAWN entry's window, cutoff or beacon round differ from those the OPENED entry promised");
+            problems.add(
+                    "the DRAWN entry's window, cutoff or beacon round differ from those the OPENED entry promised");
         if (drawn.at().isBefore(promised.cutoffAt()))
             problems.add("DRAWN at " + drawn.at() + ", before the cutoff " + promised.cutoffAt());
         byte[] signature = Draw.unhex(d.signature());
@@ -157,7 +158,8 @@ public final class DrawCheck {
         if (createTime)
             (r.allowCreateTime() ? notes : problems)
                     .add("window records carry CreateTime: the cutoff was judged on producers' clocks");
-        List<Entry> taken = all.stream().filter(e -> e.offset() <= d.throughOffset()).toList();
+        List<Entry> taken =
+                all.stream().filter(e -> e.offset() <= d.throughOffset()).toList();
         byte[] digest = EntryTree.root(all.stream().map(Entry::leaf).toList());
         byte[] takenDigest = EntryTree.root(taken.stream().map(Entry::leaf).toList());
         byte[] published = Draw.unhex(d.digest());
@@ -178,7 +180,8 @@ public final class DrawCheck {
             problems.add("the published seed " + d.seed() + " does not follow from the digest and the beacon round");
         Map<Long, List<Purchase>> byBuyer = new LinkedHashMap<>();
         for (Entry e : entries)
-            byBuyer.computeIfAbsent(e.purchase().userId(), u -> new ArrayList<>()).add(e.purchase());
+            byBuyer.computeIfAbsent(e.purchase().userId(), u -> new ArrayList<>())
+                    .add(e.purchase());
         if (d.buyers() != byBuyer.size())
             problems.add("the DRAWN entry counts " + d.buyers() + " buyers, the entries hold " + byBuyer.size());
         List<Long> order = Draw.order(seed, goods, byBuyer.keySet());
@@ -198,10 +201,12 @@ public final class DrawCheck {
         for (String id : recorded)
             if (!expected.contains(id)) problems.add(id + ": SUCCESS recorded, the draw does not make it a winner");
         deductionsInDrawOrder(goods, drawn, r.ledger(), window, order, problems);
-        return new Result(goods, openOffset, false, byBuyer.size(), order, entries, expected, recorded, problems, notes);
+        return new Result(
+                goods, openOffset, false, byBuyer.size(), order, entries, expected, recorded, problems, notes);
     }
 
-    private static Result empty(long goods, long openOffset, boolean pending, List<String> problems, List<String> notes) {
+    private static Result empty(
+            long goods, long openOffset, boolean pending, List<String> problems, List<String> notes) {
         return new Result(goods, openOffset, pending, 0, List.of(), List.of(), Set.of(), Set.of(), problems, notes);
     }
 

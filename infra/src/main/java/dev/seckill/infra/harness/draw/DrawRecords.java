@@ -55,8 +55,8 @@ public record DrawRecords(
         for (ConsumerRecord<String, byte[]> r : partitionOf(settings, topics, key)) {
             if (!key.equals(r.key())) continue;
             if (r.topic().equals(topics.commands()))
-                commands.add(new DrawCheck.Command(
-                        r.offset(), r.key(), r.value(), r.timestamp(), r.timestampType().name));
+                commands.add(
+                        new DrawCheck.Command(r.offset(), r.key(), r.value(), r.timestamp(), r.timestampType().name));
             else if (r.topic().equals(topics.ledger())) {
                 ledgerOffsets.add(r.offset());
                 ledger.add(Json.read(r.value(), LedgerEntry.class));

@@ -156,14 +156,19 @@ public final class ServiceStack {
             Process p = ServiceProcess.launch(
                     "dev.seckill.stock.draw.beacon.LocalBeacon",
                     List.of(),
-                    List.of("--port", Integer.toString(BEACON_PORT), "--key-file", DrawBeacons.keyFile(settings).toString()),
+                    List.of(
+                            "--port",
+                            Integer.toString(BEACON_PORT),
+                            "--key-file",
+                            DrawBeacons.keyFile(settings).toString()),
                     ServiceProcess.Environment.ONLY_GIVEN,
                     env,
                     log("draw-beacon"));
             Files.writeString(pid("draw-beacon"), Long.toString(p.pid()));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!ServerProcess.answers("127.0.0.1", BEACON_PORT)) {
-                if (!p.isAlive()) throw new IllegalStateException("the draw beacon exited; its log: " + log("draw-beacon"));
+                if (!p.isAlive())
+                    throw new IllegalStateException("the draw beacon exited; its log: " + log("draw-beacon"));
                 if (System.nanoTime() > deadline)
                     throw new IllegalStateException("the draw beacon did not answer; its log: " + log("draw-beacon"));
                 TimeUnit.MILLISECONDS.sleep(100); // polling another process

@@ -10,6 +10,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,19 @@ class DrawCheckTest {
         byBuyer.put(3L, List.of(p("shared", 3, 1), p("c2", 3, 1))); // "shared" is buyer 2's: refused; c2 wins
         byBuyer.put(4L, List.of(p("d1", 4, 3), p("d2", 4, 1))); // 3 units over the limit of 2: refused; d2 sold out
 
-        assertThat(DrawCheck.winners(open, List.of(1L, 2L, 3L, 4L), byBuyer)).containsExactly("a1", "shared", "c2");
+        assertThat(DrawCheck.winners(open, List.of(1L, 2L, 3L, 4L), byBuyer, Set.of()))
+                .containsExactly("a1", "shared", "c2");
+    }
+
+    @Test
+    void aRequestIdDecidedInAnEarlierSaleOfTheGoodsIsNoWinner_notAFalseAlarm() {
+        OpenSale open = new OpenSale(7, 2, T, T.plusSeconds(60), 1, "o", false, Fairness.LOTTERY, 1_000);
+        Map<Long, List<Purchase>> byBuyer = new LinkedHashMap<>();
+        byBuyer.put(1L, List.of(p("reused", 1, 1))); // decided in the earlier sale: the stream refuses the reuse
+        byBuyer.put(2L, List.of(p("b1", 2, 1)));
+        byBuyer.put(3L, List.of(p("c1", 3, 1)));
+
+        assertThat(DrawCheck.winners(open, List.of(1L, 2L, 3L), byBuyer, Set.of("reused")))
+                .containsExactly("b1", "c1");
     }
 }

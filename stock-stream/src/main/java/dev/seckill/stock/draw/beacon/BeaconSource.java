@@ -1,0 +1,26 @@
+package dev.seckill.stock.draw.beacon;
+
+/**
+ * Where the draw takes a beacon round from. Non-blocking: it is asked from a Kafka Streams thread every few tens of
+ * milliseconds, so {@link #round(long)} answers at once, from what it has, and does its fetching elsewhere.
+ *
+ * <p>Only rounds whose signature verifies under {@link #chain()} are ever returned or kept.
+ */
+public interface BeaconSource {
+    /** The chain whose rounds this source gives. */
+    BeaconChain chain();
+
+    /**
+     * {@code round} (1 or more), at once: {@link Fetch.Ready} with a verified round it holds; else {@link Fetch.NotYet}
+     * while the round's time has not come or it is being fetched for the first time (a fetch is started, at most one at
+     * a time per round); else {@link Fetch.Unreachable}, its last fetch having failed (another is started after a
+     * backoff).
+     */
+    Fetch round(long round);
+
+    /**
+     * A round known from elsewhere (a recorded DRAWN entry, say), so a replay never fetches it: kept if it verifies
+     * under {@link #chain()}, ignored otherwise. Verifies on the caller's thread (about a millisecond).
+     */
+    void record(BeaconRound round);
+}

@@ -92,7 +92,6 @@ class KubePlayDeploymentTest {
                 Map.of(
                         "SECKILL_GATEWAY_AUTH_SECRET", secretFiles.get("gateway-auth-secret"),
                         "SECKILL_GATEWAY_PAYMENT_SECRET", secretFiles.get("gateway-payment-secret"),
-                        "SECKILL_STREAM_DRAW_SECRET", secretFiles.get("stream-draw-secret"),
                         "SECKILL_DB_PASSWORD", secretFiles.get("db-password")));
         Podman.run(
                         Duration.ofMinutes(5),

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 final class TestSecrets implements AutoCloseable {
     static final List<String> NAMES = List.of(
-            "gateway-auth-secret", "gateway-payment-secret", "stream-draw-secret", "db-password", "db-root-password");
+            "gateway-auth-secret", "gateway-payment-secret", "db-password", "db-root-password");
     private final Path dir;
     private final Map<String, String> values = new LinkedHashMap<>();
 

@@ -1,6 +1,5 @@
 package dev.seckill.stock.draw;
 
-import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
@@ -15,13 +14,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +40,6 @@ import org.slf4j.LoggerFactory;
  *       publishes the entries' digest, the round and the seed, and the held commands go to the decide step in the
  *       {@link DrawOrder}.
  * </ol>
- *
  * Any other record passes at once: a command without {@code "fairness"} in its bytes is not even parsed.
  */
 public final class DrawHold implements Processor<String, byte[], String, Held> {
@@ -63,7 +59,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     private final String foldStore;
     private final Map<Long, PendingDraw> pending = new HashMap<>();
     private ProcessorContext<String, Held> context;
-    private KeyValueStore<String, byte[]> store;
+    private HeldStore store;
     private KeyValueStore<Long, GoodsFold> folds;
     private long lastRecordAt;
     /** The newest record time seen: far behind the wall clock, the task reads a replay (or a backlog). */
@@ -86,15 +82,10 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     @Override
     public void init(ProcessorContext<String, Held> context) {
         this.context = context;
-        this.store = context.getStateStore(STORE);
+        this.store = new HeldStore(context.getStateStore(STORE));
         this.folds = context.getStateStore(foldStore);
         pending.clear();
-        try (KeyValueIterator<String, byte[]> it = store.range("s:", "s;")) {
-            while (it.hasNext()) {
-                PendingDraw d = Json.read(it.next().value, PendingDraw.class);
-                pending.put(d.goodsId(), d);
-            }
-        }
+        for (PendingDraw d : store.pending()) pending.put(d.goodsId(), d);
         // after a restore, what was read but not committed comes again: the wall clock waits a quiet allowance for it
         lastRecordAt = context.currentSystemTimeMs();
         context.schedule(CHECK_EVERY, PunctuationType.WALL_CLOCK_TIME, this::onWallClock);
@@ -102,19 +93,17 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
 
     @Override
     public void close() {
-        for (long goods : pending.keySet()) waits.forget(goods);
+        pending.keySet().forEach(waits::forget);
     }
 
     @Override
     public void process(Record<String, byte[]> record) {
-        // the hold's own headers, between two processors of one task: never taken from outside
         if (record.headers().lastHeader(HeldOrigin.HEADER) != null
                 || record.headers().lastHeader(DecideNow.HEADER) != null)
             record = record.withHeaders(HeldOrigin.stripped(record.headers()));
         lastRecordAt = context.currentSystemTimeMs();
         newestRecordTime = Math.max(newestRecordTime, record.timestamp());
         if (!pending.isEmpty()) closeWindows(record.timestamp());
-        // the common case, a command of a goods with no draw pending that opens no draw: passed on as it is
         Long goods = CommandBytes.goodsOf(record.key());
         boolean held = goods != null && pending.containsKey(goods);
         if (!held && !(terms.drawing() && CommandBytes.contains(record.value(), FAIRNESS))) {
@@ -187,7 +176,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         Long goods = CommandBytes.goodsOf(h.key());
         PendingDraw d = goods == null ? null : pending.get(goods);
         if (d != null && (d.nextSeq() > 0 || h.timestamp() >= d.windowStart())) {
-            store.put(heldKey(goods, d.nextSeq()), Json.write(h));
+            store.hold(goods, d.nextSeq(), h);
             save(d.next());
             return;
         }
@@ -226,18 +215,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
 
     /** The draw of one sale: its entries frozen in a digest, seeded with the beacon round's randomness. */
     private void draw(PendingDraw d, byte[] signature, byte[] randomness) {
-        List<HeldCommand> held = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> it =
-                store.range(heldKey(d.goodsId(), 0), heldKey(d.goodsId(), Long.MAX_VALUE))) {
-            while (it.hasNext()) {
-                KeyValue<String, byte[]> kv = it.next();
-                keys.add(kv.key);
-                held.add(Json.read(kv.value, HeldCommand.class));
-            }
-        }
-        keys.forEach(store::delete);
-        store.delete(stateKey(d.goodsId()));
+        List<HeldCommand> held = store.take(d.goodsId());
         pending.remove(d.goodsId());
         waits.forget(d.goodsId());
         said.remove(d.goodsId());
@@ -267,15 +245,6 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
 
     private void save(PendingDraw d) {
         pending.put(d.goodsId(), d);
-        store.put(stateKey(d.goodsId()), Json.write(d));
-    }
-
-    private static String stateKey(long goods) {
-        return "s:" + goods;
-    }
-
-    /** A held command's key: the goods, then its sequence zero-padded, so a range reads them in arrival order. */
-    static String heldKey(long goods, long seq) {
-        return "h:" + goods + ":" + String.format("%019d", seq);
+        store.save(d);
     }
 }

@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -185,8 +184,8 @@ public final class DrawCheck {
         if (d.buyers() != byBuyer.size())
             problems.add("the DRAWN entry counts " + d.buyers() + " buyers, the entries hold " + byBuyer.size());
         List<Long> order = Draw.order(seed, goods, byBuyer.keySet());
-        Set<String> before = decidedBefore(r, openOffset);
-        Set<String> expected = winners(open, order, byBuyer, before);
+        Set<String> before = DrawOutcomes.decidedBefore(r, openOffset);
+        Set<String> expected = DrawOutcomes.winners(open, order, byBuyer, before);
         Set<String> window = new LinkedHashSet<>();
         byBuyer.values().forEach(l -> l.forEach(p -> window.add(p.requestId())));
         window.removeAll(before);
@@ -200,7 +199,7 @@ public final class DrawCheck {
             if (!recorded.contains(id)) problems.add(id + ": the draw makes it a winner, no SUCCESS is recorded");
         for (String id : recorded)
             if (!expected.contains(id)) problems.add(id + ": SUCCESS recorded, the draw does not make it a winner");
-        deductionsInDrawOrder(goods, drawn, r.ledger(), window, order, problems);
+        DrawOutcomes.deductionsInDrawOrder(goods, drawn, r.ledger(), window, order, problems);
         return new Result(
                 goods, openOffset, false, byBuyer.size(), order, entries, expected, recorded, problems, notes);
     }
@@ -225,56 +224,5 @@ public final class DrawCheck {
                 .map(c -> Instant.ofEpochMilli(c.timestamp()))
                 .findFirst()
                 .orElse(null);
-    }
-
-    /** The requestIds of the goods decided before the open (an earlier sale's): a window purchase reusing one is not new. */
-    static Set<String> decidedBefore(DrawRecords r, long openOffset) {
-        Set<String> before = new HashSet<>();
-        for (Outcome o : r.outcomes())
-            if (o.goodsId() == r.goodsId() && o.offset() < openOffset) before.add(o.requestId());
-        return before;
-    }
-
-    /**
-     * The draw's winners: buyer by buyer in its order, each request in arrival order, as the decision judges them — a
-     * requestId seen before (in an earlier sale, or earlier in the draw) is not a new purchase, a quantity above the
-     * per-user limit is refused, one above the units left is sold out, and a buyer who won holds a live purchase, so
-     * their later requests are DUPLICATE (invariant 2).
-     */
-    static Set<String> winners(OpenSale open, List<Long> order, Map<Long, List<Purchase>> byBuyer, Set<String> before) {
-        long units = open.stock();
-        Set<String> won = new LinkedHashSet<>();
-        Set<String> decided = new HashSet<>(before);
-        for (long u : order) {
-            for (Purchase p : byBuyer.get(u)) {
-                if (!decided.add(p.requestId())) continue;
-                if (p.quantity() > open.perUserLimit() || p.quantity() > units) continue;
-                units -= p.quantity();
-                won.add(p.requestId());
-                break;
-            }
-        }
-        return won;
-    }
-
-    private static void deductionsInDrawOrder(
-            long goods,
-            LedgerEntry drawn,
-            List<LedgerEntry> ledger,
-            Set<String> window,
-            List<Long> order,
-            List<String> problems) {
-        Map<Long, Integer> rank = new HashMap<>();
-        for (int i = 0; i < order.size(); i++) rank.put(order.get(i), i);
-        int last = -1;
-        boolean after = false;
-        for (LedgerEntry e : ledger) {
-            if (e == drawn) after = true;
-            if (!after || e.goodsId() != goods || e.type() != LedgerType.DEDUCTED || !window.contains(e.requestId()))
-                continue;
-            int r = rank.getOrDefault(e.userId(), Integer.MAX_VALUE);
-            if (r < last) problems.add(e.requestId() + ": deducted after a buyer the draw ranks behind it");
-            last = Math.max(last, r);
-        }
     }
 }

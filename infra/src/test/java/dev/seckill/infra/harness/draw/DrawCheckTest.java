@@ -32,7 +32,7 @@ class DrawCheckTest {
         byBuyer.put(3L, List.of(p("shared", 3, 1), p("c2", 3, 1))); // "shared" is buyer 2's: refused; c2 wins
         byBuyer.put(4L, List.of(p("d1", 4, 3), p("d2", 4, 1))); // 3 units over the limit of 2: refused; d2 sold out
 
-        assertThat(DrawCheck.winners(open, List.of(1L, 2L, 3L, 4L), byBuyer, Set.of()))
+        assertThat(DrawOutcomes.winners(open, List.of(1L, 2L, 3L, 4L), byBuyer, Set.of()))
                 .containsExactly("a1", "shared", "c2");
     }
 
@@ -44,7 +44,7 @@ class DrawCheckTest {
         byBuyer.put(2L, List.of(p("b1", 2, 1)));
         byBuyer.put(3L, List.of(p("c1", 3, 1)));
 
-        assertThat(DrawCheck.winners(open, List.of(1L, 2L, 3L), byBuyer, Set.of("reused")))
+        assertThat(DrawOutcomes.winners(open, List.of(1L, 2L, 3L), byBuyer, Set.of("reused")))
                 .containsExactly("b1", "c1");
     }
 }

@@ -12,9 +12,10 @@ public interface BeaconSource {
 
     /**
      * {@code round} (1 or more), at once: {@link Fetch.Ready} with a verified round it holds; else {@link Fetch.NotYet}
-     * while the round's time has not come or it is being fetched for the first time (a fetch is started, at most one at
-     * a time per round); else {@link Fetch.Unreachable}, its last fetch having failed (another is started after a
-     * backoff).
+     * while the round's time has not come, or came (or the round was first asked for) less than a moment ago and it is
+     * being fetched; else {@link Fetch.Unreachable}: no relay has given it, the reason being what the relays said at
+     * the last attempt, or that none has answered yet. A fetch is started when none is under way for the round (at
+     * most one at a time per round; after a failed one, once its backoff is over).
      */
     Fetch round(long round);
 

@@ -21,13 +21,11 @@ import org.slf4j.LoggerFactory;
  * <round>} from each relay in turn (the one that last answered first) until one gives a round whose signature
  * verifies; verified rounds are kept (a bounded number). It holds the chain, the relays, its settings, the verified
  * rounds, each wanted round's attempts, and a count of failed attempts with the last one's reason, for a metric.
- *
- * <p>Nothing is fetched before a round's time. An attempt that failed is made again after a backoff ({@link
- * Settings#firstRetry()} doubling up to {@link Settings#maxRetry()}) when the round is asked for again: a round nobody
- * asks for any more is not retried.
+ * Nothing is fetched before a round's time; a failed attempt is made again after a backoff when the round is asked
+ * for again (a round nobody asks for any more is not retried).
  */
 public final class DrandRelays implements BeaconSource, AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(DrandRelays.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DrandRelays.class);
 
     /** drand's public relays of the League of Entropy's chains, quicknet among them. */
     public static final List<URI> QUICKNET_RELAYS = List.of(
@@ -37,10 +35,9 @@ public final class DrandRelays implements BeaconSource, AutoCloseable {
             URI.create("https://drand.cloudflare.com"));
 
     /**
-     * How the relays are asked: the time each relay is given ({@code requestTimeout}); how long after its time a round
-     * may still be missing before it is called unreachable ({@code publishGrace}: drand publishes a round a moment
-     * after its time, and clocks differ); the backoff between attempts at a round ({@code firstRetry} doubling up to
-     * {@code maxRetry}); how many verified rounds are kept ({@code cacheSize}, also the bound of rounds being tried).
+     * How the relays are asked: each relay's time ({@code requestTimeout}); how long a round may be missing after its
+     * time or its first ask (the later) before it is unreachable ({@code publishGrace}); the backoff between attempts
+     * ({@code firstRetry} doubling up to {@code maxRetry}); how many verified rounds are kept ({@code cacheSize}).
      */
     public record Settings(
             Duration requestTimeout, Duration publishGrace, Duration firstRetry, Duration maxRetry, int cacheSize) {
@@ -66,10 +63,15 @@ public final class DrandRelays implements BeaconSource, AutoCloseable {
 
     /** A wanted round's attempts so far. Guarded by the {@link DrandRelays} that holds it. */
     private static final class Attempts {
+        final long firstAskedMs;
         boolean inFlight;
         int failed;
         long nextAtMs;
         String reason;
+
+        Attempts(long firstAskedMs) {
+            this.firstAskedMs = firstAskedMs;
+        }
     }
 
     private final BeaconChain chain;
@@ -82,6 +84,7 @@ public final class DrandRelays implements BeaconSource, AutoCloseable {
     private final Map<Long, Attempts> attempts; // guarded by this
     private final AtomicLong failures = new AtomicLong();
     private final AtomicInteger preferred = new AtomicInteger();
+    private final String noAnswerYet;
     private volatile String lastFailure;
     private volatile boolean closed;
 
@@ -114,6 +117,8 @@ public final class DrandRelays implements BeaconSource, AutoCloseable {
                 .build();
         this.fetcher = new RelayFetcher(chain, this.relays, http, settings.requestTimeout());
         this.verified = new VerifiedRounds(settings.cacheSize());
+        this.noAnswerYet = "no answer yet from " + (this.relays.size() == 1 ? "relay " : "relays ")
+                + String.join(", ", this.relays.stream().map(URI::toString).toList());
         int bound = settings.cacheSize();
         this.attempts = new LinkedHashMap<>() {
             @Override
@@ -147,11 +152,14 @@ public final class DrandRelays implements BeaconSource, AutoCloseable {
             known = verified.get(round); // an attempt may have ended since the look above
             if (known != null) return new Fetch.Ready(known);
             if (closed) return new Fetch.Unreachable("the beacon source is closed");
-            Attempts wanted = attempts.computeIfAbsent(round, r -> new Attempts());
+            Attempts wanted = attempts.computeIfAbsent(round, r -> new Attempts(now));
             start = !wanted.inFlight && now >= wanted.nextAtMs;
             if (start) wanted.inFlight = true;
-            boolean inGrace = now < due + settings.publishGrace().toMillis();
-            answer = wanted.reason == null || inGrace ? new Fetch.NotYet(due) : new Fetch.Unreachable(wanted.reason);
+            if (inGrace(wanted, due, now)) {
+                answer = new Fetch.NotYet(due);
+            } else {
+                answer = new Fetch.Unreachable(wanted.reason != null ? wanted.reason : noAnswerYet);
+            }
         }
         if (start) launch(round);
         return answer;
@@ -162,7 +170,7 @@ public final class DrandRelays implements BeaconSource, AutoCloseable {
         if (round.verifies(chain)) {
             verified.put(round);
         } else {
-            log.warn("beacon round {} of chain {} does not verify: not kept", round.round(), chain.hash());
+            LOG.warn("beacon round {} of chain {} does not verify: not kept", round.round(), chain.hash());
         }
     }
 
@@ -197,21 +205,30 @@ public final class DrandRelays implements BeaconSource, AutoCloseable {
         failures.incrementAndGet();
         lastFailure = "round " + round + ": " + reason;
         long now = clock.millis();
-        boolean inGrace = now < chain.timeOfMs(round) + settings.publishGrace().toMillis();
+        boolean inGrace;
         long retryInMs;
         synchronized (this) {
             Attempts wanted = attempts.get(round);
             if (wanted == null) return; // dropped from the bounded attempts while in flight
+            inGrace = inGrace(wanted, chain.timeOfMs(round), now);
             wanted.inFlight = false;
             wanted.reason = reason;
             retryInMs = backoffMs(wanted.failed++);
             wanted.nextAtMs = now + retryInMs;
         }
         if (inGrace) {
-            log.debug("beacon round {} not had yet, again in {} ms: {}", round, retryInMs, reason);
+            LOG.debug("beacon round {} not had yet, again in {} ms: {}", round, retryInMs, reason);
         } else {
-            log.warn("beacon round {} unreachable, again in {} ms if still wanted: {}", round, retryInMs, reason);
+            LOG.warn("beacon round {} unreachable, again in {} ms if still wanted: {}", round, retryInMs, reason);
         }
+    }
+
+    /**
+     * Whether a round not had yet is only "not yet": within the grace after its time, or after its first ask.
+     */
+    private boolean inGrace(Attempts wanted, long dueMs, long nowMs) {
+        return nowMs
+                < Math.max(dueMs, wanted.firstAskedMs) + settings.publishGrace().toMillis();
     }
 
     private long backoffMs(int failedBefore) {

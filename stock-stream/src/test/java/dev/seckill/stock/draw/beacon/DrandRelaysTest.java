@@ -76,15 +76,14 @@ class DrandRelaysTest {
                 });
                 DrandRelays relays =
                         new DrandRelays(beacon.chain(), List.of(liar.url()), NO_GRACE, Clock.systemUTC())) {
-            await().atMost(PATIENCE).until(() -> relays.round(1) instanceof Fetch.Unreachable);
-            Fetch.Unreachable unreachable = (Fetch.Unreachable) relays.round(1);
-            assertThat(unreachable.reason()).isEqualTo("relay " + liar.url() + ": signature does not verify");
+            String expected = "relay " + liar.url() + ": signature does not verify";
+            await().atMost(PATIENCE).until(() -> reason(relays.round(1)), expected::equals);
             assertThat(relays.failures()).isPositive();
-            assertThat(relays.lastFailure()).contains("round 1: relay " + liar.url() + ": signature does not verify");
+            assertThat(relays.lastFailure()).contains("round 1: " + expected);
             await().atMost(PATIENCE)
                     .until(
                             () -> { // asked for again, it is tried again (after a backoff), in vain
-                                assertThat(relays.round(1)).isInstanceOf(Fetch.Unreachable.class);
+                                assertThat(reason(relays.round(1))).isEqualTo(expected);
                                 return liar.requests() >= 3;
                             });
             assertThat(relays.failures()).isGreaterThanOrEqualTo(3);
@@ -97,8 +96,8 @@ class DrandRelaysTest {
         try (FakeRelay broken = new FakeRelay(path -> new FakeRelay.Reply(503, "overloaded"));
                 DrandRelays relays =
                         new DrandRelays(beacon.chain(), List.of(down, broken.url()), NO_GRACE, Clock.systemUTC())) {
-            await().atMost(PATIENCE).until(() -> relays.round(1) instanceof Fetch.Unreachable);
-            String reason = ((Fetch.Unreachable) relays.round(1)).reason();
+            String reason = await().atMost(PATIENCE)
+                    .until(() -> reason(relays.round(1)), r -> r != null && r.contains("HTTP 503"));
             assertThat(reason).startsWith("relay " + down + " unreachable: ");
             assertThat(reason).endsWith("; relay " + broken.url() + ": HTTP 503 (\"overloaded\")");
             assertThat(reason).doesNotContain("\n");
@@ -137,7 +136,7 @@ class DrandRelaysTest {
                 });
                 DrandRelays relays =
                         new DrandRelays(beacon.chain(), List.of(onceDown.url()), NO_GRACE, Clock.systemUTC())) {
-            await().atMost(PATIENCE).until(() -> relays.round(1) instanceof Fetch.Unreachable);
+            await().atMost(PATIENCE).until(() -> reason(relays.round(1)), r -> r != null && r.contains("HTTP 500"));
             await().atMost(PATIENCE).until(() -> relays.round(1) instanceof Fetch.Ready);
             assertThat(onceDown.requests()).isEqualTo(2);
             assertThat(relays.failures()).isEqualTo(1);
@@ -180,6 +179,33 @@ class DrandRelaysTest {
     }
 
     @Test
+    void aRoundNoRelayAnswersForIsUnreachableOnceAMomentHasPassed() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (FakeRelay silent = new FakeRelay(path -> {
+                    release.await(30, TimeUnit.SECONDS);
+                    return new FakeRelay.Reply(503, "late");
+                });
+                DrandRelays relays = new DrandRelays(
+                        beacon.chain(),
+                        List.of(silent.url()),
+                        new DrandRelays.Settings(
+                                Duration.ofSeconds(20),
+                                Duration.ofMillis(300),
+                                Duration.ofMillis(200),
+                                Duration.ofSeconds(5),
+                                64),
+                        Clock.systemUTC())) {
+            assertThat(relays.round(1)).isInstanceOf(Fetch.NotYet.class); // first asked for now: being fetched
+            await().atMost(PATIENCE).until(() -> relays.round(1) instanceof Fetch.Unreachable);
+            assertThat(reason(relays.round(1))).isEqualTo("no answer yet from relay " + silent.url());
+            assertThat(silent.requests()).isEqualTo(1);
+            assertThat(relays.failures()).isZero();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void aRecordedRoundIsKeptOnlyIfItVerifies() throws Exception {
         URI down = FakeRelay.downUrl();
         try (DrandRelays relays = new DrandRelays(beacon.chain(), List.of(down), NO_GRACE, Clock.systemUTC());
@@ -195,6 +221,11 @@ class DrandRelaysTest {
             quicknet.record(new BeaconRound(124, BeaconRoundTest.ROUND_123.signature()));
             await().atMost(PATIENCE).until(() -> quicknet.round(124) instanceof Fetch.Unreachable);
         }
+    }
+
+    /** The reason of an unreachable round, else null. */
+    static String reason(Fetch fetch) {
+        return fetch instanceof Fetch.Unreachable u ? u.reason() : null;
     }
 
     static String hex(byte[] bytes) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.TestTopics;
@@ -55,12 +56,17 @@ class ReplayDeterminismTest {
                 .isGreaterThanOrEqualTo(5);
     }
 
+    /** A drill namespace's: its commands topic keeps the recorded (CreateTime) times of what is copied into it. */
+    static Settings drillSettings() {
+        return KafkaFixture.settings().and(Map.of(SharedSettings.COMMANDS_TIMESTAMPS.name(), "CreateTime"));
+    }
+
     @Test
     void theSameCommandLogFromAFreshStateGivesTheSameOutcomes() {
         Topics a = new Topics("replay-a-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics b = new Topics("replay-b-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         TopicProvisioner.ensure(KafkaFixture.settings(), a, 3);
-        TopicProvisioner.ensure(KafkaFixture.settings(), b, 3);
+        TopicProvisioner.ensure(drillSettings(), b, 3); // a drill's copy keeps the recorded times
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), a, 7001, 3, 600, 6);
         Map<String, Outcome> first;
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
@@ -93,7 +99,7 @@ class ReplayDeterminismTest {
         Topics live = new Topics("replay-live-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics old = new Topics("replay-old-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         TopicProvisioner.ensure(KafkaFixture.settings(), live, 3);
-        TopicProvisioner.ensure(KafkaFixture.settings(), old, 3);
+        TopicProvisioner.ensure(drillSettings(), old, 3); // a recording written with its times, as a drill copies it
         Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60);
         Duration age = Duration.ofDays(3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), live, 7101, 3, 400, 17, start);

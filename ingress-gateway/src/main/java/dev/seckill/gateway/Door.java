@@ -89,17 +89,29 @@ final class Door {
     }
 
     /**
-     * A requestId this gateway accepted recently: the same purchase again is the owner's retry (202 again, or its
-     * outcome with {@code Prefer: wait}), another purchase under it is refused ({@link Replies#reused}).
+     * A requestId this gateway accepted recently: the same purchase again is the owner's retry (202 again — WAITING_DRAW
+     * with its entry for a purchase a draw holds — or its outcome with {@code Prefer: wait}), another purchase under it
+     * is refused ({@link Replies#reused}).
      */
     private Verdict requestIdOwner(Attempt a) {
         String requestId = a.request().requestId();
         if (requestId == null) return PASS;
-        Payload held = w.acceptedIds().purchase(requestId);
-        if (held == null) return PASS;
+        RecentIds.Accepted first = w.acceptedIds().accepted(requestId);
+        if (first == null) return PASS;
+        Payload held = first.purchase();
         String differs = held.differingField(a.request().payload());
         if (differs != null) return new Verdict.Answer(Replies.reused(requestId, differs));
         if (a.waitSeconds() > 0) return new Verdict.AwaitOutcome(requestId, "retry_accepted");
+        if (first.draw() != null)
+            return new Verdict.Answer(WaitingDraws.reply(
+                    w.view().draws(),
+                    202,
+                    requestId,
+                    held.goodsId(),
+                    first.draw(),
+                    first.entry(),
+                    w.clock().millis(),
+                    "retry_accepted"));
         return new Verdict.Answer(Replies.pending(202, requestId, "retry_accepted"));
     }
 

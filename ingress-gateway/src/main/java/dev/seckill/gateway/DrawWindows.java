@@ -4,6 +4,7 @@ import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.gateway.status.DrawWait;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -12,12 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The sales whose opening window has not been drawn yet, as the ledger tells the gateway (docs/contracts.md, "The
- * draw"): an OPENED entry with a draw names the window, DRAWN (or a CLOSED, or another OPENED without a draw) ends it.
- * A purchase accepted inside such a window is answered {@code WAITING_DRAW} with when it closes instead of
- * {@code PENDING}: its outcome comes once the window has closed and the draw ran. A registration's window lies before
- * the sale's start: the door lets its purchases through instead of answering {@code not_started}. At most one entry
- * per goods with a drawn sale. A gateway started after the open learns its window from the ledger's past
- * ({@link DrawWindowsBackfill}, before it listens), which counts only for goods the live ledger has not named since.
+ * draw"): an OPENED entry with a draw names the window, its cutoff and beacon round; DRAWN (or a CLOSED, or another
+ * OPENED without a draw) ends it. The stream holds every purchase of the goods from the window's start until the draw
+ * ran — the window's own, and those after it while the draw waits for its cutoff and its beacon round — so such a
+ * purchase is answered {@code WAITING_DRAW} ({@link #holding}) instead of {@code PENDING}: its outcome comes once the
+ * draw ran. A registration's window lies before the sale's start: the door lets its purchases through instead of
+ * answering {@code not_started}. At most one entry per goods with a drawn sale. A gateway started after the open learns
+ * its window from the ledger's past ({@link DrawWindowsBackfill}, before it listens), which counts only for goods the
+ * live ledger has not named since.
  */
 final class DrawWindows {
     private final Map<Long, DrawFacts> open = new ConcurrentHashMap<>();
@@ -58,10 +61,34 @@ final class DrawWindows {
         else open.remove(e.goodsId());
     }
 
+    /**
+     * The draw a purchase of {@code goodsId} accepted at {@code acceptedAt} waits for: the goods' draw not drawn yet,
+     * when the purchase is from its window's start on (inside the window, or after it while the draw has not run);
+     * null: none, the purchase is decided as it comes.
+     */
+    DrawFacts holding(long goodsId, Instant acceptedAt) {
+        DrawFacts d = open.get(goodsId);
+        return d != null && !acceptedAt.isBefore(d.windowStartAt()) ? d : null;
+    }
+
     /** When the window a purchase of {@code goodsId} accepted at {@code acceptedAt} waits for closes; null: none. */
     Instant closesAt(long goodsId, Instant acceptedAt) {
-        DrawFacts d = open.get(goodsId);
-        return d != null && acceptedAt.isBefore(d.windowEndAt()) ? d.windowEndAt() : null;
+        DrawFacts d = holding(goodsId, acceptedAt);
+        return d == null ? null : d.windowEndAt();
+    }
+
+    /**
+     * The facts of {@code wait}'s draw while it has not been drawn: the goods' (when {@code goodsId} is known), else any
+     * open window with the same end and cutoff (an id a gateway issued names no goods); null when none is known (drawn
+     * already, or never heard of).
+     */
+    DrawFacts pending(Long goodsId, DrawWait wait) {
+        if (goodsId != null) {
+            DrawFacts d = open.get(goodsId);
+            return d != null && wait.sameDraw(d) ? d : null;
+        }
+        for (DrawFacts d : open.values()) if (wait.sameDraw(d)) return d;
+        return null;
     }
 
     /** Whether {@code atMs} is inside the registration window of the goods' sale (before its start). */

@@ -158,7 +158,8 @@ public record GatewaySettings(
     public static final Setting<Long> PENDING_BOUND_MS = Setting.number(
             "gateway.pending.bound.ms",
             Duration.ofMinutes(5).toMillis(),
-            "the pipeline's expected lag: an accepted purchase not decided within it answers 404 NOT_RECEIVED, not PENDING");
+            "the pipeline's expected lag: an accepted purchase not decided within it answers 404 NOT_RECEIVED, not PENDING "
+                    + "(one a drawn sale's draw holds: within it after the draw's cutoff, WAITING_DRAW until then)");
     public static final Setting<String> STATUS_REDIS_URL = Setting.text(
             "gateway.status.redis.url",
             "",

@@ -97,7 +97,7 @@ final class PaymentRoute implements Handler<RoutingContext> {
         TraceHeaders.put(record.headers(), traceId);
         sender.send(
                 record,
-                () -> responder.reply(
+                acked -> responder.reply(
                         ctx,
                         Reply.of(
                                 202,

@@ -3,12 +3,15 @@ package dev.seckill.gateway;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.http.TraceLog;
+import dev.seckill.gateway.status.DrawWait;
+import dev.seckill.gateway.status.EntryReceipt;
 import dev.seckill.gateway.status.PurchaseStatus;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
@@ -23,6 +26,13 @@ import org.slf4j.LoggerFactory;
  * the {@link Door}'s checks, then a client requestId's claim in the status store; a request that passes them is sent to
  * {@code <prefix>commands} and answered 202 once Kafka acknowledged it — or, with {@code Prefer: wait=N}, 200 with its
  * outcome when that is known within N seconds.
+ *
+ * <p>A purchase of a goods whose draw has not run ({@link DrawWindows#holding}) is held by the stream until it has: the
+ * 202 says {@code WAITING_DRAW} ({@link WaitingDraws}), with the beacon round and where the broker appended it (the
+ * acknowledgment's partition, offset and append time: every 202 of an accepted purchase, a {@code Prefer: wait} that
+ * ran out included, is answered after it). Its requestId stays claimed, and its GET answers WAITING_DRAW, until the
+ * draw is due and the pending bound after it: a client's claim lives that long, an id the gateway issues says the draw
+ * ({@code GeneratedIds#nextHeld}).
  */
 final class PurchaseRoute implements Handler<RoutingContext> {
     private static final Logger LOG = LoggerFactory.getLogger(PurchaseRoute.class);
@@ -59,11 +69,31 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         Door.Attempt a = new Door.Attempt(ctx, start, traceId, read.request(), wait);
         door.judge(a, verdict -> {
             if (verdict instanceof Door.Verdict.Answer answer) answer(a, answer.reply());
-            else if (verdict instanceof Door.Verdict.AwaitOutcome held)
-                awaitOutcome(a, held.requestId(), held.kind(), null);
+            else if (verdict instanceof Door.Verdict.AwaitOutcome retry) awaitRetry(a, retry);
             else if (a.request().requestId() != null) claimThenSend(a);
-            else send(a, w.ids().next(w.clock().millis()));
+            else {
+                long now = w.clock().millis();
+                DrawWait draw = drawOf(a, now);
+                send(a, draw == null ? w.ids().next(now) : w.ids().nextHeld(now, draw), draw);
+            }
         });
+    }
+
+    /** The draw that will hold this purchase, accepted now ({@code nowMs}); null: it is decided as it comes. */
+    private DrawWait drawOf(Door.Attempt a, long nowMs) {
+        DrawFacts d = w.view().draws().holding(a.request().goodsId(), Instant.ofEpochMilli(nowMs));
+        return d == null ? null : DrawWait.of(d);
+    }
+
+    /** The owner's retry with {@code Prefer: wait}: held like the first send, its draw and entry as this gateway kept them. */
+    private void awaitRetry(Door.Attempt a, Door.Verdict.AwaitOutcome retry) {
+        RecentIds.Accepted first = w.acceptedIds().accepted(retry.requestId());
+        awaitOutcome(
+                a,
+                retry.requestId(),
+                retry.kind(),
+                first == null ? null : first.draw(),
+                first == null ? null : first.entry());
     }
 
     /**
@@ -74,18 +104,15 @@ final class PurchaseRoute implements Handler<RoutingContext> {
      */
     private void claimThenSend(Door.Attempt a) {
         PurchaseRequest r = a.request();
-        if (w.windows().knownWithoutSale(r.goodsId(), w.clock().millis())) {
-            send(a, r.requestId()); // no sale: nothing to guard, and a flood of made-up goods writes nothing
+        Instant now = w.clock().instant();
+        DrawWait draw = drawOf(a, now.toEpochMilli()); // a held purchase's claim lives until its draw is due
+        if (w.windows().knownWithoutSale(r.goodsId(), now.toEpochMilli())) {
+            send(a, r.requestId(), draw); // no sale: nothing to guard, and a flood of made-up goods writes nothing
             return;
         }
         Context context = w.vertx().getOrCreateContext();
         w.store()
-                .claim(new PurchaseStatus.Pending(
-                        r.requestId(),
-                        r.goodsId(),
-                        r.userId(),
-                        r.quantity(),
-                        w.clock().instant()))
+                .claim(new PurchaseStatus.Pending(r.requestId(), r.goodsId(), r.userId(), r.quantity(), now, draw))
                 .whenComplete((claimed, error) -> context.runOnContext(v -> {
                     if (error != null)
                         w.metrics()
@@ -99,12 +126,13 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                         // the retry of a decided purchase: its outcome now (a re-send would emit nothing to wait for)
                         answer(a, Replies.decided(d.outcome(), "decided").withHeader("Preference-Applied", applied(a)));
                     } else {
-                        send(a, r.requestId());
+                        send(a, r.requestId(), draw);
                     }
                 }));
     }
 
-    private void send(Door.Attempt a, String requestId) {
+    /** Sends the purchase under {@code requestId}; {@code draw}: the draw that holds it (null: none). */
+    private void send(Door.Attempt a, String requestId, DrawWait draw) {
         PurchaseRequest r = a.request();
         Purchase command = new Purchase(
                 requestId, r.goodsId(), r.userId(), r.quantity(), w.clock().instant());
@@ -115,10 +143,12 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         // a GET before that knows the id as one a gateway issued (GeneratedIds) or claimed (claimThenSend)
         sender.send(
                 record,
-                () -> {
-                    if (r.requestId() != null) w.acceptedIds().add(requestId, r.payload());
-                    if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted", command.acceptedAt());
-                    else answer(a, pending(a, requestId, "accepted", command.acceptedAt()));
+                acked -> {
+                    EntryReceipt entry = draw == null ? null : EntryReceipt.of(acked);
+                    // a held purchase is remembered whoever chose its id: its retry and GET here carry its entry
+                    if (r.requestId() != null || draw != null) w.acceptedIds().add(requestId, r.payload(), draw, entry);
+                    if (a.waitSeconds() > 0) awaitOutcome(a, requestId, "accepted", draw, entry);
+                    else answer(a, pending(a, requestId, "accepted", draw, entry));
                 },
                 error -> {
                     TraceLog.warn(LOG, a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
@@ -128,11 +158,12 @@ final class PurchaseRoute implements Handler<RoutingContext> {
 
     /**
      * Holds the reply until the outcome of this purchase is known (200 with it) or the preferred wait is over (202
-     * PENDING); an outcome of another purchase under the same requestId is not this one's answer.
+     * PENDING, or WAITING_DRAW with its entry for a purchase a draw holds); an outcome of another purchase under the
+     * same requestId is not this one's answer.
      */
-    private void awaitOutcome(Door.Attempt a, String requestId, String kind, Instant acceptedAt) {
+    private void awaitOutcome(Door.Attempt a, String requestId, String kind, DrawWait draw, EntryReceipt entry) {
         if (w.waiters().waiting() >= w.config().maxWaiters()) { // accepted all the same: answered now, not held
-            answer(a, pending(a, requestId, kind, acceptedAt));
+            answer(a, pending(a, requestId, kind, draw, entry));
             return;
         }
         String applied = applied(a);
@@ -143,17 +174,22 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                         a.waitSeconds() * 1000L,
                         o -> answer(a, Replies.decided(o, "decided").withHeader("Preference-Applied", applied)),
                         () -> answer(
-                                a, pending(a, requestId, kind, acceptedAt).withHeader("Preference-Applied", applied)));
+                                a, pending(a, requestId, kind, draw, entry).withHeader("Preference-Applied", applied)));
     }
 
-    /** 202 PENDING; WAITING_DRAW with when the window closes for a purchase accepted inside a lottery's window. */
-    private Reply pending(Door.Attempt a, String requestId, String kind, Instant acceptedAt) {
-        Instant closes = acceptedAt == null
-                ? null
-                : w.view().draws().closesAt(a.request().goodsId(), acceptedAt);
-        return closes == null
+    /** 202 PENDING; WAITING_DRAW for a purchase a draw holds ({@link WaitingDraws}: its entry when known). */
+    private Reply pending(Door.Attempt a, String requestId, String kind, DrawWait draw, EntryReceipt entry) {
+        return draw == null
                 ? Replies.pending(202, requestId, kind)
-                : Replies.waitingDraw(202, requestId, closes, kind);
+                : WaitingDraws.reply(
+                        w.view().draws(),
+                        202,
+                        requestId,
+                        a.request().goodsId(),
+                        draw,
+                        entry,
+                        w.clock().millis(),
+                        kind);
     }
 
     private static String applied(Door.Attempt a) {

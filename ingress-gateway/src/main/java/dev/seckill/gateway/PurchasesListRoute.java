@@ -70,12 +70,14 @@ final class PurchasesListRoute implements Handler<RoutingContext> {
                                 "the purchase status store is catching up with the outcomes (after Redis lost writes)",
                                 "rebuilding");
                     } else {
+                        long now = System.currentTimeMillis();
                         JsonObject body = BuyerPurchases.body(
                                 goodsId,
                                 userId,
                                 listed.held(),
-                                System.currentTimeMillis(),
-                                w.config().pendingBoundMs());
+                                now,
+                                w.config().pendingBoundMs(),
+                                draw -> WaitingDraws.delayed(w.view().draws(), goodsId, draw, now));
                         // after a loss, a purchase accepted just before and not decided yet may be missing for a while
                         if (listed.afterLoss()) body.put("recentLoss", true);
                         reply = Replies.purchaseList(body);

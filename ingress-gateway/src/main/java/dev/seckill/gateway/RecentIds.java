@@ -1,5 +1,7 @@
 package dev.seckill.gateway;
 
+import dev.seckill.gateway.status.DrawWait;
+import dev.seckill.gateway.status.EntryReceipt;
 import dev.seckill.gateway.status.Payload;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,8 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * stock-stream answers it from the stored decision of the first.
  */
 final class RecentIds {
-    /** An accepted id's purchase, and when it was accepted (epoch ms). */
-    private record Accepted(Payload purchase, long atMs) {}
+    /**
+     * An accepted id's purchase, when it was accepted (epoch ms), and for a purchase a draw holds, the draw
+     * ({@code draw}) and where the broker appended it ({@code entry}, from the send's acknowledgment); else null.
+     */
+    record Accepted(Payload purchase, long atMs, DrawWait draw, EntryReceipt entry) {}
 
     private final int generation;
     private volatile long turnovers;
@@ -39,22 +44,23 @@ final class RecentIds {
         return a == null ? null : a.purchase();
     }
 
-    /** When this gateway accepted the id (epoch ms), or -1 when it is not (or no longer) known. */
-    long acceptedAtMs(String id) {
-        Accepted a = accepted(id);
-        return a == null ? -1 : a.atMs();
-    }
-
-    private Accepted accepted(String id) {
+    /** What this gateway accepted under the id, or null when the id is not (or no longer) known. */
+    Accepted accepted(String id) {
         Accepted a = current.get(id);
         return a != null ? a : previous.get(id);
     }
 
     /** On return the id was in the current generation: it is forgotten only after two more turnovers. */
     void add(String id, Payload purchase) {
+        add(id, purchase, null, null);
+    }
+
+    /** An id accepted for a purchase {@code draw} holds (null: none), appended at {@code entry} (null: not known). */
+    void add(String id, Payload purchase, DrawWait draw, EntryReceipt entry) {
+        Accepted accepted = new Accepted(purchase, System.currentTimeMillis(), draw, entry);
         while (true) {
             ConcurrentHashMap<String, Accepted> into = current;
-            into.put(id, new Accepted(purchase, System.currentTimeMillis()));
+            into.put(id, accepted);
             if (into.size() >= generation) turnOver(into);
             // turned over while we wrote (or by our own write): keep the id with the live generation too
             if (into == current) return;

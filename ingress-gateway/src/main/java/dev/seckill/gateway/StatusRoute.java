@@ -6,6 +6,7 @@ import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
+import dev.seckill.gateway.status.DrawWait;
 import dev.seckill.gateway.status.Payload;
 import dev.seckill.gateway.status.PurchaseStatus;
 import dev.seckill.gateway.status.PurchaseStatusStore;
@@ -21,6 +22,11 @@ import java.util.function.Predicate;
  * survives their restarts ({@link PurchaseStatusStore}); {@code PENDING} only for a purchase accepted and not decided
  * yet; 404 for an id never accepted — and, so that ids cannot be probed, for another buyer's. With
  * {@code Prefer: wait=N} a pending purchase's answer is held until its outcome is known or N seconds pass.
+ *
+ * <p>A purchase a draw holds ({@link DrawWait}: its claim says so, or the id a gateway issued for it) is not decided
+ * within the pending bound: it answers {@code WAITING_DRAW} ({@link WaitingDraws}: {@code drawClosesAt}, the beacon round
+ * when known, {@code drawDelayed} when the draw is late, and its {@code entry} at the instance that accepted it, to its
+ * owner) until its draw is due and the pending bound after it, never NOT_RECEIVED meanwhile.
  */
 final class StatusRoute implements Handler<RoutingContext> {
     private final GatewayWiring w;
@@ -132,15 +138,26 @@ final class StatusRoute implements Handler<RoutingContext> {
         if (!complete) return null; // a claim or this gateway's memory may be of a purchase decided meanwhile
         if (known instanceof PurchaseStatus.Pending) return known;
         long now = System.currentTimeMillis();
-        Payload here = w.acceptedIds().purchase(requestId); // e.g. accepted while Redis did not answer
-        if (here != null
-                && now - w.acceptedIds().acceptedAtMs(requestId) < w.config().pendingBoundMs())
-            return new PurchaseStatus.Pending(requestId, here.goodsId(), here.userId(), here.quantity(), Instant.EPOCH);
+        RecentIds.Accepted here = w.acceptedIds().accepted(requestId); // e.g. accepted while Redis did not answer
+        if (here != null && now < heldUntil(here.atMs(), here.draw())) {
+            Payload p = here.purchase();
+            return new PurchaseStatus.Pending(
+                    requestId, p.goodsId(), p.userId(), p.quantity(), Instant.ofEpochMilli(here.atMs()), here.draw());
+        }
         OptionalLong issuedAt = w.ids().issuedAt(requestId);
-        // an id a gateway issued lately: PENDING, as the store would hold its outcome if it had one
-        return issuedAt.isPresent() && now - issuedAt.getAsLong() < w.config().pendingBoundMs()
-                ? new PurchaseStatus.Issued(issuedAt.getAsLong())
+        if (issuedAt.isEmpty()) return null;
+        // an id a gateway issued lately (or for a purchase a draw holds, until the draw is due): PENDING, as the store
+        // would hold its outcome if it had one
+        DrawWait draw = w.ids().held(requestId);
+        return now < heldUntil(issuedAt.getAsLong(), draw)
+                ? new PurchaseStatus.Issued(issuedAt.getAsLong(), draw)
                 : null;
+    }
+
+    /** Until when a purchase accepted at {@code acceptedAtMs} may still be undecided: the bound, or its draw's due. */
+    private long heldUntil(long acceptedAtMs, DrawWait draw) {
+        long bound = w.config().pendingBoundMs();
+        return draw == null ? acceptedAtMs + bound : draw.heldUntilMs(acceptedAtMs, bound);
     }
 
     /** Long poll: the outcome as soon as it is decided, else the pending reply when the preferred wait is over. */
@@ -168,19 +185,45 @@ final class StatusRoute implements Handler<RoutingContext> {
 
     /** The answer to {@code caller} (null: no token) about a purchase, by what the store knows of it. */
     private Reply answer(String requestId, PurchaseStatus status, Long caller) {
-        if (status instanceof PurchaseStatus.Issued) {
-            // a gateway issued this id and its outcome is not indexed yet: pending, nothing more to tell
-            return Replies.pending(200, requestId, "status_pending");
+        if (status instanceof PurchaseStatus.Issued issued) {
+            // a gateway issued this id and its outcome is not indexed yet: pending (waiting for its draw, which the
+            // id says), nothing more to tell
+            return issued.draw() == null
+                    ? Replies.pending(200, requestId, "status_pending")
+                    : waiting(requestId, null, issued.draw(), caller);
         }
         Long owner = status.owner();
         if (owner == null || (caller != null && owner.longValue() != caller))
             return Replies.notFound(requestId, caller);
-        if (status instanceof PurchaseStatus.Pending) {
-            return Replies.pending(200, requestId, "status_pending");
+        if (status instanceof PurchaseStatus.Pending p) {
+            return p.draw() == null
+                    ? Replies.pending(200, requestId, "status_pending")
+                    : waiting(requestId, p.goodsId(), p.draw(), caller);
         }
         Outcome o = ((PurchaseStatus.Decided) status).outcome();
         // no token: the outcome only, never whose it is, what or how many (the buyer's own token gets it all)
         if (reads.jwt() != null && caller == null) return Replies.decidedAnonymous(requestId, o);
         return Replies.decided(o, "status_decided");
+    }
+
+    /**
+     * WAITING_DRAW for a purchase {@code draw} holds ({@code goodsId}: its goods, null when the id does not say). The
+     * draw's times, round and lateness are the sale's, public; its entry only where this gateway accepted it, and with
+     * authentication on only to its owner's token.
+     */
+    private Reply waiting(String requestId, Long goodsId, DrawWait draw, Long caller) {
+        RecentIds.Accepted here = w.acceptedIds().accepted(requestId);
+        boolean owner = here != null
+                && (reads.jwt() == null
+                        || (caller != null && caller == here.purchase().userId()));
+        return WaitingDraws.reply(
+                w.view().draws(),
+                200,
+                requestId,
+                goodsId,
+                draw,
+                owner ? here.entry() : null,
+                System.currentTimeMillis(),
+                "status_pending");
     }
 }

@@ -9,6 +9,7 @@ import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.gateway.status.DrawWait;
 import dev.seckill.kit.config.Settings;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,11 +25,12 @@ import org.junit.jupiter.api.Test;
 @Tag("fast")
 class DrawWindowsTest {
     static final Instant CLOSES = Instant.now().plusSeconds(300);
+    static final String CHAIN = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971";
 
     static LedgerEntry opened(long goods) {
         return LedgerEntry.of("open-" + goods, goods, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
                 .withCommandOffset(0)
-                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 60_000, CLOSES, "c0ffee"));
+                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 600_000, CLOSES, CLOSES.plusSeconds(1), CHAIN, 42));
     }
 
     static LedgerEntry entry(long goods, LedgerType type) {
@@ -59,6 +61,47 @@ class DrawWindowsTest {
         w.onLedger(opened(4));
         assertThat(w.closesAt(4, Instant.now())).isEqualTo(CLOSES);
         assertThat(w.size()).isEqualTo(2);
+    }
+
+    /**
+     * The stream holds a goods' purchases from its window's start until its draw ran: a purchase after the window, while
+     * the draw waits for its cutoff and beacon round, waits for it too. An id's draw (no goods) is found by its times; a
+     * draw more than 30 s past its cutoff and not drawn is late; once DRAWN, nothing is held or late.
+     */
+    @Test
+    void aPurchaseIsHeldFromTheWindowsStartUntilTheDrawRan_andADrawPastItsCutoffBy30sIsLate() {
+        DrawWindows w = new DrawWindows();
+        w.pastRead();
+        Instant end = Instant.parse("2026-11-29T10:00:00Z");
+        w.onLedger(LedgerEntry.of("open-9", 9, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
+                .withCommandOffset(0)
+                .withDraw(DrawFacts.committed(Fairness.LOTTERY, 60_000, end, end.plusSeconds(1), CHAIN, 42)));
+        assertThat(w.holding(9, end.minusSeconds(60).minusMillis(1)))
+                .as("before the window's start")
+                .isNull();
+        assertThat(w.holding(9, end.minusSeconds(60))).isNotNull();
+        assertThat(w.closesAt(9, end.plusSeconds(600)))
+                .as("after the window, the draw not run yet: held for it")
+                .isEqualTo(end);
+        DrawWait wait = DrawWait.of(w.holding(9, end));
+        assertThat(wait).isEqualTo(new DrawWait(end, end.plusSeconds(1), 42L));
+        assertThat(w.pending(null, new DrawWait(end, end.plusSeconds(1), null)))
+                .as("an issued id's draw, by its times")
+                .isNotNull();
+        assertThat(w.pending(null, new DrawWait(end, end.plusSeconds(2), null)))
+                .as("another cutoff")
+                .isNull();
+        assertThat(w.pending(8L, wait)).as("another goods").isNull();
+        long cutoff = end.plusSeconds(1).toEpochMilli();
+        assertThat(WaitingDraws.delayed(w, 9L, wait, cutoff + 30_000)).isNull();
+        assertThat(WaitingDraws.delayed(w, null, new DrawWait(end, end.plusSeconds(1), null), cutoff + 30_001))
+                .isEqualTo("the draw waits for beacon round 42");
+
+        w.onLedger(entry(9, LedgerType.DRAWN));
+        assertThat(w.holding(9, end)).isNull();
+        assertThat(WaitingDraws.delayed(w, 9L, wait, cutoff + 60_000))
+                .as("drawn: the outcome comes, nothing to tell")
+                .isNull();
     }
 
     @Test

@@ -289,4 +289,19 @@ class LedgerEffectsTest {
                 .as("the stream never sells one buyer twice: a second live order is a fault, not a redelivery")
                 .isInstanceOf(java.sql.SQLIntegrityConstraintViolationException.class);
     }
+
+    @Test
+    void twoGoodsOpenedUnderTheSameOpIdAreTwoOpens_eachSaleGetsItsStock() throws SQLException {
+        long other = GOODS + 1;
+        apply(LedgerEntry.of("open-same", GOODS, LedgerType.OPENED, 40, null, null, null, 40, AT));
+        LedgerEffect second =
+                apply(LedgerEntry.of("open-same", other, LedgerType.OPENED, 25, null, null, null, 25, AT));
+
+        assertThat(second).isEqualTo(LedgerEffect.APPLIED);
+        assertThat(one("SELECT stock FROM sale WHERE goods_id = ?", GOODS)).isEqualTo(40);
+        assertThat(one("SELECT stock FROM sale WHERE goods_id = ?", other)).isEqualTo(25);
+        assertThat(apply(LedgerEntry.of("open-same", other, LedgerType.OPENED, 25, null, null, null, 25, AT)))
+                .as("the same goods' entry again is a redelivery")
+                .isEqualTo(LedgerEffect.NONE);
+    }
 }

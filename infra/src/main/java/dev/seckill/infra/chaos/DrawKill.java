@@ -26,14 +26,16 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * A lottery sale of a second goods beside the load's, with stock-stream SIGKILLed inside its window (issue 31): half of
- * its buyers' purchases before the kill, half after, all accepted in the window. Checks after the drain: every window
+ * Two drawn sales beside the load's — a lottery, and a registration whose window before its start runs at the same
+ * time — with stock-stream SIGKILLed inside their windows: half of each one's buyers' purchases before the kill, half
+ * after, all accepted in the window. Checks after the drain: every window
  * purchase was in the draw (the restarted stream restored what it held), the outcomes follow the draw recomputed from
  * the topics — the winners the same as without the kill —, one answer per purchase, every SUCCESS its order row, the
  * goods' invariants; and prints the draw's time to answer (from when the draw was due to each outcome).
  */
 final class DrawKill {
     static final long LOTTERY_GOODS = Sales.GOODS + 2;
+    static final long REGISTRATION_GOODS = Sales.GOODS + 3;
     static final long UNITS = 40;
     static final int BUYERS = 200;
     static final long WINDOW_MS = 8_000;
@@ -45,22 +47,16 @@ final class DrawKill {
             Instant start = Instant.now().plusMillis(500);
             String run = UUID.randomUUID().toString().substring(0, 8);
             List<Future<RecordMetadata>> sent = new ArrayList<>();
+            // the registration's window [start, start + window) ends at its sale's start: both windows run together
+            Instant registrationStart = start.plusMillis(WINDOW_MS);
             try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
-                OpenSale open = new OpenSale(
-                        LOTTERY_GOODS,
-                        UNITS,
-                        start,
-                        start.plusSeconds(3600),
-                        1,
-                        "open-draw-" + run,
-                        false,
-                        Fairness.LOTTERY,
-                        WINDOW_MS);
-                producer.send(new ProducerRecord<>(t.topics.commands(), open.key(), CommandCodec.encode(open)))
-                        .get(30, TimeUnit.SECONDS);
+                open(t, producer, LOTTERY_GOODS, start, Fairness.LOTTERY, run);
+                open(t, producer, REGISTRATION_GOODS, registrationStart, Fairness.REGISTRATION, run);
                 ChaosTarget.await(() -> Instant.now().isAfter(start), 5);
                 send(t, producer, sent, run, 1, BUYERS / 2);
-                t.out.printf("  lottery goods %d: SIGKILL of stock-stream inside its window%n", LOTTERY_GOODS);
+                t.out.printf(
+                        "  drawn goods %d (lottery), %d (registration): SIGKILL of stock-stream inside their windows%n",
+                        LOTTERY_GOODS, REGISTRATION_GOODS);
                 t.recovered(t.pipeline.killAndRestart("stock-stream"));
                 send(t, producer, sent, run, BUYERS / 2 + 1, BUYERS);
                 for (Future<RecordMetadata> f : sent) f.get(30, TimeUnit.SECONDS);
@@ -74,8 +70,23 @@ final class DrawKill {
                     "lottery goods " + LOTTERY_GOODS
                             + " with stock-stream SIGKILLed in its window: every window purchase"
                             + " drawn, outcomes follow the draw, one answer each, every SUCCESS its order row",
-                    () -> verify(t, due));
+                    () -> verify(t, LOTTERY_GOODS, due));
+            t.check(
+                    "registration goods " + REGISTRATION_GOODS
+                            + " with stock-stream SIGKILLed in its window: every registration drawn at the start,"
+                            + " outcomes follow the draw, one answer each, every SUCCESS its order row",
+                    () -> verify(t, REGISTRATION_GOODS, due));
         };
+    }
+
+    private static void open(
+            ChaosTarget t, KafkaProducer<String, byte[]> producer, long goods, Instant start, Fairness mode, String run)
+            throws Exception {
+        // one opId for both goods, as an operator may send: an opId means one thing per goods, in every store
+        OpenSale open = new OpenSale(
+                goods, UNITS, start, start.plusSeconds(3600), 1, "open-draw-" + run, false, mode, WINDOW_MS);
+        producer.send(new ProducerRecord<>(t.topics.commands(), open.key(), CommandCodec.encode(open)))
+                .get(30, TimeUnit.SECONDS);
     }
 
     private static void send(
@@ -86,17 +97,19 @@ final class DrawKill {
             int from,
             int to) {
         for (int u = from; u <= to; u++) {
-            Purchase p = new Purchase("draw-" + run + "-" + u, LOTTERY_GOODS, 70_000_000L + u, 1, Instant.now());
-            sent.add(producer.send(new ProducerRecord<>(t.topics.commands(), p.key(), CommandCodec.encode(p))));
+            for (long goods : List.of(LOTTERY_GOODS, REGISTRATION_GOODS)) {
+                Purchase p = new Purchase("draw-" + run + "-" + u, goods, 70_000_000L + u, 1, Instant.now());
+                sent.add(producer.send(new ProducerRecord<>(t.topics.commands(), p.key(), CommandCodec.encode(p))));
+            }
         }
     }
 
-    private static String verify(ChaosTarget t, long due) throws Exception {
-        DrawRecords r = DrawRecords.read(t.settings, LOTTERY_GOODS, DrawBeacons.chains(t.settings));
+    private static String verify(ChaosTarget t, long goods, long due) throws Exception {
+        DrawRecords r = DrawRecords.read(t.settings, goods, DrawBeacons.chains(t.settings));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (r.outcomes().size() < BUYERS && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(500); // the stream, another process, decides them
-            r = DrawRecords.read(t.settings, LOTTERY_GOODS, DrawBeacons.chains(t.settings));
+            r = DrawRecords.read(t.settings, goods, DrawBeacons.chains(t.settings));
         }
         if (r.outcomes().size() != BUYERS) return r.outcomes().size() + " outcomes for " + BUYERS + " purchases";
         List<DrawCheck.Result> draws = DrawCheck.check(r);
@@ -112,14 +125,15 @@ final class DrawKill {
                 .mapToLong(o -> o.decidedAt().toEpochMilli() - due)
                 .toArray();
         t.out.printf(
-                "  the draw's time to answer (due → outcome): p50 %d ms, p99 %d ms, max %d ms%n",
+                "  goods %d, the draw's time to answer (cutoff → outcome): p50 %d ms, p99 %d ms, max %d ms%n",
+                goods,
                 Latencies.percentile(waits, 50, 0),
                 Latencies.percentile(waits, 99, 0),
                 Latencies.percentile(waits, 100, 0));
-        for (Outcome o : won) SaleRecords.awaitOrder(t, LOTTERY_GOODS, o.requestId(), null);
+        for (Outcome o : won) SaleRecords.awaitOrder(t, goods, o.requestId(), null);
         try (Connection c = t.db()) {
-            SaleAudit audit = SaleAudit.settled(() -> SaleFacts.ofPipeline(t.settings, c, LOTTERY_GOODS));
-            return audit.ok() ? null : "goods " + LOTTERY_GOODS + ": " + String.join("; ", audit.violations);
+            SaleAudit audit = SaleAudit.settled(() -> SaleFacts.ofPipeline(t.settings, c, goods));
+            return audit.ok() ? null : "goods " + goods + ": " + String.join("; ", audit.violations);
         }
     }
 }

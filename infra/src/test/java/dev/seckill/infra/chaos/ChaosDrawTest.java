@@ -12,8 +12,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Given a live sale and, beside it, a lottery sale of a second goods, when stock-stream is SIGKILLed inside the
- * lottery's window and restarted, then every window purchase is drawn, the outcomes follow the draw recomputed from the
+ * Given a live sale and, beside it, a lottery sale and a registration sale of two more goods, when stock-stream is
+ * SIGKILLed inside their windows and restarted, then every window purchase is drawn, the outcomes follow the draw recomputed from the
  * topics (the winners are those the draw gives without the kill), one answer each, every SUCCESS its order row, every
  * invariant; and the run prints the draw's time to answer.
  */
@@ -50,7 +50,11 @@ class ChaosDrawTest {
         assertThat(table.lines().filter(l -> l.startsWith("draw-kill ")))
                 .singleElement()
                 .satisfies(row -> assertThat(row).endsWith("PASS").matches("\\S+ +1 .*"));
-        assertThat(out).contains("the draw's time to answer (due → outcome): p50");
+        assertThat(out)
+                .contains("goods " + DrawKill.LOTTERY_GOODS + ", the draw's time to answer (cutoff → outcome): p50")
+                .contains(
+                        "goods " + DrawKill.REGISTRATION_GOODS + ", the draw's time to answer (cutoff → outcome): p50")
+                .contains("registration goods " + DrawKill.REGISTRATION_GOODS);
         assertThat(table).contains("every invariant held in every scenario");
     }
 }

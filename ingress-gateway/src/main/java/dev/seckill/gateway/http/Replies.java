@@ -2,9 +2,10 @@ package dev.seckill.gateway.http;
 
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.gateway.limit.RateLimiter;
+import dev.seckill.gateway.status.DrawWait;
+import dev.seckill.gateway.status.EntryReceipt;
 import dev.seckill.gateway.status.PurchaseStatus;
 import io.vertx.core.json.JsonObject;
-import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
 
@@ -72,17 +73,22 @@ public final class Replies {
     }
 
     /**
-     * A purchase accepted inside a lottery's window, not decided yet: it waits for the draw, which runs once the window
-     * closes at {@code drawClosesAt} (docs/contracts.md, "The draw").
+     * A purchase a drawn sale's draw holds, not decided yet (docs/contracts.md, "The draw"): it waits for the draw, which
+     * runs once the window has closed ({@code drawClosesAt}) and the beacon round {@code beaconRound} is published after
+     * the cutoff. {@code entry} (null: left out) is where the broker appended the purchase — {@code {"partition",
+     * "offset","appendedAt"}} — for the buyer to find their leaf in the draw's entry digest; {@code drawDelayed} (null:
+     * left out) says why a draw late past its cutoff has not run. {@code beaconRound} is left out when not known.
      */
-    public static Reply waitingDraw(int status, String requestId, Instant drawClosesAt, String kind) {
-        return Reply.of(
-                status,
-                new JsonObject()
-                        .put("requestId", requestId)
-                        .put("status", "WAITING_DRAW")
-                        .put("drawClosesAt", drawClosesAt.toString()),
-                kind);
+    public static Reply waitingDraw(
+            int status, String requestId, DrawWait draw, EntryReceipt entry, String drawDelayed, String kind) {
+        JsonObject body = new JsonObject()
+                .put("requestId", requestId)
+                .put("status", "WAITING_DRAW")
+                .put("drawClosesAt", draw.closesAt().toString());
+        if (draw.beaconRound() != null) body.put("beaconRound", draw.beaconRound());
+        if (entry != null) body.put("entry", entry.json());
+        if (drawDelayed != null) body.put("drawDelayed", drawDelayed);
+        return Reply.of(status, body, kind);
     }
 
     public static String pendingBody(String requestId) {

@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Sends the Kafka record an HTTP request stands for — a purchase's command to {@code <prefix>commands}, a payment's
@@ -24,15 +25,20 @@ public final class RequestRecordSender {
         this.metrics = metrics;
     }
 
-    /** {@code acked} or {@code failed} runs on the calling context once the broker answered (acks=all) or gave up. */
-    public void send(ProducerRecord<String, byte[]> record, Runnable acked, Consumer<Throwable> failed) {
+    /**
+     * {@code acked} or {@code failed} runs on the calling context once the broker answered (acks=all) or gave up;
+     * {@code acked} is given the acknowledgment: where the record was appended (partition, offset) and its timestamp
+     * (the broker's append time on a LogAppendTime topic).
+     */
+    public void send(
+            ProducerRecord<String, byte[]> record, Consumer<RecordMetadata> acked, Consumer<Throwable> failed) {
         Context context = vertx.getOrCreateContext();
         try {
             producer.send(
                     record,
                     (meta, error) -> context.runOnContext(v -> {
                         if (error == null) {
-                            acked.run();
+                            acked.accept(meta);
                         } else {
                             counted(error);
                             failed.accept(error);

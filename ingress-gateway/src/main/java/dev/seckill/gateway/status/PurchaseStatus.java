@@ -11,26 +11,44 @@ public sealed interface PurchaseStatus {
     /** Never accepted (or forgotten after the store's retention). */
     record Unknown() implements PurchaseStatus {}
 
-    /** Accepted by a gateway (Kafka has it), not decided yet. */
-    record Pending(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt)
+    /**
+     * Accepted by a gateway (Kafka has it), not decided yet; {@code draw}: the draw it waits for (accepted while its
+     * goods' draw was not drawn yet, see {@link DrawWait}), else null. The stored claim carries it as
+     * {@code drawClosesAt}, {@code drawCutoffAt} and {@code beaconRound} (left out for a purchase no draw holds).
+     */
+    record Pending(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt, DrawWait draw)
             implements PurchaseStatus {
+        public Pending(String requestId, long goodsId, long userId, int quantity, Instant acceptedAt) {
+            this(requestId, goodsId, userId, quantity, acceptedAt, null);
+        }
+
         String encode() {
-            return new JsonObject()
+            JsonObject json = new JsonObject()
                     .put("requestId", requestId)
                     .put("goodsId", goodsId)
                     .put("userId", userId)
                     .put("quantity", quantity)
                     .put("acceptedAt", acceptedAt.toString())
-                    .put("status", "PENDING")
-                    .encode();
+                    .put("status", "PENDING");
+            if (draw != null) {
+                json.put("drawClosesAt", draw.closesAt().toString())
+                        .put("drawCutoffAt", draw.cutoffAt().toString());
+                if (draw.beaconRound() != null) json.put("beaconRound", draw.beaconRound());
+            }
+            return json.encode();
         }
     }
 
     /**
      * Not in the store yet, but the id is one a gateway issued {@code issuedAtMs} ago and recently enough that its
-     * command may still be on its way to the index: PENDING, whose it is unknown.
+     * command may still be on its way to the index: PENDING, whose it is unknown. {@code draw}: the draw it waits for,
+     * as the id says it ({@link GeneratedIds#held}), else null.
      */
-    record Issued(long issuedAtMs) implements PurchaseStatus {}
+    record Issued(long issuedAtMs, DrawWait draw) implements PurchaseStatus {
+        public Issued(long issuedAtMs) {
+            this(issuedAtMs, null);
+        }
+    }
 
     /** Decided: the committed outcome. */
     record Decided(Outcome outcome) implements PurchaseStatus {}
@@ -58,11 +76,18 @@ public sealed interface PurchaseStatus {
         JsonObject json = new JsonObject(stored);
         if (json.containsKey("outcome"))
             return new Decided(Json.read(stored.getBytes(StandardCharsets.UTF_8), Outcome.class));
+        String closes = json.getString("drawClosesAt");
         return new Pending(
                 json.getString("requestId"),
                 json.getLong("goodsId"),
                 json.getLong("userId"),
                 json.getInteger("quantity"),
-                Instant.parse(json.getString("acceptedAt")));
+                Instant.parse(json.getString("acceptedAt")),
+                closes == null
+                        ? null
+                        : new DrawWait(
+                                Instant.parse(closes),
+                                Instant.parse(json.getString("drawCutoffAt", closes)),
+                                json.getLong("beaconRound")));
     }
 }

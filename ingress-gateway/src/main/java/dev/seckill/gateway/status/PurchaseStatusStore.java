@@ -43,7 +43,8 @@ public final class PurchaseStatusStore {
      * How long the store keeps what it holds: a decided purchase ({@code decided}, counted from its decision), a
      * REJECTED {@code no_sale} or {@code invalid} ({@code rejected}: no buyer's purchase of a sale, and what a flood of
      * made-up goodsIds or reused ids leaves), a claim not decided yet ({@code pending}: the pipeline's expected lag;
-     * past it the purchase never reached the stream, docs/contracts.md "Ids").
+     * past it the purchase never reached the stream, docs/contracts.md "Ids" — a claim a draw holds lives until the
+     * draw's cutoff and this bound after it, {@link #claim}).
      */
     public record Retention(Duration decided, Duration rejected, Duration pending) {
         /** The retention of one outcome: {@code rejected} for no_sale and invalid, {@code decided} for the rest. */
@@ -114,18 +115,19 @@ public final class PurchaseStatusStore {
      * instances or two connections at once: the second learns at once that the id stands for another purchase (another
      * buyer's, or the same buyer's of another goods or quantity) instead of a 202 that no outcome of its own follows.
      * A claim lives {@link Retention#pending}: an outcome replaces it long before, unless its command never reached the
-     * stream. A new claim is added to the buyer's list of the goods (not waited for).
+     * stream — or, for a purchase a draw holds ({@link PurchaseStatus.Pending#draw}), until its draw is due and the
+     * pending bound after it ({@link DrawWait#heldUntilMs}): a window may last longer than the bound, and the purchase
+     * must neither be told NOT_RECEIVED meanwhile nor its requestId be free for another purchase. A new claim is added
+     * to the buyer's list of the goods (not waited for), for as long.
      */
     public CompletableFuture<Claimed> claim(PurchaseStatus.Pending p) {
         String listKey = keys.buyerPurchases(p.goodsId(), p.userId());
-        long pendingMs = retention.pending().toMillis();
+        long pendingMs = claimMs(p);
         return bounded(lanes.claims()
                         .submit(pipe -> pipe.setGet(
                                 keys.purchaseStatus(p.requestId()),
                                 p.encode(),
-                                SetParams.setParams()
-                                        .nx()
-                                        .px(retention.pending().toMillis()))))
+                                SetParams.setParams().nx().px(pendingMs))))
                 .thenApply(stored -> {
                     PurchaseStatus previous = PurchaseStatus.parse(stored);
                     Payload held = previous.payload();
@@ -135,7 +137,7 @@ public final class PurchaseStatusStore {
                                 List.of(listKey),
                                 List.of(
                                         p.requestId(),
-                                        BuyerPurchases.pending(clock.millis()),
+                                        BuyerPurchases.pending(clock.millis(), p.draw()),
                                         Long.toString(pendingMs),
                                         BuyerPurchases.MAX_LISTED));
                     return new Claimed(
@@ -144,6 +146,14 @@ public final class PurchaseStatusStore {
                                     ? null
                                     : held.differingField(new Payload(p.goodsId(), p.userId(), p.quantity())));
                 });
+    }
+
+    /** How long a claim lives: the pending bound, or until the draw that holds the purchase is due and the bound. */
+    long claimMs(PurchaseStatus.Pending p) {
+        long pendingMs = retention.pending().toMillis();
+        if (p.draw() == null) return pendingMs;
+        long now = clock.millis();
+        return Math.max(pendingMs, p.draw().heldUntilMs(p.acceptedAt().toEpochMilli(), pendingMs) - now);
     }
 
     /**

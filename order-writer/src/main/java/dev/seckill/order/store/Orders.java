@@ -44,9 +44,11 @@ public final class Orders {
         if (!StockLedger.claim(c, deduct, traceId)) return false;
         long orderId = insertOrder(c, o, traceId);
         Releases.endIfReleasedEarly(c, o, orderId);
-        try (PreparedStatement ps = c.prepareStatement("UPDATE stock_ledger SET order_id = ? WHERE op_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE stock_ledger SET order_id = ? WHERE goods_id = ? AND op_id = ?")) {
             ps.setLong(1, orderId);
-            ps.setString(2, deduct.opId());
+            ps.setLong(2, o.goodsId());
+            ps.setString(3, deduct.opId());
             ps.executeUpdate();
         }
         StockLedger.adjustSale(c, o.goodsId(), 0, -o.quantity());

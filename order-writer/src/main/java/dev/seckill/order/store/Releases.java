@@ -146,8 +146,9 @@ final class Releases {
             }
         }
         cancelReleased(c, orderId, opId);
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM early_release WHERE op_id = ?")) {
-            ps.setString(1, opId);
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM early_release WHERE goods_id = ? AND op_id = ?")) {
+            ps.setLong(1, o.goodsId());
+            ps.setString(2, opId);
             ps.executeUpdate();
         }
     }

@@ -99,9 +99,10 @@ public final class TopicProvisioner {
     public static List<String> ensure(Settings settings, Topics topics, int partitions) {
         try (Admin admin = KafkaClients.admin(settings)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = specs(topics, partitions, settings.get(SharedSettings.COMMANDS_TIMESTAMPS)).stream()
-                    .filter(t -> !existing.contains(t.name()))
-                    .toList();
+            List<NewTopic> missing =
+                    specs(topics, partitions, settings.get(SharedSettings.COMMANDS_TIMESTAMPS)).stream()
+                            .filter(t -> !existing.contains(t.name()))
+                            .toList();
             if (missing.isEmpty()) return List.of();
             try {
                 admin.createTopics(missing).all().get(60, TimeUnit.SECONDS);

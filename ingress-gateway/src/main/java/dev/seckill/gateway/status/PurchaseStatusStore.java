@@ -40,11 +40,9 @@ public final class PurchaseStatusStore {
     }
 
     /**
-     * How long the store keeps what it holds: a decided purchase ({@code decided}, counted from its decision), a
-     * REJECTED {@code no_sale} or {@code invalid} ({@code rejected}: no buyer's purchase of a sale, and what a flood of
-     * made-up goodsIds or reused ids leaves), a claim not decided yet ({@code pending}: the pipeline's expected lag;
-     * past it the purchase never reached the stream, docs/contracts.md "Ids" — a claim a draw holds lives until the
-     * draw's cutoff and this bound after it, {@link #claim}).
+     * How long the store keeps what it holds: a decided purchase ({@code decided}, from its decision), a REJECTED
+     * {@code no_sale}/{@code invalid} ({@code rejected}), a claim not decided yet ({@code pending}: the expected lag; a
+     * claim a draw holds: until the draw's cutoff and this bound after it, {@link #claim}).
      */
     public record Retention(Duration decided, Duration rejected, Duration pending) {
         /** The retention of one outcome: {@code rejected} for no_sale and invalid, {@code decided} for the rest. */
@@ -114,10 +112,8 @@ public final class PurchaseStatusStore {
      * atomic; the value is the purchase itself), so that one requestId can never be accepted for two purchases, by two
      * instances or two connections at once: the second learns at once that the id stands for another purchase (another
      * buyer's, or the same buyer's of another goods or quantity) instead of a 202 that no outcome of its own follows.
-     * A claim lives {@link Retention#pending}: an outcome replaces it long before, unless its command never reached the
-     * stream — or, for a purchase a draw holds ({@link PurchaseStatus.Pending#draw}), until its draw is due and the
-     * pending bound after it ({@link DrawWait#heldUntilMs}): a window may last longer than the bound, and the purchase
-     * must neither be told NOT_RECEIVED meanwhile nor its requestId be free for another purchase. A new claim is added
+     * A claim lives {@link Retention#pending} (a purchase a draw holds: until its draw's cutoff and the bound after it,
+     * {@link DrawWait#heldUntilMs}, so a long window neither says NOT_RECEIVED nor frees its requestId), and is added
      * to the buyer's list of the goods (not waited for), for as long.
      */
     public CompletableFuture<Claimed> claim(PurchaseStatus.Pending p) {
@@ -220,8 +216,7 @@ public final class PurchaseStatusStore {
     private record Vouch(boolean complete, boolean afterLoss) {}
 
     /**
-     * The ready marks and the loss marker, queued right after the caller's read of an entry, so that both are read in
-     * the same pipeline: a Redis that came back empty is never taken for one that holds everything.
+     * The ready marks and the loss marker, queued right after the caller's read of an entry (one pipeline, as above).
      */
     private CompletableFuture<Vouch> vouch(RedisBatcher lane) {
         CompletableFuture<Long> marks = lane.submit(pipe -> pipe.hlen(keys.statusReady()));

@@ -110,7 +110,8 @@ public final class ServiceStack {
         env.put(GatewaySettings.PORT.env(), Integer.toString(settings.get(GatewaySettings.PORT))); // its public port
         env.putAll(more);
         if (!env.containsKey(StockStreamSettings.DRAW_BEACON.env()))
-            env.putAll(DrawBeacons.environment(drawBeacon(env))); // drawn sales: the chain a drill and verify read
+            env.putAll(DrawBeacons.environment(
+                    StackBeacon.start(settings, env, dir, out))); // drawn sales: the chain a drill and verify read
         gatewaySecret(env);
         // the reconciler reads the schema the order-writer migrates: it starts once the others are up
         startAll(ALL.subList(0, ALL.size() - 1), env);
@@ -141,41 +142,6 @@ public final class ServiceStack {
                     ms,
                     log(s.name()));
         }
-    }
-
-    /** Where the stack's local draw beacon serves (the chain of {@code <home>/services/draw-beacon.key}). */
-    static final int BEACON_PORT = 9408;
-
-    /**
-     * The stack's draw beacon: this machine's local beacon as a process of its own (its key kept beside the logs), so
-     * that the stack's stream, a drill and {@code draw verify} see one chain; one already answering is used.
-     */
-    private URI drawBeacon(Map<String, String> env) throws IOException, InterruptedException {
-        URI url = URI.create("http://127.0.0.1:" + BEACON_PORT);
-        if (!ServerProcess.answers("127.0.0.1", BEACON_PORT)) {
-            Process p = ServiceProcess.launch(
-                    "dev.seckill.stock.draw.beacon.LocalBeacon",
-                    List.of(),
-                    List.of(
-                            "--port",
-                            Integer.toString(BEACON_PORT),
-                            "--key-file",
-                            DrawBeacons.keyFile(settings).toString()),
-                    ServiceProcess.Environment.ONLY_GIVEN,
-                    env,
-                    log("draw-beacon"));
-            Files.writeString(pid("draw-beacon"), Long.toString(p.pid()));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!ServerProcess.answers("127.0.0.1", BEACON_PORT)) {
-                if (!p.isAlive())
-                    throw new IllegalStateException("the draw beacon exited; its log: " + log("draw-beacon"));
-                if (System.nanoTime() > deadline)
-                    throw new IllegalStateException("the draw beacon did not answer; its log: " + log("draw-beacon"));
-                TimeUnit.MILLISECONDS.sleep(100); // polling another process
-            }
-            out.printf("%-13s %s  started (pid %d, log %s)%n", "draw-beacon", url, p.pid(), log("draw-beacon"));
-        } else out.printf("%-13s %s  answers (using it)%n", "draw-beacon", url);
-        return url;
     }
 
     /** Auth is on by default: without a configured secret, one is made once and kept beside the logs. */
@@ -240,7 +206,7 @@ public final class ServiceStack {
     public void down() {
         new Monitoring(settings, dir, out, monitoringPort).down();
         for (Service s : ALL) Pids.stop(out, s.name(), pid(s.name()));
-        Pids.stop(out, "draw-beacon", pid("draw-beacon"));
+        Pids.stop(out, "draw-beacon", dir.resolve("draw-beacon.pid"));
     }
 
     private Path pid(String name) {

@@ -10,7 +10,7 @@ import java.math.BigInteger;
 /** A validated {@code POST /api/purchases} body. Validation names the offending field. */
 record PurchaseRequest(String requestId, long goodsId, long userId, int quantity) {
 
-    /** What the requestId stands for: a reuse with another payload is refused (issue 25). */
+    /** What the requestId stands for: a reuse with another payload is refused. */
     Payload payload() {
         return new Payload(goodsId, userId, quantity);
     }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Given the secret deploy/seckill.env used to ship, when the gateway starts as a service (its {@code main}, as an image
  * or {@code ./seckill run} starts it), then it refuses at once with one line naming the setting and exit code 2: a
- * copy-paste deployment must not let anyone mint buyer tokens (issue 29).
+ * copy-paste deployment must not let anyone mint buyer tokens.
  */
 class PlaceholderSecretStartTest {
     @Test

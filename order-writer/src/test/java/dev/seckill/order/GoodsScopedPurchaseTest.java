@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A purchase is the pair (goodsId, requestId) (issue 25): the same requestId on two goods is two purchases, each SUCCESS
+ * A purchase is the pair (goodsId, requestId): the same requestId on two goods is two purchases, each SUCCESS
  * its own order and its own DEDUCTED row, each redelivery a no-op. Before, the second goods' order was dropped on the
  * unique request_id: a confirmed sale with no order, whose unit was never released.
  */

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Aborts a dead peer's open transaction as soon as the group has dropped the peer, instead of after
  * {@code transaction.timeout.ms}: while it stays open, the outcome topics' last stable offset stays behind it and no
  * read_committed reader (the gateways' outcome view, the order-writer) sees a single decision the new owner of its
- * tasks makes (issue 27). With an instance id, a stream thread's consumer is {@code <application id>-<instance
+ * tasks makes. With an instance id, a stream thread's consumer is {@code <application id>-<instance
  * id>-StreamThread-<n>-consumer} and its producer's transactional id {@code <application id>-<instance id>-<n>}
  * ({@link StableTransactionalIds}), so every instance can name the transactional ids of the members the group has
  * dropped, and {@link Admin#fenceProducers} bumps their epoch, which aborts what was open. Checked whenever this

@@ -28,7 +28,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
 
 /**
- * Found in review (issue 25): with the fold store cached, a commit flushed the fold before the decision buffer's
+ * Found in review: with the fold store cached, a commit flushed the fold before the decision buffer's
  * commit hook drained the batch, so the fold's changelog missed decisions whose outcomes and holdings were committed;
  * a crash then restored a fold with too many units left, and the first rebuild from it oversold. With a state-store
  * cache on (TopologyTestDriver's default, 10 MB), what a commit writes must include everything its drain decided.

@@ -19,7 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
-/** What a service decides at start from the brokers (issue 27): whether a sale is live, and the session it may have. */
+/** What a service decides at start from the brokers: whether a sale is live, and the session it may have. */
 class StartMidSaleTest {
     @Test
     void aStartWithNoRecentCommandWarmsUpAndOneMidSaleServesAtOnce() throws Exception {

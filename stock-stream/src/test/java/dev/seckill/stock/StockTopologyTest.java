@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
 
 /** The topology under TopologyTestDriver, deciding against the real Redis. */
 class StockTopologyTest {
-    /** The window comes from the clock the stream's key lifetime uses, never from a calendar day (issue 17). */
+    /** The window comes from the clock the stream's key lifetime uses, never from a calendar day. */
     static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(600);
 
     static final Instant END = START.plusSeconds(3600);
@@ -249,7 +249,7 @@ class StockTopologyTest {
         assertThat(success.readValuesToList()).extracting(Outcome::requestId).containsExactly("a", "b", "c");
         assertThat(duplicate.readValuesToList())
                 .extracting(Outcome::requestId, Outcome::heldRequestId)
-                .containsExactly(Tuple.tuple("b2", "b")); // names the purchase the buyer holds (issue 26)
+                .containsExactly(Tuple.tuple("b2", "b")); // names the purchase the buyer holds
         assertThat(redis.redis.get(redis.keys.stock(1001))).isEqualTo("3");
     }
 

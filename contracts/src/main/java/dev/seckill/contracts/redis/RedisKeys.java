@@ -49,7 +49,7 @@ public record RedisKeys(String prefix) {
     /**
      * Hash: the gateway's status index's progress, {@code <topic>-<partition>} -> the next outcome offset it will
      * index. Written after the outcomes it covers, so a Redis that lost writes (restarted empty or from an older
-     * snapshot) shows an older offset or none, and the index rebuilds from there (issue 26).
+     * snapshot) shows an older offset or none, and the index rebuilds from there.
      */
     public String statusIndex() {
         return prefix + "status:index";

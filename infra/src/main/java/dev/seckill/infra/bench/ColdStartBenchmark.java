@@ -29,7 +29,7 @@ import java.util.UUID;
 import java.util.function.LongFunction;
 
 /**
- * {@code ./seckill bench coldstart}: "the first second of a sale is the whole sale" (issue 12, item 5). Starts the
+ * {@code ./seckill bench coldstart}: "the first second of a sale is the whole sale" (item 5). Starts the
  * gateway and stock-stream as fresh JVMs of their own (as {@code ./seckill run} does), opens a sale the moment both
  * answer {@code /health} 200, fires it at the gateway (closed loop, the raw generator) and reports accept latency in
  * the sale's first second and overall, for three variants in the same run: fresh services with their warm-up off,

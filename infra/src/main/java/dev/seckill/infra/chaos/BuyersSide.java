@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fault as the buyers felt it (issue 27): for each fault, the time to the first final answer to a purchase sent
+ * A fault as the buyers felt it: for each fault, the time to the first final answer to a purchase sent
  * after it, and the time-to-answer p50/p99 of the purchases sent in the {@value #WINDOW_SECONDS} s after it, next to
  * the same figure for the quiet sale (sent in the {@value #WINDOW_SECONDS} s ending a second before the first fault).
  */

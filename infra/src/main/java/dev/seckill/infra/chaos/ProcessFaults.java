@@ -13,7 +13,7 @@ final class ProcessFaults {
 
     /**
      * SIGKILL of {@code part} {@code times} times, 0.5–3 s apart, each restarted at once. Recovery as the buyer feels
-     * it (issue 27): SIGKILL → the first final answer to a purchase sent after it (the order-writer, whom no answer
+     * it: SIGKILL → the first final answer to a purchase sent after it (the order-writer, whom no answer
      * waits for: its restart's /health 200 → an order for every SUCCESS so far); the restart's /health 200 is logged.
      */
     static ChaosScenario.Fault kill(String part, int times) {

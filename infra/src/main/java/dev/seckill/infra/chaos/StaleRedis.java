@@ -14,7 +14,7 @@ import java.util.Objects;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * Redis restarted from a snapshot older than its last writes (issue 25): {@code SAVE} at a seeded moment writes the
+ * Redis restarted from a snapshot older than its last writes: {@code SAVE} at a seeded moment writes the
  * scenario's Redis's {@code dump.rdb} into its own folder, the sale goes on until the sale's marker (the {@code at}
  * field of its hash: the offset of the last command applied) has moved past the snapshot's, then Redis is stopped
  * without saving ({@code SHUTDOWN NOSAVE}) and started again from that dump: the keys are back as they were, minus the

@@ -3,7 +3,7 @@ package dev.seckill.gateway.status;
 import dev.seckill.contracts.outcome.Outcome;
 
 /**
- * What a client's requestId stands for at the gateway (issue 25): the purchase it was first accepted for. The same
+ * What a client's requestId stands for at the gateway: the purchase it was first accepted for. The same
  * requestId with the same payload is a retry; with another one it is refused, and an outcome of another payload is
  * not this purchase's, whatever its requestId.
  */

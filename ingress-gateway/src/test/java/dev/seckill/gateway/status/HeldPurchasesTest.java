@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("fast")
 class HeldPurchasesTest {
-    static final Instant CLOSES = Instant.parse("2026-11-29T10:10:00.123Z");
+    static final Instant CLOSES = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusMillis(123);
     static final DrawWait DRAW = new DrawWait(CLOSES, CLOSES.plusMillis(1_500), 7_777L);
     static final GeneratedIds IDS = new GeneratedIds("held-purchases-test-key".getBytes(StandardCharsets.UTF_8));
 

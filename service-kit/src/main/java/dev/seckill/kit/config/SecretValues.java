@@ -9,8 +9,8 @@ import java.util.Map;
  * What makes a secret not a secret: a placeholder copied from an example file ({@code change-me...}), or a value a
  * guesser tries early — too short, too few distinct characters, a repetition ({@code abcdabcd...}), a run
  * ({@code 0123456...}, {@code abcdefg...}), too little spread. A service refuses to start on either, with one line
- * naming the setting: a copy-paste deployment that let anyone mint buyer tokens served for minutes without a word
- * (issue 29). The checks are heuristics, each a rule a random value passes: {@code openssl rand -base64 48} and
+ * naming the setting: a copy-paste deployment that let anyone mint buyer tokens served for minutes without a word.
+ * The checks are heuristics, each a rule a random value passes: {@code openssl rand -base64 48} and
  * {@code openssl rand -hex 16} are accepted for 128 bits.
  */
 public final class SecretValues {

@@ -13,7 +13,7 @@ import org.apache.kafka.common.config.ConfigResource;
 /**
  * A consumer group's session timeout fitted to what the brokers accept: a broker refuses to let a member join with a
  * session below its {@code group.min.session.timeout.ms} (Kafka's default 6 s) or above its
- * {@code group.max.session.timeout.ms}. A short session notices a dead member sooner (issue 27); on a cluster that does
+ * {@code group.max.session.timeout.ms}. A short session notices a dead member sooner; on a cluster that does
  * not allow it, the service runs with the nearest allowed value and says so in one line instead of never joining.
  */
 public final class SessionTimeouts {

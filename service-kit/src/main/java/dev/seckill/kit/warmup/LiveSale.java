@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Whether a service starts in the middle of a sale: the newest command (a purchase, an opening, a payment, a release) is younger than
  * {@link WarmupSettings#LIVE_WINDOW_MS}. A restart after a crash mid-sale then serves at once and warms on the buyers'
- * own traffic: a warm-up before ready would compete with the recovery for the CPU while buyers wait (issue 27). A
+ * own traffic: a warm-up before ready would compete with the recovery for the CPU while buyers wait. A
  * deploy before a sale (no command for a while) warms as before, so the first second of the sale is not cold.
  */
 public final class LiveSale {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every service's {@code /metrics} carries the JVM's and the process's own series (issue 28): a heap filling, a GC
+ * Every service's {@code /metrics} carries the JVM's and the process's own series: a heap filling, a GC
  * storm or a thread leak shows beside the service's latency, from the registry every service starts with.
  */
 @Tag("fast")

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Model-based (issue 25, found in review): SaleModelTest across several goods in one pipelined batch, with restores, re-opens (forced / not), and
+ * Model-based (found in review): SaleModelTest across several goods in one pipelined batch, with restores, re-opens (forced / not), and
  * Redis losses per goods and crashes. Every answer must be the plain rules'.
  */
 class MultiGoodsModelTest extends TestRedisCase {

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Model-based (issue 25): seeded random command sequences — purchases (new ids, retries, ids reused for another buyer,
+ * Model-based: seeded random command sequences — purchases (new ids, retries, ids reused for another buyer,
  * windows edges, over the limit), pays, releases, a close — decided in random batches by the real Decider and scripts
  * on a real Redis, while Redis loses writes at random moments (emptied, or put back to a snapshot of an earlier moment)
  * and the task crashes before random commits (the fold goes back; Redis keeps what ran). Every answer the stream emits

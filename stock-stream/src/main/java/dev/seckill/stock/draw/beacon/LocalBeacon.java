@@ -78,6 +78,11 @@ public final class LocalBeacon implements AutoCloseable {
                 LocalBeaconKey.loadOrCreate(keyFile, periodSeconds, Clock.systemUTC()), port, Clock.systemUTC());
     }
 
+    /** The chain of {@code keyFile}'s beacon (the file made now when missing), without serving it. */
+    public static BeaconChain chainOf(Path keyFile) throws IOException {
+        return LocalBeaconKey.loadOrCreate(keyFile, 0, Clock.systemUTC()).chain();
+    }
+
     /** As {@link #start(Path, int, int)}, with the key file's period, or {@value #DEFAULT_PERIOD_SECONDS} s if new. */
     public static LocalBeacon start(Path keyFile, int port) throws IOException {
         return new LocalBeacon(LocalBeaconKey.loadOrCreate(keyFile, 0, Clock.systemUTC()), port, Clock.systemUTC());

@@ -2,12 +2,22 @@ package dev.seckill.contracts;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
-/** The {@code traceId} header that travels from the first hop to the DB row. */
+/**
+ * The {@code traceId} header that travels from the first hop to the DB row. What it may hold is bounded where it enters
+ * (the gateway's request headers, an upstream producer's record headers): 1–64 of {@code [A-Za-z0-9._-]}, or a W3C
+ * {@code traceparent} whose trace id is taken; anything else is dropped, never carried into a column where it could sink
+ * the row it travels with.
+ */
 public final class TraceHeaders {
     public static final String TRACE_ID = "traceId";
+
+    private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern TRACEPARENT = Pattern.compile("[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}");
 
     private TraceHeaders() {}
 
@@ -42,9 +52,22 @@ public final class TraceHeaders {
         headers.add(TRACE_ID, traceId.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The trace id of a record, or null when it has none. */
+    /** The trace id of a record, or null when it has none or one that is not well-formed ({@link #bounded}). */
     public static String get(Headers headers) {
         Header h = headers.lastHeader(TRACE_ID);
-        return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        if (h == null || h.value() == null || h.value().length > 64) return null;
+        return bounded(new String(h.value(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A trace id as given, when it is 1–64 of {@code [A-Za-z0-9._-]}; the trace id of a W3C {@code traceparent}; else
+     * null (dropped).
+     */
+    public static String bounded(String given) {
+        if (given == null) return null;
+        String t = given.trim();
+        Matcher parent = TRACEPARENT.matcher(t);
+        if (parent.matches()) return parent.group(1);
+        return WELL_FORMED.matcher(t).matches() ? t : null;
     }
 }

@@ -2,6 +2,7 @@ package dev.seckill.contracts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -41,5 +42,27 @@ class TraceHeadersTest {
         TraceHeaders.put(headers, "second");
         assertThat(TraceHeaders.get(headers)).isEqualTo("second");
         assertThat(headers.headers(TraceHeaders.TRACE_ID)).hasSize(1);
+    }
+
+    @Test
+    void aTraceIdFromAnUpstreamHeader_isKeptWellFormed_orDropped_neverCarriedAtAnyLengthOrEncoding() {
+        assertThat(read("x".repeat(64).getBytes(StandardCharsets.UTF_8))).isEqualTo("x".repeat(64));
+        assertThat(read("x".repeat(65).getBytes(StandardCharsets.UTF_8)))
+                .as("longer than the column")
+                .isNull();
+        assertThat(read("y".repeat(1 << 20).getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(read("trace-🎉".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(read(new byte[0])).isNull();
+        assertThat(read(new byte[] {(byte) 0xC3, (byte) 0x28, (byte) 0xFF})).isNull();
+        assertThat(read("a b".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(read("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.UTF_8)))
+                .as("a W3C traceparent: its trace id")
+                .isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+    }
+
+    private static String read(byte[] value) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(TraceHeaders.TRACE_ID, value);
+        return TraceHeaders.get(headers);
     }
 }

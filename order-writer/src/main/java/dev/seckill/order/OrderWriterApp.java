@@ -116,7 +116,7 @@ public final class OrderWriterApp implements AutoCloseable {
                 () -> onLoopFailed(sweeps));
         running = new Running(db, producer, admin, sweeps, loop);
         loop.start();
-        LOG.info("order-writer started: {} + {} -> {}", topics.success(), topics.ledger(), settings.dbUrl());
+        LOG.info("order-writer started: {} + {} -> {}", topics.ledger(), topics.payments(), settings.dbUrl());
         return this;
     }
 

@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A purchase is the pair (goodsId, requestId): the same requestId on two goods is two purchases, each SUCCESS
+ * A purchase is the pair (goodsId, requestId): the same requestId on two goods is two purchases, each DEDUCTED entry
  * its own order and its own DEDUCTED row, each redelivery a no-op. Before, the second goods' order was dropped on the
  * unique request_id: a confirmed sale with no order, whose unit was never released.
  */
@@ -40,12 +38,9 @@ class GoodsScopedPurchaseTest {
                 .start();
     }
 
-    void success(String requestId, long goods, long user) throws Exception {
-        stack.send(
-                stack.topics.success(),
-                Long.toString(goods),
-                Outcome.of(
-                        requestId, goods, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 0));
+    /** A purchase as the writer reads it: its DEDUCTED entry on the goods' ledger partition. */
+    void purchase(String requestId, long goods, long user) throws Exception {
+        stack.send(Purchases.onLedger(stack.topics, Purchases.deducted(goods, requestId, user), null));
     }
 
     long count(String sql, Object... args) throws Exception {
@@ -60,8 +55,8 @@ class GoodsScopedPurchaseTest {
     @Test
     void oneRequestIdOnTwoGoods_isTwoOrdersAndTwoDeductedRows_andARedeliveryOfEitherIsANoOp() throws Exception {
         try (OrderWriterApp app = start()) {
-            success("shared-1", A, 7);
-            success("shared-1", B, 8);
+            purchase("shared-1", A, 7);
+            purchase("shared-1", B, 8);
             awaitOrders("shared-1", 2);
             assertThat(stack.text("SELECT GROUP_CONCAT(CONCAT(goods_id, '/', user_id) ORDER BY goods_id) "
                             + "FROM purchase_order WHERE request_id = 'shared-1'"))
@@ -71,10 +66,10 @@ class GoodsScopedPurchaseTest {
                     .isEqualTo("deduct:" + A + ":shared-1,deduct:" + B + ":shared-1");
 
             // both redelivered, then one more purchase per goods behind them in their partitions
-            success("shared-1", A, 7);
-            success("shared-1", B, 8);
-            success("after-a", A, 9);
-            success("after-b", B, 10);
+            purchase("shared-1", A, 7);
+            purchase("shared-1", B, 8);
+            purchase("after-a", A, 9);
+            purchase("after-b", B, 10);
             awaitOrders("after-a", 1);
             awaitOrders("after-b", 1);
         }
@@ -102,8 +97,8 @@ class GoodsScopedPurchaseTest {
     @Test
     void aReleaseNamingTheRequestId_endsTheOrderOfItsOwnGoodsOnly() throws Exception {
         try (OrderWriterApp app = start()) {
-            success("shared-2", A, 7);
-            success("shared-2", B, 8);
+            purchase("shared-2", A, 7);
+            purchase("shared-2", B, 8);
             awaitOrders("shared-2", 2);
             stack.send(
                     stack.topics.ledger(),
@@ -118,5 +113,55 @@ class GoodsScopedPurchaseTest {
         assertThat(stack.text("SELECT status FROM purchase_order WHERE goods_id = ? AND request_id = 'shared-2'", A))
                 .as("the other goods' purchase of the same requestId is not released")
                 .isEqualTo("CREATED");
+    }
+
+    @Test
+    void aRequestIdReusedInALaterSale_isTheLaterSalesOrder_andARedeliveryOfEitherSalesPurchaseIsANoOp()
+            throws Exception {
+        LedgerEntry first = Purchases.deducted(A, "reused", 7, 4, 11, 10);
+        LedgerEntry second = Purchases.deducted(A, "reused", 7, 7, 51, 50);
+        try (OrderWriterApp app = start()) {
+            stack.send(
+                    stack.topics.ledger(),
+                    Long.toString(A),
+                    LedgerEntry.of("open-1", A, LedgerType.OPENED, 5, null, null, null, 5, Instant.now())
+                            .withCommandOffset(10));
+            stack.send(Purchases.onLedger(stack.topics, first, null));
+            stack.send(
+                    stack.topics.ledger(),
+                    Long.toString(A),
+                    LedgerEntry.of("release-1", A, LedgerType.RELEASED, 1, 7L, "reused", null, 5, Instant.now()));
+            // a later sale, once the stream forgot the first one's keys: the buyer's requestId is new to it
+            stack.send(
+                    stack.topics.ledger(),
+                    Long.toString(A),
+                    LedgerEntry.of("open-2", A, LedgerType.OPENED, 3, null, null, null, 8, Instant.now())
+                            .withCommandOffset(50));
+            stack.send(Purchases.onLedger(stack.topics, second, null));
+            stack.send(Purchases.onLedger(stack.topics, first, null)); // both redelivered
+            stack.send(Purchases.onLedger(stack.topics, second, null));
+            stack.send(Purchases.onLedger(stack.topics, Purchases.deducted(A, "after-reuse", 9, 6, 52, 50), null));
+            awaitOrders("after-reuse", 1);
+        }
+        assertThat(stack.text(
+                        "SELECT GROUP_CONCAT(CONCAT(sale_offset, ':', status) ORDER BY sale_offset) "
+                                + "FROM purchase_order WHERE goods_id = ? AND request_id = 'reused'",
+                        A))
+                .as("one order per sale, the first released, the later one the buyer's live purchase")
+                .isEqualTo("10:CANCELLED,50:CREATED");
+        assertThat(count("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND live_user_id = 7", A))
+                .isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM stock_ledger WHERE type = 'DEDUCTED' AND goods_id = ?", A))
+                .as("the two sales' purchases of the requestId and the one after them, once each")
+                .isEqualTo(3);
+        assertThat(count("SELECT stock FROM sale WHERE goods_id = ?", A))
+                .as("5 opened, -1, +1 released, 3 opened, -1, -1")
+                .isEqualTo(6);
+        assertThat(metrics.get("seckill_dlq_records")
+                        .tags("source", "order-writer")
+                        .counter()
+                        .count())
+                .isZero();
+        assertThat(exits).hasValue(0);
     }
 }

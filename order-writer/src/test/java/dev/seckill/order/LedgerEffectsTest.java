@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.order.store.Deduction;
 import dev.seckill.order.store.LedgerEffect;
 import dev.seckill.order.store.Orders;
 import dev.seckill.order.store.StockLedger;
-import dev.seckill.order.store.TracedOutcome;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -55,8 +53,14 @@ class LedgerEffectsTest {
         c.close();
     }
 
-    static Outcome success(String rid, long user, long offset) {
-        return Outcome.of(rid, GOODS, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, offset);
+    /** The purchase of one unit whose command is at {@code offset}, in the sale opened at offset 0. */
+    static Deduction purchase(String rid, long user, long offset) {
+        return purchase(rid, user, offset, Purchases.OPEN_OFFSET);
+    }
+
+    /** The same, in the sale opened at {@code openOffset}. */
+    static Deduction purchase(String rid, long user, long offset, long openOffset) {
+        return Purchases.deduction(Purchases.deducted(GOODS, rid, user, 0, offset, openOffset), null);
     }
 
     static LedgerEntry entry(String opId, LedgerType type, long quantity, Long user, String rid, Long orderId) {
@@ -139,7 +143,7 @@ class LedgerEffectsTest {
                 .isEqualTo("2026-12-02T10:11:12Z");
 
         assertThat(apply(entry("deduct:x", LedgerType.DEDUCTED, 1, 1L, "x", null)))
-                .as("a DEDUCTED entry arrives as its SUCCESS outcome")
+                .as("a DEDUCTED entry is an order, written by Orders.record: applyLedger leaves it alone")
                 .isEqualTo(LedgerEffect.NONE);
         assertThat(one("SELECT COUNT(*) FROM stock_ledger WHERE op_id = 'deduct:x'"))
                 .isZero();
@@ -148,7 +152,7 @@ class LedgerEffectsTest {
     @Test
     void givenACreatedOrder_whenItsUnitsAreReleased_thenItIsCancelledTheBuyerFreedAndTheUnitBack() throws Exception {
         apply(entry("open", LedgerType.OPENED, 5, null, null, null));
-        Orders.recordSuccess(c, success("r1", 1, 1), null);
+        Orders.record(c, purchase("r1", 1, 1));
         long orderId = order("r1");
 
         assertThat(apply(entry("rel", LedgerType.RELEASED, 1, 1L, "r1", orderId)))
@@ -164,7 +168,7 @@ class LedgerEffectsTest {
 
     @Test
     void givenAPayingOrder_whenAReleaseWithoutRequestIdEndsIt_thenItsPaymentIsRefused() throws Exception {
-        Orders.recordSuccess(c, success("r1", 1, 1), null);
+        Orders.record(c, purchase("r1", 1, 1));
         long orderId = order("r1");
         paying(orderId, "pay-1");
 
@@ -176,7 +180,7 @@ class LedgerEffectsTest {
 
     @Test
     void givenAReleaseNamingNoBuyer_thenOnlyTheStockMoves() throws Exception {
-        Orders.recordSuccess(c, success("r1", 1, 1), null);
+        Orders.record(c, purchase("r1", 1, 1));
 
         assertThat(apply(entry("rel", LedgerType.RELEASED, 1, null, null, null)))
                 .isEqualTo(LedgerEffect.APPLIED);
@@ -188,23 +192,24 @@ class LedgerEffectsTest {
     @Test
     void givenAReleaseBeforeItsOrder_thenItWaits_theFastPathStepsAside_andTheOrderIsWrittenCancelled()
             throws Exception {
+        // in the ledger's order a purchase's DEDUCTED comes before its RELEASED: this is a DEDUCTED that could not be
+        // written in its turn (dead-lettered, then replayed) or was applied before orders were read from the ledger
         assertThat(apply(entry("rel", LedgerType.RELEASED, 1, 1L, "r1", null)))
                 .isEqualTo(LedgerEffect.ORDER_NOT_YET_WRITTEN);
-        assertThat(Orders.recordSuccesses(c, List.of(new TracedOutcome(success("r1", 1, 1), null))))
+        assertThat(Orders.recordAll(c, List.of(purchase("r1", 1, 1))))
                 .as("a release waits for an order of this goods")
                 .isEqualTo(-1);
 
-        assertThat(Orders.recordSuccess(c, success("r1", 1, 1), null)).isTrue();
+        assertThat(Orders.record(c, purchase("r1", 1, 1))).isTrue();
 
         assertThat(status(order("r1"))).isEqualTo("CANCELLED");
         assertThat(one("SELECT COUNT(*) FROM early_release")).isZero();
-        assertThat(Orders.recordSuccesses(c, List.of(new TracedOutcome(success("r2", 2, 2), null))))
-                .isEqualTo(1);
+        assertThat(Orders.recordAll(c, List.of(purchase("r2", 2, 2)))).isEqualTo(1);
     }
 
     @Test
     void givenAPaidOrder_whenAReleaseArrives_thenItStaysPaidAndTheAnomalyIsRecorded() throws Exception {
-        Orders.recordSuccess(c, success("r1", 1, 1), null);
+        Orders.record(c, purchase("r1", 1, 1));
         long orderId = order("r1");
         update("UPDATE purchase_order SET status = 'PAID' WHERE order_id = ?", orderId);
 
@@ -217,7 +222,7 @@ class LedgerEffectsTest {
 
     @Test
     void givenAPayingOrder_whenTheStreamMarksItPaid_thenItIsPaidAndItsPaymentAccepted_once() throws Exception {
-        Orders.recordSuccess(c, success("r1", 1, 1), null);
+        Orders.record(c, purchase("r1", 1, 1));
         long orderId = order("r1");
         paying(orderId, "pay-1");
 
@@ -235,7 +240,7 @@ class LedgerEffectsTest {
     @Test
     void givenAPayingOrder_whenTheStreamRefusesThePayment_thenTheOrderIsCancelledAndThePaymentRefused()
             throws Exception {
-        Orders.recordSuccess(c, success("r1", 1, 1), null);
+        Orders.record(c, purchase("r1", 1, 1));
         long orderId = order("r1");
         paying(orderId, "pay-1");
 
@@ -250,8 +255,8 @@ class LedgerEffectsTest {
 
     @Test
     void givenPaidOrdersBeforeAndAfterANewOpen_thenOnlyTheEarlierSalesBuyerMayBuyAgain() throws Exception {
-        Orders.recordSuccess(c, success("old", 1, 5), null);
-        Orders.recordSuccess(c, success("new", 2, 20), null);
+        Orders.record(c, purchase("old", 1, 5));
+        Orders.record(c, purchase("new", 2, 20, 10));
         update("UPDATE purchase_order SET status = 'PAID' WHERE goods_id = ?", GOODS);
 
         apply(entry("open-2", LedgerType.OPENED, 5, null, null, null).withCommandOffset(10));
@@ -265,14 +270,15 @@ class LedgerEffectsTest {
     }
 
     @Test
-    void givenAnOrderARepairWroteFirst_whenItsSuccessArrives_thenItIsKept_andItsDeductedRowNamesIt() throws Exception {
+    void givenAnOrderARepairWroteFirst_whenItsDeductedEntryArrives_thenItIsKept_andItsDeductedRowNamesIt()
+            throws Exception {
         update(
                 "INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, status, live_user_id) "
                         + "VALUES ('r1', ?, 1, 1, 'CREATED', 1)",
                 GOODS);
         long repaired = order("r1");
 
-        assertThat(Orders.recordSuccess(c, success("r1", 1, 1), null)).isTrue();
+        assertThat(Orders.record(c, purchase("r1", 1, 1))).isTrue();
 
         assertThat(one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?", GOODS))
                 .isEqualTo(1);
@@ -281,11 +287,11 @@ class LedgerEffectsTest {
     }
 
     @Test
-    void givenABuyerHoldingALiveOrder_whenASuccessOfAnotherPurchaseOfTheGoodsArrives_thenItIsNotTakenForIt()
+    void givenABuyerHoldingALiveOrder_whenTheDeductedEntryOfAnotherPurchaseOfTheGoodsArrives_thenItIsNotTakenForIt()
             throws Exception {
-        Orders.recordSuccess(c, success("r1", 1, 1), null);
+        Orders.record(c, purchase("r1", 1, 1));
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Orders.recordSuccess(c, success("r2", 1, 2), null))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Orders.record(c, purchase("r2", 1, 2)))
                 .as("the stream never sells one buyer twice: a second live order is a fault, not a redelivery")
                 .isInstanceOf(java.sql.SQLIntegrityConstraintViolationException.class);
     }

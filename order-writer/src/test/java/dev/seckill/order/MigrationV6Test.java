@@ -2,14 +2,11 @@ package dev.seckill.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.order.store.Orders;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.UUID;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
@@ -66,26 +63,10 @@ class MigrationV6Test {
             assertThat(one(c, "SELECT order_id FROM stock_ledger WHERE op_id = 'deduct:6001:6001:old-1'"))
                     .isEqualTo(2);
             c.setAutoCommit(false);
-            Outcome redelivered =
-                    Outcome.of("old-1", 6001, 1, 1, OutcomeKind.SUCCESS, null, 9, Instant.now(), Instant.now(), 0, 0);
-            assertThat(Orders.recordSuccess(c, redelivered, null))
-                    .as("a SUCCESS written before the upgrade, redelivered after it")
+            assertThat(Orders.record(c, Purchases.deduction(Purchases.deducted(6001, "old-1", 1, 9, 1, 0), null)))
+                    .as("a purchase written before the upgrade, redelivered after it")
                     .isFalse();
-            assertThat(Orders.recordSuccess(
-                            c,
-                            Outcome.of(
-                                    "old-1",
-                                    6002,
-                                    1,
-                                    1,
-                                    OutcomeKind.SUCCESS,
-                                    null,
-                                    0,
-                                    Instant.now(),
-                                    Instant.now(),
-                                    0,
-                                    0),
-                            null))
+            assertThat(Orders.record(c, Purchases.deduction(6002, "old-1", 1)))
                     .as("the same requestId on another goods")
                     .isTrue();
             c.commit();

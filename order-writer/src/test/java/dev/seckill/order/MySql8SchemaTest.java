@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.order.db.Database;
+import dev.seckill.order.store.Deduction;
 import dev.seckill.order.store.Orders;
 import dev.seckill.order.store.StockLedger;
-import dev.seckill.order.store.TracedOutcome;
 import dev.seckill.stack.DockerEngine;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -30,9 +28,8 @@ import org.testcontainers.mysql.MySQLContainer;
  */
 class MySql8SchemaTest {
 
-    static Outcome success(String rid, long goods, long user, long stockAfter) {
-        return Outcome.of(
-                rid, goods, user, 1, OutcomeKind.SUCCESS, null, stockAfter, Instant.now(), Instant.now(), 0, 0);
+    static LedgerEntry deducted(String rid, long goods, long user, long stockAfter) {
+        return Purchases.deducted(goods, rid, user, stockAfter, Purchases.COMMAND_OFFSET, Purchases.OPEN_OFFSET);
     }
 
     static long query(Connection c, String sql) throws SQLException {
@@ -61,14 +58,13 @@ class MySql8SchemaTest {
                         c,
                         LedgerEntry.of("open-1", 1001, LedgerType.OPENED, 10, null, null, null, 10, Instant.now()),
                         null);
-                List<TracedOutcome> batch = List.of(
-                        new TracedOutcome(success("a", 1001, 1, 9), "t-a"),
-                        new TracedOutcome(success("b", 1001, 2, 8), null));
-                assertThat(Orders.recordSuccesses(c, batch)).isEqualTo(2);
+                LedgerEntry a = deducted("a", 1001, 1, 9);
+                List<Deduction> batch =
+                        List.of(Purchases.deduction(a, "t-a"), Purchases.deduction(deducted("b", 1001, 2, 8), null));
+                assertThat(Orders.recordAll(c, batch)).isEqualTo(2);
                 c.commit();
                 // redelivery through the per-record path: nothing new
-                assertThat(Orders.recordSuccess(c, success("a", 1001, 1, 9), "t-a"))
-                        .isFalse();
+                assertThat(Orders.record(c, Purchases.deduction(a, "t-a"))).isFalse();
                 c.commit();
                 assertThat(query(c, "SELECT COUNT(*) FROM purchase_order")).isEqualTo(2);
                 assertThat(query(c, "SELECT stock FROM sale WHERE goods_id = 1001"))
@@ -76,7 +72,7 @@ class MySql8SchemaTest {
                 assertThat(query(c, "SELECT COUNT(*) FROM stock_ledger")).isEqualTo(3);
                 // one live order per (goods, user): the unique key holds on MySQL too
                 assertThatThrownBy(() ->
-                                Orders.recordSuccesses(c, List.of(new TracedOutcome(success("a2", 1001, 1, 7), null))))
+                                Orders.recordAll(c, List.of(Purchases.deduction(deducted("a2", 1001, 1, 7), null))))
                         .isInstanceOf(SQLException.class)
                         .satisfies(e ->
                                 assertThat(((SQLException) e).getSQLState()).startsWith("23"));

@@ -8,8 +8,6 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stack.KafkaFixture;
@@ -83,9 +81,13 @@ class OrderWriterTest {
         producer.send(r).get();
     }
 
-    static Outcome success(String rid, long goods, long user, long stockAfter) {
-        return Outcome.of(
-                rid, goods, user, 1, OutcomeKind.SUCCESS, null, stockAfter, Instant.now(), Instant.now(), 0, 0);
+    /** A purchase as the writer reads it: its DEDUCTED entry on the goods' ledger partition. */
+    void purchase(LedgerEntry deducted, String traceId) throws Exception {
+        producer.send(Purchases.onLedger(topics, deducted, traceId)).get();
+    }
+
+    static LedgerEntry deducted(String rid, long goods, long user, long stockAfter, long commandOffset) {
+        return Purchases.deducted(goods, rid, user, stockAfter, commandOffset, Purchases.OPEN_OFFSET);
     }
 
     long query(OrderWriterApp app, String sql) throws Exception {
@@ -97,19 +99,19 @@ class OrderWriterTest {
     }
 
     @Test
-    void givenSuccessesBeforeTheirOpenedEntry_whenConsumedTwiceFromTheStart_thenTheSameRowsStockAndLedger()
+    void givenPurchasesBeforeTheirOpenedEntry_whenConsumedTwiceFromTheStart_thenTheSameRowsStockAndLedger()
             throws Exception {
-        for (int i = 1; i <= 10; i++) send(topics.success(), 1001, success("r" + i, 1001, i, 50 - i), "trace-" + i);
+        List<LedgerEntry> purchases = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) {
+            purchases.add(deducted("r" + i, 1001, i, 50 - i, i));
+            purchase(purchases.get(i - 1), "trace-" + i);
+        }
         send(
                 topics.ledger(),
                 1001,
                 LedgerEntry.of("open-1", 1001, LedgerType.OPENED, 50, null, null, null, 50, Instant.now()),
                 null);
-        send(
-                topics.ledger(),
-                1001,
-                LedgerEntry.of("deduct:r1", 1001, LedgerType.DEDUCTED, 1, 1L, "r1", null, 49, Instant.now()),
-                null);
+        purchase(purchases.get(0), null); // r1's DEDUCTED again, behind the open: a redelivery within the first read
 
         long[] first;
         try (OrderWriterApp app = new OrderWriterApp(
@@ -151,15 +153,11 @@ class OrderWriterTest {
 
     @Test
     void aRecordThatCanNeverBeWrittenGoesToTheDlq_andTheNextOneIsWritten() throws Exception {
-        producer.send(new ProducerRecord<>(topics.success(), "1001", "{\"outcome\":".getBytes(StandardCharsets.UTF_8)))
+        producer.send(new ProducerRecord<>(topics.ledger(), "1001", "{\"type\":".getBytes(StandardCharsets.UTF_8)))
                 .get();
-        send(topics.success(), 1001, success("x".repeat(64), 1001, 5, 1), null);
-        send(
-                topics.success(),
-                1001,
-                Outcome.of("dup-user", 1001, 5, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 1),
-                null);
-        send(topics.success(), 1001, success("good", 1001, 6, 0), null);
+        purchase(deducted("x".repeat(64), 1001, 5, 1, 1), null);
+        purchase(deducted("dup-user", 1001, 5, 0, 2), null); // the same buyer's second live purchase of the goods
+        purchase(deducted("good", 1001, 6, 0, 3), null);
         try (OrderWriterApp app = new OrderWriterApp(settings, new SimpleMeterRegistry()).start()) {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> query(app, "SELECT COUNT(*) FROM purchase_order WHERE request_id = 'good'") == 1);
@@ -187,21 +185,20 @@ class OrderWriterTest {
                 return errors.size() >= 2;
             });
         }
-        assertThat(errors).anySatisfy(e -> assertThat(e).startsWith("malformed Outcome"));
+        assertThat(errors).anySatisfy(e -> assertThat(e).startsWith("malformed LedgerEntry"));
         assertThat(errors)
                 .anySatisfy(e -> assertThat(e).contains("cannot be written").contains("uk_order_live_buyer"));
     }
 
     @Test
-    void twoWritersSharingThePartitions_oneJoiningAndOneLeavingMidStream_writeEverySuccessOnce() throws Exception {
+    void twoWritersSharingThePartitions_oneJoiningAndOneLeavingMidStream_writeEveryPurchaseOnce() throws Exception {
         int perGoods = 400;
         long[] goods = {2001, 2002, 2003, 2004, 2005, 2006};
         Settings shared = settings.and(Map.of("writer.group.id", name + "-shared", "writer.batch.max", "50"));
         Thread feeder = new Thread(() -> {
             try {
                 for (int i = 0; i < perGoods; i++) {
-                    for (long g : goods)
-                        send(topics.success(), g, success("h" + g + "-" + i, g, i + 1, perGoods - i - 1), null);
+                    for (long g : goods) purchase(deducted("h" + g + "-" + i, g, i + 1, perGoods - i - 1, i + 1), null);
                 }
             } catch (Exception e) {
                 throw new IllegalStateException(e);

@@ -1,13 +1,11 @@
 package dev.seckill.order;
 
+import static dev.seckill.order.Purchases.deducted;
+import static dev.seckill.order.Purchases.deduction;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.order.store.Orders;
-import dev.seckill.order.store.TracedOutcome;
 import java.sql.Connection;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,26 +19,20 @@ class OrdersTest {
         t.close();
     }
 
-    static Outcome success(String rid, long goods, long user) {
-        return Outcome.of(rid, goods, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 0);
-    }
-
     @Test
     void theFastAndTheSlowPathBothNameTheOrderInItsDeductedLedgerRow() throws Exception {
         try (Connection c = t.db.getConnection()) {
             c.setAutoCommit(false);
             // another writer's rows first, so the fast path's ids do not start at 1
-            assertThat(Orders.recordSuccess(c, success("slow-1", 7001, 900), null))
-                    .isTrue();
-            assertThat(Orders.recordSuccesses(
+            assertThat(Orders.record(c, deduction(7001, "slow-1", 900))).isTrue();
+            assertThat(Orders.recordAll(
                             c,
                             List.of(
-                                    new TracedOutcome(success("fast-1", 7001, 1), "t1"),
-                                    new TracedOutcome(success("fast-2", 7001, 2), null),
-                                    new TracedOutcome(success("fast-3", 7002, 1), "t3"))))
+                                    deduction(deducted(7001, "fast-1", 1), "t1"),
+                                    deduction(deducted(7001, "fast-2", 2), null),
+                                    deduction(deducted(7002, "fast-3", 1), "t3"))))
                     .isEqualTo(3);
-            assertThat(Orders.recordSuccess(c, success("slow-2", 7002, 901), null))
-                    .isTrue();
+            assertThat(Orders.record(c, deduction(7002, "slow-2", 901))).isTrue();
             c.commit();
         }
         assertThat(t.one("SELECT COUNT(*) FROM stock_ledger WHERE type = 'DEDUCTED'"))
@@ -55,18 +47,18 @@ class OrdersTest {
     void aRequestIdOnTwoGoodsIsTwoPurchases_onTheSlowAndTheFastPath() throws Exception {
         try (Connection c = t.db.getConnection()) {
             c.setAutoCommit(false);
-            assertThat(Orders.recordSuccess(c, success("same", 7101, 1), null)).isTrue();
-            assertThat(Orders.recordSuccess(c, success("same", 7102, 2), null))
+            assertThat(Orders.record(c, deduction(7101, "same", 1))).isTrue();
+            assertThat(Orders.record(c, deduction(7102, "same", 2)))
                     .as("another goods' purchase")
                     .isTrue();
-            assertThat(Orders.recordSuccess(c, success("same", 7102, 2), null))
+            assertThat(Orders.record(c, deduction(7102, "same", 2)))
                     .as("its redelivery")
                     .isFalse();
-            assertThat(Orders.recordSuccesses(
+            assertThat(Orders.recordAll(
                             c,
                             List.of(
-                                    new TracedOutcome(success("fast", 7101, 3), null),
-                                    new TracedOutcome(success("fast", 7102, 4), null))))
+                                    deduction(deducted(7101, "fast", 3), null),
+                                    deduction(deducted(7102, "fast", 4), null))))
                     .isEqualTo(2);
             c.commit();
         }

@@ -3,8 +3,6 @@ package dev.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.payment.Payment;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
@@ -45,11 +43,7 @@ class PaymentDeadlineTest {
     }
 
     long order(String requestId, long goods, long user) throws Exception {
-        stack.send(
-                stack.topics.success(),
-                Long.toString(goods),
-                Outcome.of(
-                        requestId, goods, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 0));
+        stack.send(Purchases.onLedger(stack.topics, Purchases.deducted(goods, requestId, user), null));
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> stack.text("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId) != null);
         return stack.one("SELECT order_id FROM purchase_order WHERE request_id = ?", requestId);

@@ -45,7 +45,7 @@ class WriterFailureTest {
                 .all()
                 .get(30, TimeUnit.SECONDS);
         RecordMetadata poison =
-                stack.send(stack.topics.success(), "1001", "{\"outcome\":".getBytes(StandardCharsets.UTF_8));
+                stack.send(stack.topics.ledger(), "1001", "{\"type\":".getBytes(StandardCharsets.UTF_8));
 
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         PrometheusMeterRegistry metrics = MetricsServer.newRegistry();

@@ -65,6 +65,11 @@ final class WriterStack implements AutoCloseable {
                 .get(30, TimeUnit.SECONDS);
     }
 
+    /** A record as built, headers and all (e.g. {@link Purchases#onLedger}). */
+    RecordMetadata send(ProducerRecord<String, byte[]> record) throws Exception {
+        return producer.send(record).get(30, TimeUnit.SECONDS);
+    }
+
     /** A record with an explicit timestamp (CreateTime): the time the event happened, whenever it is consumed. */
     RecordMetadata send(String topic, String key, Object value, long timestampMs) throws Exception {
         return producer.send(new ProducerRecord<>(topic, null, timestampMs, key, Json.write(value)))

@@ -96,6 +96,16 @@ final class ReconcileQueries {
                         goods));
     }
 
+    /** Sets the goods' DB stock to {@code to} if it still is {@code from} (a writer's update in between wins); true if set. */
+    static boolean setSaleStock(Connection c, long goods, long from, long to) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sale SET stock = ? WHERE goods_id = ? AND stock = ?")) {
+            ps.setLong(1, to);
+            ps.setLong(2, goods);
+            ps.setLong(3, from);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
     /** Releases of PAID orders order-writer met and recorded instead of applying (invariant 7). */
     static long paidReleased(Connection c, long goods) throws SQLException {
         Long n = single(
@@ -103,12 +113,23 @@ final class ReconcileQueries {
         return n == null ? 0 : n;
     }
 
-    /** Whether the goods has an order (in any status) for this requestId: a purchase is (goods, requestId). */
-    static boolean orderExists(Connection c, long goods, String requestId) throws SQLException {
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT 1 FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
+    /**
+     * Whether the goods has an order (in any status) for this requestId in the sale opened at {@code saleOffset} (any
+     * sale when null): a purchase is (goods, requestId) within a sale, as order-writer keeps it ({@code sale_offset};
+     * an order from before orders named their sale counts when it is placed at or after the open, or not placed).
+     */
+    static boolean orderExists(Connection c, long goods, String requestId, Long saleOffset) throws SQLException {
+        String sql = "SELECT 1 FROM purchase_order WHERE goods_id = ? AND request_id = ?"
+                + (saleOffset == null
+                        ? ""
+                        : " AND (sale_offset = ? OR (sale_offset = -1 AND (source_offset IS NULL OR source_offset >= ?)))");
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, goods);
             ps.setString(2, requestId);
+            if (saleOffset != null) {
+                ps.setLong(3, saleOffset);
+                ps.setLong(4, saleOffset);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
@@ -126,8 +147,8 @@ final class ReconcileQueries {
             throws SQLException {
         try (PreparedStatement ps =
                 c.prepareStatement("INSERT IGNORE INTO purchase_order (request_id, goods_id, user_id, quantity, "
-                        + "status, live_user_id, trace_id, source_partition, source_offset) "
-                        + "VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler', ?, ?)")) {
+                        + "status, live_user_id, trace_id, source_partition, source_offset, sale_offset) "
+                        + "VALUES (?, ?, ?, ?, 'CREATED', ?, 'reconciler', ?, ?, ?)")) {
             ps.setString(1, requestId);
             ps.setLong(2, goods);
             ps.setLong(3, user);
@@ -135,6 +156,7 @@ final class ReconcileQueries {
             ps.setLong(5, user);
             ps.setInt(6, partition);
             ps.setObject(7, sourceOffset);
+            ps.setLong(8, sourceOffset == null ? -1 : sourceOffset);
             return ps.executeUpdate() == 1;
         }
     }

@@ -174,9 +174,17 @@ public final class Reconciler implements AutoCloseable {
         int partition = PipelineLag.partitionOf(goods, fold.partitionCount());
         done.addAll(repairs.orders(c, goods, o.holdings(), o.liveOrders(), partition, o.saleOffset()));
         if (drift.dbStock() != null && drift.dbStock() != ledgerStock) {
-            String flagged = repairs.flagOnce(
-                    c, goods, "db_drift", "flagged", "DB stock " + drift.dbStock() + ", ledger says " + ledgerStock);
-            if (flagged != null) done.add(flagged);
+            // settled: nothing in flight can still move it, so the ledger says what it is (a SUCCESS dead-lettered, a
+            // row lost to a restored backup); set only if it still reads as observed, audited with the repair
+            long observed = drift.dbStock();
+            String repaired = repairs.write(
+                    c,
+                    goods,
+                    "db_drift",
+                    "stock_set",
+                    "DB stock " + observed + ", ledger says " + ledgerStock + ": set to " + ledgerStock,
+                    () -> ReconcileQueries.setSaleStock(c, goods, observed, ledgerStock));
+            if (repaired != null) done.add(repaired);
         }
         return new Row(drift, true, done);
     }

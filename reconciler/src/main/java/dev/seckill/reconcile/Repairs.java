@@ -91,7 +91,8 @@ final class Repairs {
             long user = h.getKey();
             Holding holding = h.getValue();
             String requestId = holding.requestId();
-            if (liveOrders.containsKey(requestId) || ReconcileQueries.orderExists(c, goods, requestId)) continue;
+            if (liveOrders.containsKey(requestId) || ReconcileQueries.orderExists(c, goods, requestId, saleOffset))
+                continue;
             String detail = "SUCCESS " + requestId + " of user " + user + " has no order row";
             String done = write(
                     c,
@@ -101,7 +102,7 @@ final class Repairs {
                     detail,
                     () -> ReconcileQueries.writeOrder(
                             c, goods, user, requestId, holding.quantity(), partition, saleOffset));
-            if (done == null && !ReconcileQueries.orderExists(c, goods, requestId))
+            if (done == null && !ReconcileQueries.orderExists(c, goods, requestId, saleOffset))
                 done = flagOnce(
                         c,
                         goods,

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reconciler's order repairs over the real stack, with order-writer applying the ledger and the SUCCESS outcomes
- * beside it (so a goods settles): a missing order is written for its own goods, audited only when it was written, and
- * placed in its sale so that the goods' next sale ends it as it ends the writer's orders.
+ * The reconciler's DB repairs over the real stack, with order-writer applying the ledger beside it (so a goods
+ * settles): a missing order is written for its own goods, audited only when it was written, and placed in its sale so
+ * that the goods' next sale ends it as it ends the writer's orders; DB stock off the ledger is set to what it says.
  */
 class ReconcilerRepairsTest {
     final ReconcilerStack stack = new ReconcilerStack();
@@ -33,10 +33,10 @@ class ReconcilerRepairsTest {
         stack.opened(b, 5, 0);
         stack.deducted(a, 1, "same-r", 4);
         stack.deducted(b, 2, "same-r", 4);
-        stack.success(a, 1, "same-r"); // b's SUCCESS never reached the writer
         stack.redisHolds(a, 4, 1);
         stack.redisHolds(b, 4, 2);
         stack.writer();
+        stack.orderLost(b, "same-r"); // b's order row is lost; a's, with the same requestId, is kept
         Reconciler r = stack.reconciler(stack.producer);
         settledCycle(r, a);
         assertThat(settledCycle(r, b).repairs()).contains("missing_order: order_written");
@@ -56,9 +56,9 @@ class ReconcilerRepairsTest {
     void aMissingOrderThatCannotBeWritten_isAuditedOnceAsNotWritten_notAsWrittenEveryCycle() throws Exception {
         long goods = 9201;
         stack.opened(goods, 5, 0);
-        stack.deducted(goods, 7, "r-7", 4);
         // the buyer's live-order key is held by an order with no SUCCESS behind it: the missing one cannot be inserted
-        stack.success(goods, 7, "other-7");
+        stack.strayOrder(goods, 7, "other-7");
+        stack.deducted(goods, 7, "r-7", 4);
         stack.redisHolds(goods, 4, 7);
         stack.writer();
         Reconciler r = stack.reconciler(stack.producer);
@@ -89,6 +89,7 @@ class ReconcilerRepairsTest {
         stack.deducted(goods, 3, "lost-3", 4);
         stack.redisHolds(goods, 4, 3);
         stack.writer();
+        stack.orderLost(goods, "lost-3");
         Reconciler r = stack.reconciler(stack.producer);
         assertThat(settledCycle(r, goods).repairs()).contains("missing_order: order_written");
         try (var c = stack.db.getConnection()) {
@@ -102,7 +103,7 @@ class ReconcilerRepairsTest {
         assertThat(stack.text("SELECT status FROM purchase_order WHERE request_id = 'lost-3'"))
                 .as("paid, and kept")
                 .isEqualTo("PAID");
-        stack.success(goods, 3, "again-3"); // so its buyer may buy in the new sale
+        stack.deducted(goods, 3, "again-3", 4); // so its buyer may buy in the new sale
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> stack.text("SELECT status FROM purchase_order WHERE request_id = 'again-3'") != null);
         assertThat(stack.one("SELECT live_user_id FROM purchase_order WHERE request_id = 'again-3'"))
@@ -111,5 +112,29 @@ class ReconcilerRepairsTest {
                         + "WHERE request_id = 'lost-3'"))
                 .as("placed at its sale's OPENED in the goods' commands partition")
                 .isEqualTo(PipelineLag.partitionOf(goods, 2) + "@10");
+    }
+
+    @Test
+    void dbStockOffTheLedger_isSetToWhatTheLedgerSays_onceAndAudited() throws Exception {
+        long goods = 9401;
+        stack.opened(goods, 5, 0);
+        stack.deducted(goods, 4, "buy-4", 4);
+        stack.redisHolds(goods, 4, 4);
+        stack.writer();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> stack.text("SELECT order_id FROM purchase_order WHERE request_id = 'buy-4'") != null);
+        try (var c = stack.db.getConnection()) { // a DB stock update lost (a restored backup, a hand edit)
+            c.createStatement().executeUpdate("UPDATE sale SET stock = 7 WHERE goods_id = " + goods);
+        }
+        Reconciler r = stack.reconciler(stack.producer);
+        assertThat(settledCycle(r, goods).repairs()).containsExactly("db_drift: stock_set");
+        assertThat(stack.one("SELECT stock FROM sale WHERE goods_id = ?", goods))
+                .isEqualTo(4);
+        assertThat(stack.text("SELECT detail FROM reconcile_audit WHERE kind = 'db_drift'"))
+                .isEqualTo("DB stock 7, ledger says 4: set to 4");
+        for (int i = 0; i < 2; i++)
+            assertThat(settledCycle(r, goods).repairs())
+                    .as("cycle " + i + " repeats nothing")
+                    .isEmpty();
     }
 }

@@ -7,8 +7,6 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -90,7 +88,7 @@ final class ReconcilerStack implements AutoCloseable {
         return r;
     }
 
-    /** order-writer on this stack: applies the ledger and the SUCCESS outcomes, commits what it wrote. */
+    /** order-writer on this stack: applies the ledger (orders from its DEDUCTED entries), commits what it wrote. */
     OrderWriterApp writer() {
         OrderWriterApp app = new OrderWriterApp(settings, new SimpleMeterRegistry(), status -> {}).start();
         started.add(app);
@@ -134,12 +132,37 @@ final class ReconcilerStack implements AutoCloseable {
                 Instant.now()));
     }
 
-    void success(long goods, long user, String requestId) throws Exception {
-        send(
-                topics.success(),
-                goods,
-                Json.write(Outcome.of(
-                        requestId, goods, user, 1, OutcomeKind.SUCCESS, null, 0, Instant.now(), Instant.now(), 0, 0)));
+    /**
+     * A purchase's order row lost after order-writer wrote it (a database restored from an older backup, an operator's
+     * delete): waits for the row, then deletes it. Its ledger row stays, so the writer never writes it again.
+     */
+    void orderLost(long goods, String requestId) throws Exception {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> text(
+                                "SELECT order_id FROM purchase_order WHERE goods_id = ? AND request_id = ?",
+                                goods,
+                                requestId)
+                        != null);
+        try (Connection c = db.getConnection();
+                PreparedStatement ps =
+                        c.prepareStatement("DELETE FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
+            ps.setLong(1, goods);
+            ps.setString(2, requestId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** A live order of the buyer with no purchase behind it (written by hand): it holds the buyer's live-order key. */
+    void strayOrder(long goods, long user, String requestId) throws Exception {
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement("INSERT INTO purchase_order (request_id, goods_id, user_id, "
+                        + "quantity, status, live_user_id) VALUES (?, ?, ?, 1, 'CREATED', ?)")) {
+            ps.setString(1, requestId);
+            ps.setLong(2, goods);
+            ps.setLong(3, user);
+            ps.setLong(4, user);
+            ps.executeUpdate();
+        }
     }
 
     /** Redis as stock-stream would hold the sale: its stock and one buyer entry per live buyer. */

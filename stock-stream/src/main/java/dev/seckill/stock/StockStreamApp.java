@@ -14,6 +14,7 @@ import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.LiveSale;
 import dev.seckill.kit.warmup.Readiness;
+import dev.seckill.stock.decision.RedisClockWatch;
 import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.draw.beacon.BeaconSource;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +22,9 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -42,6 +46,7 @@ public final class StockStreamApp implements AutoCloseable {
     private final Settings settings;
     private final MeterRegistry metrics;
     private UnifiedJedis redis;
+    private ScheduledExecutorService clockWatch;
     private KafkaStreams streams;
     private KafkaStreamsMetrics streamsMetrics;
     private PeerFencing fencing;
@@ -109,6 +114,7 @@ public final class StockStreamApp implements AutoCloseable {
                 config.redisAttempts(),
                 Duration.ofMillis(50),
                 SharedSettings.keyLifetime(settings));
+        watchRedisClock(new RedisClockWatch(redis, new RedisKeys(settings.redisPrefix()), Clock.systemUTC(), metrics));
         StreamsBuilder builder = new StreamsBuilder();
         beacon = DrawBeacon.of(config);
         StockTopology.build(
@@ -148,6 +154,26 @@ public final class StockStreamApp implements AutoCloseable {
         return this;
     }
 
+    /** Every 15 s, Redis's clock against this one ({@link RedisClockWatch}); a failed measure waits for the next. */
+    private void watchRedisClock(RedisClockWatch watch) {
+        clockWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "redis-clock-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        clockWatch.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        watch.check();
+                    } catch (RuntimeException e) {
+                        LOG.debug("Redis's clock not measured now: {}", e.getMessage());
+                    }
+                },
+                0,
+                15,
+                TimeUnit.SECONDS);
+    }
+
     public KafkaStreams.State state() {
         return streams.state();
     }
@@ -169,6 +195,7 @@ public final class StockStreamApp implements AutoCloseable {
 
     @Override
     public void close() {
+        if (clockWatch != null) clockWatch.shutdownNow();
         if (streams != null) streams.close(Duration.ofSeconds(30));
         if (streamsMetrics != null) streamsMetrics.close();
         if (fencing != null) fencing.close();

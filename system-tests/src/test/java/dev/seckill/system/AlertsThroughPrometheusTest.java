@@ -297,9 +297,8 @@ class AlertsThroughPrometheusTest {
                         .isNotZero();
                 await().atMost(ALERT).until(() -> prom.fires("SeckillWriterDown"));
 
-                // while it is down, the stream's SUCCESS outcomes pile up
-                Backlog.write(
-                        base, topics.success(), "80", 20_000, i -> Backlog.outcome(OutcomeKind.SUCCESS, null, 80, i));
+                // while it is down, the stream's purchases pile up in the ledger
+                Backlog.write(base, topics.ledger(), "80", 20_000, i -> Backlog.deducted(80, i));
             }
             admin.incrementalAlterConfigs(Map.of(dlq, List.of(maxMessageBytes("", AlterConfigOp.OpType.DELETE))))
                     .all()
@@ -409,7 +408,7 @@ class AlertsThroughPrometheusTest {
     }
 
     private static ProducerRecord<String, byte[]> poison(Topics topics) {
-        return new ProducerRecord<>(topics.success(), "80", "{\"outcome\":".getBytes(StandardCharsets.UTF_8));
+        return new ProducerRecord<>(topics.ledger(), "80", "{\"type\":".getBytes(StandardCharsets.UTF_8));
     }
 
     private static AlterConfigOp maxMessageBytes(String value, AlterConfigOp.OpType op) {

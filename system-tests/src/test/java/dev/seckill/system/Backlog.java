@@ -1,5 +1,8 @@
 package dev.seckill.system;
 
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
@@ -47,5 +50,22 @@ final class Backlog {
         Instant now = Instant.now();
         return OutcomeJson.encode(
                 Outcome.of("backlog-" + goods + "-" + i, goods, 1_000_000L + i, 1, kind, reason, 0, now, now, 0, i));
+    }
+
+    /** The {@code i}-th of a backlog of purchases of one goods (DEDUCTED ledger entries), a buyer each, as stock-stream writes them. */
+    static byte[] deducted(long goods, long i) {
+        Instant now = Instant.now();
+        String requestId = "backlog-" + goods + "-" + i;
+        return Json.write(LedgerEntry.of(
+                        LedgerEntry.deductOpId(goods, requestId),
+                        goods,
+                        LedgerType.DEDUCTED,
+                        1,
+                        1_000_000L + i,
+                        requestId,
+                        null,
+                        0,
+                        now)
+                .withPurchase(i, now, -1));
     }
 }

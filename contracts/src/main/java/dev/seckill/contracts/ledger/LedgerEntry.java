@@ -8,7 +8,9 @@ import java.time.Instant;
  * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED/PAID/PAYMENT_REFUSED = 0.
  * {@code opId} is unique per change: the command's opId, or {@code deduct:<goodsId>:<requestId>} for a purchase (a
  * purchase is the pair goodsId, requestId: docs/contracts.md, "Ids"). {@code draw}: on a lottery sale's OPENED and
- * DRAWN entries, the draw's facts ({@link DrawFacts}); absent otherwise.
+ * DRAWN entries, the draw's facts ({@link DrawFacts}); absent otherwise. {@code commandOffset}: on OPENED the open's
+ * command, on DEDUCTED the purchase's. {@code acceptedAt}, {@code openOffset}: on DEDUCTED, when the purchase was
+ * accepted and the offset of its sale's open; absent otherwise.
  */
 public record LedgerEntry(
         int v,
@@ -23,7 +25,9 @@ public record LedgerEntry(
         Instant at,
         Instant keysExpireAt,
         Long commandOffset,
-        DrawFacts draw) {
+        DrawFacts draw,
+        Instant acceptedAt,
+        Long openOffset) {
 
     public static LedgerEntry of(
             String opId,
@@ -36,7 +40,21 @@ public record LedgerEntry(
             long stockAfter,
             Instant at) {
         return new LedgerEntry(
-                1, opId, goodsId, type, quantity, userId, requestId, orderId, stockAfter, at, null, null, null);
+                1,
+                opId,
+                goodsId,
+                type,
+                quantity,
+                userId,
+                requestId,
+                orderId,
+                stockAfter,
+                at,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     /**
@@ -58,7 +76,9 @@ public record LedgerEntry(
                 at,
                 expireAt,
                 commandOffset,
-                draw);
+                draw,
+                acceptedAt,
+                openOffset);
     }
 
     /**
@@ -79,7 +99,9 @@ public record LedgerEntry(
                 at,
                 keysExpireAt,
                 offset,
-                draw);
+                draw,
+                acceptedAt,
+                openOffset);
     }
 
     /** This entry with the draw's facts (a lottery sale's OPENED and DRAWN). */
@@ -97,7 +119,55 @@ public record LedgerEntry(
                 at,
                 keysExpireAt,
                 commandOffset,
-                facts);
+                facts,
+                acceptedAt,
+                openOffset);
+    }
+
+    /**
+     * This DEDUCTED entry with its purchase's facts the order needs: the offset of the purchase command in the goods'
+     * partition ({@code commandOffset}), when the gateway accepted it ({@code acceptedAt}) and the offset of the open of
+     * the sale it was decided in ({@code openOffset}; a negative one is unknown and left out). The order-writer writes
+     * the order from this entry, so a goods' orders, releases and payments reach the database in the stream's order, and
+     * a requestId reused in a later sale (after the stream forgot it) is told from a redelivery by its sale.
+     */
+    public LedgerEntry withPurchase(long purchaseOffset, Instant purchaseAcceptedAt, long saleOpenOffset) {
+        return new LedgerEntry(
+                v,
+                opId,
+                goodsId,
+                type,
+                quantity,
+                userId,
+                requestId,
+                orderId,
+                stockAfter,
+                at,
+                keysExpireAt,
+                purchaseOffset,
+                draw,
+                purchaseAcceptedAt,
+                saleOpenOffset < 0 ? null : saleOpenOffset);
+    }
+
+    /** This entry under another opId (the order-writer's claim of a requestId reused in a later sale). */
+    public LedgerEntry withOpId(String otherOpId) {
+        return new LedgerEntry(
+                v,
+                otherOpId,
+                goodsId,
+                type,
+                quantity,
+                userId,
+                requestId,
+                orderId,
+                stockAfter,
+                at,
+                keysExpireAt,
+                commandOffset,
+                draw,
+                acceptedAt,
+                openOffset);
     }
 
     /** The opId of a DRAWN entry: the goods and the offset of the open_sale whose draw it is (one draw per open). */

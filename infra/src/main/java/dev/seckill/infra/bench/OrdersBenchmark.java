@@ -4,8 +4,6 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
@@ -31,7 +29,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * {@code ./seckill bench orders}: a 100,000-unit sale's SUCCESS outcomes preloaded into {@code outcome.success}, then
+ * {@code ./seckill bench orders}: a 100,000-unit sale's purchases (DEDUCTED ledger entries) preloaded into {@code ledger}, then
  * timed through order-writer into MySQL; in the same run, the raw single-row and batched INSERT rates of the same DB.
  */
 public final class OrdersBenchmark {
@@ -45,7 +43,7 @@ public final class OrdersBenchmark {
         Namespace ns = Namespace.create(base, name);
         Settings s = writerSettings(ns, f);
         out.printf(
-                "bench orders: %,d SUCCESS outcomes of one 100k-unit sale, writer batch %s, namespace %s%n",
+                "bench orders: %,d purchases (DEDUCTED entries) of one 100k-unit sale, writer batch %s, namespace %s%n",
                 n,
                 s.get(OrderWriterSettings.BATCH_MAX) + (s.isSet(OrderWriterSettings.BATCH_MAX) ? "" : " (default)"),
                 name);
@@ -155,9 +153,18 @@ public final class OrdersBenchmark {
                                     "bench-open", 1001, LedgerType.OPENED, 100_000, null, null, null, 100_000, now))))
                     .get();
             for (int i = 0; i < n; i++) {
-                Outcome o =
-                        Outcome.of("o" + i, 1001, i + 1, 1, OutcomeKind.SUCCESS, null, 100_000 - i - 1, now, now, 0, i);
-                p.send(new ProducerRecord<>(topics.success(), "1001", Json.write(o)));
+                LedgerEntry deducted = LedgerEntry.of(
+                                LedgerEntry.deductOpId(1001, "o" + i),
+                                1001,
+                                LedgerType.DEDUCTED,
+                                1,
+                                (long) i + 1,
+                                "o" + i,
+                                null,
+                                100_000 - i - 1,
+                                now)
+                        .withPurchase(i + 1, now, 0);
+                p.send(new ProducerRecord<>(topics.ledger(), "1001", Json.write(deducted)));
                 if ((i & 1023) == 0) bar.update(i);
             }
             p.flush();

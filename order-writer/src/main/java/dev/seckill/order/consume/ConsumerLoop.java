@@ -70,7 +70,9 @@ public final class ConsumerLoop {
         this.deadLetters = deadLetters;
         this.metrics = metrics;
         this.onFatalEnd = onFatalEnd;
-        this.offsets = new CommittedOffsets(consumer);
+        this.offsets = new CommittedOffsets(
+                consumer,
+                () -> metrics.counter("seckill_writer_commit_failures").increment());
     }
 
     /** Subscribes to the handlers' topics and starts the loop's thread. */
@@ -160,7 +162,7 @@ public final class ConsumerLoop {
     private Batch batchOf(ConsumerRecords<String, byte[]> records) {
         List<ConsumerRecord<String, byte[]>> list = new ArrayList<>(records.count());
         records.forEach(list::add);
-        return new Batch(list, handlers.fastPathSuccesses(list), offsets.positions());
+        return new Batch(list, handlers.pieces(list), offsets.positions());
     }
 
     private void awaitWriter(Duration max) {

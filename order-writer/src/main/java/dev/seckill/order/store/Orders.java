@@ -1,10 +1,8 @@
 package dev.seckill.order.store;
 
-import static dev.seckill.order.store.SqlTime.utc;
+import static dev.seckill.order.store.SqlTime.utcOrNull;
 
 import dev.seckill.contracts.ledger.LedgerEntry;
-import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,75 +15,101 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SUCCESS outcomes → order rows, their DEDUCTED ledger rows and DB stock, on a connection whose transaction the caller
- * owns: one at a time (the per-record path) or a batch at once (the fast path). Each is claimed by its ledger op_id
- * {@code deduct:<goodsId>:<requestId>}, so a redelivered outcome is a no-op. A purchase is the pair (goodsId, requestId):
- * two goods' purchases with the same requestId are two orders (unique key {@code uk_order_goods_request}).
+ * DEDUCTED ledger entries → order rows, their DEDUCTED rows in {@code stock_ledger} and DB stock, on a connection whose
+ * transaction the caller owns: one at a time (the per-record path) or a run at once (the fast path). The writer reads
+ * them from the goods' ledger partition, so a goods' orders, releases, payments and opens are applied in the stream's
+ * order (docs/invariants.md, invariant 3). Each is claimed by its op_id {@code deduct:<goodsId>:<requestId>}, so a
+ * redelivered entry is a no-op. A purchase is (goodsId, requestId) within one sale: a requestId the stream forgot
+ * (a week after its sale's keys expired) and a buyer reused in a later sale is a new purchase with its own order,
+ * claimed as {@code deduct:<goodsId>:<requestId>@<open offset>} (unique key {@code uk_order_goods_request} is
+ * (goods_id, request_id, sale_offset)).
  */
 public final class Orders {
     private static final String INSERT_ORDER = "INSERT INTO purchase_order (request_id, goods_id, user_id, quantity, "
-            + "status, live_user_id, trace_id, accepted_at, decided_at, source_partition, source_offset) "
-            + "VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?, ?, ?, ?)";
+            + "status, live_user_id, trace_id, accepted_at, decided_at, source_partition, source_offset, sale_offset) "
+            + "VALUES (?, ?, ?, ?, 'CREATED', ?, ?, ?, ?, ?, ?, ?)";
+
+    private static final String INSERT_DEDUCTED = "INSERT INTO stock_ledger (op_id, goods_id, type, quantity, user_id, "
+            + "request_id, order_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?, ?)";
 
     private Orders() {}
 
-    /** Persists one SUCCESS: ledger row, order row, DB stock. Returns false when it was already applied. */
-    public static boolean recordSuccess(Connection c, Outcome o, String traceId) throws SQLException {
-        LedgerEntry deduct = LedgerEntry.of(
-                LedgerEntry.deductOpId(o.goodsId(), o.requestId()),
-                o.goodsId(),
-                LedgerType.DEDUCTED,
-                o.quantity(),
-                o.userId(),
-                o.requestId(),
-                null,
-                o.stockAfter(),
-                o.decidedAt());
-        if (!StockLedger.claim(c, deduct, traceId)) return false;
-        long orderId = insertOrder(c, o, traceId);
-        Releases.endIfReleasedEarly(c, o, orderId);
+    /**
+     * Persists one purchase: its ledger row, its order row, DB stock. Returns false when it was already applied (a
+     * redelivery); a requestId reused in a later sale is written as that sale's order.
+     */
+    public static boolean record(Connection c, Deduction d) throws SQLException {
+        String opId = LedgerEntry.deductOpId(d.entry().goodsId(), d.entry().requestId());
+        LedgerEntry e = d.entry().withOpId(opId); // claimed as the fast path claims it, whatever opId it came with
+        if (!StockLedger.claim(c, e, d.traceId())) {
+            if (d.saleOffset() < 0 || hasOrderInSale(c, e, d.saleOffset())) return false;
+            // the stream forgot the requestId and sold it again in a later sale: a new purchase, claimed by its sale
+            opId = opId + "@" + d.saleOffset();
+            if (!StockLedger.claim(c, e.withOpId(opId), d.traceId())) return false;
+        }
+        long orderId = insertOrder(c, d);
+        Releases.endIfReleasedEarly(c, e, orderId);
         try (PreparedStatement ps =
                 c.prepareStatement("UPDATE stock_ledger SET order_id = ? WHERE goods_id = ? AND op_id = ?")) {
             ps.setLong(1, orderId);
-            ps.setLong(2, o.goodsId());
-            ps.setString(3, deduct.opId());
+            ps.setLong(2, e.goodsId());
+            ps.setString(3, opId);
             ps.executeUpdate();
         }
-        StockLedger.adjustSale(c, o.goodsId(), 0, -o.quantity());
+        StockLedger.adjustSale(c, e.goodsId(), 0, -e.quantity());
         return true;
     }
 
     /**
-     * The fast path for a batch of SUCCESS outcomes never seen before (the steady state): multi-row inserts of ledger
-     * rows and orders, and one stock update per goods. Any outcome applied before makes the order insert fail on its
-     * unique (goods_id, request_id) (or the ledger insert on its unique op_id: SQL state 23); the caller then rolls back and takes
-     * the per-record path, which skips it. Same effect as {@link #recordSuccess} per outcome. Returns the orders written,
-     * or -1 (nothing written) when one of the batch's goods has a release waiting for its order ({@code early_release}):
-     * the caller takes the per-record path, which applies it.
+     * Whether the goods has an order for the requestId in the sale opened at {@code saleOffset}: written by this writer
+     * ({@code sale_offset}), by the reconciler (it places its orders at their sale's open), or before orders named their
+     * sale (then an order placed at or after the open, or not placed at all, is taken as this sale's: never two orders).
      */
-    public static int recordSuccesses(Connection c, List<TracedOutcome> batch) throws SQLException {
-        Map<String, TracedOutcome> fresh = new LinkedHashMap<>();
-        for (TracedOutcome t : batch)
+    private static boolean hasOrderInSale(Connection c, LedgerEntry e, long saleOffset) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE goods_id = ? "
+                + "AND request_id = ? AND (sale_offset = ? OR (sale_offset = -1 "
+                + "AND (source_offset IS NULL OR source_offset >= ?))) LIMIT 1")) {
+            ps.setLong(1, e.goodsId());
+            ps.setString(2, e.requestId());
+            ps.setLong(3, saleOffset);
+            ps.setLong(4, saleOffset);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * The fast path for a run of purchases never seen before (the steady state): multi-row inserts of ledger rows and
+     * orders, and one stock update per goods. Any purchase applied before makes the order insert fail on its unique
+     * (goods_id, request_id, sale_offset), or the ledger insert on its unique (goods_id, op_id) (SQL state 23); the caller
+     * then rolls back and takes the per-record path, which tells a redelivery from a reuse. Same effect as
+     * {@link #record} per purchase. Returns the orders written, or -1 (nothing written) when one of the run's goods has
+     * a release waiting for its order ({@code early_release}): the caller takes the per-record path, which applies it.
+     */
+    public static int recordAll(Connection c, List<Deduction> run) throws SQLException {
+        Map<String, Deduction> fresh = new LinkedHashMap<>();
+        for (Deduction d : run)
             fresh.putIfAbsent(
-                    LedgerEntry.deductOpId(t.outcome().goodsId(), t.outcome().requestId()), t);
+                    LedgerEntry.deductOpId(d.entry().goodsId(), d.entry().requestId()), d);
         if (fresh.isEmpty()) return 0;
         if (Releases.anyWaitingRelease(c, fresh.values())) return -1;
         // orders first, so each ledger row can name its order (as the per-record path does): the generated keys of a
         // multi-row INSERT come back in row order
-        List<TracedOutcome> rows = List.copyOf(fresh.values());
+        List<Deduction> rows = List.copyOf(fresh.values());
         List<Long> orderIds = insertOrders(c, rows);
         Map<Long, Long> deductedByGoods = insertDeductions(c, rows, orderIds);
-        for (Map.Entry<Long, Long> d : deductedByGoods.entrySet())
-            StockLedger.adjustSale(c, d.getKey(), 0, -d.getValue());
+        for (Map.Entry<Long, Long> g : deductedByGoods.entrySet())
+            StockLedger.adjustSale(c, g.getKey(), 0, -g.getValue());
         return fresh.size();
     }
 
     /** One multi-row INSERT of CREATED orders; their generated ids, in row order. */
-    private static List<Long> insertOrders(Connection c, List<TracedOutcome> rows) throws SQLException {
+    private static List<Long> insertOrders(Connection c, List<Deduction> rows) throws SQLException {
         List<Long> orderIds = new ArrayList<>(rows.size());
         try (PreparedStatement order = c.prepareStatement(INSERT_ORDER, Statement.RETURN_GENERATED_KEYS)) {
-            for (TracedOutcome t : rows) {
-                bindOrder(order, t.outcome(), t.traceId());
+            for (Deduction d : rows) {
+                bindOrder(order, d);
                 order.addBatch();
             }
             order.executeBatch();
@@ -99,68 +123,69 @@ public final class Orders {
         return orderIds;
     }
 
-    /** One multi-row INSERT of the orders' DEDUCTED ledger rows, each naming its order; the units deducted per goods. */
-    private static Map<Long, Long> insertDeductions(Connection c, List<TracedOutcome> rows, List<Long> orderIds)
+    /** One multi-row INSERT of the purchases' DEDUCTED ledger rows, each naming its order; the units deducted per goods. */
+    private static Map<Long, Long> insertDeductions(Connection c, List<Deduction> rows, List<Long> orderIds)
             throws SQLException {
         Map<Long, Long> deducted = new LinkedHashMap<>();
-        try (PreparedStatement ledger = c.prepareStatement(
-                "INSERT INTO stock_ledger (op_id, goods_id, type, quantity, user_id, "
-                        + "request_id, order_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ledger = c.prepareStatement(INSERT_DEDUCTED)) {
             for (int i = 0; i < rows.size(); i++) {
-                Outcome o = rows.get(i).outcome();
-                ledger.setString(1, LedgerEntry.deductOpId(o.goodsId(), o.requestId()));
-                ledger.setLong(2, o.goodsId());
-                ledger.setLong(3, o.quantity());
-                ledger.setLong(4, o.userId());
-                ledger.setString(5, o.requestId());
+                LedgerEntry e = rows.get(i).entry();
+                ledger.setString(1, LedgerEntry.deductOpId(e.goodsId(), e.requestId()));
+                ledger.setLong(2, e.goodsId());
+                ledger.setLong(3, e.quantity());
+                ledger.setLong(4, e.userId());
+                ledger.setString(5, e.requestId());
                 ledger.setLong(6, orderIds.get(i));
-                ledger.setLong(7, o.stockAfter());
-                ledger.setObject(8, utc(o.decidedAt()));
+                ledger.setLong(7, e.stockAfter());
+                ledger.setObject(8, utcOrNull(e.at()));
                 ledger.setString(9, rows.get(i).traceId());
                 ledger.addBatch();
-                deducted.merge(o.goodsId(), (long) o.quantity(), Long::sum);
+                deducted.merge(e.goodsId(), e.quantity(), Long::sum);
             }
             ledger.executeBatch();
         }
         return deducted;
     }
 
-    /** Binds a SUCCESS outcome to {@link #INSERT_ORDER}: a CREATED, live order. */
-    private static void bindOrder(PreparedStatement ps, Outcome o, String traceId) throws SQLException {
-        ps.setString(1, o.requestId());
-        ps.setLong(2, o.goodsId());
-        ps.setLong(3, o.userId());
-        ps.setInt(4, o.quantity());
-        ps.setLong(5, o.userId());
-        ps.setString(6, traceId);
-        ps.setObject(7, utc(o.acceptedAt()));
-        ps.setObject(8, utc(o.decidedAt()));
-        ps.setInt(9, o.partition());
-        ps.setLong(10, o.offset());
+    /** Binds a purchase to {@link #INSERT_ORDER}: a CREATED, live order. */
+    private static void bindOrder(PreparedStatement ps, Deduction d) throws SQLException {
+        LedgerEntry e = d.entry();
+        ps.setString(1, e.requestId());
+        ps.setLong(2, e.goodsId());
+        ps.setLong(3, e.userId());
+        ps.setInt(4, (int) e.quantity());
+        ps.setLong(5, e.userId());
+        ps.setString(6, d.traceId());
+        ps.setObject(7, utcOrNull(e.acceptedAt()));
+        ps.setObject(8, utcOrNull(e.at()));
+        ps.setInt(9, d.partition());
+        ps.setObject(10, e.commandOffset());
+        ps.setLong(11, d.saleOffset());
     }
 
-    private static long insertOrder(Connection c, Outcome o, String traceId) throws SQLException {
+    private static long insertOrder(Connection c, Deduction d) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT_ORDER, Statement.RETURN_GENERATED_KEYS)) {
-            bindOrder(ps, o, traceId);
+            bindOrder(ps, d);
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
                 return keys.getLong(1);
             }
-        } catch (SQLIntegrityConstraintViolationException e) {
+        } catch (SQLIntegrityConstraintViolationException ex) {
             // written before (e.g. by a repair, which writes it as the buyer's live order): keep it. The server names
             // the first unique key the row breaks, uk_order_live_buyer before uk_order_goods_request: look it up
-            Long existing = existingOrderId(c, o.goodsId(), o.requestId());
+            Long existing = existingOrderId(c, d.entry());
             if (existing != null) return existing;
-            throw e;
+            throw ex;
         }
     }
 
-    private static Long existingOrderId(Connection c, long goodsId, String requestId) throws SQLException {
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT order_id FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
-            ps.setLong(1, goodsId);
-            ps.setString(2, requestId);
+    /** The goods' latest order of the requestId (a reused requestId has one per sale). */
+    private static Long existingOrderId(Connection c, LedgerEntry e) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT order_id FROM purchase_order "
+                + "WHERE goods_id = ? AND request_id = ? ORDER BY order_id DESC LIMIT 1")) {
+            ps.setLong(1, e.goodsId());
+            ps.setString(2, e.requestId());
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : null;
             }

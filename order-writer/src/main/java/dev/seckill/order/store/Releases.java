@@ -1,7 +1,6 @@
 package dev.seckill.order.store;
 
 import dev.seckill.contracts.ledger.LedgerEntry;
-import dev.seckill.contracts.outcome.Outcome;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,7 +31,8 @@ final class Releases {
             return LedgerEffect.APPLIED; // the stream always names the buyer; nothing to find without one
         ReleasedOrder order = findForUpdate(c, e);
         if (order == null) {
-            // the ledger and the outcome topics are read independently: the SUCCESS may not be written yet
+            // in the ledger's order a purchase's DEDUCTED comes before its RELEASED; kept for a DEDUCTED that could not
+            // be written (dead-lettered, or applied before the writer read orders from the ledger)
             recordEarlyRelease(c, e);
             return LedgerEffect.ORDER_NOT_YET_WRITTEN;
         }
@@ -51,7 +51,8 @@ final class Releases {
     private static ReleasedOrder findForUpdate(Connection c, LedgerEntry e) throws SQLException {
         // a purchase is (goods, requestId): the same requestId may name another goods' order
         String find = e.requestId() != null
-                ? "SELECT order_id, status FROM purchase_order WHERE goods_id = ? AND request_id = ? FOR UPDATE"
+                ? "SELECT order_id, status FROM purchase_order WHERE goods_id = ? AND request_id = ? "
+                        + "ORDER BY order_id DESC LIMIT 1 FOR UPDATE" // a reused requestId: its latest sale's order
                 : "SELECT order_id, status FROM purchase_order WHERE goods_id = ? AND live_user_id = ? FOR UPDATE";
         try (PreparedStatement ps = c.prepareStatement(find)) {
             ps.setLong(1, e.goodsId());
@@ -114,9 +115,9 @@ final class Releases {
     }
 
     /** Whether any goods of the batch has a release waiting for its order: the fast path then steps aside. */
-    static boolean anyWaitingRelease(Connection c, Collection<TracedOutcome> batch) throws SQLException {
+    static boolean anyWaitingRelease(Connection c, Collection<Deduction> run) throws SQLException {
         Set<Long> goods = new TreeSet<>();
-        for (TracedOutcome t : batch) goods.add(t.outcome().goodsId());
+        for (Deduction d : run) goods.add(d.entry().goodsId());
         String in = String.join(",", Collections.nCopies(goods.size(), "?"));
         try (PreparedStatement ps =
                 c.prepareStatement("SELECT 1 FROM early_release WHERE goods_id IN (" + in + ") LIMIT 1")) {
@@ -132,7 +133,7 @@ final class Releases {
      * A new order whose release was applied before it was written: it is written CANCELLED at once. The buyer's first
      * unwritten SUCCESS of the goods is the one released (outcomes of a goods arrive in the order they were decided).
      */
-    static void endIfReleasedEarly(Connection c, Outcome o, long orderId) throws SQLException {
+    static void endIfReleasedEarly(Connection c, LedgerEntry o, long orderId) throws SQLException {
         String opId;
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT op_id FROM early_release WHERE goods_id = ? AND user_id = ? "

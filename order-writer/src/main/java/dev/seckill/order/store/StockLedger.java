@@ -1,6 +1,6 @@
 package dev.seckill.order.store;
 
-import static dev.seckill.order.store.SqlTime.utc;
+import static dev.seckill.order.store.SqlTime.utcOrNull;
 
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
@@ -17,7 +17,7 @@ public final class StockLedger {
     private StockLedger() {}
 
     /**
-     * Applies a ledger entry other than DEDUCTED (those arrive as SUCCESS outcomes). A RELEASED entry also ends the
+     * Applies a ledger entry other than DEDUCTED (those are orders: {@link Orders}). A RELEASED entry also ends the
      * order it released, whoever sent the release (sweeper, operator, repair): the unit is back on sale, so the order
      * must neither stay payable nor keep the buyer's live-purchase key (invariant 7; the buyer may buy again).
      */
@@ -70,7 +70,7 @@ public final class StockLedger {
             ps.setString(6, e.requestId());
             ps.setObject(7, e.orderId());
             ps.setLong(8, e.stockAfter());
-            ps.setObject(9, utc(e.at()));
+            ps.setObject(9, utcOrNull(e.at()));
             ps.setString(10, traceId);
             return ps.executeUpdate() == 1;
         }

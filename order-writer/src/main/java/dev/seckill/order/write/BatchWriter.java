@@ -3,7 +3,6 @@ package dev.seckill.order.write;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.kit.retry.Backoff;
 import dev.seckill.order.store.Orders;
-import dev.seckill.order.store.TracedOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.sql.Connection;
@@ -20,8 +19,8 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * Writes a batch in one DB transaction: the SUCCESS outcomes through the multi-row fast path, the rest record by record
- * with a savepoint each; retries the whole batch while the database is at fault. Immutable and stateless between
+ * Writes a batch in one DB transaction, in the batch's order: runs of purchases through the multi-row fast path, the
+ * rest record by record with a savepoint each; retries the whole batch while the database is at fault. Immutable and stateless between
  * batches: it runs on the writer thread (and, during a handover, on the consumer thread — never on both at once).
  */
 public final class BatchWriter {
@@ -70,9 +69,9 @@ public final class BatchWriter {
     }
 
     /**
-     * Writes a batch in one transaction: the SUCCESS outcomes through the multi-row fast path, the rest record by
-     * record. If the fast path meets a data error (a record at fault), the whole batch is redone record by record with
-     * a savepoint each, so exactly the faulty records go to the DLQ.
+     * Writes a batch in one transaction, piece by piece in its order ({@link Piece}). If the fast path meets a data error
+     * (a record at fault, or a purchase applied before), the whole batch is redone record by record with a savepoint
+     * each, so exactly the faulty records go to the DLQ.
      */
     private List<DeadLetter> write(Batch batch) throws SQLException {
         Timer.Sample sample = Timer.start(metrics);
@@ -80,7 +79,7 @@ public final class BatchWriter {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                deadLetters = batch.fastPathSuccesses() != null ? writeFast(c, batch) : writeEach(c, batch.records());
+                deadLetters = writeFast(c, batch);
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 try {
@@ -97,17 +96,18 @@ public final class BatchWriter {
         return deadLetters;
     }
 
-    /** The fast path: the SUCCESS outcomes in multi-row INSERTs, the other records one by one; on a data error, all one by one. */
+    /** The pieces in order: each run of purchases in multi-row INSERTs, each other record alone; on a data error, all one by one. */
     private List<DeadLetter> writeFast(Connection c, Batch batch) throws SQLException {
-        List<TracedOutcome> successes = batch.fastPathSuccesses();
+        List<DeadLetter> deadLetters = new ArrayList<>();
         try {
-            int written = Orders.recordSuccesses(c, successes);
-            if (written < 0)
-                return writeEach(c, batch.records()); // a release waits for one of these orders: record by record
-            metrics.counter("seckill_orders_written").increment(written);
-            return writeEach(
-                    c,
-                    batch.records().stream().filter(r -> !handlers.isSuccess(r)).toList());
+            for (Piece piece : batch.pieces()) {
+                if (piece instanceof Piece.Run run) {
+                    int written = Orders.recordAll(c, run.deductions());
+                    if (written < 0) deadLetters.addAll(writeEach(c, run.records())); // a release waits for an order
+                    else metrics.counter("seckill_orders_written").increment(written);
+                } else deadLetters.addAll(writeEach(c, List.of(((Piece.One) piece).record())));
+            }
+            return deadLetters;
         } catch (SQLException e) {
             if (!isDataError(e)) throw e;
             c.rollback();

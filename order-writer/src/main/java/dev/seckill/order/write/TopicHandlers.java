@@ -5,15 +5,13 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.payment.Payment;
 import dev.seckill.order.lifecycle.PaymentResult;
 import dev.seckill.order.lifecycle.Payments;
+import dev.seckill.order.store.Deduction;
 import dev.seckill.order.store.LedgerEffect;
 import dev.seckill.order.store.Orders;
 import dev.seckill.order.store.StockLedger;
-import dev.seckill.order.store.TracedOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -26,37 +24,34 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The writer's three input topics and what each does to the database: SUCCESS outcomes become orders, ledger entries
- * move DB stock (and end released orders), payments pay orders. Immutable; used by the writer thread, and by the
- * consumer thread to decode a batch's SUCCESS outcomes for the fast path.
+ * The writer's two input topics and what each does to the database. The goods' ledger: DEDUCTED entries become orders,
+ * the others move DB stock, end released orders and decide payments — all in the stream's serial order, because a goods'
+ * entries are one partition (docs/invariants.md, invariant 3). Payments (from the provider): taken for orders, then
+ * decided by the stream. Immutable; used by the writer thread, and by the consumer thread to cut a batch into
+ * {@link Piece}s.
  */
 public final class TopicHandlers {
     private static final Logger LOG = LoggerFactory.getLogger(TopicHandlers.class);
 
-    private final String successTopic;
+    private final String ledgerTopic;
     private final List<String> topics;
     private final Map<String, RecordHandler> byTopic;
     private final Duration paymentTimeout;
     private final MeterRegistry metrics;
 
     public TopicHandlers(Topics topics, Duration paymentTimeout, MeterRegistry metrics) {
-        this.successTopic = topics.success();
-        this.topics = List.of(topics.success(), topics.ledger(), topics.payments());
+        this.ledgerTopic = topics.ledger();
+        this.topics = List.of(topics.ledger(), topics.payments());
         this.paymentTimeout = paymentTimeout;
         this.metrics = metrics;
         metrics.counter(
                 "seckill_orders_paid"); // at 0 from the start, for rates and dashboards before the first payment
-        this.byTopic = Map.of(
-                topics.success(), this::success, topics.ledger(), this::ledger, topics.payments(), this::payment);
+        this.byTopic = Map.of(topics.ledger(), this::ledger, topics.payments(), this::payment);
     }
 
     /** The topics this writer consumes. */
     public List<String> topics() {
         return topics;
-    }
-
-    public boolean isSuccess(ConsumerRecord<String, byte[]> r) {
-        return r.topic().equals(successTopic);
     }
 
     public RecordHandler handlerOf(String topic) {
@@ -65,27 +60,42 @@ public final class TopicHandlers {
         return handler;
     }
 
-    /** The batch's SUCCESS outcomes when every one of them is well-formed; null sends the batch down the per-record path. */
-    public List<TracedOutcome> fastPathSuccesses(List<ConsumerRecord<String, byte[]>> batch) {
-        List<TracedOutcome> out = new ArrayList<>();
+    /**
+     * The batch cut into pieces, in its order: each run of consecutive well-formed DEDUCTED entries decoded for the
+     * multi-row fast path, every other record on its own (a malformed one is dead-lettered by its handler).
+     */
+    public List<Piece> pieces(List<ConsumerRecord<String, byte[]>> batch) {
+        List<Piece> pieces = new ArrayList<>();
+        List<Deduction> run = new ArrayList<>();
+        List<ConsumerRecord<String, byte[]>> runRecords = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : batch) {
-            if (!isSuccess(r)) continue;
-            try {
-                Outcome o = Json.read(r.value(), Outcome.class);
-                if (!isWritable(o)) return null;
-                out.add(new TracedOutcome(o, TraceHeaders.get(r.headers())));
-            } catch (RuntimeException e) {
-                return null;
+            Deduction d = deduction(r);
+            if (d != null) {
+                run.add(d);
+                runRecords.add(r);
+                continue;
             }
+            if (!run.isEmpty()) {
+                pieces.add(new Piece.Run(run, runRecords));
+                run.clear();
+                runRecords.clear();
+            }
+            pieces.add(new Piece.One(r));
         }
-        return out;
+        if (!run.isEmpty()) pieces.add(new Piece.Run(run, runRecords));
+        return pieces;
     }
 
-    private boolean success(Connection c, ConsumerRecord<String, byte[]> r, String traceId)
-            throws SQLException, PoisonRecord {
-        Outcome o = parse(r, Outcome.class);
-        if (!isWritable(o)) throw new PoisonRecord("not a SUCCESS outcome with requestId, goodsId and quantity");
-        return Orders.recordSuccess(c, o, traceId);
+    /** The record's purchase, when it is a well-formed DEDUCTED ledger entry; null otherwise. */
+    private Deduction deduction(ConsumerRecord<String, byte[]> r) {
+        if (!r.topic().equals(ledgerTopic) || r.value() == null) return null;
+        try {
+            LedgerEntry e = Json.read(r.value(), LedgerEntry.class);
+            if (e.type() != LedgerType.DEDUCTED || !Deduction.writable(e)) return null;
+            return new Deduction(e, r.partition(), TraceHeaders.get(r.headers()));
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private boolean payment(Connection c, ConsumerRecord<String, byte[]> r, String traceId)
@@ -111,6 +121,11 @@ public final class TopicHandlers {
         LedgerEntry e = parse(r, LedgerEntry.class);
         if (e.type() == null || e.opId() == null || e.goodsId() <= 0)
             throw new PoisonRecord("ledger entry without type, opId or goodsId");
+        if (e.type() == LedgerType.DEDUCTED) {
+            if (!Deduction.writable(e))
+                throw new PoisonRecord("DEDUCTED entry without userId, requestId or a quantity of 1 or more");
+            return Orders.record(c, new Deduction(e, r.partition(), traceId));
+        }
         LedgerEffect effect = StockLedger.applyLedger(c, e, traceId);
         if (e.type() == LedgerType.RELEASED && effect != LedgerEffect.NONE) {
             metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
@@ -131,10 +146,6 @@ public final class TopicHandlers {
                     e.userId());
         }
         return false; // no order row written
-    }
-
-    private static boolean isWritable(Outcome o) {
-        return o.outcome() == OutcomeKind.SUCCESS && o.requestId() != null && o.goodsId() > 0 && o.quantity() > 0;
     }
 
     private static <T> T parse(ConsumerRecord<String, byte[]> r, Class<T> type) throws PoisonRecord {

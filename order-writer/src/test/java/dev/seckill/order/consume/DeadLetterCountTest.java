@@ -36,7 +36,7 @@ class DeadLetterCountTest {
         assertThat(metrics.scrape()).contains(SERIES + " 0.0");
 
         writer.send(new DeadLetter(
-                new ConsumerRecord<>("t.success", 0, 3, "1001", "{".getBytes(StandardCharsets.UTF_8)), "unreadable"));
+                new ConsumerRecord<>("t.ledger", 0, 3, "1001", "{".getBytes(StandardCharsets.UTF_8)), "unreadable"));
         assertThat(metrics.scrape()).contains(SERIES + " 1.0");
     }
 }

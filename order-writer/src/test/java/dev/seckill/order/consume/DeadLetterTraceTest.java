@@ -54,13 +54,13 @@ class DeadLetterTraceTest {
         assertThat(producer.history()).hasSize(2);
         assertThat(lines.list).hasSize(2);
         assertThat(lines.list.get(0).getFormattedMessage())
-                .isEqualTo("record t.success-0@7 sent to the DLQ: unreadable");
+                .isEqualTo("record t.ledger-0@7 sent to the DLQ: unreadable");
         assertThat(lines.list.get(0).getMDCPropertyMap()).containsEntry("traceId", "4bf92f3577b34da6a3ce929d0e0e4736");
         assertThat(lines.list.get(1).getMDCPropertyMap()).doesNotContainKey("traceId");
         assertThat(MDC.get("traceId")).as("nothing left on the consumer thread").isNull();
     }
 
     static ConsumerRecord<String, byte[]> record(long offset) {
-        return new ConsumerRecord<>("t.success", 0, offset, "1001", "{".getBytes(StandardCharsets.UTF_8));
+        return new ConsumerRecord<>("t.ledger", 0, offset, "1001", "{".getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -147,6 +147,7 @@ final class PurchaseDecisions {
                     outcome.decidedAt());
             GoodsFold fold = folds.get(p.goodsId());
             if (fold == null) fold = new GoodsFold();
+            ledger = ledger.withPurchase(outcome.offset(), p.acceptedAt(), fold.openOffset);
             fold.stock -= p.quantity(); // by delta, as the ledger entry says
             folds.put(p.goodsId(), fold);
             folds.hold(p.goodsId(), p.userId(), new GoodsFold.Holding(p.quantity(), p.requestId(), r.stockAfter()));

@@ -8,8 +8,12 @@
 -- Returns {'RESTORED', buyers restored, stockAfter, 'NEW'}.
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 if ARGV[1] == '' then return {'RESTORED', '0', '0', 'NEW'} end
+-- expiries are judged on Redis's own clock: restored keys live at least 5 s by it (open_sale.lua)
+local now = redis.call('TIME')
+local expireAt = string.format('%.0f',
+  math.max(tonumber(ARGV[8]), tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + 5000))
 redis.call('HSET', KEYS[1], 'startAt', ARGV[2], 'endAt', ARGV[3], 'perUserLimit', ARGV[4], 'status', ARGV[5],
-  'opened', ARGV[7], 'expireAt', ARGV[8], 'at', ARGV[1])
+  'opened', ARGV[7], 'expireAt', expireAt, 'at', ARGV[1])
 redis.call('SET', KEYS[2], ARGV[6])
 local n = 0
 for i = 9, #ARGV, 4 do
@@ -18,5 +22,5 @@ for i = 9, #ARGV, 4 do
   if ARGV[i + 3] == '1' then redis.call('HSET', KEYS[5], ARGV[i + 2], 'restored') end
   n = n + 1
 end
-for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], ARGV[8]) end
+for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], expireAt) end
 return {'RESTORED', tostring(n), ARGV[6], 'NEW'}

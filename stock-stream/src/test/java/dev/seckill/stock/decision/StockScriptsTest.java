@@ -286,6 +286,28 @@ class StockScriptsTest extends TestRedisCase {
         assertThat(keysOfThisTest()).as("no key of the sale outlives it").isEmpty();
     }
 
+    @Test
+    void aStreamWhoseClockIsBehindRedis_writesKeysThatLiveOnRedisClock_notKeysThatVanishAsTheyAreWritten() {
+        // the stream's clock two days behind Redis's: its expiry (a minute after the sale's end, by its clock) is in
+        // Redis's past; judged on Redis's clock, the keys still live long enough for the calls that follow
+        Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofDays(-2));
+        StockScripts skewed = new StockScripts(
+                redis.redis,
+                redis.keys,
+                new SimpleMeterRegistry(),
+                3,
+                Duration.ofMillis(10),
+                new KeyLifetime(Duration.ofMinutes(1), behind));
+        Instant from = behind.instant().minusSeconds(1), to = from.plusSeconds(2);
+        open(skewed, 3, from, to, 1, false);
+        assertThat(buy(skewed, "k1", 1, from.plusMillis(10)).code())
+                .as("the keys the open wrote are there for the purchase after it")
+                .isEqualTo("SUCCESS");
+        assertThat(ttls().subList(0, 4))
+                .as("sale, stock, buyers, holders: alive, at most the floor of 5 s by Redis's clock")
+                .allSatisfy(ttl -> assertThat(ttl).isBetween(1L, 5_000L));
+    }
+
     GoodsFold fold(long opened, long stock) {
         GoodsFold fold = new GoodsFold();
         fold.startAt = start.toEpochMilli();

@@ -4,7 +4,6 @@ import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.ledger.LedgerEntry;
-import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.stock.draw.beacon.Fetch;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +59,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     private final Map<Long, PendingDraw> pending = new HashMap<>();
     private ProcessorContext<String, Held> context;
     private HeldStore store;
+    private DrawRelease releases;
     private KeyValueStore<Long, GoodsFold> folds;
     private long lastRecordAt;
     /** The newest record time seen: far behind the wall clock, the task reads a replay (or a backlog). */
@@ -84,6 +84,8 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         this.context = context;
         this.store = new HeldStore(context.getStateStore(STORE));
         this.folds = context.getStateStore(foldStore);
+        this.releases = new DrawRelease(store, h -> admit(h, null), context::commit, terms.releaseChunk());
+        releases.load();
         pending.clear();
         for (PendingDraw d : store.pending()) pending.put(d.goodsId(), d);
         // after a restore, what was read but not committed comes again: the wall clock waits a quiet allowance for it
@@ -105,8 +107,9 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
         newestRecordTime = Math.max(newestRecordTime, record.timestamp());
         if (!pending.isEmpty()) closeWindows(record.timestamp());
         Long goods = CommandBytes.goodsOf(record.key());
+        boolean releasing = goods != null && releases.active(goods);
         boolean held = goods != null && pending.containsKey(goods);
-        if (!held && !(terms.drawing() && CommandBytes.contains(record.value(), FAIRNESS))) {
+        if (!releasing && !held && !(terms.drawing() && CommandBytes.contains(record.value(), FAIRNESS))) {
             context.forward(record.withValue(Held.command(record.value())));
             if (!pending.isEmpty()) drawReady();
             return;
@@ -120,7 +123,8 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
                 meta.offset(),
                 record.timestamp(),
                 HeldCommand.copy(record.headers()));
-        admit(h, record);
+        if (releasing) releases.holdBehind(goods, h); // after what its drawn window still passes on
+        else admit(h, record);
         drawReady();
     }
 
@@ -131,6 +135,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
      * closed window whose beacon round is published is drawn.
      */
     private void onWallClock(long now) {
+        releases.passOnAll();
         if (pending.isEmpty()) return;
         long quiet = now - newestRecordTime > LIVE_LAG.toMillis()
                 ? Math.max(terms.allowance().toMillis(), REPLAY_QUIET.toMillis())
@@ -147,7 +152,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     /** Draws every closed window whose beacon round is published (and verified); the others wait, counted. */
     private void drawReady() {
         for (PendingDraw d : new ArrayList<>(pending.values())) {
-            if (!d.closed()) continue;
+            if (!d.closed() || releases.active(d.goodsId())) continue; // an earlier draw still passes commands into it
             Fetch f = terms.drawing()
                     ? terms.beacon().round(d.round())
                     : new Fetch.Unreachable("this stream has no beacon (SECKILL_STREAM_DRAW_BEACON=off)");
@@ -175,7 +180,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     private void admit(HeldCommand h, Record<String, byte[]> original) {
         Long goods = CommandBytes.goodsOf(h.key());
         PendingDraw d = goods == null ? null : pending.get(goods);
-        if (d != null && (d.nextSeq() > 0 || h.timestamp() >= d.windowStart())) {
+        if (d != null && (d.holdsAny() || h.timestamp() >= d.windowStart())) {
             store.hold(goods, d.nextSeq(), h);
             save(d.next());
             return;
@@ -210,37 +215,22 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
                 o.windowStart().toEpochMilli(),
                 terms.committed(o),
                 false,
-                0));
+                releases.firstSeqForNewDraw(goods),
+                releases.firstSeqForNewDraw(goods)));
     }
 
-    /** The draw of one sale: its entries frozen in a digest, seeded with the beacon round's randomness. */
+    /** The draw of one sale: its entries frozen in a digest, seeded with the beacon round's randomness, then released. */
     private void draw(PendingDraw d, byte[] signature, byte[] randomness) {
-        List<HeldCommand> held = store.take(d.goodsId());
+        List<HeldCommand> held = store.list(d.goodsId(), d.firstSeq(), d.nextSeq());
+        store.forget(d.goodsId());
         pending.remove(d.goodsId());
         waits.forget(d.goodsId());
         said.remove(d.goodsId());
         DrawOrder order = DrawOrder.of(d, held, randomness);
         GoodsFold fold = folds.get(d.goodsId());
-        LedgerEntry drawn = LedgerEntry.of(
-                        LedgerEntry.drawnOpId(d.goodsId(), d.openOffset()),
-                        d.goodsId(),
-                        LedgerType.DRAWN,
-                        0,
-                        null,
-                        null,
-                        null,
-                        fold == null ? 0 : fold.stock,
-                        clock.instant())
-                .withDraw(d.facts()
-                        .revealed(
-                                order.digest(),
-                                order.leaves().size(),
-                                signature,
-                                order.seed(),
-                                order.throughOffset(),
-                                order.buyers().size()));
+        LedgerEntry drawn = order.drawnEntry(d, signature, fold == null ? 0 : fold.stock, clock.instant());
         context.forward(new Record<>(Long.toString(d.goodsId()), Held.drawn(drawn), Math.max(d.cutoffAt(), 0)));
-        for (HeldCommand h : order.sequence()) admit(h, null);
+        releases.start(d, order); // in the draw's order, a chunk per transaction
     }
 
     private void save(PendingDraw d) {

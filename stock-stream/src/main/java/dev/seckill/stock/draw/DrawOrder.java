@@ -6,6 +6,8 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.fair.Draw;
 import dev.seckill.contracts.fair.EntryTree;
 import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,10 +21,11 @@ import java.util.Map;
  * hashes in offset order, {@code digest} their {@link EntryTree} root, {@code seed} the draw's ({@link Draw#seed} of the
  * digest and the beacon round's randomness). {@code throughOffset}: the last offset the
  * draw had read (the open's when nothing was held). A registration's entries are passed on as accepted at the sale's
- * start.
+ * start ({@link #asDecided}). {@code positions}: the held commands in the draw's order, as their indexes in the held
+ * list the order was made of ({@link DrawRelease} takes them from the store in that order).
  */
 public record DrawOrder(
-        List<HeldCommand> sequence,
+        List<Integer> positions,
         List<Long> buyers,
         List<byte[]> leaves,
         byte[] digest,
@@ -48,28 +51,59 @@ public record DrawOrder(
 
     /** The held commands in the order of the draw: its entries frozen in a digest, seeded with the beacon's randomness. */
     static DrawOrder of(PendingDraw d, List<HeldCommand> held, byte[] randomness) {
-        Map<Long, List<HeldCommand>> byBuyer = new LinkedHashMap<>();
-        List<HeldCommand> rest = new ArrayList<>();
+        Map<Long, List<Integer>> byBuyer = new LinkedHashMap<>();
+        List<Integer> rest = new ArrayList<>();
+        int index = -1;
         List<byte[]> leaves = new ArrayList<>();
         long through = d.openOffset();
         long windowEnd = d.facts().windowEndAt().toEpochMilli();
         for (HeldCommand h : held) {
+            index++;
             through = Math.max(through, h.offset());
             Purchase p = entry(d.goodsId(), d.windowStart(), windowEnd, d.cutoffAt(), h.key(), h.raw(), h.timestamp());
             if (p == null) {
-                rest.add(h);
+                rest.add(index);
                 continue;
             }
             leaves.add(EntryTree.leaf(h.raw()));
-            byBuyer.computeIfAbsent(p.userId(), u -> new ArrayList<>()).add(registered(d, p, h));
+            byBuyer.computeIfAbsent(p.userId(), u -> new ArrayList<>()).add(index);
         }
         byte[] digest = EntryTree.root(leaves);
         byte[] seed = Draw.seed(d.goodsId(), digest, randomness);
         List<Long> order = Draw.order(seed, d.goodsId(), byBuyer.keySet());
-        List<HeldCommand> sequence = new ArrayList<>(held.size());
-        for (long u : order) sequence.addAll(byBuyer.get(u));
-        sequence.addAll(rest);
-        return new DrawOrder(sequence, order, leaves, digest, seed, through);
+        List<Integer> positions = new ArrayList<>(held.size());
+        for (long u : order) positions.addAll(byBuyer.get(u));
+        positions.addAll(rest);
+        return new DrawOrder(positions, order, leaves, digest, seed, through);
+    }
+
+    /** The DRAWN ledger entry of this order: the draw's facts revealed (digest, entries, round signature, seed). */
+    LedgerEntry drawnEntry(PendingDraw d, byte[] signature, long stockAfter, Instant at) {
+        return LedgerEntry.of(
+                        LedgerEntry.drawnOpId(d.goodsId(), d.openOffset()),
+                        d.goodsId(),
+                        LedgerType.DRAWN,
+                        0,
+                        null,
+                        null,
+                        null,
+                        stockAfter,
+                        at)
+                .withDraw(d.facts().revealed(digest, leaves.size(), signature, seed, throughOffset, buyers.size()));
+    }
+
+    /** A held command as the draw passes it on: a registration's entry as accepted at the sale's start, else as it came. */
+    static HeldCommand asDecided(PendingDraw d, HeldCommand h) {
+        if (d.mode() != Fairness.REGISTRATION) return h;
+        Purchase p = entry(
+                d.goodsId(),
+                d.windowStart(),
+                d.facts().windowEndAt().toEpochMilli(),
+                d.cutoffAt(),
+                h.key(),
+                h.raw(),
+                h.timestamp());
+        return p == null ? h : registered(d, p, h);
     }
 
     /**

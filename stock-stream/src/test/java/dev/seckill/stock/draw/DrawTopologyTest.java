@@ -72,6 +72,11 @@ class DrawTopologyTest {
     void setUp() throws Exception {
         redis = new TestRedis();
         beacon = new SigningBeacon(dir.resolve("beacon.key"));
+        start(DrawTerms.RELEASE_CHUNK);
+    }
+
+    /** The topology on a fresh driver, a drawn window passing on {@code releaseChunk} held commands per transaction. */
+    void start(int releaseChunk) {
         metrics = new SimpleMeterRegistry();
         StreamsBuilder builder = new StreamsBuilder();
         StockTopology.build(
@@ -82,7 +87,7 @@ class DrawTopologyTest {
                 metrics,
                 StockTopology.Settings.UNBATCHED
                         .batched(64, Duration.ofMillis(5))
-                        .drawing(new DrawTerms(beacon, ALLOWANCE, Duration.ZERO)));
+                        .drawing(new DrawTerms(beacon, ALLOWANCE, Duration.ZERO, releaseChunk)));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd-draw");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -202,6 +207,44 @@ class DrawTopologyTest {
         assertThat(lost.get(lost.size() - 1).requestId())
                 .as("a purchase accepted after the window is decided after every drawn one")
                 .isEqualTo("after-window");
+    }
+
+    @Test
+    void aDrawLargerThanOneTransaction_passesOnAChunkPerTransaction_inTheSameOrder_laterCommandsBehindIt() {
+        driver.close();
+        start(4); // 35 held commands: nine transactions instead of one
+        openLottery();
+        List<Long> arrival = aCrowdArrives();
+        ledger.readValuesToList();
+
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
+        List<LedgerEntry> entries = ledger.readValuesToList();
+        assertThat(entries.get(0).type()).isEqualTo(LedgerType.DRAWN);
+        List<Long> order = Draw.order(seedOf(entries.get(0)), GOODS, arrival);
+        long decided = success.getQueueSize() + soldOut.getQueueSize() + rejected.getQueueSize();
+        assertThat(decided)
+                .as("the draw's first transaction passes on one chunk")
+                .isEqualTo(4);
+        buy("while-releasing", 700, WINDOW_MS + ALLOWANCE.toMillis() + 500); // arrives while the draw is passed on
+
+        for (int tick = 0; tick < 20; tick++) driver.advanceWallClockTime(Duration.ofMillis(60));
+        List<Outcome> won = success.readValuesToList();
+        assertThat(won)
+                .as("the same winners, in the same order, as passing the draw on at once")
+                .extracting(Outcome::userId)
+                .containsExactlyElementsOf(order.subList(0, (int) STOCK));
+        List<Outcome> lost = soldOut.readValuesToList();
+        assertThat(lost).hasSize(35 + 1 - (int) STOCK);
+        assertThat(lost.get(lost.size() - 2).requestId()).isEqualTo("after-window");
+        assertThat(lost.get(lost.size() - 1).requestId())
+                .as("a command that came while the draw was passed on waits behind all of it")
+                .isEqualTo("while-releasing");
+
+        buy("after-the-release", 701, WINDOW_MS + ALLOWANCE.toMillis() + 900);
+        assertThat(soldOut.readValuesToList())
+                .as("once released, the goods' commands are decided at once again")
+                .extracting(Outcome::requestId)
+                .containsExactly("after-the-release");
     }
 
     @Test

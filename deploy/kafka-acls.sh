@@ -59,9 +59,8 @@ acl --allow-principal "$STOCK_STREAM" --operation Create --operation Delete --op
 acl --allow-principal "$STOCK_STREAM" --operation Read --operation Delete --group "${PREFIX}warmup-" --resource-pattern-type prefixed  # warm-up app's group
 acl --allow-principal "$STOCK_STREAM" --operation Write --transactional-id "${PREFIX}warmup-" --resource-pattern-type prefixed  # warm-up app's producers
 
-# order-writer: writes orders from the successes, the ledger and the payments
-acl --allow-principal "$ORDER_WRITER" --operation Read --topic "${PREFIX}outcome.success"  # orders to write
-acl --allow-principal "$ORDER_WRITER" --operation Read --topic "${PREFIX}ledger"  # releases and closings
+# order-writer: writes orders from the ledger and takes the payments
+acl --allow-principal "$ORDER_WRITER" --operation Read --topic "${PREFIX}ledger"  # orders, releases, opens, payments' decisions
 acl --allow-principal "$ORDER_WRITER" --operation Read --topic "${PREFIX}payments"  # payments
 acl --allow-principal "$ORDER_WRITER" --operation Read --group "${WRITER_GROUP}"  # its group
 acl --allow-principal "$ORDER_WRITER" --operation Write --topic "${PREFIX}dlq"  # records it cannot write

@@ -43,7 +43,7 @@ public final class PipelineAcls {
         UPSTREAM("upstream", "a service upstream that sends purchases straight to <prefix>commands, and nothing else"),
         PAYMENT_PROVIDER("payment-provider", "a payment provider that reports payments straight to <prefix>payments"),
         STOCK_STREAM("stock-stream", "the Kafka Streams app that decides every command (exactly once)"),
-        ORDER_WRITER("order-writer", "writes orders from the successes, the ledger and the payments"),
+        ORDER_WRITER("order-writer", "writes orders from the ledger and takes the payments"),
         RECONCILER("reconciler", "folds the ledger, reads the lags, sends restores"),
         OPERATOR("operator", "./seckill's tools: topics, sales, reports, replays, namespaces, reconcile");
 
@@ -143,8 +143,14 @@ public final class PipelineAcls {
         Rules.add(r, Role.STOCK_STREAM, GROUP, PREFIXED, warmup, "warm-up app's group", READ, DELETE);
         Rules.add(r, Role.STOCK_STREAM, TRANSACTIONAL_ID, PREFIXED, warmup, "warm-up app's producers", WRITE);
 
-        Rules.add(r, Role.ORDER_WRITER, TOPIC, LITERAL, p + "outcome.success", "orders to write", READ);
-        Rules.add(r, Role.ORDER_WRITER, TOPIC, LITERAL, p + "ledger", "releases and closings", READ);
+        Rules.add(
+                r,
+                Role.ORDER_WRITER,
+                TOPIC,
+                LITERAL,
+                p + "ledger",
+                "orders, releases, opens, payments' decisions",
+                READ);
         Rules.add(r, Role.ORDER_WRITER, TOPIC, LITERAL, p + "payments", "payments", READ);
         Rules.add(r, Role.ORDER_WRITER, GROUP, LITERAL, n.writerGroup(), "its group", READ);
         Rules.add(r, Role.ORDER_WRITER, TOPIC, LITERAL, p + "dlq", "records it cannot write", WRITE);

@@ -21,7 +21,7 @@ import org.apache.kafka.common.utils.Utils;
 
 /**
  * Which partitions of the pipeline have work in flight: commands not yet committed by stock-stream, or ledger
- * entries / payments not yet committed by order-writer. A goods lives in the same partition number of every
+ * entries (orders among them) not yet committed by order-writer (its payments are keyed by order, not by goods). A goods lives in the same partition number of every
  * topic (same key, same partitioner, same partition count), so "settled" is judged per goods from its partition:
  * the reconciler's grace period is the pipeline's own lag, not a timer.
  */
@@ -55,7 +55,7 @@ final class PipelineLag {
         Set<Integer> busy = new HashSet<>();
         Map<Integer, Long> commandEnds = new HashMap<>();
         collect(busy, streamGroup, List.of(topics.commands()), commandEnds);
-        collect(busy, writerGroup, List.of(topics.ledger(), topics.payments()), new HashMap<>());
+        collect(busy, writerGroup, List.of(topics.ledger()), new HashMap<>());
         return new Snapshot(busy, commandEnds);
     }
 

@@ -108,7 +108,7 @@ record ChaosScenario(String name, String what, Set<Kind> owns, boolean reconcile
                     IdReuse.hostileIds()),
             new ChaosScenario(
                     "redis-failover",
-                    "a replica (--replicaof) cut off from its primary 1-3 s, promoted (REPLICAOF NO ONE) while the old"
+                    "a replica (--replicaof) cut off from its primary 0.3-1 s, promoted (REPLICAOF NO ONE) while the old"
                             + " primary still takes writes, the services' Redis address moved to it, the old one fenced",
                     Set.of(Kind.REDIS, Kind.REDIS_REPLICA),
                     false,
@@ -119,7 +119,16 @@ record ChaosScenario(String name, String what, Set<Kind> owns, boolean reconcile
                             + " by the draw recomputed from the topics",
                     Set.of(),
                     false,
-                    DrawKill.killInTheWindow()));
+                    DrawKill.killInTheWindow()),
+            new ChaosScenario(
+                    "writer-reorder",
+                    "order-writer SIGKILLed mid-sale; while it is down an upstream producer cancels the purchase of "
+                            + WriterReorder.BUYERS + " buyers holding a SUCCESS (release naming it, cancelled /"
+                            + " order_failed) and each buys again at once, every " + WriterReorder.TWICE_EVERY
+                            + "rd twice; then the writer is started again",
+                    Set.of(),
+                    false,
+                    WriterReorder.cancelAndRebuyWhileTheWriterIsDown()));
 
     static ChaosScenario named(String name) {
         return ALL.stream()

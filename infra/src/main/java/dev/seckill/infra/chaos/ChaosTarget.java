@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
 import java.util.function.Supplier;
 
 /**
@@ -46,7 +47,9 @@ final class ChaosTarget {
     private final List<Long> recoveries = new ArrayList<>();
     private final List<Long> pausesFrom = new ArrayList<>();
     private final List<NamedCheck> checks = new ArrayList<>();
+    private final List<Struck> struck = new ArrayList<>();
     private int faults;
+    private long loadEnded = -1;
 
     ChaosTarget(
             ServedStrategy pipeline,
@@ -70,15 +73,23 @@ final class ChaosTarget {
         this.out = out;
     }
 
-    /** One fault injected, the system back after {@code ms}. */
-    synchronized void recovered(long ms) {
+    /**
+     * A fault as recorded: the moment it struck (System.nanoTime) and whether its recovery is read from the buyers
+     * ({@link #pauseFrom}).
+     */
+    record Struck(long at, boolean felt) {}
+
+    /** One fault injected at {@code atNanos} (System.nanoTime), the system back after {@code ms}. */
+    synchronized void recovered(long atNanos, long ms) {
         faults++;
         recoveries.add(ms);
+        struck.add(new Struck(atNanos, false));
     }
 
-    /** One fault injected that has no recovery time of its own (a burst of traffic). */
-    synchronized void injected() {
+    /** One fault injected at {@code atNanos} that has no recovery time of its own (a burst of traffic). */
+    synchronized void injected(long atNanos) {
         faults++;
+        struck.add(new Struck(atNanos, false));
     }
 
     synchronized int faults() {
@@ -92,6 +103,40 @@ final class ChaosTarget {
     synchronized void pauseFrom(long nanos) {
         faults++;
         pausesFrom.add(nanos);
+        struck.add(new Struck(nanos, true));
+    }
+
+    /** The moment (System.nanoTime) the buyers' load got its last answer: a fault after it was felt by nobody. */
+    synchronized void loadEnded(long nanos) {
+        loadEnded = nanos;
+    }
+
+    /**
+     * Null when every fault struck while the buyers were buying and each one read from the buyers was felt by them (a
+     * request sent after it got its final answer); else why not — a fault whose buyers' side was never measured.
+     */
+    synchronized String unmeasured() {
+        return unmeasured(
+                List.copyOf(struck), loadEnded, at -> load[0].answers().firstAnswerAfter(at));
+    }
+
+    /**
+     * As above, for {@code faults} as recorded, the load's end ({@code loadEnded}, System.nanoTime; below 0: unknown)
+     * and the milliseconds from a moment to the first final answer to a request sent after it (-1: none).
+     */
+    static String unmeasured(List<Struck> faults, long loadEnded, LongUnaryOperator firstAnswerAfter) {
+        List<String> why = new ArrayList<>();
+        for (int k = 0; k < faults.size(); k++) {
+            Struck f = faults.get(k);
+            if (loadEnded >= 0 && f.at() > loadEnded)
+                why.add(String.format(
+                        "fault %d was injected %,d ms after the buyers' load ended",
+                        k + 1, (f.at() - loadEnded) / 1_000_000));
+            else if (f.felt() && firstAnswerAfter.applyAsLong(f.at()) < 0)
+                why.add(String.format(
+                        "fault %d: no purchase sent after it got a final answer (recovered in never)", k + 1));
+        }
+        return why.isEmpty() ? null : String.join("; ", why) + ": its buyers' side was never measured";
     }
 
     /** A check for after the drain, with what it checks (printed with its verdict). */

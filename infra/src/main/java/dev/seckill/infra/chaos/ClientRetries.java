@@ -17,7 +17,8 @@ final class ClientRetries {
     private ClientRetries() {}
 
     static void run(ChaosTarget t) throws Exception {
-        String run = Long.toString(System.nanoTime(), 36);
+        long at = System.nanoTime();
+        String run = Long.toString(at, 36);
         Map<String, List<CompletableFuture<String>>> answers = new HashMap<>();
         Map<String, Long> users = new HashMap<>();
         for (int i = 0; i < BUYERS; i++) {
@@ -34,7 +35,7 @@ final class ClientRetries {
             for (CompletableFuture<String> f : e.getValue()) statuses.add(f.join());
             got.put(e.getKey(), statuses);
         }
-        t.injected();
+        t.injected(at);
         t.check(
                 "each of the " + BUYERS + " buyers' " + COPIES + " copies answered alike; a SUCCESS has its order",
                 () -> {

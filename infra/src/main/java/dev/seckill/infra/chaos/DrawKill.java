@@ -57,7 +57,8 @@ final class DrawKill {
                 t.out.printf(
                         "  drawn goods %d (lottery), %d (registration): SIGKILL of stock-stream inside their windows%n",
                         LOTTERY_GOODS, REGISTRATION_GOODS);
-                t.recovered(t.pipeline.killAndRestart("stock-stream"));
+                long killedAt = System.nanoTime();
+                t.recovered(killedAt, t.pipeline.killAndRestart("stock-stream"));
                 send(t, producer, sent, run, BUYERS / 2 + 1, BUYERS);
                 for (Future<RecordMetadata> f : sent) f.get(30, TimeUnit.SECONDS);
             }

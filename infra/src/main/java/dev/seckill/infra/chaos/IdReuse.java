@@ -40,7 +40,8 @@ final class IdReuse {
 
     static ChaosScenario.Fault hostileIds() {
         return t -> {
-            String run = Long.toString(System.nanoTime(), 36);
+            long at = System.nanoTime(); // the first hostile request: the fault is the whole sequence that follows
+            String run = Long.toString(at, 36);
             int port = t.pipeline.port();
             long g1 = t.goods;
             long g2 = SECOND_GOODS;
@@ -105,7 +106,7 @@ final class IdReuse {
                 check.decidedOnce(g2, r4);
                 check.decidedOnce(g2, r3);
             }
-            t.injected();
+            t.injected(at);
             t.check(check::what, check::violation);
         };
     }

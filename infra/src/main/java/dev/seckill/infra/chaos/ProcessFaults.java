@@ -28,7 +28,7 @@ final class ProcessFaults {
                 // the buyers' answers do not wait for the writer: its recovery is its restart → an order for every
                 // SUCCESS
                 if (part.equals("order-writer")) {
-                    t.recovered(ServerFaults.ordersCatchUp(t));
+                    t.recovered(at, ServerFaults.ordersCatchUp(t));
                     continue;
                 }
                 t.pauseFrom(at);
@@ -68,7 +68,8 @@ final class ProcessFaults {
                 String second = t.pipeline.startStreamInstance();
                 if (ChaosTarget.await(() -> rebalancing(admin, group), 60) < 0)
                     throw new IllegalStateException("the group " + group + " never left STABLE after a second member");
-                t.recovered(t.pipeline.killAndRestart("stock-stream"));
+                long at = System.nanoTime();
+                t.recovered(at, t.pipeline.killAndRestart("stock-stream"));
                 t.pipeline.awaitHealthy(second);
             }
         };

@@ -20,11 +20,23 @@ import java.util.Map;
  * started with one environment for their whole life.
  */
 final class RedisFailover {
+    static final long STALL_MIN_MS = 300;
+    static final long STALL_MAX_MS = 1_000;
+    static final long OLD_PRIMARY_MIN_MS = 100;
+    static final long OLD_PRIMARY_MAX_MS = 400;
+
     private RedisFailover() {}
 
     /**
-     * Stall 1–3 s, promote, 0.2–1 s more on the old primary, switch. Recovery: the switch → the first answer to a request
-     * sent after it. Checks: the stream logged a rebuild of the goods (cause lost), units sold ≤ stock.
+     * Stall {@value #STALL_MIN_MS}–{@value #STALL_MAX_MS} ms, promote, {@value #OLD_PRIMARY_MIN_MS}–{@value
+     * #OLD_PRIMARY_MAX_MS} ms more on the old primary, switch. Recovery: the switch → the first answer to a request sent
+     * after it. Checks: the stream logged a rebuild of the goods (cause lost), units sold ≤ stock.
+     *
+     * <p>The waits are short on purpose: the fault starts once a quarter to a half of the stock is sold, and the rest
+     * sells in a few seconds, after which the load's remaining buyers are answered SOLD_OUT at the door within seconds.
+     * With the earlier 1–3 s + 0.2–1 s (and a redis-cli process for each step on a busy machine) the switch could land
+     * after the sale sold out or after the buyers' load had ended ("recovered in never"), testing nothing of theirs. A few
+     * hundred milliseconds of the sale's writes are enough for the replica to lag (the check requires it did).
      */
     static ChaosScenario.Fault promoteLaggingReplica() {
         return t -> {
@@ -34,12 +46,13 @@ final class RedisFailover {
             String sale = new RedisKeys(t.settings.redisPrefix()).sale(t.goods);
             int before = StreamLog.total(StreamLog.rebuilds(t.logs, t.goods));
             f.link().stall(true); // the partition: from here the replica gets nothing of the primary's writes
-            t.pause(1_000, 3_000);
+            t.pause(STALL_MIN_MS, STALL_MAX_MS);
             long replicaAt = Long.parseLong(info(replica.port(), "slave_repl_offset"));
             String promoted = ChaosTarget.redisCli(replica.port(), "REPLICAOF", "NO", "ONE");
             if (!promoted.equals("OK")) throw new IllegalStateException("REPLICAOF NO ONE answered " + promoted);
             String replicaMarker = ChaosTarget.redisCli(replica.port(), "HGET", sale, "at");
-            t.pause(200, 1_000); // the old primary still takes writes: the clients have not learned of the failover
+            // the old primary still takes writes: the clients have not learned of the failover
+            t.pause(OLD_PRIMARY_MIN_MS, OLD_PRIMARY_MAX_MS);
             long primaryAt = Long.parseLong(info(primary.port(), "master_repl_offset"));
             String primaryMarker = ChaosTarget.redisCli(primary.port(), "HGET", sale, "at");
             long at = System.nanoTime();

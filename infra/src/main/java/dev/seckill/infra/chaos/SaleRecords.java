@@ -23,8 +23,12 @@ import org.apache.kafka.common.header.Header;
  * (JSON), the dead letters with their reasons, and its order rows from the DB. A purchase is (goodsId, requestId).
  */
 final class SaleRecords {
-    /** A record of {@code <prefix>dlq}: its value as text and the reason in its error header. */
-    record DeadLetter(String value, String error) {}
+    /**
+     * A record of {@code <prefix>dlq}: its value as text, the reason in its error header, and the topic it was read from
+     * (its {@code source-topic} header; "" when absent): {@code <prefix>commands} for stock-stream's, the ledger or
+     * payments topic for the order-writer's.
+     */
+    record DeadLetter(String value, String error, String sourceTopic) {}
 
     /** One row of {@code purchase_order}. */
     record OrderRow(long orderId, long userId, String status) {
@@ -55,12 +59,17 @@ final class SaleRecords {
     static List<DeadLetter> dlq(ChaosTarget t) {
         List<DeadLetter> out = new ArrayList<>();
         for (ConsumerRecord<String, byte[]> r : TopicRecords.read(t.settings, List.of(t.topics.dlq()))) {
-            Header h = r.headers().lastHeader(DeadLetters.ERROR);
             out.add(new DeadLetter(
                     r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8),
-                    h == null || h.value() == null ? "" : new String(h.value(), StandardCharsets.UTF_8)));
+                    header(r, DeadLetters.ERROR),
+                    header(r, DeadLetters.SOURCE_TOPIC)));
         }
         return out;
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> r, String name) {
+        Header h = r.headers().lastHeader(name);
+        return h == null || h.value() == null ? "" : new String(h.value(), StandardCharsets.UTF_8);
     }
 
     /** The ledger entry with {@code opId}, or null. */

@@ -76,7 +76,7 @@ final class ServerFaults {
                 if (ChaosTarget.await(() -> redis.exists(sale), 120) < 0)
                     throw new IllegalStateException("nobody restored the sale within 120 s");
             }
-            t.recovered((System.nanoTime() - t0) / 1_000_000);
+            t.recovered(t0, (System.nanoTime() - t0) / 1_000_000);
         };
     }
 
@@ -86,10 +86,11 @@ final class ServerFaults {
      */
     static ChaosScenario.Fault stopDb() {
         return t -> {
+            long at = System.nanoTime();
             t.servers.db().stop();
             TimeUnit.SECONDS.sleep(DB_DOWN_SECONDS);
             t.servers.db().start();
-            t.recovered(ordersCatchUp(t));
+            t.recovered(at, ordersCatchUp(t));
         };
     }
 
@@ -121,6 +122,7 @@ final class ServerFaults {
         return t -> {
             for (int k = 0; k < 2; k++) {
                 if (k > 0 && !t.pause(1_000, 3_000)) return;
+                long at = System.nanoTime();
                 try (Connection c = t.db()) {
                     c.setAutoCommit(false);
                     try (PreparedStatement lock =
@@ -131,7 +133,7 @@ final class ServerFaults {
                     TimeUnit.SECONDS.sleep(8); // the lock is held this long: the fault itself
                     c.commit();
                 }
-                t.recovered(ordersCatchUp(t));
+                t.recovered(at, ordersCatchUp(t));
             }
         };
     }

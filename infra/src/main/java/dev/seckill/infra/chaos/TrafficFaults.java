@@ -45,13 +45,14 @@ final class TrafficFaults {
             try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
                 for (int burst = 0; burst < 3; burst++) {
                     if (burst > 0 && !t.pause(500, 1_500)) break;
+                    long at = System.nanoTime();
                     for (int i = 0; i < POISON_PER_BURST; i++) {
                         byte[] poison = PoisonRecords.make(t.random, t.goods, sent.size());
                         producer.send(new ProducerRecord<>(t.topics.commands(), Long.toString(t.goods), poison));
                         sent.add(poison);
                     }
                     producer.flush();
-                    t.injected();
+                    t.injected(at);
                 }
             }
             int poison = 0;
@@ -90,7 +91,8 @@ final class TrafficFaults {
      */
     static ChaosScenario.Fault upstreamRetries() {
         return t -> {
-            String run = Long.toString(System.nanoTime(), 36);
+            long at = System.nanoTime();
+            String run = Long.toString(at, 36);
             Map<String, Integer> ids = new HashMap<>();
             Map<String, Long> users = new HashMap<>();
             try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
@@ -107,7 +109,7 @@ final class TrafficFaults {
                     producer.flush();
                 }
             }
-            t.injected();
+            t.injected(at);
             t.check(
                     "each of the " + ids.size() + " upstream requestIds (" + UPSTREAM_COPIES
                             + " copies each) has one outcome; a SUCCESS has its order",

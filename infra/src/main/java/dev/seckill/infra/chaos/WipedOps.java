@@ -59,13 +59,13 @@ final class WipedOps {
                 // 1. an open of the goods while its sale is live and selling (`sale open` without --force)
                 long w = wipe(t);
                 send(producer, t, Sales.started(t.goods, t.stock, Duration.ofMinutes(60), 1, open));
-                t.recovered(restored(t, w));
+                t.recovered(w, restored(t, w));
                 // 2. the close (`sale close`), units still left: later purchases are REJECTED ended, whatever Redis
                 // lost
                 t.pause(200, 1_000);
                 w = wipe(t);
                 closed = send(producer, t, new CloseSale(t.goods, close));
-                t.recovered(restored(t, w));
+                t.recovered(w, restored(t, w));
                 // 3. the provider's payment; once the order-writer took it (PAYING), Redis is wiped before its pay
                 long payOrder = SaleRecords.awaitOrder(t, t.goods, payRid, "CREATED");
                 byte[] payment = Json.write(Payment.of("chaos-pay-" + run, payOrder, Instant.now()));
@@ -74,7 +74,7 @@ final class WipedOps {
                 SaleRecords.awaitOrder(t, t.goods, payRid, "PAYING");
                 w = wipe(t);
                 payAfterWipe = !forwarded(t, payOrder);
-                t.recovered(restored(t, w));
+                t.recovered(w, restored(t, w));
                 // 4. the other buyer's order unpaid past its deadline: the sweeper's cancel, then its release
                 t.pause(300, 1_500);
                 long lateOrder = SaleRecords.awaitOrder(t, t.goods, lateRid, "CREATED");
@@ -91,7 +91,7 @@ final class WipedOps {
                                 lateRid,
                                 "payment_timeout",
                                 "release-order-" + lateOrder));
-                t.recovered(restored(t, w));
+                t.recovered(w, restored(t, w));
                 orders[0] = payOrder;
                 orders[1] = lateOrder;
             }

@@ -35,6 +35,9 @@ class ChaosScenariosTest {
             assertThat(byName.get(name).owns()).as(name).contains(Kind.REDIS);
         assertThat(byName.get("redis-failover").owns()).contains(Kind.REDIS_REPLICA);
         assertThat(byName.get("id-reuse").owns()).isEmpty();
+        assertThat(byName.get("writer-reorder").owns())
+                .as("the machine's servers; it kills a service")
+                .isEmpty();
     }
 
     @Test

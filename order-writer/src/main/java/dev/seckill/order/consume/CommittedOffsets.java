@@ -77,6 +77,7 @@ final class CommittedOffsets {
         }
         consumer.commitAsync(positions, (o, error) -> {
             if (error != null) {
+                last = null; // committed again at the next chance (an idle partition would keep its lag)
                 onFailure.run();
                 LOG.debug("offset commit failed (records will be redelivered, harmlessly): {}", error.getMessage());
             }

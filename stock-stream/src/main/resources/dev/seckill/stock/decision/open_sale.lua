@@ -16,8 +16,9 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 -- is behind Redis's never writes keys that vanish as they are written (and rebuilds them for ever): the calls that
 -- follow a rebuild find them; later ones rebuild again if they are gone (the skew is reported: RedisClockWatch)
 local now = redis.call('TIME')
-local expireAt = string.format('%.0f',
-  math.max(tonumber(ARGV[8]), tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + 5000))
+local floor = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + 5000
+local expireAt = ARGV[8] -- as given (exact), unless Redis's clock says it would already have passed
+if tonumber(ARGV[8]) < floor then expireAt = string.format('%.0f', floor) end
 redis.call('HSET', KEYS[1], 'startAt', ARGV[4], 'endAt', ARGV[5], 'perUserLimit', ARGV[6], 'status', 'open',
   'opened', ARGV[3], 'expireAt', expireAt, 'at', ARGV[2])
 redis.call('SET', KEYS[2], ARGV[3])

@@ -10,8 +10,9 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 if ARGV[1] == '' then return {'RESTORED', '0', '0', 'NEW'} end
 -- expiries are judged on Redis's own clock: restored keys live at least 5 s by it (open_sale.lua)
 local now = redis.call('TIME')
-local expireAt = string.format('%.0f',
-  math.max(tonumber(ARGV[8]), tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + 5000))
+local floor = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + 5000
+local expireAt = ARGV[8] -- as given (exact), unless Redis's clock says it would already have passed
+if tonumber(ARGV[8]) < floor then expireAt = string.format('%.0f', floor) end
 redis.call('HSET', KEYS[1], 'startAt', ARGV[2], 'endAt', ARGV[3], 'perUserLimit', ARGV[4], 'status', ARGV[5],
   'opened', ARGV[7], 'expireAt', expireAt, 'at', ARGV[1])
 redis.call('SET', KEYS[2], ARGV[6])

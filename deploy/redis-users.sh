@@ -23,8 +23,9 @@ case "$PREFIX" in *[!A-Za-z0-9._:-]*|"") echo "redis-users.sh: the prefix '$PREF
 # what the services send, nothing that reaches beyond the namespace's keys: no administrative command, no Pub/Sub, no
 # server-wide script or function flush/load, no key names of other namespaces (RANDOMKEY, CLIENT TRACKING), no move to
 # another database. CLUSTER SLOTS/SHARDS/MYID: how a Redis Cluster client finds the nodes (run this on every node).
+# TIME: the server's clock, which the stock scripts floor key expiries at and the stream's clock watch reads.
 RULES="on resetkeys ~${PREFIX}* resetchannels -@all +@read +@write +@scripting +@connection +@transaction -@dangerous \
-+cluster|slots +cluster|shards +cluster|myid -script|flush -script|kill -function|flush -function|load -function|delete \
++time +cluster|slots +cluster|shards +cluster|myid -script|flush -script|kill -function|flush -function|load -function|delete \
 -function|restore -randomkey -client|tracking -move -copy"
 
 for user in $USERS; do

@@ -194,10 +194,10 @@ class LedgerEffectsTest {
             throws Exception {
         // in the ledger's order a purchase's DEDUCTED comes before its RELEASED: this is a DEDUCTED that could not be
         // written in its turn (dead-lettered, then replayed) or was applied before orders were read from the ledger
-        assertThat(apply(entry("rel", LedgerType.RELEASED, 1, 1L, "r1", null)))
+        assertThat(apply(entry("rel", LedgerType.RELEASED, 1, 1L, "r1", null).withCommandOffset(3)))
                 .isEqualTo(LedgerEffect.ORDER_NOT_YET_WRITTEN);
         assertThat(Orders.recordAll(c, List.of(purchase("r1", 1, 1))))
-                .as("a release waits for an order of this goods")
+                .as("a release waits for an order of this goods decided before it")
                 .isEqualTo(-1);
 
         assertThat(Orders.record(c, purchase("r1", 1, 1))).isTrue();
@@ -205,6 +205,17 @@ class LedgerEffectsTest {
         assertThat(status(order("r1"))).isEqualTo("CANCELLED");
         assertThat(one("SELECT COUNT(*) FROM early_release")).isZero();
         assertThat(Orders.recordAll(c, List.of(purchase("r2", 2, 2)))).isEqualTo(1);
+    }
+
+    @Test
+    void givenAReleaseWaiting_thenAPurchaseDecidedAfterIt_takesTheFastPath_andStaysCreated() throws Exception {
+        assertThat(apply(entry("rel", LedgerType.RELEASED, 1, 1L, null, null).withCommandOffset(3)))
+                .isEqualTo(LedgerEffect.ORDER_NOT_YET_WRITTEN);
+
+        assertThat(Orders.recordAll(c, List.of(purchase("r1", 1, 4)))).isEqualTo(1);
+
+        assertThat(status(order("r1"))).isEqualTo("CREATED");
+        assertThat(one("SELECT COUNT(*) FROM early_release")).isEqualTo(1);
     }
 
     @Test

@@ -158,6 +158,40 @@ class OrdersReuseTest {
     }
 
     @Test
+    void anOrderWrittenBeforeOrdersNamedTheirSale_andNotPlaced_isNoLaterSalesOrder() throws Exception {
+        assertThat(StockLedger.applyLedger(c, opened("open-1", 5, 10), null)).isEqualTo(LedgerEffect.APPLIED);
+        // as the reconciler wrote a lost order before it placed its orders: no sale, no source offset; claimed
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO purchase_order (request_id, goods_id, user_id, "
+                + "quantity, status, live_user_id) VALUES ('old', ?, ?, 1, 'PAID', ?)")) {
+            ps.setLong(1, GOODS);
+            ps.setLong(2, USER);
+            ps.setLong(3, USER);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO stock_ledger (op_id, goods_id, type, quantity, "
+                + "stock_after) VALUES (?, ?, 'DEDUCTED', 1, 4)")) {
+            ps.setString(1, LedgerEntry.deductOpId(GOODS, "old"));
+            ps.setLong(2, GOODS);
+            ps.executeUpdate();
+        }
+        LedgerEntry first = deducted(GOODS, "old", USER, 4, 11, 10);
+        assertThat(Orders.record(c, deduction(first, null)))
+                .as("its sale's purchase redelivered: the unplaced order is this sale's")
+                .isFalse();
+
+        assertThat(StockLedger.applyLedger(c, opened("open-2", 3, 50), null)).isEqualTo(LedgerEffect.APPLIED);
+        assertThat(Orders.record(c, deduction(deducted(GOODS, "old", USER, 6, 51, 50), null)))
+                .as("the requestId reused in the later sale, once the stream forgot it: a new purchase")
+                .isTrue();
+        assertThat(text(
+                        "SELECT GROUP_CONCAT(CONCAT(sale_offset, ':', status, ':', IFNULL(live_user_id, '-')) "
+                                + "ORDER BY order_id) FROM purchase_order WHERE goods_id = ? AND request_id = 'old'",
+                        GOODS))
+                .as("the old order kept, paid, no longer live; the later sale's order live")
+                .isEqualTo("-1:PAID:-,50:CREATED:" + USER);
+    }
+
+    @Test
     void anAcceptedAtDatetimeCannotHold_stillWritesTheOrder_withoutItsAcceptedAt_onTheSlowAndTheFastPath()
             throws Exception {
         Instant farFuture = Instant.parse("+20000-01-01T00:00:00Z");

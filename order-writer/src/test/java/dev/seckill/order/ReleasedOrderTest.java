@@ -53,10 +53,26 @@ class ReleasedOrderTest {
 
     /** The RELEASED entry stock-stream emits for {@code release{opId, goodsId, userId, orderId, requestId?}}. */
     void released(String opId, long goods, long user, Long orderId, String requestId) throws Exception {
+        released(opId, goods, user, orderId, requestId, Purchases.COMMAND_OFFSET + 1);
+    }
+
+    /** The same, its release command at {@code commandOffset} of the goods' partition (null: an entry without one). */
+    void released(String opId, long goods, long user, Long orderId, String requestId, Long commandOffset)
+            throws Exception {
+        LedgerEntry entry =
+                LedgerEntry.of(opId, goods, LedgerType.RELEASED, 1, user, requestId, orderId, 1, Instant.now());
         stack.send(
                 stack.topics.ledger(),
                 Long.toString(goods),
-                LedgerEntry.of(opId, goods, LedgerType.RELEASED, 1, user, requestId, orderId, 1, Instant.now()));
+                commandOffset == null ? entry : entry.withCommandOffset(commandOffset));
+    }
+
+    /** A purchase whose command is at {@code commandOffset} of the goods' partition. */
+    void purchaseAt(String requestId, long goods, long user, long commandOffset) throws Exception {
+        stack.send(Purchases.onLedger(
+                stack.topics,
+                Purchases.deducted(goods, requestId, user, 0, commandOffset, Purchases.OPEN_OFFSET),
+                null));
     }
 
     String status(long orderId) throws Exception {
@@ -221,6 +237,37 @@ class ReleasedOrderTest {
                             .counter()
                             .count())
                     .isZero();
+        }
+    }
+
+    @Test
+    void aWaitingReleaseNeverEndsTheBuyersLaterPurchase_onlyOneDecidedBeforeIt() throws Exception {
+        try (OrderWriterApp app = start()) {
+            // releases whose orders never came (their DEDUCTED dead-lettered): one naming no requestId at offset 10,
+            // one kept before releases carried their offset
+            released("cancel-unwritten", 6007, 13, null, null, 10L);
+            released("cancel-legacy", 6007, 13, null, null, null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> stack.one("SELECT COUNT(*) FROM early_release") == 2);
+
+            purchaseAt("rebuy", 6007, 13, 20); // the buyer's re-buy, decided after both releases
+            assertThat(status(orderOf("rebuy")))
+                    .as("a release decided before this purchase cannot have given back its unit")
+                    .isEqualTo("CREATED");
+            assertThat(stack.one("SELECT COUNT(*) FROM early_release")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aWaitingReleaseEndsTheReplayedPurchaseItGaveBack_decidedBeforeIt() throws Exception {
+        try (OrderWriterApp app = start()) {
+            released("cancel-before-write", 6008, 14, null, null, 10L);
+            await().atMost(Duration.ofSeconds(30)).until(() -> stack.one("SELECT COUNT(*) FROM early_release") == 1);
+            purchaseAt("replayed", 6008, 14, 5); // its DEDUCTED, replayed from the dead letters
+            long orderId = orderOf("replayed");
+            assertThat(status(orderId)).isEqualTo("CANCELLED");
+            assertThat(stack.text("SELECT cancel_reason FROM purchase_order WHERE order_id = ?", orderId))
+                    .contains("cancel-before-write");
+            assertThat(stack.one("SELECT COUNT(*) FROM early_release")).isZero();
         }
     }
 

@@ -72,7 +72,7 @@ public final class Configuration {
                 new EnvOnly(
                         "SECKILL_NO_BUILD",
                         "",
-                        "set: ./seckill run starts the service from the tree as built (the tools that start services set it)"),
+                        "set: ./seckill runs every command from the tree as built, never building first (the tools that start services set it)"),
                 new EnvOnly(
                         "SECKILL_IMAGE_TAG",
                         "0.1.0",

@@ -32,6 +32,14 @@ public final class Orders {
     private static final String INSERT_DEDUCTED = "INSERT INTO stock_ledger (op_id, goods_id, type, quantity, user_id, "
             + "request_id, order_id, stock_after, at, trace_id) VALUES (?, ?, 'DEDUCTED', ?, ?, ?, ?, ?, ?, ?)";
 
+    /**
+     * An order of the sale opened at the offset bound twice: written with it ({@code sale_offset}), or before orders
+     * named their sale and placed at or after its open, or not placed (an unplaced order is stamped placed before any
+     * sale when the next sale opens, {@code StockLedger.endEarlierSales}).
+     */
+    static final String IN_SALE =
+            "(sale_offset = ? OR (sale_offset = -1 AND (source_offset IS NULL OR source_offset >= ?)))";
+
     private Orders() {}
 
     /**
@@ -66,9 +74,8 @@ public final class Orders {
      * sale (then an order placed at or after the open, or not placed at all, is taken as this sale's: never two orders).
      */
     private static boolean hasOrderInSale(Connection c, LedgerEntry e, long saleOffset) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM purchase_order WHERE goods_id = ? "
-                + "AND request_id = ? AND (sale_offset = ? OR (sale_offset = -1 "
-                + "AND (source_offset IS NULL OR source_offset >= ?))) LIMIT 1")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT 1 FROM purchase_order WHERE goods_id = ? AND request_id = ? AND " + IN_SALE + " LIMIT 1")) {
             ps.setLong(1, e.goodsId());
             ps.setString(2, e.requestId());
             ps.setLong(3, saleOffset);
@@ -174,18 +181,23 @@ public final class Orders {
         } catch (SQLIntegrityConstraintViolationException ex) {
             // written before (e.g. by a repair, which writes it as the buyer's live order): keep it. The server names
             // the first unique key the row breaks, uk_order_live_buyer before uk_order_goods_request: look it up
-            Long existing = existingOrderId(c, d.entry());
+            Long existing = existingOrderId(c, d);
             if (existing != null) return existing;
             throw ex;
         }
     }
 
-    /** The goods' latest order of the requestId (a reused requestId has one per sale). */
-    private static Long existingOrderId(Connection c, LedgerEntry e) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT order_id FROM purchase_order "
-                + "WHERE goods_id = ? AND request_id = ? ORDER BY order_id DESC LIMIT 1")) {
-            ps.setLong(1, e.goodsId());
-            ps.setString(2, e.requestId());
+    /** The goods' order of the requestId in the purchase's sale (a reused requestId has one per sale), or null. */
+    private static Long existingOrderId(Connection c, Deduction d) throws SQLException {
+        String sql = "SELECT order_id FROM purchase_order WHERE goods_id = ? AND request_id = ?"
+                + (d.saleOffset() < 0 ? "" : " AND " + IN_SALE) + " ORDER BY order_id DESC LIMIT 1";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, d.entry().goodsId());
+            ps.setString(2, d.entry().requestId());
+            if (d.saleOffset() >= 0) {
+                ps.setLong(3, d.saleOffset());
+                ps.setLong(4, d.saleOffset());
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : null;
             }

@@ -66,11 +66,13 @@ final class Releases {
 
     private static void recordEarlyRelease(Connection c, LedgerEntry e) throws SQLException {
         try (PreparedStatement early = c.prepareStatement(
-                "INSERT IGNORE INTO early_release (op_id, goods_id, user_id, request_id) VALUES (?, ?, ?, ?)")) {
+                "INSERT IGNORE INTO early_release (op_id, goods_id, user_id, request_id, command_offset) "
+                        + "VALUES (?, ?, ?, ?, ?)")) {
             early.setString(1, e.opId());
             early.setLong(2, e.goodsId());
             early.setLong(3, e.userId());
             early.setString(4, e.requestId());
+            early.setObject(5, e.commandOffset());
             early.executeUpdate();
         }
     }
@@ -114,15 +116,27 @@ final class Releases {
                 "order cancelled (released by " + opId + ") before the payment reached the stock: refund it");
     }
 
-    /** Whether any goods of the batch has a release waiting for its order: the fast path then steps aside. */
+    /**
+     * Whether a release waits for an order of the batch — one of its goods has a waiting release decided after the
+     * run's first purchase (or one without an offset, when a purchase of the run has none): the fast path then steps
+     * aside.
+     */
     static boolean anyWaitingRelease(Connection c, Collection<Deduction> run) throws SQLException {
         Set<Long> goods = new TreeSet<>();
-        for (Deduction d : run) goods.add(d.entry().goodsId());
+        long first = Long.MAX_VALUE;
+        boolean unplaced = false;
+        for (Deduction d : run) {
+            goods.add(d.entry().goodsId());
+            Long offset = d.entry().commandOffset();
+            if (offset == null) unplaced = true;
+            else first = Math.min(first, offset);
+        }
         String in = String.join(",", Collections.nCopies(goods.size(), "?"));
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT 1 FROM early_release WHERE goods_id IN (" + in + ") LIMIT 1")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM early_release WHERE goods_id IN (" + in + ") "
+                + "AND (command_offset > ?" + (unplaced ? " OR command_offset IS NULL" : "") + ") LIMIT 1")) {
             int i = 1;
             for (long g : goods) ps.setLong(i++, g);
+            ps.setLong(i, first);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
@@ -130,17 +144,22 @@ final class Releases {
     }
 
     /**
-     * A new order whose release was applied before it was written: it is written CANCELLED at once. The buyer's first
-     * unwritten SUCCESS of the goods is the one released (outcomes of a goods arrive in the order they were decided).
+     * A new order whose release was applied before it was written (its DEDUCTED was dead-lettered, or written before
+     * orders came from the ledger): it is written CANCELLED at once. A waiting release ends only a purchase decided
+     * before it (a smaller command offset), never the buyer's later re-buy; one kept without an offset ends only a
+     * purchase without one. The earliest such release of the buyer is the one.
      */
     static void endIfReleasedEarly(Connection c, LedgerEntry o, long orderId) throws SQLException {
         String opId;
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT op_id FROM early_release WHERE goods_id = ? AND user_id = ? "
-                        + "AND (request_id IS NULL OR request_id = ?) ORDER BY recorded_at, op_id LIMIT 1 FOR UPDATE")) {
+        Long decidedAt = o.commandOffset();
+        try (PreparedStatement ps = c.prepareStatement("SELECT op_id FROM early_release WHERE goods_id = ? "
+                + "AND user_id = ? AND (request_id IS NULL OR request_id = ?) AND "
+                + (decidedAt == null ? "command_offset IS NULL" : "command_offset > ?")
+                + " ORDER BY command_offset, recorded_at, op_id LIMIT 1 FOR UPDATE")) {
             ps.setLong(1, o.goodsId());
             ps.setLong(2, o.userId());
             ps.setString(3, o.requestId());
+            if (decidedAt != null) ps.setLong(4, decidedAt);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) return;
                 opId = rs.getString(1);

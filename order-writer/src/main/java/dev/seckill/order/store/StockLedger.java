@@ -45,12 +45,18 @@ public final class StockLedger {
      * the previous sale is held (released, or the sale's keys expired), so no unpaid order of it is left live here.
      * An order without a source offset was written by the reconciler before it gave its orders one (it now writes the
      * offset of their sale's OPENED): it repairs only a settled goods, i.e. after this writer applied the OPENED of the
-     * order's sale, so such an order is always of an earlier sale than an OPENED applied now.
+     * order's sale, so such an order is always of an earlier sale than an OPENED applied now: it is stamped placed
+     * before any sale (source offset -1), so that it counts as no later sale's order ({@link Orders#IN_SALE}).
      */
     private static void endEarlierSales(Connection c, LedgerEntry e) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET source_offset = -1 "
+                + "WHERE goods_id = ? AND source_offset IS NULL AND sale_offset = -1")) {
+            ps.setLong(1, e.goodsId());
+            ps.executeUpdate();
+        }
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? AND live_user_id IS NOT NULL "
-                        + "AND status IN ('PAID', 'PAYING') AND (source_offset < ? OR source_offset IS NULL)")) {
+                        + "AND status IN ('PAID', 'PAYING') AND source_offset < ?")) {
             ps.setLong(1, e.goodsId());
             ps.setLong(2, e.commandOffset());
             ps.executeUpdate();

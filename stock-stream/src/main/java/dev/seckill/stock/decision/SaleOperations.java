@@ -46,7 +46,8 @@ final class SaleOperations {
             return Step.decided(Decision.NOTHING);
         gate.unsettle(command.goodsId());
         KeysAt at = KeysAt.unchained(in.offset());
-        if (command instanceof Release rel) return call(scripts.releaseCall(rel, at), opId, in, r -> released(rel, r));
+        if (command instanceof Release rel)
+            return call(scripts.releaseCall(rel, at), opId, in, r -> released(rel, r, in.offset()));
         if (command instanceof Pay pay) return call(scripts.payCall(pay, at), opId, in, r -> paid(pay, r));
         if (command instanceof OpenSale o) {
             if (o.fairness().drawn() && !draw.drawing()) return Step.decided(OperationRefusals.noDrawBeacon(o));
@@ -83,7 +84,7 @@ final class SaleOperations {
         return ((CloseSale) command).opId();
     }
 
-    Decision released(Release rel, LuaResult r) {
+    Decision released(Release rel, LuaResult r, long offset) {
         gate.released(rel.goodsId(), rel.userId(), r);
         if ("PAID".equals(r.code())) return OperationRefusals.releaseOfPaid(rel);
         if (!"RELEASED".equals(r.code())) return Decision.NOTHING;
@@ -94,15 +95,16 @@ final class SaleOperations {
         return Decision.of(
                 null,
                 LedgerEntry.of(
-                        rel.opId(),
-                        rel.goodsId(),
-                        LedgerType.RELEASED,
-                        r.detailAsLong(),
-                        rel.userId(),
-                        rel.requestId(),
-                        rel.orderId(),
-                        r.stockAfter(),
-                        clock.instant()));
+                                rel.opId(),
+                                rel.goodsId(),
+                                LedgerType.RELEASED,
+                                r.detailAsLong(),
+                                rel.userId(),
+                                rel.requestId(),
+                                rel.orderId(),
+                                r.stockAfter(),
+                                clock.instant())
+                        .withCommandOffset(offset)); // a release ends a purchase decided before it, never one after
     }
 
     Decision opened(OpenSale o, LuaResult r, long expireAt, long offset) {

@@ -135,6 +135,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
      * closed window whose beacon round is published is drawn.
      */
     private void onWallClock(long now) {
+        releases.newTransaction();
         releases.passOnAll();
         if (pending.isEmpty()) return;
         long quiet = now - newestRecordTime > LIVE_LAG.toMillis()

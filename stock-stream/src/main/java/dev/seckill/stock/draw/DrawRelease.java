@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Passes a drawn window's held commands on to the decide step in the draw's order, at most {@code chunk} per call and
- * asking for a commit after each, so a draw of any size commits in transactions of a bounded size (a window of ~700k
+ * Passes a drawn window's held commands on to the decide step in the draw's order, at most {@code chunk} per
+ * transaction across all goods (several goods drawn at once share it) and asking for a commit after each, so a draw of
+ * any size commits in transactions of a bounded size (a window of ~700k
  * entries passed on at once outgrew the 10 s transaction timeout, aborted and ran again identically, for ever). The
  * order is stored as sequence numbers in chunks beside the held commands ({@link HeldStore}), so a crash or a rebalance
  * resumes where the last commit left it; commands of the goods that arrive meanwhile wait behind it, in arrival order.
@@ -26,6 +27,8 @@ final class DrawRelease {
     private final Map<Long, Release> releases = new HashMap<>();
     /** The order chunk last read per goods: {chunk index, its sequence numbers}. */
     private final Map<Long, Object[]> chunkCache = new HashMap<>();
+    /** What the current transaction may still pass on ({@link #newTransaction}). */
+    private int budget;
 
     DrawRelease(HeldStore store, Consumer<HeldCommand> passOn, Runnable requestCommit, int chunk) {
         if (chunk < 1) throw new IllegalArgumentException("a release chunk must be at least 1, got " + chunk);
@@ -33,6 +36,16 @@ final class DrawRelease {
         this.passOn = passOn;
         this.requestCommit = requestCommit;
         this.chunk = chunk;
+        this.budget = chunk;
+    }
+
+    /**
+     * A new transaction may pass on {@code chunk} commands: called at each wall-clock tick, before which the commit the
+     * previous one asked for has run (a stream thread commits a task that asked between two punctuations). A draw that
+     * starts between ticks passes on what is left of the budget, the rest at the next tick.
+     */
+    void newTransaction() {
+        budget = chunk;
     }
 
     /** What the store says is being released (after a restore). */
@@ -77,16 +90,19 @@ final class DrawRelease {
         for (long goods : new ArrayList<>(releases.keySet())) passOn(goods);
     }
 
-    /** Passes on at most a chunk of the goods' release; ends it when nothing is left, else asks for a commit. */
+    /**
+     * Passes on what is left of the transaction's budget of the goods' release; ends it when nothing is left, else
+     * asks for a commit. Its progress is stored once, at the end: the transaction commits all of it or none.
+     */
     private void passOn(long goods) {
         Release r = releases.get(goods);
-        for (int n = 0; n < chunk && r.remaining() > 0; n++) {
+        for (; budget > 0 && r.remaining() > 0; budget--) {
             long p = r.released();
             boolean ordered = p < r.ordered();
             long seq = ordered ? orderedSeq(r, p) : r.firstSeq() + p;
             HeldCommand h = store.remove(goods, seq);
             r = r.passedOne();
-            save(r); // before passing on: a command passed on may start a new draw of the goods, which asks where
+            releases.put(goods, r); // before passing on: it may start a new draw of the goods, which asks where
             passOn.accept(ordered ? DrawOrder.asDecided(r.draw(), h) : h);
             r = releases.get(goods); // passing on may have held more behind it (never for this goods: kept in order)
         }
@@ -95,7 +111,10 @@ final class DrawRelease {
             store.delete(r);
             releases.remove(goods);
             chunkCache.remove(goods);
-        } else requestCommit.run();
+        } else {
+            store.save(r);
+            requestCommit.run();
+        }
     }
 
     private long orderedSeq(Release r, long position) {

@@ -248,6 +248,44 @@ class DrawTopologyTest {
     }
 
     @Test
+    void goodsDrawnTogether_shareOneTransactionsChunk_andEachIsPassedOnWhole() {
+        driver.close();
+        start(4);
+        long other = GOODS + 1;
+        for (long goods : List.of(GOODS, other)) {
+            OpenSale o = new OpenSale(
+                    goods, 3, START, START.plusSeconds(3600), 1, "open-" + goods, false, Fairness.LOTTERY, WINDOW_MS);
+            send(goods, CommandCodec.encode(o), START.minusSeconds(1), new RecordHeaders());
+            for (long u = 1; u <= 6; u++) {
+                Instant at = START.plusMillis(10 * u);
+                send(
+                        goods,
+                        CommandCodec.encode(new Purchase("r-" + goods + "-" + u, goods, u, 1, at)),
+                        at,
+                        new RecordHeaders());
+            }
+        }
+
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
+        assertThat(ledger.readValuesToList())
+                .filteredOn(e -> e.type() == LedgerType.DRAWN)
+                .as("both windows drawn in the same tick")
+                .hasSize(2);
+        assertThat(success.getQueueSize() + soldOut.getQueueSize() + rejected.getQueueSize())
+                .as("one chunk for the transaction, not one per goods")
+                .isEqualTo(4);
+
+        for (int tick = 0; tick < 10; tick++) driver.advanceWallClockTime(Duration.ofMillis(60));
+        List<Outcome> decided = new ArrayList<>(success.readValuesToList());
+        decided.addAll(soldOut.readValuesToList());
+        assertThat(decided)
+                .extracting(Outcome::goodsId)
+                .as("every purchase of both goods passed on")
+                .containsOnly(GOODS, other)
+                .hasSize(12);
+    }
+
+    @Test
     void givenTheWindowClosed_whenARecordTimedPastTheAllowanceArrives_thenTheDrawRunsBeforeIt() {
         openLottery();
         List<Long> arrival = aCrowdArrives();

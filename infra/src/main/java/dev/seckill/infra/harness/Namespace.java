@@ -58,7 +58,12 @@ public record Namespace(String name, Settings settings) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while deleting the topics of " + name, e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not delete the topics of " + name + ": " + e.getMessage(), e);
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            String why = cause instanceof TimeoutException
+                            || cause instanceof org.apache.kafka.common.errors.TimeoutException
+                    ? "Kafka at " + settings.kafkaBootstrap() + " did not answer (./seckill up starts one)"
+                    : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+            throw new IllegalStateException("could not delete the topics of " + name + ": " + why, e);
         }
     }
 

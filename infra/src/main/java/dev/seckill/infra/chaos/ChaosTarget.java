@@ -181,10 +181,14 @@ final class ChaosTarget {
         return load[0].finished();
     }
 
-    /** Waits a random moment between {@code minMs} and {@code maxMs} (the next fault's time); false if the sale ended. */
+    /**
+     * Waits a random moment between {@code minMs} and {@code maxMs} (the next fault's time); false if the buyers have
+     * sent every purchase by then: a fault injected now would be felt by no purchase sent after it, so its buyers' side
+     * could not be measured (the scenario's table counts the faults injected).
+     */
     boolean pause(long minMs, long maxMs) throws InterruptedException {
         TimeUnit.MILLISECONDS.sleep(minMs + (long) (random.nextDouble() * (maxMs - minMs)));
-        return !saleOver();
+        return !saleOver() && load[0].unsent() > 0;
     }
 
     /** A command to one of the scenario's own Redis servers with its own client, redis-cli; returns the reply. */

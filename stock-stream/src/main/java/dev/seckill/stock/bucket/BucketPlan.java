@@ -39,8 +39,9 @@ public record BucketPlan(long goodsId, int buckets, int partitions) {
 
     /** The bucket a buyer buys from, the same for the whole sale: by a hash of the id, so sequential ids spread. */
     public int bucketOf(long userId) {
-        return buckets == 1 ? 0 : Utils.toPositive(Utils.murmur2(Long.toString(userId).getBytes(StandardCharsets.UTF_8)))
-                % buckets;
+        return buckets == 1
+                ? 0
+                : Utils.toPositive(Utils.murmur2(Long.toString(userId).getBytes(StandardCharsets.UTF_8))) % buckets;
     }
 
     /** The partition a purchase's requestId is claimed in, so that it keeps one meaning across buckets. */

@@ -56,7 +56,9 @@ class BucketTransfersTest {
         List<Effect> given = full.borrow(borrow, 2);
         TransferIn in = (TransferIn) ((Send) given.get(1)).message();
         assertThat(given.get(0)).isEqualTo(new MovedOut(0, 1, in.opId()));
-        assertThat(full.stock()).as("gave what the borrow asked: the 1 unit parked when it was sent").isEqualTo(4);
+        assertThat(full.stock())
+                .as("gave what the borrow asked: the 1 unit parked when it was sent")
+                .isEqualTo(4);
 
         List<Effect> arrived = empty.transferIn(in);
         assertThat(arrived.subList(0, 2)).containsExactly(new MovedIn(1, 1, in.opId()), new Answer("r-1", true, 1));
@@ -114,6 +116,7 @@ class BucketTransfersTest {
         final List<long[]> releases = new ArrayList<>();
         /** When each bucket's current pass, and any borrow in flight then, started. */
         final Map<String, Long> borrowStartedAt = new HashMap<>();
+
         final long[] passFrom;
         final Set<String> movedOut = new HashSet<>();
         final Set<String> movedIn = new HashSet<>();
@@ -154,8 +157,11 @@ class BucketTransfersTest {
                     if (ready.isEmpty()) continue;
                     int b = ready.get(rnd.nextInt(ready.size()));
                     Message m = inbox.get(b).poll();
-                    apply(b, m instanceof Borrow br ? buckets.get(b).borrow(br, now) : buckets.get(b)
-                            .transferIn((TransferIn) m));
+                    apply(
+                            b,
+                            m instanceof Borrow br
+                                    ? buckets.get(b).borrow(br, now)
+                                    : buckets.get(b).transferIn((TransferIn) m));
                 } else if (action == 8 && !soldList.isEmpty() && rnd.nextInt(4) == 0) {
                     Answer a = soldList.remove(rnd.nextInt(soldList.size()));
                     released += a.units();
@@ -182,8 +188,11 @@ class BucketTransfersTest {
                     for (int i = 0; i < inbox.size(); i++) {
                         Message m = inbox.get(i).poll();
                         if (m == null) continue;
-                        apply(i, m instanceof Borrow br ? buckets.get(i).borrow(br, now) : buckets.get(i)
-                                .transferIn((TransferIn) m));
+                        apply(
+                                i,
+                                m instanceof Borrow br
+                                        ? buckets.get(i).borrow(br, now)
+                                        : buckets.get(i).transferIn((TransferIn) m));
                     }
                 }
                 assertThat(answered.get(rid).sold())
@@ -196,7 +205,9 @@ class BucketTransfersTest {
         void apply(int bucket, List<Effect> effects) {
             for (Effect e : effects) {
                 if (e instanceof Answer a) {
-                    assertThat(answered.put(a.requestId(), a)).as(this + ": answered once").isNull();
+                    assertThat(answered.put(a.requestId(), a))
+                            .as(this + ": answered once")
+                            .isNull();
                     if (a.sold()) {
                         sold += a.units();
                         soldList.add(a);
@@ -232,7 +243,8 @@ class BucketTransfersTest {
 
         /** A SOLD_OUT while units are free: only those a pass could not see, within the bound. */
         void checkSoldOut(int bucket, Answer a) {
-            long free = -buckets.stream().mapToLong(BucketTransfers::parkedUnits).sum();
+            long free =
+                    -buckets.stream().mapToLong(BucketTransfers::parkedUnits).sum();
             for (BucketTransfers b : buckets) free += b.stock();
             for (Deque<Message> q : inbox) for (Message m : q) if (m instanceof TransferIn t) free += t.units();
             long releasedSince = 0;

@@ -72,6 +72,11 @@ public final class BuyerLoad {
         if (faultThread != null) faultThread.join();
     }
 
+    /** How many requests the buyers have not sent yet: a fault injected now is felt by at least that many. */
+    public int unsent() {
+        return Math.max(0, spec.requests() - next.get());
+    }
+
     /** Whether every request has its answer (the load is over). */
     public boolean finished() {
         return finished.getCount() == 0;

@@ -40,13 +40,14 @@ public final class ChaosCommand {
         // with --json stdout is the document only: what each scenario does goes to stderr
         PrintStream say = f.has("json") ? System.err : out;
         say.printf(
-                "chaos: %s; each on a sale of %,d units, %,d purchases from %d buyers at once over %,d buyers, seed %d;"
-                        + " %d stock-stream instance(s)%s%n",
+                "chaos: %s; each on a sale of %,d units, %,d purchases from %d buyers at once over %,d buyers (those"
+                        + " left when the fault starts spread over %d s), seed %d; %d stock-stream instance(s)%s%n",
                 scenarios.stream().map(ChaosScenario::name).collect(Collectors.joining(", ")),
                 sale.stock(),
                 sale.requests(),
                 sale.concurrency(),
                 sale.users(),
+                ChaosRun.SPREAD_AFTER_FAULT_MS / 1000,
                 seed,
                 shape.streamInstances(),
                 shape.env().isEmpty() ? ", every service with its defaults" : ", " + shape.env());

@@ -30,6 +30,12 @@ import java.util.stream.Collectors;
  * what every buyer was told — never from the services' own counters.
  */
 final class ChaosRun {
+    /**
+     * Once a scenario's fault starts, the buyers' purchases left are spread over at least this long, so that each of
+     * its strikes (three kills, four wipes, a restart seconds later) lands while they still buy and is measured.
+     */
+    static final long SPREAD_AFTER_FAULT_MS = 20_000;
+
     /** What one scenario left. */
     record Result(
             ChaosScenario scenario,
@@ -115,15 +121,22 @@ final class ChaosRun {
                 }
             };
             load[0] = new BuyerLoad(
-                    new BuyerLoad.Spec(
-                            pipeline.port(), Sales.GOODS, sale.requests(), sale.concurrency(), sale.users(), seed, 10),
-                    answered -> {
-                        // the last answer: the buyers stop here, and a fault after it is felt by nobody
-                        if (answered == sale.requests()) target.loadEnded(System.nanoTime());
-                        bar.update(answered);
-                    },
-                    (int) (sale.stock() / 4 + random.nextInt((int) Math.max(1, sale.stock() / 4))),
-                    faults);
+                            new BuyerLoad.Spec(
+                                    pipeline.port(),
+                                    Sales.GOODS,
+                                    sale.requests(),
+                                    sale.concurrency(),
+                                    sale.users(),
+                                    seed,
+                                    10),
+                            answered -> {
+                                // the last answer: the buyers stop here, and a fault after it is felt by nobody
+                                if (answered == sale.requests()) target.loadEnded(System.nanoTime());
+                                bar.update(answered);
+                            },
+                            (int) (sale.stock() / 4 + random.nextInt((int) Math.max(1, sale.stock() / 4))),
+                            faults)
+                    .spreadAfterFault(SPREAD_AFTER_FAULT_MS);
             load[0].run();
             load[0].awaitFault();
             bar.finish(sale.requests());

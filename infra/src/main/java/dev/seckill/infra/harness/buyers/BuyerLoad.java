@@ -46,6 +46,12 @@ public final class BuyerLoad {
     private final Runnable fault;
     private final AtomicInteger faultStarted = new AtomicInteger();
     private volatile Thread faultThread;
+    /** After the fault starts, the purchases left are sent no faster than spread over this long (0: at once). */
+    private long spreadAfterFaultNanos;
+    /** When the fault started (System.nanoTime) and the first request left then, once it has. */
+    private volatile long faultStartedAt;
+
+    private volatile int leftAtFault = -1;
     private Vertx vertx;
     private HttpClient client;
     public long elapsedNanos;
@@ -65,6 +71,16 @@ public final class BuyerLoad {
         Random random = new Random(spec.seed());
         for (int i = 0; i < user.length; i++) user[i] = 1 + random.nextInt(spec.users());
         this.finished = new CountDownLatch(spec.concurrency());
+    }
+
+    /**
+     * Spreads the purchases left when the fault starts over at least {@code millis}: the buyers go on at once up to the
+     * fault, then no faster than that, so every strike of a fault lands while they still buy (a closed loop that sold
+     * out in a second would otherwise have sent everything before a fault that takes seconds to strike).
+     */
+    public BuyerLoad spreadAfterFault(long millis) {
+        this.spreadAfterFaultNanos = TimeUnit.MILLISECONDS.toNanos(millis);
+        return this;
     }
 
     /** Waits for the fault (kill and restart) to have finished, if one was started. */
@@ -121,8 +137,25 @@ public final class BuyerLoad {
             finished.countDown();
             return;
         }
+        long wait = notBefore(i) - System.nanoTime();
+        if (wait > 1_000_000) {
+            vertx.setTimer(wait / 1_000_000, t -> send(i));
+            return;
+        }
+        send(i);
+    }
+
+    private void send(int i) {
         times.sent(i);
         purchase(i, System.nanoTime());
+    }
+
+    /** When request i may be sent (System.nanoTime): at once, or its share of the spread after the fault. */
+    private long notBefore(int i) {
+        int first = leftAtFault;
+        if (spreadAfterFaultNanos == 0 || first < 0 || i < first) return 0;
+        int left = spec.requests() - first;
+        return faultStartedAt + spreadAfterFaultNanos * (i - first) / Math.max(1, left);
     }
 
     /** Sends request i; with no answer at all (the server is down) the buyer retries it after a pause, for a minute. */
@@ -204,6 +237,8 @@ public final class BuyerLoad {
         int all = done.incrementAndGet();
         // the fault strikes mid-sale: when half the stock is confirmed sold, or a quarter of the requests answered
         if (fault != null && (ok >= faultAt || all >= spec.requests() / 4) && faultStarted.getAndIncrement() == 0) {
+            faultStartedAt = System.nanoTime();
+            leftAtFault = next.get();
             faultThread = new Thread(fault, "fault");
             faultThread.start();
         }

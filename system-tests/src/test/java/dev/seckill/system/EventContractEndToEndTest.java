@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.TraceHeaders;
@@ -25,20 +22,12 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.reconcile.LedgerReader;
 import dev.seckill.stack.KafkaFixture;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,18 +35,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.stream.Stream;
-import javax.tools.ToolProvider;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -340,61 +325,13 @@ class EventContractEndToEndTest {
         assertThat(runExampleConsumer()).contains("outcomes: " + counts);
     }
 
-    /** Compiles docs/examples/OutcomeConsumer.java with only kafka-clients and Jackson on the classpath and runs it. */
+    /** The example consumer of docs/examples, as an outsider runs it. */
     static String runExampleConsumer() throws Exception {
-        Path root = Path.of(System.getenv().getOrDefault("SECKILL_ROOT", ".."));
-        Path source = root.resolve("docs/examples/OutcomeConsumer.java");
-        Path classes = Files.createTempDirectory("outcome-consumer");
-        try {
-            String classpath = Stream.of(KafkaConsumer.class, ObjectMapper.class, JsonParser.class, JsonInclude.class)
-                    .map(c -> {
-                        try {
-                            return Path.of(c.getProtectionDomain()
-                                            .getCodeSource()
-                                            .getLocation()
-                                            .toURI())
-                                    .toString();
-                        } catch (URISyntaxException e) {
-                            throw new IllegalStateException(e);
-                        }
-                    })
-                    .reduce((a, b) -> a + File.pathSeparator + b)
-                    .orElseThrow();
-            ByteArrayOutputStream javacOut = new ByteArrayOutputStream();
-            int javac = ToolProvider.getSystemJavaCompiler()
-                    .run(
-                            null,
-                            javacOut,
-                            javacOut,
-                            "-proc:none",
-                            "-d",
-                            classes.toString(),
-                            "-cp",
-                            classpath,
-                            source.toString());
-            assertThat(javac).as(javacOut.toString(StandardCharsets.UTF_8)).isZero();
-
-            ByteArrayOutputStream captured = new ByteArrayOutputStream();
-            PrintStream previous = System.out;
-            try (URLClassLoader loader = new URLClassLoader(
-                    new URL[] {classes.toUri().toURL()}, EventContractEndToEndTest.class.getClassLoader())) {
-                System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-                loader.loadClass("OutcomeConsumer")
-                        .getMethod("main", String[].class)
-                        .invoke(null, (Object) new String[] {
-                            ns.settings().kafkaBootstrap(),
-                            ns.settings().topicPrefix(),
-                            ns.settings().topicPrefix() + "outcome-example",
-                            "10"
-                        });
-            } finally {
-                System.setOut(previous);
-            }
-            return captured.toString(StandardCharsets.UTF_8);
-        } finally {
-            try (Stream<Path> files = Files.walk(classes)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
-        }
+        return Examples.runJava(
+                "OutcomeConsumer",
+                ns.settings().kafkaBootstrap(),
+                ns.settings().topicPrefix(),
+                ns.settings().topicPrefix() + "outcome-example",
+                "10");
     }
 }

@@ -1,0 +1,84 @@
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * An upstream service's purchase, produced straight to seckill's commands topic with only kafka-clients and Jackson
+ * (no project code), following docs/contracts.md, "Producing a purchase from an upstream service": a requestId of its
+ * own, the goodsId as the key (default partitioner), acceptedAt when it took the order, acks=all with idempotence; then
+ * its one outcome read from the four outcome topics (read_committed) by requestId. Prints {@code <requestId>
+ * <OUTCOME>[/<reason>]}, or fails with no outcome in 60 s. Args: bootstrap, topic prefix, goodsId,
+ * userId, [requestId].
+ */
+public final class PurchaseProducer {
+    public static void main(String[] args) throws Exception {
+        String bootstrap = args[0];
+        String prefix = args[1];
+        long goodsId = Long.parseLong(args[2]);
+        long userId = Long.parseLong(args[3]);
+        String requestId = args.length > 4 ? args[4] : "shop-example:" + UUID.randomUUID();
+        ObjectMapper json = new ObjectMapper();
+
+        ObjectNode purchase = json.createObjectNode()
+                .put("v", 1)
+                .put("type", "purchase")
+                .put("requestId", requestId)
+                .put("goodsId", goodsId)
+                .put("userId", userId)
+                .put("quantity", 1)
+                .put("acceptedAt", Instant.now().toString()); // when this service took the order: the window judges it
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("acks", "all");
+        p.put("enable.idempotence", "true");
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            ProducerRecord<String, byte[]> record =
+                    new ProducerRecord<>(prefix + "commands", Long.toString(goodsId), json.writeValueAsBytes(purchase));
+            record.headers().add("traceId", ("example-" + requestId.hashCode()).getBytes(StandardCharsets.UTF_8));
+            producer.send(record).get(); // taken only once Kafka acknowledged it; a resend under the same id is safe
+        }
+
+        Properties c = new Properties();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("isolation.level", "read_committed"); // stock-stream writes in transactions
+        c.put("enable.auto.commit", "false");
+        List<String> topics = List.of(prefix + "outcome.success", prefix + "outcome.sold-out",
+                prefix + "outcome.duplicate", prefix + "outcome.rejected");
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (String t : topics)
+                consumer.partitionsFor(t).forEach(i -> partitions.add(new TopicPartition(t, i.partition())));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    JsonNode o = json.readTree(r.value());
+                    if (!requestId.equals(o.path("requestId").asText())) continue;
+                    System.out.println(requestId + " " + o.path("outcome").asText()
+                            + (o.has("reason") ? "/" + o.get("reason").asText() : ""));
+                    return;
+                }
+            }
+        }
+        throw new IllegalStateException(requestId + ": no outcome in 60 s"); // exits 1 when run on its own
+    }
+}

@@ -67,6 +67,29 @@ public final class CliCommands {
             required("goods", "N"),
             value("namespace", "NAME"),
             required("out", "FILE"));
+    public static final CliCommand DLQ_LIST = CliCommand.of(
+            "dlq list",
+            "the dead letters of <prefix>dlq, one line each (where, when, from where, why); --reason TEXT (a part of the"
+                    + " error), --goods N, --minutes N (appended in the last N minutes) choose some",
+            value("reason", "TEXT"),
+            value("goods", "N"),
+            value("minutes", "N"),
+            value("namespace", "NAME"),
+            JSON);
+    public static final CliCommand DLQ_SHOW = CliCommand.of(
+            "dlq show",
+            "dead letters whole, as JSON: headers and value (hex when not text); --at P@O[,P@O...] as dlq list prints",
+            required("at", "P@O"),
+            value("namespace", "NAME"));
+    public static final CliCommand DLQ_RESEND = CliCommand.of(
+            "dlq resend",
+            "dead letters sent back to the input topic they came from (commands, payments), decided again by the normal"
+                    + " path (a second resend changes nothing); --at P@O[,...] or the dlq list filters",
+            value("at", "P@O"),
+            value("reason", "TEXT"),
+            value("goods", "N"),
+            value("minutes", "N"),
+            value("namespace", "NAME"));
     public static final CliCommand RECONCILE = CliCommand.of(
             "reconcile",
             "ledger vs Redis vs DB, one row per goods; a dry run unless --repair",
@@ -173,6 +196,9 @@ public final class CliCommands {
                 SALE_CLOSE,
                 DRAW_VERIFY,
                 DRAW_EXPORT,
+                DLQ_LIST,
+                DLQ_SHOW,
+                DLQ_RESEND,
                 RECONCILE,
                 REPORT,
                 SQL,

@@ -15,6 +15,7 @@ import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.stack.LocalStack;
 import dev.seckill.infra.harness.stack.ServiceStack;
+import dev.seckill.infra.ops.DeadLetterCommand;
 import dev.seckill.infra.ops.DemoCommand;
 import dev.seckill.infra.ops.DrawCommand;
 import dev.seckill.infra.ops.LoadCommand;
@@ -105,6 +106,15 @@ public final class Seckill {
                         case "open" -> SaleCommand.open(settings, CliCommands.SALE_OPEN.parse(args), out);
                         case "close" -> SaleCommand.close(settings, CliCommands.SALE_CLOSE.parse(args), out);
                         default -> throw new Flags.UsageError("unknown sale command '" + args[1] + "'");
+                    };
+                }
+                case "dlq" -> {
+                    if (args.length < 2) throw new Flags.UsageError("dlq needs 'list', 'show' or 'resend'");
+                    return switch (args[1]) {
+                        case "list" -> DeadLetterCommand.list(settings, CliCommands.DLQ_LIST.parse(args), out);
+                        case "show" -> DeadLetterCommand.show(settings, CliCommands.DLQ_SHOW.parse(args), out);
+                        case "resend" -> DeadLetterCommand.resend(settings, CliCommands.DLQ_RESEND.parse(args), out);
+                        default -> throw new Flags.UsageError("unknown dlq command '" + args[1] + "'");
                     };
                 }
                 case "draw" -> {

@@ -55,13 +55,23 @@ public final class ServerProcess {
         }
     }
 
+    /** Ports this JVM handed out: a port is free once its probe socket closes, and the next probe may get it again. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A loopback port no one listens on, never one this JVM handed out before (two asked for one server — a broker's
+     * client and controller listeners — were sometimes the same, and the broker refused to start).
+     */
     public static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port", e);
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                s.setReuseAddress(true);
+                if (HANDED_OUT.add(s.getLocalPort())) return s.getLocalPort();
+            } catch (IOException e) {
+                throw new IllegalStateException("no free port", e);
+            }
         }
+        throw new IllegalStateException("no free port that was not handed out before, in 100 tries");
     }
 
     /** Polls {@code ready} every 100 ms until it holds, the process dies, or the timeout passes. */

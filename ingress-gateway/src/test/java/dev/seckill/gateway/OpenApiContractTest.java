@@ -1,0 +1,284 @@
+package dev.seckill.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.stack.KafkaFixture;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The gateway's OpenAPI document (served on its admin port) against the real gateway: every operation driven through
+ * its documented answers — accepted, decided at the door and by the stream, waited for, each kind of refusal — and
+ * each request and answer checked against the document (status, media type, body schema, headers). A planted
+ * mismatch (an answer the document lacks, a field of another type) fails the check. Documented but not driven here,
+ * because they need a broken dependency: the 503s (Kafka down, store rebuilding, shutting down) — chaos and
+ * StatusAfterRedisLossTest drive those — and the 404 NOT_RECEIVED five minutes after an accepted purchase.
+ */
+class OpenApiContractTest {
+    static final String SECRET = "openapi-test-secret-Qw7Er4Ty1Ui8Op5As2";
+    static final String PAYMENT_SECRET = "openapi-test-payment-provider-Zx6Cv3Bn9Mm2Lk5";
+    static final long GOODS = 8101;
+    static final long NOT_STARTED = 8102;
+    static final long SOLD_OUT = 8103;
+    static GatewayApp gateway;
+    static Settings settings;
+    static Jwt jwt;
+    static final OpenApiDocument DOCUMENT = OpenApiDocument.fromJar();
+    static final List<String> VIOLATIONS = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        String prefix = "openapi-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        settings = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                Settings.TOPIC_PREFIX,
+                prefix,
+                Settings.REDIS_PREFIX,
+                prefix.replace('.', ':'),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "gateway.auth.secret",
+                SECRET,
+                "gateway.limit.user.per.second",
+                "1",
+                "gateway.limit.user.burst",
+                "2",
+                "gateway.payment.secret",
+                PAYMENT_SECRET));
+        gateway = TestGateways.started(settings);
+        jwt = new Jwt(SECRET, Clock.systemUTC());
+        TestGateways.openSale(settings, GOODS);
+        TestGateways.openSale(settings, SOLD_OUT);
+        long now = System.currentTimeMillis();
+        try (RedisClient redis = RedisClient.create(URI.create(settings.redisUrl()))) {
+            String key = new RedisKeys(settings.redisPrefix()).sale(NOT_STARTED);
+            redis.hset(key, Map.of("startAt", Long.toString(now + 3_600_000), "endAt", Long.toString(now + 7_200_000)));
+            redis.pexpire(key, 3_600_000);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        TestGateways.removeNamespace(settings);
+    }
+
+    static String token(long user) {
+        return "Bearer " + jwt.mint(user, Instant.now().plusSeconds(300));
+    }
+
+    /** Sends the request and checks the answer against the document; returns it. */
+    static HttpResponse<String> call(String method, String template, String path, String body, String... headers)
+            throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(30));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        if (body == null) b.method(method, HttpRequest.BodyPublishers.noBody());
+        else {
+            if (headers.length == 0 || !List.of(headers).contains("Content-Type"))
+                b.header("Content-Type", "application/json");
+            b.method(method, HttpRequest.BodyPublishers.ofString(body));
+        }
+        HttpResponse<String> r = GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        VIOLATIONS.addAll(DOCUMENT.check(method, template, r));
+        return r;
+    }
+
+    static HttpResponse<String> purchase(String body, String... headers) throws Exception {
+        return call("POST", "/api/purchases", "/api/purchases", body, headers);
+    }
+
+    static void decided(String requestId, long goods, long user, OutcomeKind kind, long stockAfter) throws Exception {
+        Outcome o = Outcome.of(requestId, goods, user, 1, kind, null, stockAfter, Instant.now(), Instant.now(), 0, 0);
+        try (var producer = new KafkaProducer<String, byte[]>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(
+                            new Topics(settings.topicPrefix()).outcome(kind), Long.toString(goods), Json.write(o)))
+                    .get();
+        }
+    }
+
+    @Test
+    void theDocumentIsValidOpenApi31_andTheAdminPortServesIt() throws Exception {
+        assertThat(DOCUMENT.parserMessages()).isEmpty();
+        HttpResponse<String> served = GatewayTest.http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.metricsPort() + AdminPort.OPENAPI_PATH))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(served.body()).isEqualTo(DOCUMENT.text);
+    }
+
+    @Test
+    void everyOperationAnswersAsDocumented() throws Exception {
+        VIOLATIONS.clear();
+        // a purchase: accepted; the same requestId by another buyer, and by the same buyer for another quantity
+        String rid = "oa-" + UUID.randomUUID();
+        String body = "{\"goodsId\":" + GOODS + ",\"requestId\":\"" + rid + "\"}";
+        assertThat(purchase(body, "Authorization", token(11), "X-Trace-Id", "trace-oa")
+                        .statusCode())
+                .isEqualTo(202);
+        assertThat(purchase(body, "Authorization", token(12)).statusCode()).isEqualTo(409);
+        assertThat(purchase(
+                                "{\"goodsId\":" + GOODS + ",\"quantity\":2,\"requestId\":\"" + rid + "\"}",
+                                "Authorization",
+                                token(11))
+                        .statusCode())
+                .isEqualTo(422);
+        // refused: no token, a bad field, another buyer's userId, a form, too large, too fast
+        assertThat(purchase("{\"goodsId\":" + GOODS + "}").statusCode()).isEqualTo(401);
+        assertThat(purchase("{\"goodsId\":-1}", "Authorization", token(13)).statusCode())
+                .isEqualTo(400);
+        assertThat(purchase("{\"goodsId\":" + GOODS + ",\"userId\":99}", "Authorization", token(14))
+                        .statusCode())
+                .isEqualTo(403);
+        assertThat(purchase(
+                                "goodsId=1",
+                                "Authorization",
+                                token(15),
+                                "Content-Type",
+                                "application/x-www-form-urlencoded")
+                        .statusCode())
+                .isEqualTo(415);
+        assertThat(purchase(
+                                "{\"goodsId\":" + GOODS + ",\"pad\":\"" + "x".repeat(5_000) + "\"}",
+                                "Authorization",
+                                token(16))
+                        .statusCode())
+                .isEqualTo(400);
+        int limited = 0;
+        for (int i = 0; i < 4; i++)
+            if (purchase("{\"goodsId\":" + GOODS + "}", "Authorization", token(17))
+                            .statusCode()
+                    == 429) limited++;
+        assertThat(limited).as("a burst of 2 at 1/s").isPositive();
+        // decided at the door: before the window, sold out
+        await().atMost(Duration.ofSeconds(30)) // the door reads the window once the first purchase asked for it
+                .until(() -> purchase("{\"goodsId\":" + NOT_STARTED + "}", "Authorization", token(18))
+                        .body()
+                        .contains("not_started"));
+        decided("oa-last-" + UUID.randomUUID(), SOLD_OUT, 19, OutcomeKind.SUCCESS, 0);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> purchase("{\"goodsId\":" + SOLD_OUT + "}", "Authorization", token(20))
+                        .body()
+                        .contains("SOLD_OUT"));
+        // waited for, and nothing decided it within the wait
+        HttpResponse<String> waited =
+                purchase("{\"goodsId\":" + GOODS + "}", "Authorization", token(21), "Prefer", "wait=1");
+        assertThat(waited.statusCode()).isEqualTo(202);
+        assertThat(waited.headers().firstValue("Preference-Applied")).contains("wait=1");
+
+        // its answer: pending, then decided (to its owner, and to a caller without a token), unknown, a bad id
+        String status = "/api/purchases/{requestId}";
+        assertThat(call("GET", status, "/api/purchases/" + rid, null, "Authorization", token(11))
+                        .body())
+                .contains("PENDING");
+        decided(rid, GOODS, 11, OutcomeKind.SUCCESS, 7);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> call("GET", status, "/api/purchases/" + rid, null, "Authorization", token(11))
+                        .body()
+                        .contains("\"outcome\":\"SUCCESS\""));
+        assertThat(call("GET", status, "/api/purchases/" + rid, null).body()).contains("SUCCESS");
+        assertThat(call("GET", status, "/api/purchases/" + rid, null, "Prefer", "wait=1")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(call("GET", status, "/api/purchases/none-" + UUID.randomUUID(), null, "Authorization", token(22))
+                        .statusCode())
+                .isEqualTo(404);
+        assertThat(call("GET", status, "/api/purchases/bad%20id", null).statusCode())
+                .isEqualTo(400);
+
+        // a buyer's purchases of a goods
+        String list = "/api/purchases";
+        assertThat(call("GET", list, "/api/purchases?goodsId=" + GOODS, null, "Authorization", token(11))
+                        .body())
+                .contains(rid);
+        assertThat(call("GET", list, "/api/purchases?goodsId=" + GOODS, null).statusCode())
+                .isEqualTo(401);
+        assertThat(call("GET", list, "/api/purchases?goodsId=x", null, "Authorization", token(11))
+                        .statusCode())
+                .isEqualTo(400);
+
+        // a payment from the provider; no credential, a buyer's, a bad order, no paymentId
+        String pay = "/api/orders/{orderId}/pay";
+        String provider = "Bearer " + PAYMENT_SECRET;
+        assertThat(call("POST", pay, "/api/orders/55/pay", "{\"paymentId\":\"psp-1\"}", "Authorization", provider)
+                        .statusCode())
+                .isEqualTo(202);
+        assertThat(call("POST", pay, "/api/orders/55/pay", "{\"paymentId\":\"psp-2\"}")
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(call("POST", pay, "/api/orders/55/pay", "{\"paymentId\":\"psp-3\"}", "Authorization", token(11))
+                        .statusCode())
+                .isEqualTo(403);
+        assertThat(call("POST", pay, "/api/orders/x/pay", "{\"paymentId\":\"psp-4\"}", "Authorization", provider)
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(call("POST", pay, "/api/orders/56/pay", "{}", "Authorization", provider)
+                        .statusCode())
+                .isEqualTo(400);
+
+        assertThat(call("GET", "/health", "/health", null).statusCode()).isEqualTo(200);
+        assertThat(call("GET", "/live", "/live", null).statusCode()).isEqualTo(200);
+
+        assertThat(VIOLATIONS).as("answers the document does not describe").isEmpty();
+    }
+
+    @Test
+    void aPlantedMismatch_anUndocumentedStatusOrAFieldOfAnotherType_failsTheCheck() throws Exception {
+        ObjectNode planted = (ObjectNode) DOCUMENT.doc.deepCopy();
+        ((ObjectNode) planted.at("/paths/~1api~1purchases/post/responses")).remove("409");
+        ((ObjectNode) planted.at("/components/schemas/Pending/properties/requestId"))
+                .removeAll()
+                .put("type", "integer");
+        OpenApiDocument document = new OpenApiDocument(Json.MAPPER.writeValueAsString(planted));
+
+        String rid = "oa-planted-" + UUID.randomUUID();
+        String body = "{\"goodsId\":" + GOODS + ",\"requestId\":\"" + rid + "\"}";
+        HttpResponse<String> accepted = GatewayTest.post(gateway.port(), body, "Authorization", token(31));
+        HttpResponse<String> conflict = GatewayTest.post(gateway.port(), body, "Authorization", token(32));
+
+        assertThat(document.check("POST", "/api/purchases", conflict))
+                .singleElement()
+                .asString()
+                .contains("409: status not documented");
+        assertThat(document.check("POST", "/api/purchases", accepted))
+                .isNotEmpty()
+                .anySatisfy(v -> assertThat(v).contains("requestId"));
+        assertThat(DOCUMENT.check("POST", "/api/purchases", accepted)).isEmpty();
+        assertThat(new String(accepted.body().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+                .contains("PENDING");
+    }
+}

@@ -1,0 +1,110 @@
+package dev.seckill.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.dialect.OpenApi31;
+import io.swagger.v3.parser.OpenAPIV3Parser;
+import io.swagger.v3.parser.core.models.ParseOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The gateway's OpenAPI 3.1 document as a checker of real exchanges: an answer must be one its operation documents —
+ * the status, the media type, the body against the response's schema (networknt's validator in the OpenAPI 3.1
+ * dialect, every {@code $ref} resolved in the document), and each of the API's headers it carries documented for that
+ * response. The document itself must parse without a message (swagger-parser).
+ */
+final class OpenApiDocument {
+    static final String ID = "https://seckill.dev/gateway/openapi.yaml";
+    /** The headers of this API an answer may carry; each must be documented where it is sent. */
+    static final Set<String> API_HEADERS =
+            Set.of("retry-after", "preference-applied", "www-authenticate", "x-trace-id", "accept");
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    final String text;
+    final JsonNode doc;
+    private final SchemaRegistry schemas;
+
+    OpenApiDocument(String text) {
+        this.text = text;
+        try {
+            this.doc = YAML.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.schemas = SchemaRegistry.withDefaultDialect(OpenApi31.getInstance(), b -> b.schemas(Map.of(ID, text)));
+    }
+
+    static OpenApiDocument fromJar() {
+        return new OpenApiDocument(new String(AdminPort.openApiDocument(), StandardCharsets.UTF_8));
+    }
+
+    /** What swagger-parser says of the document (nothing, when it is valid OpenAPI 3.1). */
+    List<String> parserMessages() {
+        ParseOptions options = new ParseOptions();
+        options.setResolve(true);
+        var result = new OpenAPIV3Parser().readContents(text, null, options);
+        List<String> out = new ArrayList<>(result.getMessages() == null ? List.of() : result.getMessages());
+        if (result.getOpenAPI() == null) out.add("not parsed");
+        else if (!"3.1.0".equals(result.getOpenAPI().getOpenapi())) out.add("not OpenAPI 3.1.0");
+        return out;
+    }
+
+    /** Every way {@code answer} to {@code method path} departs from the document; empty when it is documented. */
+    List<String> check(String method, String pathTemplate, HttpResponse<String> answer) {
+        String at = method.toUpperCase(Locale.ROOT) + " " + pathTemplate + " → " + answer.statusCode();
+        List<String> out = new ArrayList<>();
+        JsonNode operation = doc.path("paths").path(pathTemplate).path(method.toLowerCase(Locale.ROOT));
+        if (operation.isMissingNode()) return List.of(at + ": no such operation");
+        String pointer = "/paths/" + escape(pathTemplate) + "/" + method.toLowerCase(Locale.ROOT) + "/responses/"
+                + answer.statusCode();
+        JsonNode response = operation.path("responses").path(Integer.toString(answer.statusCode()));
+        if (response.isMissingNode()) return List.of(at + ": status not documented");
+        if (response.has("$ref")) {
+            pointer = response.get("$ref").asText().substring(1);
+            response = doc.at(pointer);
+        }
+        for (String header : answer.headers().map().keySet()) {
+            String name = header.toLowerCase(Locale.ROOT);
+            if (API_HEADERS.contains(name) && !documents(response.path("headers"), name))
+                out.add(at + ": header " + header + " not documented");
+        }
+        String type = answer.headers()
+                .firstValue("content-type")
+                .map(t -> t.split(";")[0].strip())
+                .orElse("");
+        if (!response.path("content").has(type)) {
+            out.add(at + ": media type '" + type + "' not documented");
+            return out;
+        }
+        Schema schema =
+                schemas.getSchema(SchemaLocation.of(ID + "#" + pointer + "/content/" + escape(type) + "/schema"));
+        for (Error e : schema.validate(answer.body(), InputFormat.JSON)) out.add(at + ": " + e);
+        return out;
+    }
+
+    private static boolean documents(JsonNode headers, String name) {
+        for (var it = headers.fieldNames(); it.hasNext(); )
+            if (it.next().toLowerCase(Locale.ROOT).equals(name)) return true;
+        return false;
+    }
+
+    /** A JSON pointer's reference token (RFC 6901). */
+    private static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
+    }
+}

@@ -27,6 +27,18 @@ public final class CliHelp {
         return best;
     }
 
+    /**
+     * The commands of a group {@code args} name by its first word ({@code sale}, {@code bench}, {@code dlq}, ...): what
+     * {@code ./seckill sale --help} and {@code ./seckill help bench} describe. Empty when no command starts with it.
+     */
+    public static List<CliCommand> group(List<String> args) {
+        List<String> words = args.stream().filter(a -> !a.startsWith("-")).toList();
+        if (words.isEmpty()) return List.of();
+        return CliCommands.all().stream()
+                .filter(c -> c.words().split(" ")[0].equals(words.get(0)))
+                .toList();
+    }
+
     /** One command's help: its usage with every flag it accepts, and what it does. */
     public static String help(CliCommand c) {
         return "usage: ./seckill " + c.usage() + "\n\n" + c.summary()

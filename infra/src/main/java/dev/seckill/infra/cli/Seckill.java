@@ -68,6 +68,12 @@ public final class Seckill {
         if (helpAsked || (!args[0].equals("sql") && (words.contains("--help") || words.contains("-h")))) {
             List<String> named = args[0].equals("help") ? words.subList(1, args.length) : words;
             CliCommand c = CliHelp.named(named);
+            List<CliCommand> group = c == null ? CliHelp.group(named) : List.of();
+            if (!group.isEmpty()) {
+                out.println(
+                        String.join("\n\n", group.stream().map(CliHelp::help).toList()));
+                return 0;
+            }
             if (c == null && !named.stream().allMatch(w -> w.startsWith("-"))) {
                 System.err.println("seckill: unknown command '" + String.join(" ", named) + "'\n" + USAGE);
                 return 2;
@@ -93,6 +99,7 @@ public final class Seckill {
                     new LocalStack(settings, home, out).down(f.has("wipe"));
                 }
                 case "status" -> {
+                    CliCommands.STATUS.parse(args); // it takes no flag: --json or any other is a usage error
                     boolean stack = new LocalStack(settings, home, out).status();
                     return stack & new ServiceStack(settings, home, out).status() ? 0 : 1;
                 }

@@ -50,6 +50,31 @@ class CliCommandTest {
     }
 
     @Test
+    void aGroupsHelp_saleOrBench_printsEachOfItsCommands_andExitsZero() {
+        for (String[] args : new String[][] {{"sale", "--help"}, {"help", "sale"}, {"help", "bench"}, {"dlq", "-h"}}) {
+            var out = new java.io.ByteArrayOutputStream();
+            assertThat(Seckill.run(args, new java.io.PrintStream(out, true)))
+                    .as(String.join(" ", args))
+                    .isZero();
+            String group = args[0].equals("help") ? args[1] : args[0];
+            for (CliCommand c : CliCommands.all())
+                if (c.words().startsWith(group + " "))
+                    assertThat(out.toString()).as(String.join(" ", args)).contains("usage: ./seckill " + c.usage());
+            assertThat(out.toString()).doesNotContain("unknown command");
+        }
+    }
+
+    @Test
+    void statusTakesNoFlag_jsonIsAUsageError() {
+        assertThatThrownBy(() -> CliCommands.STATUS.parse(new String[] {"status", "--json"}))
+                .isInstanceOf(Flags.UsageError.class)
+                .hasMessage("unknown flag --json");
+        var err = new java.io.ByteArrayOutputStream();
+        assertThat(Seckill.run(new String[] {"status", "--json"}, new java.io.PrintStream(err, true)))
+                .isEqualTo(2);
+    }
+
+    @Test
     void theVersionIsTheProjects_andAnUnknownFlagOfDownIsAUsageError() {
         var out = new java.io.ByteArrayOutputStream();
         assertThat(Seckill.run(new String[] {"--version"}, new java.io.PrintStream(out, true)))

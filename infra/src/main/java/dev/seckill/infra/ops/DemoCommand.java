@@ -16,6 +16,7 @@ import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.harness.stack.LocalStack;
+import dev.seckill.infra.ops.report.GoodsReport;
 import dev.seckill.infra.ops.report.ReportSource;
 import dev.seckill.kit.config.Settings;
 import java.io.PrintStream;
@@ -88,7 +89,12 @@ public final class DemoCommand {
                 AnswerTimes answers = answer > 0
                         ? timeToAnswer(out, p, goods + 2, stock, answer, concurrency, users, seed, load)
                         : null;
-                htmlReport(out, ns, settings, answers == null ? "" : answerSection(answers, goods + 2));
+                htmlReport(
+                        out,
+                        ns,
+                        settings,
+                        answers == null ? "" : answerSection(answers, goods + 2),
+                        warmup > 0 ? goods + 1 : -1);
                 return audit.ok() && drained ? 0 : 1;
             }
         }
@@ -101,15 +107,18 @@ public final class DemoCommand {
                 .keepingIds();
     }
 
-    /** The sale's report as one HTML page with charts, next to the text report, and how to look at or remove the run. */
-    private static void htmlReport(PrintStream out, Namespace ns, Settings settings, String section) {
+    /**
+     * The sale's report as one HTML page with charts, next to the text report, and how to look at or remove the run.
+     * The two sales only: the JIT warm-up's goods ({@code warmupGoods}, -1 for none) had no sale and is not one.
+     */
+    private static void htmlReport(PrintStream out, Namespace ns, Settings settings, String section, long warmupGoods) {
         Path file = Path.of(settings.get(ToolSettings.HOME), "reports", ns.name() + ".html")
                 .toAbsolutePath();
         try {
             ReportCommand.write(
                     file,
                     "seckill demo " + ns.name(),
-                    new ReportSource(ns.settings()).read(null, n -> {}), // every goods: the warm-up's, the answers'
+                    theSales(new ReportSource(ns.settings()).read(null, n -> {}), warmupGoods),
                     section);
 
             out.println("HTML report   " + file);
@@ -120,6 +129,11 @@ public final class DemoCommand {
                 + " [--html FILE]; ./seckill reconcile --namespace " + ns.name());
         out.println("replay it     ./seckill replay --namespace " + ns.name() + " --as rehearsal");
         out.println("remove it     ./seckill clean --namespace " + ns.name());
+    }
+
+    /** The goods of the report that were sales: all but the JIT warm-up's ({@code warmupGoods}; -1 for none). */
+    static List<GoodsReport> theSales(List<GoodsReport> all, long warmupGoods) {
+        return all.stream().filter(g -> g.goodsId() != warmupGoods).toList();
     }
 
     static void print(

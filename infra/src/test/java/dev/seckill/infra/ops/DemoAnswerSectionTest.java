@@ -32,4 +32,19 @@ class DemoAnswerSectionTest {
             Locale.setDefault(before);
         }
     }
+
+    @Test
+    void theDemosReportShowsItsTwoSales_notTheWarmUpsGoods() {
+        java.util.List<dev.seckill.infra.ops.report.GoodsReport> all = java.util.List.of(
+                dev.seckill.infra.ops.report.GoodsReport.of(
+                        1001, java.util.List.of(), java.util.List.of(), java.util.Map.of()),
+                dev.seckill.infra.ops.report.GoodsReport.of(
+                        1002, java.util.List.of(), java.util.List.of(), java.util.Map.of()),
+                dev.seckill.infra.ops.report.GoodsReport.of(
+                        1003, java.util.List.of(), java.util.List.of(), java.util.Map.of()));
+        assertThat(DemoCommand.theSales(all, 1002))
+                .extracting(dev.seckill.infra.ops.report.GoodsReport::goodsId)
+                .containsExactly(1001L, 1003L);
+        assertThat(DemoCommand.theSales(all, -1)).hasSize(3);
+    }
 }

@@ -5,6 +5,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.payment.Payment;
+import dev.seckill.gateway.http.Problem;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
@@ -109,38 +110,28 @@ final class PaymentRoute implements Handler<RoutingContext> {
                         start),
                 error -> responder.reply(
                         ctx,
-                        Reply.of(
-                                503,
-                                new JsonObject().put("error", "Kafka did not acknowledge the payment in time"),
-                                "kafka_unavailable"),
+                        Problem.UNKNOWN.reply("Kafka did not acknowledge the payment in time", "kafka_unavailable"),
                         start));
     }
 
     /** Who may not pay, and why: the endpoint off, no credential, not the provider's, or no usable orderId. */
     private Reply refusal(RoutingContext ctx) {
         if (credential == null) {
-            return Reply.of(
-                    404,
-                    new JsonObject()
-                            .put(
-                                    "error",
-                                    "payments are not accepted on this gateway: they come from the "
-                                            + "payment provider, and this endpoint is off unless SECKILL_GATEWAY_PAYMENT_SECRET is set"),
+            return Problem.PAYMENTS_OFF.reply(
+                    "payments are not accepted on this gateway: they come from the payment provider, and this"
+                            + " endpoint is off unless SECKILL_GATEWAY_PAYMENT_SECRET is set",
                     "payments_off");
         }
         String presented = RequestHeaders.bearer(ctx);
         if (presented == null || presented.isEmpty()) {
-            return Reply.of(
-                            401,
-                            new JsonObject().put("error", "missing the payment provider's credential"),
-                            "unauthenticated")
+            return Problem.UNAUTHENTICATED
+                    .reply("missing the payment provider's credential", "unauthenticated")
                     .withHeader("WWW-Authenticate", "Bearer realm=\"payments\"");
         }
         // digests of equal length, compared in constant time: the comparison says nothing about the secret's prefix or
         // length
         if (!MessageDigest.isEqual(sha256(presented), credential)) {
-            return Reply.of(
-                    403, new JsonObject().put("error", "only the payment provider may report payments"), "forbidden");
+            return Problem.FORBIDDEN.reply("only the payment provider may report payments", "forbidden");
         }
         try {
             if (Long.parseLong(ctx.pathParam("orderId")) > 0) return null;

@@ -213,7 +213,11 @@ class StatusReadsTest {
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 HttpResponse<String> r = get(g, "/api/purchases/" + id, "Authorization", auth);
                 assertThat(r.statusCode()).isEqualTo(404);
-                assertThat(new JsonObject(r.body()).getString("status")).isEqualTo("NOT_RECEIVED");
+                assertThat(r.headers().firstValue("Content-Type")).contains("application/problem+json");
+                JsonObject problem = new JsonObject(r.body());
+                assertThat(problem.getString("purchaseStatus")).isEqualTo("NOT_RECEIVED");
+                assertThat(problem.getString("type")).isEqualTo("https://seckill.dev/problems/not-received");
+                assertThat(problem.getInteger("status")).isEqualTo(404);
             });
             assertThat(buy(g, 201, 6, "claimed-1").statusCode()).isEqualTo(202);
             await().atMost(Duration.ofSeconds(10))

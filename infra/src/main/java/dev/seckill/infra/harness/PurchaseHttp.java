@@ -42,9 +42,9 @@ public final class PurchaseHttp {
             }
         }
 
-        /** The body's {@code status} (an outcome, PENDING, UNKNOWN), or null. */
+        /** The body's {@code status} when it is a purchase's (an outcome, PENDING, WAITING_DRAW), else null. */
         public String outcome() {
-            return body().getString("status");
+            return body().getValue("status") instanceof String s ? s : null; // a problem's status is a number
         }
 
         /** How long to wait before asking again: Retry-After (or the body's retryAfterSeconds), else {@code ms}. */

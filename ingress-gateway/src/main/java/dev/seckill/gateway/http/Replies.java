@@ -22,29 +22,29 @@ public final class Replies {
 
     /** A 401 saying why, with the {@code WWW-Authenticate: Bearer} challenge. */
     public static Reply unauthenticated(String error, String kind) {
-        return Reply.of(401, new JsonObject().put("error", error), kind).withHeader("WWW-Authenticate", "Bearer");
+        return Problem.UNAUTHENTICATED.reply(error, kind).withHeader("WWW-Authenticate", "Bearer");
     }
 
     /** A 400 naming the bad field. */
     public static Reply invalid(String message, String field) {
-        return Reply.of(400, new JsonObject().put("error", message).put("field", field), "invalid");
+        return Problem.INVALID.reply(Problem.INVALID.body(message).put("field", field), "invalid");
     }
 
     /** 403: the body names another buyer than the token's. */
     public static Reply forbidden(String message) {
-        return Reply.of(403, new JsonObject().put("error", message).put("field", "userId"), "forbidden");
+        return Problem.FORBIDDEN.reply(Problem.FORBIDDEN.body(message).put("field", "userId"), "forbidden");
     }
 
     public static Reply shuttingDown() {
-        return Reply.of(503, new JsonObject().put("error", "gateway is shutting down"), "shutting_down");
+        return Problem.SHUTTING_DOWN.reply("gateway is shutting down", "shutting_down");
     }
 
     /** 429 with Retry-After; {@code what} qualifies the scope in the error ("" for purchases). */
     public static Reply rateLimited(RateLimiter.Limited limited, String what, String kind) {
-        return Reply.of(
-                        429,
-                        new JsonObject()
-                                .put("error", "rate limited (" + what + limited.scope() + ")")
+        return Problem.RATE_LIMITED
+                .reply(
+                        Problem.RATE_LIMITED
+                                .body("rate limited (" + what + limited.scope() + ")")
                                 .put("retryAfterSeconds", limited.retryAfterSeconds()),
                         kind)
                 .withHeader("Retry-After", Long.toString(limited.retryAfterSeconds()));
@@ -122,13 +122,13 @@ public final class Replies {
         String error = cause instanceof RuntimeException && !(cause instanceof KafkaException)
                 ? "Kafka cannot take the command now"
                 : "Kafka did not acknowledge the command in time";
-        return Reply.of(
-                        503,
-                        new JsonObject()
-                                .put("error", error)
+        return Problem.UNKNOWN
+                .reply(
+                        Problem.UNKNOWN
+                                .body(error)
                                 .put("reason", cause.getClass().getSimpleName())
                                 .put("requestId", requestId)
-                                .put("status", "UNKNOWN")
+                                .put("purchaseStatus", "UNKNOWN")
                                 .put("retryAfterSeconds", RETRY_AFTER_SECONDS)
                                 .put(
                                         "hint",
@@ -145,14 +145,11 @@ public final class Replies {
      */
     public static Reply reused(String requestId, String differs) {
         boolean otherBuyer = differs.equals("userId");
-        return Reply.of(
-                otherBuyer ? 409 : 422,
-                new JsonObject()
-                        .put(
-                                "error",
-                                "requestId " + requestId + " is already used by another purchase"
-                                        + (otherBuyer ? "" : " (another " + differs + ")")
-                                        + "; choose a new requestId")
+        Problem p = otherBuyer ? Problem.REQUEST_ID_CONFLICT : Problem.REQUEST_ID_REUSED;
+        return p.reply(
+                p.body("requestId " + requestId + " is already used by another purchase"
+                                + (otherBuyer ? "" : " (another " + differs + ")")
+                                + "; choose a new requestId")
                         .put("field", otherBuyer ? "requestId" : differs)
                         .put("requestId", requestId),
                 otherBuyer ? "request_id_conflict" : "request_id_reused");
@@ -163,36 +160,34 @@ public final class Replies {
      * rebuilt from the outcome topics ({@code why}) — or too many requests wait already. Ask again shortly.
      */
     public static Reply cannotTell(String requestId, String why, String kind) {
-        JsonObject body = new JsonObject()
-                .put("error", why)
-                .put("status", "UNKNOWN")
+        JsonObject body = Problem.UNKNOWN
+                .body(why)
+                .put("purchaseStatus", "UNKNOWN")
                 .put("retryAfterSeconds", RETRY_AFTER_SECONDS);
         if (requestId != null) body.put("requestId", requestId);
-        return Reply.of(503, body, "status_" + kind).withHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
+        return Problem.UNKNOWN
+                .reply(body, "status_" + kind)
+                .withHeader("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
     }
 
     /** Never accepted, or another buyer's: the same 404, nothing of whose it is or what it was. */
     public static Reply notFound(String requestId, Long caller) {
-        return Reply.of(
-                404,
-                new JsonObject()
-                        .put("requestId", requestId)
-                        .put("error", "no purchase with this requestId" + (caller != null ? " for this buyer" : "")),
+        return Problem.NOT_FOUND.reply(
+                Problem.NOT_FOUND
+                        .body("no purchase with this requestId" + (caller != null ? " for this buyer" : ""))
+                        .put("requestId", requestId),
                 "status_not_found");
     }
 
     /** 404 NOT_RECEIVED: an id a gateway issued, long enough ago that the pipeline would have decided it. */
     public static Reply notReceived(String requestId, long pendingBoundMs) {
-        return Reply.of(
-                404,
-                new JsonObject()
+        return Problem.NOT_RECEIVED.reply(
+                Problem.NOT_RECEIVED
+                        .body("no purchase with this requestId reached the pipeline within "
+                                + pendingBoundMs / 1000
+                                + " s of its acceptance; it was not decided: send the purchase again")
                         .put("requestId", requestId)
-                        .put("status", "NOT_RECEIVED")
-                        .put(
-                                "error",
-                                "no purchase with this requestId reached the pipeline within "
-                                        + pendingBoundMs / 1000
-                                        + " s of its acceptance; it was not decided: send the purchase again"),
+                        .put("purchaseStatus", "NOT_RECEIVED"),
                 "status_not_received");
     }
 
@@ -203,13 +198,11 @@ public final class Replies {
 
     /** 415: forms and uploads are refused, naming what the door takes. */
     public static Reply notJson() {
-        return Reply.of(
-                        415,
-                        new JsonObject()
-                                .put(
-                                        "error",
-                                        "the body must be JSON (Content-Type: "
-                                                + "application/json); forms and file uploads are not accepted")
+        return Problem.UNSUPPORTED_MEDIA_TYPE
+                .reply(
+                        Problem.UNSUPPORTED_MEDIA_TYPE
+                                .body("the body must be JSON (Content-Type: application/json); forms and file uploads"
+                                        + " are not accepted")
                                 .put("field", "body"),
                         "unsupported_media_type")
                 .withHeader("Accept", "application/json");

@@ -27,11 +27,9 @@ public final class Responder {
     /** Writes the reply unless the response already ended (a waiter answered by a shutdown, say). */
     public void reply(RoutingContext ctx, Reply reply, long startNanos) {
         if (ctx.response().ended()) return;
+        ctx.response().putHeader("Content-Type", "application/json"); // a problem's reply says application/problem+json
         reply.headers().forEach(ctx.response()::putHeader);
-        ctx.response()
-                .setStatusCode(reply.status())
-                .putHeader("Content-Type", "application/json")
-                .end(reply.json());
+        ctx.response().setStatusCode(reply.status()).end(reply.json());
         int status = reply.status();
         Meters m = meters.computeIfAbsent(
                 status + "/" + reply.kind(),

@@ -188,7 +188,8 @@ public final class BuyerLoad {
 
     private void handle(int i, long sent, Reply r) {
         JsonObject body = r.body();
-        String status = body.getString("status", "HTTP_" + r.status());
+        // a purchase's status is a word; a problem's (RFC 9457, every 4xx/5xx) is the HTTP status, a number
+        String status = body.getValue("status") instanceof String s ? s : "HTTP_" + r.status();
         if (r.status() == 202 && body.containsKey("requestId")) {
             poll(i, sent, body.getString("requestId"));
         } else if (r.status() == 429) {
@@ -214,7 +215,7 @@ public final class BuyerLoad {
         }
         send(HttpMethod.GET, PurchaseHttp.PATH + "/" + requestId, null).onComplete(ar -> {
             JsonObject body = ar.succeeded() ? ar.result().body() : new JsonObject();
-            String status = ar.succeeded() ? body.getString("status", "HTTP_200") : "";
+            String status = !ar.succeeded() ? "" : body.getValue("status") instanceof String s ? s : "HTTP_200";
             if (ar.succeeded() && ar.result().status() == 200 && !status.equals("PENDING")) {
                 times.outcome(i, body);
                 answered(i, sent, status);

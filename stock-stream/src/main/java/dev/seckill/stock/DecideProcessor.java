@@ -46,6 +46,13 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private final Duration linger;
     private final EarlyCommit earlyCommit;
     private final List<Pending> buffer = new ArrayList<>();
+    /**
+     * A full batch's decisions, forwarded while Redis decides the next batch (its round trip and the Kafka work of the
+     * batch before overlap: docs/performance.md, "Where the time goes"); forwarded before anything else is.
+     */
+    private List<Pending> unforwarded = List.of();
+
+    private List<Decision> unforwardedDecisions = List.of();
     private FixedKeyProcessorContext<String, DecidedRecord> context;
     private InternalProcessorContext<String, DecidedRecord> internal;
     private ProcessorNode<?, ?, ?, ?> node;
@@ -71,6 +78,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         // Kafka Streams may revive a task with this same instance: records buffered before are not ours to decide
         // (their transaction was aborted; they are consumed again from the committed offset)
         buffer.clear();
+        unforwarded = List.of();
         this.context = context;
         this.processed = metrics.counter("seckill_commands_processed");
         this.dlq = metrics.counter("seckill_dlq_records", "source", "stock-stream");
@@ -85,14 +93,15 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
             node = internal.currentNode();
             BeforeCommitHook hook = context.getStateStore(BeforeCommitHook.NAME);
-            hook.beforeCommit(() -> drain(false));
-            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain(true));
+            hook.beforeCommit(() -> drain(false, false));
+            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain(true, false));
         }
     }
 
     @Override
     public void close() {
         buffer.clear();
+        unforwarded = List.of();
     }
 
     @Override
@@ -116,19 +125,44 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             return;
         }
         buffer.add(p);
-        if (buffer.size() >= batchSize || decideNow) drain(true);
+        if (buffer.size() >= batchSize || decideNow) drain(true, !decideNow);
     }
 
     /**
-     * Decides everything buffered (one pipelined round trip) and forwards it in input order; {@code mayCommit}: then asks
-     * for the commit at once when the stream is caught up (not from the drain that a commit itself runs).
+     * Decides everything buffered (one pipelined round trip, while the previous full batch is forwarded) and forwards
+     * it in input order, or — {@code defer}, a full batch with more coming — keeps it to forward during the next batch's
+     * round trip. {@code mayCommit}: then asks for the commit at once when the stream is caught up (not from the drain
+     * that a commit itself runs, which forwards everything).
      */
-    private void drain(boolean mayCommit) {
-        if (buffer.isEmpty()) return;
+    private void drain(boolean mayCommit, boolean defer) {
+        if (buffer.isEmpty()) {
+            forwardUnforwarded();
+            return;
+        }
         List<Pending> batch = new ArrayList<>(buffer);
         buffer.clear();
         List<Decision> decisions =
-                decider.decideAll(batch.stream().map(Pending::input).toList());
+                decider.decideAll(batch.stream().map(Pending::input).toList(), this::forwardUnforwarded);
+        metrics.summary("seckill_decision_batch_size").record(batch.size());
+        forwardUnforwarded(); // run while Redis answered, or before the decider returned: nothing is left by now
+        if (defer) {
+            unforwarded = batch;
+            unforwardedDecisions = decisions;
+            return;
+        }
+        forwardAll(batch, decisions);
+        if (mayCommit && earlyCommit.due(batch.get(batch.size() - 1).input().timestamp(), System.currentTimeMillis()))
+            context.commit();
+    }
+
+    private void forwardUnforwarded() {
+        if (unforwarded.isEmpty()) return;
+        List<Pending> batch = unforwarded;
+        unforwarded = List.of();
+        forwardAll(batch, unforwardedDecisions);
+    }
+
+    private void forwardAll(List<Pending> batch, List<Decision> decisions) {
         ProcessorNode<?, ?, ?, ?> previousNode = internal.currentNode();
         ProcessorRecordContext previousContext = internal.recordContext();
         try {
@@ -141,9 +175,6 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             internal.setCurrentNode(previousNode);
             internal.setRecordContext(previousContext);
         }
-        metrics.summary("seckill_decision_batch_size").record(batch.size());
-        if (mayCommit && earlyCommit.due(batch.get(batch.size() - 1).input().timestamp(), System.currentTimeMillis()))
-            context.commit();
     }
 
     private void forward(Pending p, Decision decision) {

@@ -97,6 +97,10 @@ public final class StockStreamApp implements AutoCloseable {
         // for data that is not there at each step (issue 27: 1.3 s of a 3.6 s takeover, measured)
         p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        // a hot goods writes five records per sale to five partitions (outcome, ledger, three changelogs): at the
+        // default 16 KB a batch, and with it an lz4 frame (a 64 KB buffer and a hash), was opened every ~50 records
+        // (docs/performance.md, "Where the time goes")
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 128 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         return p;
     }

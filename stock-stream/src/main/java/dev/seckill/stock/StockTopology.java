@@ -3,6 +3,7 @@ package dev.seckill.stock;
 import dev.seckill.contracts.JsonSerde;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerEntryJson;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
@@ -14,6 +15,7 @@ import dev.seckill.stock.draw.DrawWaits;
 import dev.seckill.stock.draw.Held;
 import dev.seckill.stock.draw.beacon.BeaconSource;
 import dev.seckill.stock.ledger.GoodsFold;
+import dev.seckill.stock.ledger.HoldingJson;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -36,7 +38,8 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class StockTopology {
     public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class, OutcomeJson::encode);
-    public static final JsonSerde<LedgerEntry> LEDGER_SERDE = new JsonSerde<>(LedgerEntry.class);
+    public static final JsonSerde<LedgerEntry> LEDGER_SERDE =
+            new JsonSerde<>(LedgerEntry.class, LedgerEntryJson::encode);
     /** The per-goods ledger folds (changelogged, so they commit with the outputs): what {@code restore} rebuilds from. */
     public static final String FOLD_STORE = "goods-fold";
 
@@ -44,7 +47,8 @@ public final class StockTopology {
     /** Live buyers per goods ({@code goods:user} → holding), beside the folds. */
     public static final String HOLDINGS_STORE = "goods-holdings";
 
-    static final JsonSerde<GoodsFold.Holding> HOLDING_SERDE = new JsonSerde<>(GoodsFold.Holding.class);
+    static final JsonSerde<GoodsFold.Holding> HOLDING_SERDE =
+            new JsonSerde<>(GoodsFold.Holding.class, HoldingJson::encode);
 
     /**
      * Every decision the stream made, per goods and id ({@code goods:r:requestId}, {@code goods:o:opId} → a

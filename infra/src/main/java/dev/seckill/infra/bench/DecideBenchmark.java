@@ -100,6 +100,10 @@ public final class DecideBenchmark {
         out.printf(
                 "ratios (steady)     ×%.2f raw Lua unpipelined (%,.0f ops/s), ×%.2f raw Lua pipelined (%,.0f ops/s)%n",
                 m.steady() / rawPlain, rawPlain, m.steady() / rawPipelined, rawPipelined);
+        out.printf(
+                "batches             %,.0f decided, %.0f commands each on average; waiting for Redis %.0f%% of the run"
+                        + " (%.1f s)%n",
+                m.batches(), m.meanBatch(), 100 * m.redisWaitShare(), m.redisWaitSeconds());
         out.printf("peak RSS            %,d MB (this JVM: stream app + benchmark)%n", m.peakRss() / (1024 * 1024));
     }
 

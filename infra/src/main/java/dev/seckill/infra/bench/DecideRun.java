@@ -11,6 +11,8 @@ import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stock.StockStreamApp;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,7 +42,21 @@ final class DecideRun {
     private DecideRun() {}
 
     /** What one run measured. */
-    record Measured(double rate, double steady, double shortCircuited, double luaCalls, long peakRss) {}
+    record Measured(
+            double rate,
+            double steady,
+            double shortCircuited,
+            double luaCalls,
+            long peakRss,
+            double batches,
+            double meanBatch,
+            double redisWaitSeconds,
+            double seconds) {
+        /** The share of the run the stream threads spent waiting for Redis to answer a batch. */
+        double redisWaitShare() {
+            return seconds <= 0 ? 0 : redisWaitSeconds / seconds;
+        }
+    }
 
     static Measured measure(Settings s, int n, int goodsCount, long stock, String label, PrintStream out)
             throws Exception {
@@ -55,6 +71,11 @@ final class DecideRun {
             run = awaitCommitted(s, topics, n + goodsCount, bar, Duration.ofMinutes(20));
         }
         double seconds = (run.endNanos() - t0) / 1e9;
+        HistogramSnapshot batchSizes = metrics.find("seckill_decision_batch_size").summaries().stream()
+                .findFirst()
+                .map(DistributionSummary::takeSnapshot)
+                .orElse(null);
+        double batches = batchSizes == null ? 0 : batchSizes.count();
         return new Measured(
                 n / seconds,
                 (n + goodsCount - run.firstDone()) / ((run.endNanos() - run.firstNanos()) / 1e9),
@@ -62,7 +83,25 @@ final class DecideRun {
                 metrics.find("seckill_redis_call").timers().stream()
                         .mapToDouble(t -> t.count())
                         .sum(),
-                run.peakRss());
+                run.peakRss(),
+                batches,
+                batchSizes == null ? 0 : batchSizes.mean(),
+                redisWaitSeconds(metrics, batches),
+                seconds);
+    }
+
+    /**
+     * The time the stream threads waited for Redis: each call records its batch's whole round trip, so the calls'
+     * mean is the mean round trip, once per batch decided.
+     */
+    private static double redisWaitSeconds(SimpleMeterRegistry metrics, double batches) {
+        double calls = 0;
+        double total = 0;
+        for (var t : metrics.find("seckill_redis_call").timers()) {
+            calls += t.count();
+            total += t.totalTime(TimeUnit.SECONDS);
+        }
+        return calls == 0 ? 0 : total / calls * batches;
     }
 
     static void preload(Settings s, Topics topics, int n, int goodsCount, long stock, PrintStream out)

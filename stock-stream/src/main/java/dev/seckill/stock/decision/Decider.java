@@ -51,6 +51,8 @@ public final class Decider {
     private final Rebuilds rebuilds;
     private final SaleOperations operations;
     private final PurchaseDecisions purchases;
+    /** What to run while the current batch's first round trip is out; null once run (or when there is nothing). */
+    private Runnable whileWaiting;
     /** The ids (goods and requestId or opId) of the current batch's commands not yet decided. */
     private final Set<String> pending = new HashSet<>();
 
@@ -92,6 +94,29 @@ public final class Decider {
 
     /** Decides records in order; the i-th decision belongs to the i-th input. */
     public List<Decision> decideAll(List<Input> inputs) {
+        return decideAll(inputs, null);
+    }
+
+    /**
+     * Decides records in order, running {@code whileWaiting} (when not null) on this thread while Redis answers the
+     * batch's first round trip — or before returning, when the batch needs none. It must not touch the folds.
+     */
+    public List<Decision> decideAll(List<Input> inputs, Runnable whileWaiting) {
+        this.whileWaiting = whileWaiting;
+        List<Decision> decided;
+        try {
+            decided = decideInOrder(inputs);
+        } catch (RuntimeException | Error e) {
+            this.whileWaiting = null;
+            throw e;
+        }
+        Runnable notRun = this.whileWaiting;
+        this.whileWaiting = null;
+        if (notRun != null) notRun.run();
+        return decided;
+    }
+
+    private List<Decision> decideInOrder(List<Input> inputs) {
         folds.discard();
         Decision[] out = new Decision[inputs.size()];
         List<Waiting> waiting = new ArrayList<>();
@@ -137,8 +162,10 @@ public final class Decider {
      */
     private void run(List<Waiting> waiting, Decision[] out, Input last) {
         if (!waiting.isEmpty()) {
-            List<LuaResult> results =
-                    scripts.callAll(waiting.stream().map(w -> w.call().call()).toList());
+            List<ScriptCall> calls = waiting.stream().map(w -> w.call().call()).toList();
+            Runnable overlap = whileWaiting;
+            whileWaiting = null;
+            List<LuaResult> results = overlap == null ? scripts.callAll(calls) : scripts.callAll(calls, overlap);
             Set<Long> rebuilt = new HashSet<>();
             for (int j = 0; j < waiting.size(); j++) {
                 Waiting w = waiting.get(j);

@@ -176,4 +176,12 @@ public final class StockScripts {
     public List<LuaResult> callAll(List<ScriptCall> calls) {
         return runner.callAll(calls);
     }
+
+    /**
+     * As {@link #callAll(List)}, running {@code whileWaiting} on the calling thread while Redis decides the calls (the
+     * round trip is made from another thread); returns once both are done, the calls' failure first.
+     */
+    public List<LuaResult> callAll(List<ScriptCall> calls, Runnable whileWaiting) {
+        return runner.callAll(calls, whileWaiting);
+    }
 }

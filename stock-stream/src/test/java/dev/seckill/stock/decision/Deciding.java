@@ -43,6 +43,13 @@ final class Deciding {
         return decider.decideAll(inputs);
     }
 
+    /** As {@link #batch}, with {@code whileWaiting} given to the decider to run while Redis answers. */
+    List<Decision> batchWhileWaiting(Runnable whileWaiting, Command... commands) {
+        List<Decider.Input> inputs = new ArrayList<>();
+        for (Command c : commands) inputs.add(input(offset++, c));
+        return decider.decideAll(inputs, whileWaiting);
+    }
+
     Decision one(Command command) {
         return batch(command).get(0);
     }

@@ -185,4 +185,50 @@ class PurchaseBatchTest extends TestRedisCase {
                 .containsExactly(ScriptRunner.MAX_BATCH, 3, 1, 1, 1);
         assertThat(ScriptRunner.segments(calls, 60)).extracting(s -> s[0]).containsExactly(60, 67, 68, 69);
     }
+
+    @Test
+    void whileRedisDecidesABatch_theCallerRunsItsOwnWork_andGetsTheSameAnswers() throws Exception {
+        StockScripts scripts = redis.scripts();
+        for (long goods : new long[] {ONE_BY_ONE, BATCHED}) {
+            OpenSale open = new OpenSale(goods, 3, start, start.plus(Duration.ofHours(1)), 1, "open", false);
+            BlockingScripts.openSale(scripts, open, new KeysAt("", "0"));
+        }
+        List<LuaResult> alone = scripts.callAll(sale(scripts, ONE_BY_ONE));
+        Thread caller = Thread.currentThread();
+        List<Thread> ranOn = new ArrayList<>();
+
+        List<LuaResult> overlapped = scripts.callAll(sale(scripts, BATCHED), () -> ranOn.add(Thread.currentThread()));
+
+        assertThat(ranOn).containsExactly(caller);
+        assertThat(overlapped).isEqualTo(alone);
+    }
+
+    @Test
+    void whenTheCallersWorkFails_theBatchIsStillWaitedFor_andTheCallersFailureIsTheOneThrown() {
+        StockScripts scripts = redis.scripts();
+        OpenSale open = new OpenSale(BATCHED, 3, start, start.plus(Duration.ofHours(1)), 1, "open", false);
+        BlockingScripts.openSale(scripts, open, new KeysAt("", "0"));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> scripts.callAll(sale(scripts, BATCHED), () -> {
+                    throw new IllegalStateException("forwarding failed");
+                }))
+                .hasMessage("forwarding failed");
+
+        // the whole batch ran before the failure was thrown: the keys carry its last call's marker
+        assertThat(redis.redis.hget(redis.keys.sale(BATCHED), "at")).isEqualTo("13");
+    }
+
+    @Test
+    void theDecidersWorkWhileWaiting_runsOnceForEveryBatch_withARoundTripOrWithout() {
+        Deciding x = new Deciding(redis, BATCHED, true);
+        x.one(x.open(1, start, 1, "open"));
+        List<String> ran = new ArrayList<>();
+
+        x.batchWhileWaiting(() -> ran.add("with Lua"), x.buy("r1", 1, during()), x.buy("r2", 2, during()));
+        // sold out: the gate answers from the fold, no round trip
+        List<Decision> gated = x.batchWhileWaiting(() -> ran.add("gated"), x.buy("r3", 3, during()));
+
+        assertThat(ran).containsExactly("with Lua", "gated");
+        assertThat(gated).extracting(PurchaseBatchTest::view).containsExactly("SOLD_OUT/null/0");
+    }
 }

@@ -94,7 +94,9 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             node = internal.currentNode();
             BeforeCommitHook hook = context.getStateStore(BeforeCommitHook.NAME);
             hook.beforeCommit(() -> drain(false, false));
-            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain(true, false));
+            // under load the linger, not a full buffer, ends most batches (a drain takes about a linger): a batch that
+            // big is kept to forward during the next round trip too; a quiet stream's few records go out at once
+            context.schedule(linger, PunctuationType.WALL_CLOCK_TIME, t -> drain(true, buffer.size() >= overlapFrom()));
         }
     }
 
@@ -153,6 +155,11 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         forwardAll(batch, decisions);
         if (mayCommit && earlyCommit.due(batch.get(batch.size() - 1).input().timestamp(), System.currentTimeMillis()))
             context.commit();
+    }
+
+    /** The smallest batch whose outputs wait for the next batch's round trip: a buffer this full means load. */
+    private int overlapFrom() {
+        return Math.max(2, batchSize / 8);
     }
 
     private void forwardUnforwarded() {

@@ -12,10 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClusterClient;
@@ -39,13 +35,6 @@ final class ScriptRunner {
 
     private static final List<String> TRANSIENT_REFUSALS =
             List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY", "OOM", "MISCONF");
-
-    /** Where overlapped round trips are made: daemon threads, one per stream thread waiting at most. */
-    private static final ExecutorService ROUND_TRIPS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "seckill-redis-round-trip");
-        t.setDaemon(true);
-        return t;
-    });
 
     private final UnifiedJedis redis;
     private final RedisKeys keys;
@@ -78,50 +67,15 @@ final class ScriptRunner {
     }
 
     /**
-     * As {@link #callAll(List)}, with the round trip made on a thread of {@link #ROUND_TRIPS} while the caller runs
-     * {@code whileWaiting} (the stream forwards the previous batch's outputs while Redis decides this one). Returns when
-     * both are done; the caller's thread never touches the calls while the round trip is out.
+     * As {@link #callAll(List)}, with the round trip made on another thread while the caller runs {@code whileWaiting}
+     * (the stream forwards the previous batch's outputs while Redis decides this one): {@link OverlappedRoundTrip}.
      */
     List<LuaResult> callAll(List<ScriptCall> calls, Runnable whileWaiting) {
         if (calls.isEmpty()) {
             whileWaiting.run();
             return List.of();
         }
-        Future<List<LuaResult>> trip = ROUND_TRIPS.submit(() -> callAll(calls));
-        try {
-            whileWaiting.run();
-        } catch (RuntimeException | Error e) {
-            awaitQuietly(trip);
-            throw e;
-        }
-        return await(trip);
-    }
-
-    private static List<LuaResult> await(Future<List<LuaResult>> trip) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return trip.get();
-                } catch (InterruptedException e) {
-                    interrupted = true; // the round trip is under way: its answer is this batch's, wait for it
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof RuntimeException r) throw r;
-                    if (e.getCause() instanceof Error err) throw err;
-                    throw new IllegalStateException(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void awaitQuietly(Future<List<LuaResult>> trip) {
-        try {
-            await(trip);
-        } catch (RuntimeException | Error ignored) {
-            // the caller's own failure is the one it reports
-        }
+        return OverlappedRoundTrip.run(() -> callAll(calls), whileWaiting);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.fair.DrawFacts;
+import dev.seckill.gateway.http.AcceptSpans;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
@@ -35,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * ({@code GeneratedIds#nextHeld}).
  */
 final class PurchaseRoute implements Handler<RoutingContext> {
+    /** The route this class serves (its spans are named by it). */
+    static final String PURCHASES_ROUTE = "/api/purchases";
+
     private static final Logger LOG = LoggerFactory.getLogger(PurchaseRoute.class);
 
     private final GatewayWiring w;
@@ -138,12 +142,15 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                 requestId, r.goodsId(), r.userId(), r.quantity(), w.clock().instant());
         ProducerRecord<String, byte[]> record =
                 new ProducerRecord<>(w.topics().commands(), command.key(), CommandCodec.encode(command));
-        TraceHeaders.put(record.headers(), a.traceId());
+        AcceptSpans spans =
+                AcceptSpans.start(a.ctx(), PURCHASES_ROUTE, record.topic(), r.goodsId(), requestId, record.headers());
+        TraceHeaders.put(record.headers(), spans.traceId(a.ctx(), a.traceId()));
         // nothing is written for the status on this path: the status indexer takes the purchase from its outcome, and
         // a GET before that knows the id as one a gateway issued (GeneratedIds) or claimed (claimThenSend)
         sender.send(
                 record,
                 acked -> {
+                    spans.acked();
                     EntryReceipt entry = draw == null ? null : EntryReceipt.of(acked);
                     // a held purchase is remembered whoever chose its id: its retry and GET here carry its entry
                     if (r.requestId() != null || draw != null) w.acceptedIds().add(requestId, r.payload(), draw, entry);
@@ -151,6 +158,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                     else answer(a, pending(a, requestId, "accepted", draw, entry));
                 },
                 error -> {
+                    spans.failed(error);
                     TraceLog.warn(LOG, a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
                     answer(a, Replies.unavailable(requestId, error));
                 });

@@ -1,6 +1,7 @@
 package dev.seckill.stock;
 
 import dev.seckill.contracts.dlq.DeadLetters;
+import dev.seckill.kit.trace.Tracing;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
 import dev.seckill.stock.draw.DecideNow;
@@ -10,6 +11,7 @@ import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -123,7 +125,10 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                                 record.key(), record.value(), held.partition(), held.offset(), held.timestamp()),
                 held == null ? meta.topic() : held.topic());
         if (internal == null) {
-            forward(p, decider.decideAll(List.of(p.input())).get(0));
+            Instant start = Tracing.on() ? Instant.now() : null;
+            Decision decision = decider.decideAll(List.of(p.input())).get(0);
+            if (start != null) DecisionSpans.record(record.headers(), p.topic(), record.key(), decision, start, 1);
+            forward(p, decision);
             return;
         }
         buffer.add(p);
@@ -143,8 +148,15 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         }
         List<Pending> batch = new ArrayList<>(buffer);
         buffer.clear();
+        Instant start = Tracing.on() ? Instant.now() : null;
         List<Decision> decisions =
                 decider.decideAll(batch.stream().map(Pending::input).toList(), this::forwardUnforwarded);
+        if (start != null)
+            for (int i = 0; i < batch.size(); i++) {
+                Pending p = batch.get(i);
+                DecisionSpans.record(
+                        p.record().headers(), p.topic(), p.record().key(), decisions.get(i), start, batch.size());
+            }
         metrics.summary("seckill_decision_batch_size").record(batch.size());
         forwardUnforwarded(); // run while Redis answered, or before the decider returned: nothing is left by now
         if (defer) {

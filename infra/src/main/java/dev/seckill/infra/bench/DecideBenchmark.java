@@ -28,6 +28,12 @@ public final class DecideBenchmark {
     private DecideBenchmark() {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+        try (AutoCloseable tracing = BenchTracing.startIf(f, base, "stock-stream", out)) {
+            return measure(base, f, out);
+        }
+    }
+
+    private static int measure(Settings base, Flags f, PrintStream out) throws Exception {
         int n = (int) f.getLong("commands", 1_000_000);
         int goodsCount = (int) f.getLong("goods", 1);
         long stock = f.getLong("stock", 1000);

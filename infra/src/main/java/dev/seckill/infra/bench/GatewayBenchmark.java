@@ -40,6 +40,12 @@ public final class GatewayBenchmark {
     }
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+        try (AutoCloseable tracing = BenchTracing.startIf(f, base, "ingress-gateway", out)) {
+            return measure(base, f, out);
+        }
+    }
+
+    private static int measure(Settings base, Flags f, PrintStream out) throws Exception {
         String generator = f.get("generator", "raw");
         GatewayRun.Load load = new GatewayRun.Load(
                 (int) f.getLong("requests", 50_000),

@@ -17,7 +17,8 @@ public final class BenchCommands {
             value("commit-ms", "N"),
             value("raw", "N"),
             value("warmup", "N"),
-            value("lua-commands", "N"));
+            value("lua-commands", "N"),
+            flag("trace"));
     public static final CliCommand BENCH_ORDERS = CliCommand.of(
             "bench orders",
             "order-writer orders/s next to raw single-row and batched INSERT rows/s",
@@ -36,7 +37,8 @@ public final class BenchCommands {
             flag("request-ids"),
             value("generator", "raw|jvm"),
             value("settle-rounds", "N"),
-            value("token", "hs256|rs256|both"));
+            value("token", "hs256|rs256|both"),
+            flag("trace"));
     public static final CliCommand BENCH_COLDSTART = CliCommand.of(
             "bench coldstart",
             "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",

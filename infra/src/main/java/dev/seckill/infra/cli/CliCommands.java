@@ -130,6 +130,14 @@ public final class CliCommands {
             "replay clean",
             "remove a drill: its topics, consumer groups, Redis keys and database",
             required("as", "DRILL"));
+    public static final CliCommand TOKEN = CliCommand.of(
+            "token",
+            "one buyer's token for the gateway, valid for an hour, printed alone (TOKEN=$(./seckill token --user 7)):"
+                    + " HS256 with SECKILL_GATEWAY_AUTH_SECRET or the secret ./seckill run made, or --signing-key FILE",
+            required("user", "N"),
+            value("signing-key", "FILE"),
+            value("issuer", "ISS"),
+            value("audience", "AUD"));
     public static final CliCommand LOAD = CliCommand.of(
             "load",
             "purchases at a fixed rate as an upstream service sends them, straight to Kafka or through the gateway (each"
@@ -203,6 +211,7 @@ public final class CliCommands {
                 REPORT,
                 SQL,
                 LOAD,
+                TOKEN,
                 REPLAY,
                 REPLAY_LIST,
                 REPLAY_CLEAN,

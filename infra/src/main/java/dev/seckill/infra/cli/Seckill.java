@@ -24,6 +24,7 @@ import dev.seckill.infra.ops.ReconcileCommand;
 import dev.seckill.infra.ops.ReplayCommand;
 import dev.seckill.infra.ops.ReportCommand;
 import dev.seckill.infra.ops.SaleCommand;
+import dev.seckill.infra.ops.TokenCommand;
 import dev.seckill.infra.ops.acl.AclsCommand;
 import dev.seckill.infra.ops.sql.SqlCommand;
 import dev.seckill.kit.config.BadSetting;
@@ -163,6 +164,9 @@ public final class Seckill {
                 }
                 case "sql" -> {
                     return sql(settings, args, out);
+                }
+                case "token" -> {
+                    return TokenCommand.run(settings, home, CliCommands.TOKEN.parse(args), out);
                 }
                 case "load" -> {
                     return LoadCommand.run(settings, CliCommands.LOAD.parse(args), out);

@@ -2,6 +2,7 @@ package dev.seckill.order.write;
 
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.kit.retry.Backoff;
+import dev.seckill.kit.trace.Tracing;
 import dev.seckill.order.store.Orders;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -9,6 +10,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -75,6 +77,7 @@ public final class BatchWriter {
      */
     private List<DeadLetter> write(Batch batch) throws SQLException {
         Timer.Sample sample = Timer.start(metrics);
+        Instant start = Tracing.on() ? Instant.now() : null;
         List<DeadLetter> deadLetters;
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
@@ -93,6 +96,7 @@ public final class BatchWriter {
         sample.stop(Timer.builder("seckill_writer_db_batch")
                 .publishPercentileHistogram()
                 .register(metrics));
+        if (start != null) WriteSpans.written(batch.records(), start, deadLetters.size());
         return deadLetters;
     }
 
@@ -139,10 +143,12 @@ public final class BatchWriter {
     private boolean apply(Connection c, ConsumerRecord<String, byte[]> r) throws SQLException, PoisonRecord {
         String traceId = TraceHeaders.get(r.headers());
         MDC.put("traceId", traceId == null ? "" : traceId);
+        MDC.put("spanId", Tracing.spanId(r.headers())); // the stream's decision span, when the record carries one
         try {
             return handlers.handlerOf(r.topic()).apply(c, r, traceId);
         } finally {
             MDC.remove("traceId");
+            MDC.remove("spanId");
         }
     }
 

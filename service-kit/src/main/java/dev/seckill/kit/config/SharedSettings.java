@@ -66,6 +66,12 @@ public final class SharedSettings {
                     + "and Prometheus scrapes the pod's own address); the gateway's purchases (and its public /health and "
                     + "/live) listen on SECKILL_GATEWAY_HOST");
 
+    public static final Setting<String> TRACE_OTLP_ENDPOINT = Setting.text(
+            "trace.otlp.endpoint",
+            "",
+            "where every service exports its spans over OTLP/HTTP (e.g. http://127.0.0.1:4318/v1/traces); empty: no spans"
+                    + " are made, and W3C traceparent is still carried from the request to the order row");
+
     public static List<Setting<?>> all() {
         return Setting.declaredIn(SharedSettings.class);
     }

@@ -4,6 +4,7 @@ import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.trace.Tracing;
 import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
@@ -40,6 +41,7 @@ public final class ServiceMain {
             MetricsServer early = readiness == null || metricsPort == null
                     ? null
                     : MetricsServer.start(registry, adminHost, settings.get(metricsPort), readiness);
+            AutoCloseable tracing = Tracing.start(settings, name);
             AutoCloseable service = starter.start(settings, registry);
             MetricsServer server = early != null
                     ? early
@@ -57,6 +59,11 @@ public final class ServiceMain {
                                     System.err.println(name + ": " + e.getMessage());
                                 }
                                 if (server != null) server.close();
+                                try {
+                                    tracing.close(); // the spans still buffered are exported
+                                } catch (Exception e) {
+                                    System.err.println(name + ": " + e.getMessage());
+                                }
                             },
                             name + "-shutdown"));
             Thread.currentThread().join();

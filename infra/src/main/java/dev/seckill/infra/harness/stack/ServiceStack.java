@@ -144,6 +144,11 @@ public final class ServiceStack {
         }
     }
 
+    /** Where {@code run} keeps the HS256 secret it made for the stack's gateway (when none was configured). */
+    public static Path gatewaySecretFile(Path home) {
+        return home.toAbsolutePath().resolve("services").resolve("gateway-auth.secret");
+    }
+
     /** Auth is on by default: without a configured secret, one is made once and kept beside the logs. */
     private void gatewaySecret(Map<String, String> env) throws IOException {
         if (!settings.get(GatewaySettings.AUTH_ENABLED)

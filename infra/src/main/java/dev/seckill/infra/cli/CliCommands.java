@@ -130,6 +130,9 @@ public final class CliCommands {
             "replay clean",
             "remove a drill: its topics, consumer groups, Redis keys and database",
             required("as", "DRILL"));
+    public static final CliCommand DOCS = CliCommand.of(
+            "docs",
+            "writes docs/cli.md and docs/configuration.md from the code's declarations of commands and settings");
     public static final CliCommand TOKEN = CliCommand.of(
             "token",
             "one buyer's token for the gateway, valid for an hour, printed alone (TOKEN=$(./seckill token --user 7)):"
@@ -212,6 +215,7 @@ public final class CliCommands {
                 SQL,
                 LOAD,
                 TOKEN,
+                DOCS,
                 REPLAY,
                 REPLAY_LIST,
                 REPLAY_CLEAN,

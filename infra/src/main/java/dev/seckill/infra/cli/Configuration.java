@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * Every setting the code reads, by who reads it: the declarations of each module, and the few environment variables only
- * the launcher or the test fixtures read. {@code ./seckill help} lists them from here and a test holds the README's
- * configuration table to exactly these.
+ * the launcher or the test fixtures read. {@code ./seckill help} lists them from here and {@code ./seckill docs} writes
+ * docs/configuration.md from here, and a test holds the file to it.
  */
 public final class Configuration {
     private Configuration() {}
@@ -116,7 +116,7 @@ public final class Configuration {
     /** The configuration part of the usage text: each reader's variables, wrapped. */
     static String usage() {
         StringBuilder b = new StringBuilder("configuration (environment, or JVM properties -Dseckill.x.y; defaults and "
-                + "meanings in README.md):");
+                + "meanings in docs/configuration.md):");
         for (Group g : groups()) {
             List<String> names = g.settings().stream().map(Setting::env).collect(Collectors.toList());
             g.families().forEach(f -> names.add(f.env()));

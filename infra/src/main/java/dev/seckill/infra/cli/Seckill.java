@@ -165,6 +165,10 @@ public final class Seckill {
                 case "sql" -> {
                     return sql(settings, args, out);
                 }
+                case "docs" -> {
+                    CliCommands.DOCS.parse(args);
+                    return ReferenceDocs.write(Path.of("").toAbsolutePath(), out);
+                }
                 case "token" -> {
                     return TokenCommand.run(settings, home, CliCommands.TOKEN.parse(args), out);
                 }

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's configuration tables and commands table, and {@code ./seckill help}, list exactly the settings the code
- * reads and the flags each command accepts: a setting or flag added without its line in the README fails here.
+ * docs/configuration.md and docs/cli.md (made by {@code ./seckill docs}), and {@code ./seckill help}, list exactly the
+ * settings the code reads and the flags each command accepts: a setting or flag added without running {@code
+ * ./seckill docs} fails here; the README stays a quickstart.
  */
 @Tag("fast")
 class ConfigurationDocsTest {
@@ -41,15 +42,33 @@ class ConfigurationDocsTest {
     private static final Path LOGBACK = ROOT.resolve("service-kit/src/main/resources/logback.xml");
 
     @Test
-    void theReadmeConfigurationTablesListExactlyTheSettingsTheCodeReads() throws IOException {
-        Map<String, String> documented = readmeRows(section(readme(), "## Configuration"));
+    void theReferenceDocsAreWhatTheCodeDeclares() throws IOException {
+        assertThat(Files.readString(ROOT.resolve(ReferenceDocs.CLI)))
+                .as(ReferenceDocs.CLI + " differs from the code's declarations: run ./seckill docs")
+                .isEqualTo(ReferenceDocs.cli());
+        assertThat(Files.readString(ROOT.resolve(ReferenceDocs.CONFIGURATION)))
+                .as(ReferenceDocs.CONFIGURATION + " differs from the code's declarations: run ./seckill docs")
+                .isEqualTo(ReferenceDocs.configuration());
+    }
+
+    @Test
+    void theConfigurationReferenceListsExactlyTheSettingsTheCodeReads() throws IOException {
+        Map<String, String> documented = readmeRows(configurationDoc());
         Map<String, String> expected = expectedRows();
-        assertThat(documented).as("README configuration rows").isNotEmpty();
+        assertThat(documented).as("configuration rows").isNotEmpty();
         assertThat(new TreeSet<>(documented.keySet()))
-                .as("README ## Configuration lists exactly these variables; expected " + "tables:\n" + expectedTables())
+                .as(ReferenceDocs.CONFIGURATION + " lists exactly these variables; expected tables:\n"
+                        + expectedTables())
                 .isEqualTo(new TreeSet<>(expected.keySet()));
-        expected.forEach((env, def) ->
-                assertThat(documented.get(env)).as("README default of " + env).isEqualTo(def));
+        expected.forEach((env, def) -> assertThat(documented.get(env))
+                .as(ReferenceDocs.CONFIGURATION + " default of " + env)
+                .isEqualTo(def));
+    }
+
+    @Test
+    void theReadmeIsAQuickstart() throws IOException {
+        assertThat(readme().lines().count()).as("README.md lines").isLessThanOrEqualTo(150);
+        assertThat(readme()).contains(ReferenceDocs.CLI, ReferenceDocs.CONFIGURATION, "./seckill test");
     }
 
     @Test
@@ -101,9 +120,9 @@ class ConfigurationDocsTest {
     }
 
     @Test
-    void theReadmeCommandsTableListsEachCommandsFlags() throws IOException {
+    void theCommandReferenceListsEachCommandsFlags() throws IOException {
         List<String> segments = new ArrayList<>();
-        for (String line : section(readme(), "## Two commands").split("\n")) {
+        for (String line : Files.readString(ROOT.resolve(ReferenceDocs.CLI)).split("\n")) {
             if (!line.startsWith("| `")) continue;
             Matcher m = Pattern.compile("`([^`]+)`").matcher(line.split("(?<!\\\\)\\|")[1]);
             while (m.find()) segments.add(m.group(1).replace("\\|", "|"));
@@ -119,11 +138,13 @@ class ConfigurationDocsTest {
                             && longer.stream().noneMatch(w -> s.equals(w) || s.startsWith(w + " ")))
                     .toList();
             assertThat(rows)
-                    .as("README commands table has one row for '" + c.words() + "'; expected: `" + c.usage() + "`")
+                    .as(ReferenceDocs.CLI + " has one row for '" + c.words() + "'; expected: `" + c.usage() + "`")
                     .hasSize(1);
             Set<String> flags = new TreeSet<>();
             collect(Pattern.compile("--([a-z][a-z-]*)"), rows.get(0), flags);
-            assertThat(flags).as("flags of '" + c.words() + "' in the README").isEqualTo(new TreeSet<>(c.flagNames()));
+            assertThat(flags)
+                    .as("flags of '" + c.words() + "' in " + ReferenceDocs.CLI)
+                    .isEqualTo(new TreeSet<>(c.flagNames()));
         }
     }
 
@@ -172,15 +193,12 @@ class ConfigurationDocsTest {
         return rows;
     }
 
-    private static String readme() throws IOException {
-        return Files.readString(ROOT.resolve("README.md"));
+    private static String configurationDoc() throws IOException {
+        return Files.readString(ROOT.resolve(ReferenceDocs.CONFIGURATION));
     }
 
-    private static String section(String markdown, String heading) {
-        int start = markdown.indexOf("\n" + heading + "\n");
-        assertThat(start).as("README has " + heading).isNotNegative();
-        int end = markdown.indexOf("\n## ", start + heading.length() + 1);
-        return markdown.substring(start, end < 0 ? markdown.length() : end);
+    private static String readme() throws IOException {
+        return Files.readString(ROOT.resolve("README.md"));
     }
 
     private static List<Path> mainSources() throws IOException {

@@ -72,6 +72,13 @@ public final class SharedSettings {
             "where every service exports its spans over OTLP/HTTP (e.g. http://127.0.0.1:4318/v1/traces); empty: no spans"
                     + " are made, and W3C traceparent is still carried from the request to the order row");
 
+    public static final Setting<String> TRACE_SAMPLE_RATIO = Setting.text(
+            "trace.sample.ratio",
+            "1",
+            "with tracing on, the share of new traces kept (0..1; a request whose traceparent says sampled, or not, is"
+                    + " followed): a span per command costs the gateway about half its closed-loop throughput"
+                    + " (docs/performance.md)");
+
     public static List<Setting<?>> all() {
         return Setting.declaredIn(SharedSettings.class);
     }

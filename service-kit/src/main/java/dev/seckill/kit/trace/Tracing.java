@@ -18,6 +18,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,18 @@ public final class Tracing {
         } catch (IllegalArgumentException e) {
             throw new BadSetting("SECKILL_TRACE_OTLP_ENDPOINT must be an http(s) URL, got '" + endpoint + "'");
         }
+        double ratio;
+        try {
+            ratio = Double.parseDouble(
+                    settings.get(SharedSettings.TRACE_SAMPLE_RATIO).trim());
+        } catch (NumberFormatException e) {
+            ratio = -1;
+        }
+        if (!(ratio >= 0 && ratio <= 1))
+            throw new BadSetting("SECKILL_TRACE_SAMPLE_RATIO must be a number from 0 to 1, got '"
+                    + settings.get(SharedSettings.TRACE_SAMPLE_RATIO) + "'");
         SdkTracerProvider provider = SdkTracerProvider.builder()
+                .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(ratio)))
                 .setResource(Resource.getDefault()
                         .merge(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), service))))
                 .addSpanProcessor(BatchSpanProcessor.builder(exporter).build())

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12, the buyer's answer, over a real broker and the machine's Redis: {@code Prefer: wait} holds the reply until
+ * The buyer's answer, over a real broker and the machine's Redis: {@code Prefer: wait} holds the reply until
  * the outcome is known, GET answers from state every instance shares and that survives restarts, an id never accepted
  * is 404, and waiters cost no thread. The outcomes are written to the outcome topics here as stock-stream writes them
  * (the gateway module does not run the stream; infra's tests run the whole pipeline).

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Given a gateway serving with its own Redis, when that Redis goes away, then the gateway stays ready ({@code /health}
  * 200, Redis reported DOWN: purchases go on without it, so an outage must not take every gateway out of its Service)
- * and alive ({@code /live} 200): issue 28.
+ * and alive ({@code /live} 200).
  */
 class GatewayHealthTest {
     static final HttpClient http = HttpClient.newHttpClient();

@@ -50,7 +50,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 
 /**
- * Issue 25, at the gateway: a requestId stands for one purchase (goods, buyer, quantity). Reused for another one it is
+ * At the gateway: a requestId stands for one purchase (goods, buyer, quantity). Reused for another one it is
  * refused — by two gateway instances or two connections at once as well — and an outcome of another purchase under
  * the same requestId neither answers the buyer waiting for theirs nor overwrites its status. Two gateways of one
  * namespace over the machine's broker and Redis; outcomes are written to the outcome topics as stock-stream writes them.

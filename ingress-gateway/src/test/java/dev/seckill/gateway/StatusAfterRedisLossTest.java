@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Issue 26: the buyer's answer survives a Redis that lost its memory. A sale is decided, then the status store's Redis
+ * The buyer's answer survives a Redis that lost its memory. A sale is decided, then the status store's Redis
  * (a redis-server of this test's own) is flushed — with the gateways restarted after it (two), or running through it. Every
  * buyer who asks — with a requestId of their own or one the gateway made — is told the true outcome once the store is
  * rebuilt from the outcome topics, and until then 503 with Retry-After: never 404 "no purchase", never PENDING, and a

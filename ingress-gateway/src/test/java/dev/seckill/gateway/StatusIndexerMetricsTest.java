@@ -32,7 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 28: {@code SeckillOutcomesStuckPending} reads the status indexer's lag,
+ * {@code SeckillOutcomesStuckPending} reads the status indexer's lag,
  * {@code kafka_consumer_fetch_manager_records_lag_max} of a client whose id matches its selector. The gateway's
  * {@code /metrics} (on its admin port) has that series once the indexer runs (it had none: the alert could never fire), and drops it when
  * the gateway closes. The selector is read from monitoring/alerts.yml, so the alert and the client id cannot part.

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Issue 26, the reads a hostile client floods: GET limited per buyer and per address (429), waiters capped (503 for a
+ * The reads a hostile client floods: GET limited per buyer and per address (429), waiters capped (503 for a
  * GET, an accepted purchase answered at once), a store that cannot answer is 503 not 404, PENDING bounded by the
  * pipeline's expected lag (then 404 NOT_RECEIVED), and a buyer's own list of purchases of a goods. Each case on a
  * gateway of its own settings, over a real broker and a redis-server of this test's own.

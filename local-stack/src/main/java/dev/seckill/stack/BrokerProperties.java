@@ -63,7 +63,7 @@ final class BrokerProperties {
                 // chaos kill-broker on 3 nodes paused the sale 12.6 s with the defaults (docs/operations.md)
                 Map.entry("broker.heartbeat.interval.ms", "1000"),
                 Map.entry("broker.session.timeout.ms", "4000"),
-                // issue 27: a dead stream instance is noticed after its own (short) session, not a 6 s floor, and its
+                // a dead stream instance is noticed after its own (short) session, not a 6 s floor, and its
                 // open
                 // transaction is aborted within a second of its timeout, not up to 10 s later (docs/reliability.md)
                 Map.entry("group.min.session.timeout.ms", "1000"),

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 28: the writer's {@code /metrics} shows its connection pool ({@code hikaricp_connections_pending}, which the
+ * The writer's {@code /metrics} shows its connection pool ({@code hikaricp_connections_pending}, which the
  * runbook reads when the database is slow or locked) and its JVM, beside its own series.
  */
 class WriterMetricsTest {

@@ -7,7 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Issue 28: the reconciler's connection pool publishes its own series (the runbook reads them when the DB is slow). */
+/** The reconciler's connection pool publishes its own series (the runbook reads them when the DB is slow). */
 class ReconcilerMetricsTest {
     final ReconcilerStack stack = new ReconcilerStack();
 

@@ -17,7 +17,7 @@ import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
  * used: the broker bumps the epoch and aborts that open transaction at once, instead of after
  * {@code transaction.timeout.ms} and the broker's next abort check — 10 to 20 s during which read_committed readers
  * (the order-writer, the gateways) saw nothing past it and the restarted tasks could not finish restoring their
- * changelogs (docs/reliability.md, issue 27). Only with an instance id of one process: two live processes given one id
+ * changelogs (docs/reliability.md). Only with an instance id of one process: two live processes given one id
  * fence each other's producers at every start, over and over (each instance its own: a pod name, {@code <host>-<metrics
  * port>}).
  */

@@ -94,7 +94,7 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), config.maxPollRecords());
         // a task taking over restores the changelogs' tail: the restore consumer's fetch would otherwise wait up to 500
         // ms
-        // for data that is not there at each step (issue 27: 1.3 s of a 3.6 s takeover, measured)
+        // for data that is not there at each step (1.3 s of a 3.6 s takeover, measured)
         p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         // a hot goods writes five records per sale to five partitions (outcome, ledger, three changelogs): at the

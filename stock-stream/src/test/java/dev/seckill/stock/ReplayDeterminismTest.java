@@ -91,7 +91,7 @@ class ReplayDeterminismTest {
     }
 
     /**
-     * Issue 17: a recording of a sale whose window ended days ago, decided again now (as a replay drill does), gets
+     * A recording of a sale whose window ended days ago, decided again now (as a replay drill does), gets
      * the decisions the same log got when its sale was live, not {@code no_sale} for keys that expire on the spot.
      */
     @Test

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 27: a restarted stream instance uses the transactional ids its predecessor used (so the broker fences the
+ * A restarted stream instance uses the transactional ids its predecessor used (so the broker fences the
  * predecessor's open transaction at once), and a service started without an instance id gets a stable one.
  */
 @Tag("fast")

@@ -246,7 +246,7 @@ class ReconcilerTest {
     }
 
     /**
-     * Issue 15 (chaos, redis-restart): a wipe while the partition is busy. stock-stream rebuilds a wiped sale itself at
+     * (chaos, redis-restart) A wipe while the partition is busy. stock-stream rebuilds a wiped sale itself at
      * its next purchase (WipedSalesTest); a goods nobody buys after the wipe is the reconciler's — and its partition,
      * shared with a busy goods, is never settled (a command arrives in every cycle). Before this fix the reconciler
      * waited for quiet and the quiet goods stayed wiped for as long as its neighbour's traffic lasted. A wipe cannot
@@ -326,7 +326,7 @@ class ReconcilerTest {
     }
 
     /**
-     * Issue 10 item 1: a short sale's whole life. It sells, its unpaid orders time out and give their units back, it
+     * A short sale's whole life. It sells, its unpaid orders time out and give their units back, it
      * ends, and a grace later Redis retires its keys. From then on the reconciler reports the goods ENDED — not drift —
      * and repairs nothing, cycle after cycle (before: a restore every cycle, each a RESTORED ledger entry and an audit
      * row). The goods then opens again without force, and every source agrees about the new sale.

@@ -37,7 +37,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 
 /**
- * Issue 12 item 5: the gateway and stock-stream warm themselves before they report ready — {@code /health} says
+ * The gateway and stock-stream warm themselves before they report ready — {@code /health} says
  * {@code warming} (503), then UP — and the warm-up leaves nothing in the sale's world: no Redis key in the namespace,
  * no record on any real topic, none of its own topics left. A purchase right after ready is decided SUCCESS.
  */

@@ -21,7 +21,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Hostile buyers and producers reusing one requestId for other purchases while the sale runs (issue 25: a purchase is
+ * Hostile buyers and producers reusing one requestId for other purchases while the sale runs (a purchase is
  * (goodsId, requestId) in every store). Through the gateway: the same buyer's id for another goods or quantity (422
  * naming the field), another buyer's (409), eight requests at once under one new id (one accepted), an id of a first
  * sale of a second goods sent again in its second sale. Straight on {@code <prefix>commands}, as an upstream producer

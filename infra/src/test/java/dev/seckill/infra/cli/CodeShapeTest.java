@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shape issue 11 set for the code, held by the build: no main class over 250 lines (as the formatter lays it out),
+ * The shape of the code, held by the build: no main class over 250 lines (as the formatter lays it out),
  * no method of a service over 60 lines, no fully qualified {@code java.util} collection type spelled inline in a
- * service (imports say what a file uses).
+ * service (imports say what a file uses); no issue or session numbers in the code or the docs (their readers have
+ * neither: history is CHANGELOG.md's).
  */
 @Tag("fast")
 class CodeShapeTest {
@@ -33,6 +34,43 @@ class CodeShapeTest {
             Pattern.compile("^ +(?:public |private |protected |static |final |synchronized |default |abstract )*+"
                     + "(?!(?:return|throw|new|else|case|record|class|interface|enum|yield|assert)\\b)"
                     + "(?:<[^>]+> )?[\\w<>\\[\\], ?.]+ \\w+\\(.*");
+
+    static final Pattern TRACKER_NUMBER = Pattern.compile("(?i)\\b(issue|session) \\d+");
+
+    @Test
+    void noIssueOrSessionNumbersInTheCodeOrTheDocs() throws IOException {
+        List<Path> files = new ArrayList<>(mainSources());
+        files.addAll(testSources());
+        files.add(ROOT.resolve("README.md"));
+        try (var docs = Files.list(ROOT.resolve("docs"))) {
+            docs.filter(f -> f.toString().endsWith(".md")).forEach(files::add);
+        }
+        List<String> found = new ArrayList<>();
+        for (Path f : files) {
+            List<String> lines = Files.readAllLines(f);
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = TRACKER_NUMBER.matcher(lines.get(i));
+                if (m.find()) found.add(ROOT.relativize(f) + ":" + (i + 1) + " " + m.group());
+            }
+        }
+        assertThat(found)
+                .as("issue or session numbers (history goes to CHANGELOG.md)")
+                .isEmpty();
+    }
+
+    /** The test sources of every module. */
+    static List<Path> testSources() throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (var modules = Files.list(ROOT)) {
+            for (Path tests : modules.map(m -> m.resolve("src/test/java"))
+                    .filter(Files::isDirectory)
+                    .toList())
+                try (var walk = Files.walk(tests)) {
+                    walk.filter(f -> f.toString().endsWith(".java")).forEach(out::add);
+                }
+        }
+        return out;
+    }
 
     /** The packages of infra by job, see docs/architecture.md. */
     static final Set<String> JOBS = Set.of("cli", "bench", "chaos", "ops", "harness");

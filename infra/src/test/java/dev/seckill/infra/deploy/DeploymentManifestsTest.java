@@ -277,10 +277,14 @@ class DeploymentManifestsTest {
         assertThat(services.keySet())
                 .containsExactlyInAnyOrder(
                         "kafka", "redis", "mariadb", "ingress-gateway", "stock-stream", "order-writer", "reconciler");
-        for (String s : services.keySet())
+        for (String s : services.keySet()) {
             assertThat((Object) at(services, s, "image"))
-                    .as("%s runs the image ./seckill images builds", s)
-                    .isEqualTo("seckill/" + s + ":0.1.0");
+                    .as("%s runs the image ./seckill images builds, by a name no public registry answers for", s)
+                    .isEqualTo("localhost/seckill/" + s + ":0.1.0");
+            assertThat((Object) at(services, s, "pull_policy"))
+                    .as("%s is never pulled", s)
+                    .isEqualTo("never");
+        }
         assertThat((Object) at(services, "kafka", "environment", "KAFKA_PROCESS_ROLES"))
                 .isEqualTo("broker,controller");
         for (String s : PORTS.keySet()) {

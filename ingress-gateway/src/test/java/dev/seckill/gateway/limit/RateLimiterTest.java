@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class RateLimiterTest {
 
     /**
-     * Issue 26: limits set for the deployment mean what they say with N replicas behind one balancer. Given the goods'
+     * Limits set for the deployment mean what they say with N replicas behind one balancer. Given the goods'
      * limit 100/s over 2 replicas, when a goods' traffic is spread over both, then each lets its half through (a burst
      * of a tenth of its 50/s), together the configured rate; a buyer's rate and burst are whole on the instance their
      * connection rides.
@@ -90,7 +90,7 @@ class RateLimiterTest {
         assertThat(limiter.trackedKeys()).isLessThanOrEqualTo(11 + 1);
     }
 
-    /** Issue 26: an IPv6 client picks its addresses within its /64: one bucket for the network, not one per address. */
+    /** An IPv6 client picks its addresses within its /64: one bucket for the network, not one per address. */
     @Test
     void givenAnIpv6Client_itsWholeSlash64SharesOneReadBucket_anIpv4AddressIsItsOwn() {
         ReadLimiter limiter = new ReadLimiter(0.001, 2, 1000);

@@ -20,7 +20,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 
 /**
- * The status store's claim and compare-and-set index write, and what each entry costs and lives (issue 26:
+ * The status store's claim and compare-and-set index write, and what each entry costs and lives (
  * bounded by kind, the buyer's list), on the machine's Redis under a test prefix.
  */
 class PurchaseStatusStoreTest {

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 10 item 7: the fold stock-stream keeps (what the keys are rebuilt from) must equal Redis and the ledger after a
+ * The fold stock-stream keeps (what the keys are rebuilt from) must equal Redis and the ledger after a
  * crash replay. The first run answers a purchase SOLD_OUT in memory (the gate), then a release returns a unit; it
  * crashes before its commit, so the fold goes back to its committed state while Redis keeps the calls' writes. The
  * replay has no armed gate and finds the keys ahead of the fold: they are rebuilt from it, and the replay decides what

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 26: a DUPLICATE answer names the requestId of the purchase the buyer holds ({@code heldRequestId}), so a buyer
+ * A DUPLICATE answer names the requestId of the purchase the buyer holds ({@code heldRequestId}), so a buyer
  * who lost the answer to their first purchase (a gateway crash mid-request, no requestId of their own) learns which
  * one they hold. Decided as the stream decides ({@link Deciding}: the machine's real Redis, a fold that commits), by
  * the purchase script and, for a sold-out goods, by the sold-out gate; the same record decided again answers the same.

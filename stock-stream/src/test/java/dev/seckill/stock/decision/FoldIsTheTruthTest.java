@@ -10,7 +10,7 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 25: Redis can lose any suffix of its writes, or everything, at any moment (a restart from an older snapshot,
+ * Redis can lose any suffix of its writes, or everything, at any moment (a restart from an older snapshot,
  * {@code appendfsync everysec}, a failover to a lagging replica, a backup). Every command checks the goods' keys
  * against the position the ledger fold expects and, when they differ, the goods is rebuilt from the fold before the
  * command is decided. Each test is a finding of the issue; against the machine's real Redis, under a prefix of its own.

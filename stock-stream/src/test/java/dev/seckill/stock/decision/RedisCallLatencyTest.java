@@ -23,7 +23,7 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Issue 28: {@code seckill_redis_call_seconds} is what a call waited for its answer. A pipelined batch's calls each
+ * {@code seckill_redis_call_seconds} is what a call waited for its answer. A pipelined batch's calls each
  * waited the batch's whole round trip, so a stalled Redis shows at full length on every one of them (it used to be
  * divided by the batch's size: a 3 s stall of 250 calls read 12 ms, and {@code SeckillRedisSlow} stayed quiet). Its
  * own redis-server on a spare port, which {@code CLIENT PAUSE} stalls: the machine's shared one is never paused.

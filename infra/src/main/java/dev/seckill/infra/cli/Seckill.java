@@ -66,7 +66,10 @@ public final class Seckill {
         }
         List<String> words = Arrays.asList(args);
         boolean helpAsked = args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h");
-        if (helpAsked || (!args[0].equals("sql") && (words.contains("--help") || words.contains("-h")))) {
+        // sql's query may hold any word: only "sql --help" alone asks for its help
+        boolean sqlHelp =
+                args[0].equals("sql") && args.length == 2 && (args[1].equals("--help") || args[1].equals("-h"));
+        if (helpAsked || sqlHelp || (!args[0].equals("sql") && (words.contains("--help") || words.contains("-h")))) {
             List<String> named = args[0].equals("help") ? words.subList(1, args.length) : words;
             CliCommand c = CliHelp.named(named);
             List<CliCommand> group = c == null ? CliHelp.group(named) : List.of();

@@ -5,7 +5,7 @@ import java.util.stream.IntStream;
 
 /**
  * What a {@link BuyerLoad}'s buyers were told and when, per request (System.nanoTime): the first send, the final
- * answer, the time between, and the pipeline's own times ({@link AnswerTimes}). Read while the load runs (a fault
+ * answer, the time between, and the pipeline's own times ({@link RequestTimestamps}). Read while the load runs (a fault
  * waits for the first answer after it) and after it (what a window of buyers felt).
  */
 public final class BuyerAnswers {
@@ -13,9 +13,9 @@ public final class BuyerAnswers {
     private final long[] sentAt;
     private final long[] answeredAt;
     private final long[] latencyMicros;
-    private final AnswerTimes times;
+    private final RequestTimestamps times;
 
-    BuyerAnswers(String[] outcome, long[] sentAt, long[] answeredAt, long[] latencyMicros, AnswerTimes times) {
+    BuyerAnswers(String[] outcome, long[] sentAt, long[] answeredAt, long[] latencyMicros, RequestTimestamps times) {
         this.outcome = outcome;
         this.sentAt = sentAt;
         this.answeredAt = answeredAt;

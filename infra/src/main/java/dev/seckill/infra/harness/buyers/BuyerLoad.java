@@ -35,7 +35,7 @@ public final class BuyerLoad {
     public final long[] latencyMicros;
     private final long[] sentAt;
     private final long[] answeredAt;
-    private final AnswerTimes times;
+    private final RequestTimestamps times;
     private final BuyerAnswers answers;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
@@ -66,7 +66,7 @@ public final class BuyerLoad {
         this.latencyMicros = new long[spec.requests()];
         this.sentAt = new long[spec.requests()];
         this.answeredAt = new long[spec.requests()];
-        this.times = new AnswerTimes(spec.requests());
+        this.times = new RequestTimestamps(spec.requests());
         this.answers = new BuyerAnswers(outcome, sentAt, answeredAt, latencyMicros, times);
         Random random = new Random(spec.seed());
         for (int i = 0; i < user.length; i++) user[i] = 1 + random.nextInt(spec.users());

@@ -9,13 +9,13 @@ import java.time.Instant;
  * kept as the strings the answer held until the load is over, so that the load pays nothing to parse them.
  * Written on the load's event loop, read after it (the load's end publishes them).
  */
-final class AnswerTimes {
+final class RequestTimestamps {
     private final long[] sentMs;
     private final long[] answeredMs;
     private final String[] acceptedAt;
     private final String[] decidedAt;
 
-    AnswerTimes(int requests) {
+    RequestTimestamps(int requests) {
         sentMs = new long[requests];
         answeredMs = new long[requests];
         acceptedAt = new String[requests];

@@ -28,6 +28,21 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 public final class FairnessBenchmark {
     private FairnessBenchmark() {}
 
+    /**
+     * Flags under which the verdict could not fail: units for every buyer of a sale (everyone wins, so any draw splits
+     * evenly), or no bots (the second sale has one group to compare).
+     */
+    static void refuseVacuous(int buyers, long units, int bots) {
+        if (buyers < 1) throw new Flags.UsageError("--buyers must be at least 1, got " + buyers);
+        if (bots < 1)
+            throw new Flags.UsageError("--bots must be at least 1: with none the second sale has no group to compare");
+        long fewest = Math.min(2L * buyers, (long) bots + buyers);
+        if (units < 1 || units >= fewest)
+            throw new Flags.UsageError("--units must be from 1 to " + (fewest - 1) + " (fewer than a sale's " + fewest
+                    + " buyers), got " + units + ": with a unit for everyone every draw splits evenly and the"
+                    + " check could not fail");
+    }
+
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int buyers = (int) f.getLong("buyers", 2_500);
         long units = f.getLong("units", 1_000);
@@ -36,6 +51,7 @@ public final class FairnessBenchmark {
         int botRequests = (int) f.getLong("bot-requests", 20);
         long window = f.getLong("window-ms", 2_000);
         long allowance = f.getLong("allowance-ms", 500);
+        refuseVacuous(buyers, units, bots);
         String name = "bench-fair-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(
                 base.and(Map.of(
@@ -84,7 +100,11 @@ public final class FairnessBenchmark {
                         + " first come first served the nearer group's share shows the race.%n");
         out.printf(
                 "the lottery's splits are %s%n",
-                fair ? "all within the 99% interval of a fair draw, draws verified" : "NOT all fair");
+                fair
+                        ? "all within the 99% interval of a fair draw; each draw verified from the topics and ranked"
+                                + " every buyer sent"
+                        : "NOT all fair (a split outside the interval, a draw that does not check out, or one that"
+                                + " did not rank every buyer sent)");
         return fair ? 0 : 1;
     }
 }

@@ -31,8 +31,20 @@ final class FairnessTable {
     }
 
     /** Under a lottery: the split within the 99% interval of a fair draw, and the draw verified from the topics. */
+    /**
+     * A lottery is fair here when its split is within the 99% interval of an equal chance, its draw checks out from the
+     * topics, and the draw ranked exactly the buyers the sale sent (a draw of fewer buyers could look fair by leaving
+     * some out).
+     */
     static boolean fair(List<FairSale.Group> sale, FairSale.Result r) {
-        return split(sale, r).within99() && r.draw() != null && r.draw().follows();
+        return split(sale, r).within99()
+                && r.draw() != null
+                && r.draw().follows()
+                && r.draw().buyers() == buyersSent(sale);
+    }
+
+    static int buyersSent(List<FairSale.Group> sale) {
+        return sale.stream().mapToInt(FairSale.Group::buyers).sum();
     }
 
     static String[] row(List<FairSale.Group> sale, FairSale.Result r) {

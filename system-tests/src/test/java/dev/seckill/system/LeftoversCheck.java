@@ -33,6 +33,10 @@ import redis.clients.jedis.params.ScanParams;
  * {@code ./seckill clean --namespace} removes one). Topics of test namespaces on the stack's broker are listed too,
  * as a warning (they do not fail the check).
  *
+ * <p>A namespace named like a user command's but made during this build (its tables all created, its keys all
+ * touched, after the build started) is a test's — tests run the commands too (a drill, a chaos run) — and fails it as
+ * well; a user who runs a command on the same servers while the suite runs skips the check for that run.
+ *
  * <p>Only what this build left fails it: a database whose tables were all created before the build started
  * ({@code seckill.build.started}, Maven's build timestamp) and Redis keys idle since before it are an earlier run's,
  * listed as a warning. It reads the servers as they are at the end: a test JVM of another build running at the same
@@ -95,6 +99,14 @@ class LeftoversCheck {
                 if (createdBefore(c, db, STARTED)) earlier.add("database " + db);
                 else mine.add(db);
             }
+            if (!STARTED.equals(Instant.EPOCH))
+                try (ResultSet rs = st.executeQuery("SHOW DATABASES LIKE 'seckill\\_%'")) {
+                    List<String> users = new ArrayList<>();
+                    while (rs.next())
+                        if (USERS.matcher(rs.getString(1).substring("seckill_".length()))
+                                .matches()) users.add(rs.getString(1));
+                    for (String db : users) if (createdSince(c, db, STARTED)) mine.add(db);
+                }
             if (REMOVE) for (String db : mine) st.execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
         mine.forEach(db -> left.add("database " + db));
@@ -112,9 +124,23 @@ class LeftoversCheck {
         }
     }
 
+    /** Whether every table of {@code db} was created at or after {@code started} (a database without tables: no). */
+    static boolean createdSince(Connection c, String db, Instant started) throws Exception {
+        try (var ps = c.prepareStatement(
+                "SELECT MIN(UNIX_TIMESTAMP(CREATE_TIME)) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?")) {
+            ps.setString(1, db);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getObject(1) == null) return false;
+                return rs.getLong(1) >= started.getEpochSecond();
+            }
+        }
+    }
+
     static void redisKeys(List<String> left, List<String> earlier) {
         Map<String, Integer> mine = new TreeMap<>();
         Map<String, Integer> before = new TreeMap<>();
+        Map<String, Integer> userKeys = new TreeMap<>();
+        Map<String, Integer> userOld = new TreeMap<>();
         long sinceStart = Math.max(0, (System.currentTimeMillis() - STARTED.toEpochMilli()) / 1000);
         try (RedisClient redis = RedisClient.create(URI.create(REDIS_URL))) {
             String cursor = ScanParams.SCAN_POINTER_START;
@@ -122,12 +148,19 @@ class LeftoversCheck {
                 var page = redis.scan(cursor, new ScanParams().count(1000));
                 for (String key : page.getResult()) {
                     int colon = key.indexOf(':');
-                    if (colon <= 0 || !testNamespace(key.substring(0, colon))) continue;
-                    (idleSeconds(redis, key) > sinceStart ? before : mine)
-                            .merge(key.substring(0, colon + 1), 1, Integer::sum);
+                    if (colon <= 0) continue;
+                    String ns = key.substring(0, colon);
+                    boolean old = idleSeconds(redis, key) > sinceStart;
+                    if (testNamespace(ns)) (old ? before : mine).merge(ns + ":", 1, Integer::sum);
+                    else if (!STARTED.equals(Instant.EPOCH) && USERS.matcher(ns).matches())
+                        (old ? userOld : userKeys).merge(ns + ":", 1, Integer::sum);
                 }
                 cursor = page.getCursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            // a user-shaped prefix is a test's only when none of its keys predates the build
+            userKeys.forEach((prefix, n) -> {
+                if (!userOld.containsKey(prefix)) mine.put(prefix, n);
+            });
             if (REMOVE) mine.keySet().forEach(prefix -> unlink(redis, prefix));
         }
         mine.forEach((prefix, n) -> left.add(n + " Redis keys " + prefix + "*"));

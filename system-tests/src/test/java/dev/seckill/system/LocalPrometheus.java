@@ -89,7 +89,7 @@ final class LocalPrometheus implements AutoCloseable {
                 Arrays.stream(ports).mapToObj(p -> "\"127.0.0.1:" + p + "\"").collect(Collectors.joining(","));
         Path file = dir.resolve("targets").resolve(job + ".json");
         Path next = dir.resolve("targets").resolve(job + ".next");
-        Files.writeString(next, "[{\"targets\": [" + targets + "]}]");
+        Files.writeString(next, "[{\"targets\": [" + targets + "], \"labels\": {\"service\": \"" + job + "\"}}]");
         Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 

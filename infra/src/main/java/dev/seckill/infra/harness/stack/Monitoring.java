@@ -83,7 +83,9 @@ final class Monitoring {
                     .append(job)
                     .append("\n    static_configs: [{targets: ['127.0.0.1:")
                     .append(settings.get(s.port()))
-                    .append("']}]\n");
+                    .append("'], labels: {service: ")
+                    .append(job)
+                    .append("}}]\n");
         }
         return b.toString();
     }

@@ -115,8 +115,12 @@ final class FairSale {
         return new Result(mode, won, draw, answers);
     }
 
-    private static void sleepUntil(Instant at) throws InterruptedException {
-        long ms = Duration.between(Instant.now(), at).toMillis();
-        if (ms > 0) Thread.sleep(ms);
+    /**
+     * Returns at {@code at} or after it, never before: a group sent a millisecond early (a sleep rounded down) was
+     * appended before the window opened and was no entry of the draw — bots left out by the benchmark's own timing.
+     */
+    static void sleepUntil(Instant at) throws InterruptedException {
+        for (Instant now = Instant.now(); now.isBefore(at); now = Instant.now())
+            Thread.sleep(Math.max(1, Duration.between(now, at).toMillis() + 1));
     }
 }

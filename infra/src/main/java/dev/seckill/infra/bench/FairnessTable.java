@@ -60,7 +60,11 @@ final class FairnessTable {
             String.format("[%d, %d]%s", s.low99(), s.high99(), s.within99() ? "" : " outside"),
             r.mode() == Fairness.FCFS
                     ? "-"
-                    : r.draw() == null ? "none" : r.draw().follows() ? "verified" : "FAILED",
+                    : r.draw() == null
+                            ? "none"
+                            : (r.draw().follows() ? "verified, " : "FAILED, ")
+                                    + String.format(
+                                            "%,d of %,d buyers", r.draw().buyers(), buyersSent(sale)),
             String.format("%d / %d", r.answerPercentile(50), r.answerPercentile(99))
         };
     }

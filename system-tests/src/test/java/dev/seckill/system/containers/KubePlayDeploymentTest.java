@@ -23,6 +23,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,6 +168,29 @@ class KubePlayDeploymentTest {
             // every capability dropped: CAP_CHOWN and CAP_NET_BIND_SERVICE are in podman's default set
             assertThat(seen[2]).as(name + ": dropped capabilities").contains("CAP_CHOWN", "CAP_NET_BIND_SERVICE");
             assertThat(seen[3]).as(name + ": added capabilities").isIn("[]", "");
+            // and as the kernel holds its process: no capability at all, no privilege to gain, a seccomp filter
+            String pid = Podman.podman("inspect", "--format", "{{.State.Pid}}", container)
+                    .orThrow("podman inspect " + container)
+                    .trimmed();
+            Map<String, String> status = new HashMap<>();
+            for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
+                int colon = line.indexOf(':');
+                if (colon > 0)
+                    status.put(
+                            line.substring(0, colon), line.substring(colon + 1).trim());
+            }
+            assertThat(status.get("CapEff"))
+                    .as(name + ": effective capabilities")
+                    .isEqualTo("0000000000000000");
+            assertThat(status.get("CapPrm"))
+                    .as(name + ": permitted capabilities")
+                    .isEqualTo("0000000000000000");
+            assertThat(status.get("NoNewPrivs"))
+                    .as(name + ": no privilege escalation")
+                    .isEqualTo("1");
+            assertThat(status.get("Seccomp"))
+                    .as(name + ": a seccomp filter (2)")
+                    .isEqualTo("2");
         }
     }
 

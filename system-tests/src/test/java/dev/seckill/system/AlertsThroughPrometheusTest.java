@@ -19,7 +19,6 @@ import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
-import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.RedisServer;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.core.instrument.Timer;
@@ -84,15 +83,7 @@ class AlertsThroughPrometheusTest {
 
     @BeforeAll
     static void prometheus() throws Exception {
-        base = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "2"));
+        base = TestNamespaces.inProcess(2);
         prom = LocalPrometheus.start(dir);
     }
 

@@ -8,14 +8,12 @@ import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.stack.KafkaFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -36,15 +34,7 @@ class CurlQuickstartTest {
 
     @BeforeAll
     static void start() {
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "2"));
+        Settings settings = TestNamespaces.inProcess(2);
         pipeline = new Pipeline(TestNamespaces.create(
                         settings, "curl-" + UUID.randomUUID().toString().substring(0, 8)))
                 .start();

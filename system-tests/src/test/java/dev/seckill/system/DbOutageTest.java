@@ -11,7 +11,6 @@ import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.MariaDbServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,15 +31,7 @@ class DbOutageTest {
     @Test
     void aTwentySecondDatabaseOutageLosesAndDuplicatesNothing() throws Exception {
         try (MariaDbServer db = MariaDbServer.onFreePort().start()) {
-            Settings settings = Settings.with(Map.of(
-                    Settings.KAFKA_BOOTSTRAP,
-                    KafkaFixture.bootstrap(),
-                    "gateway.port",
-                    "0",
-                    "gateway.metrics.port",
-                    "0",
-                    "topic.partitions",
-                    "4"));
+            Settings settings = TestNamespaces.inProcess(4);
             Namespace ns = TestNamespaces.create(
                     settings, "dbdown-" + UUID.randomUUID().toString().substring(0, 8));
             ns = new Namespace(

@@ -21,7 +21,6 @@ import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.reconcile.LedgerReader;
-import dev.seckill.stack.KafkaFixture;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -77,15 +76,7 @@ class EventContractEndToEndTest {
 
     @BeforeAll
     static void start() {
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "2"));
+        Settings settings = TestNamespaces.inProcess(2);
         pipeline = new Pipeline(TestNamespaces.create(
                         settings, "contract-" + UUID.randomUUID().toString().substring(0, 8)))
                 .start();

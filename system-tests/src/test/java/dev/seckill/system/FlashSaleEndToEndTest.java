@@ -17,7 +17,6 @@ import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.reconcile.LedgerReader;
-import dev.seckill.stack.KafkaFixture;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,15 +50,7 @@ class FlashSaleEndToEndTest {
 
     @BeforeAll
     static void start() {
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "4"));
+        Settings settings = TestNamespaces.inProcess(4);
         Namespace ns = TestNamespaces.create(
                 settings, "e2e-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();

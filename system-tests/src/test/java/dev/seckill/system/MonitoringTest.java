@@ -15,7 +15,6 @@ import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.db.Database;
 import dev.seckill.reconcile.Reconciler;
-import dev.seckill.stack.KafkaFixture;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,7 +26,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -51,15 +49,7 @@ class MonitoringTest {
     /** A small sale through the whole pipeline, with HTTP traffic, a payment and a reconcile cycle; then its metric names. */
     @BeforeAll
     static void scrapeARealPipeline() throws Exception {
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "2"));
+        Settings settings = TestNamespaces.inProcess(2);
         Namespace ns = TestNamespaces.create(
                 settings, "mon-" + UUID.randomUUID().toString().substring(0, 6));
         HttpClient http = HttpClient.newHttpClient();

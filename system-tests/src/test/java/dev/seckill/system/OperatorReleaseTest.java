@@ -8,7 +8,6 @@ import dev.seckill.contracts.command.Release;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.stack.KafkaFixture;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,17 +33,7 @@ class OperatorReleaseTest {
 
     @BeforeAll
     static void start() {
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "2",
-                "writer.payment.timeout.ms",
-                "600000"));
+        Settings settings = TestNamespaces.inProcess(2, Map.of("writer.payment.timeout.ms", "600000"));
         ns = TestNamespaces.create(
                 settings, "oprel-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();

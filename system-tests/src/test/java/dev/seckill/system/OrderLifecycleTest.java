@@ -7,7 +7,6 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.stack.KafkaFixture;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,19 +41,8 @@ class OrderLifecycleTest {
 
     @BeforeAll
     static void start() {
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "4",
-                "writer.payment.timeout.ms",
-                Long.toString(DEADLINE_MS),
-                "writer.sweep.interval.ms",
-                "100"));
+        Settings settings = TestNamespaces.inProcess(
+                4, Map.of("writer.payment.timeout.ms", Long.toString(DEADLINE_MS), "writer.sweep.interval.ms", "100"));
         ns = TestNamespaces.create(
                 settings, "life-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();

@@ -5,12 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.stack.KafkaFixture;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -29,15 +27,7 @@ class ProducerExamplesTest {
 
     @BeforeAll
     static void start() {
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "3"));
+        Settings settings = TestNamespaces.inProcess(3);
         pipeline = new Pipeline(TestNamespaces.create(
                         settings, "producers-" + UUID.randomUUID().toString().substring(0, 8)))
                 .start();

@@ -56,15 +56,7 @@ class ReconcilerTest {
     final Random random = new Random(66);
 
     static Settings base() {
-        return Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "4"));
+        return TestNamespaces.inProcess(4);
     }
 
     static String one(Pipeline p, String sql, Object... args) throws Exception {

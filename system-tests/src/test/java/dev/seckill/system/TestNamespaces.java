@@ -3,8 +3,11 @@ package dev.seckill.system;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaBroker;
+import dev.seckill.stack.KafkaFixture;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.slf4j.Logger;
@@ -21,6 +24,24 @@ import org.slf4j.LoggerFactory;
 public final class TestNamespaces implements AfterAllCallback {
     private static final Logger LOG = LoggerFactory.getLogger(TestNamespaces.class);
     private static final List<Namespace> OPEN = new ArrayList<>();
+
+    /**
+     * The settings of an in-process pipeline ({@code Pipeline}) on the tests' broker: the gateway and its admin port on
+     * free ports, {@code partitions} partitions per topic.
+     */
+    public static Settings inProcess(int partitions) {
+        return inProcess(partitions, Map.of());
+    }
+
+    /** As {@link #inProcess(int)}, with {@code more} settings of the test's own. */
+    public static Settings inProcess(int partitions, Map<String, String> more) {
+        Map<String, String> all = new HashMap<>(more);
+        all.put(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap());
+        all.put("gateway.port", "0");
+        all.put("gateway.metrics.port", "0");
+        all.put("topic.partitions", Integer.toString(partitions));
+        return Settings.with(all);
+    }
 
     public static Namespace create(Settings base, String name) {
         Namespace ns = Namespace.create(base, name);

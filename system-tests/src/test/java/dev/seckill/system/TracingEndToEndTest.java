@@ -7,7 +7,6 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.trace.Tracing;
-import dev.seckill.stack.KafkaFixture;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -20,7 +19,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -48,15 +46,7 @@ class TracingEndToEndTest {
                 .addSpanProcessor(SimpleSpanProcessor.create(spans))
                 .build();
         Tracing.use(OpenTelemetrySdk.builder().setTracerProvider(provider).build());
-        Settings settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "2"));
+        Settings settings = TestNamespaces.inProcess(2);
         Namespace ns = TestNamespaces.create(
                 settings, "trace-" + UUID.randomUUID().toString().substring(0, 8));
         pipeline = new Pipeline(ns).start();

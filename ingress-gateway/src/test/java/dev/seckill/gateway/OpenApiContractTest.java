@@ -55,26 +55,17 @@ class OpenApiContractTest {
 
     @BeforeAll
     static void start() {
-        String prefix = "openapi-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        settings = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                Settings.TOPIC_PREFIX,
-                prefix,
-                Settings.REDIS_PREFIX,
-                prefix.replace('.', ':'),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "gateway.auth.secret",
-                SECRET,
-                "gateway.limit.user.per.second",
-                "1",
-                "gateway.limit.user.burst",
-                "2",
-                "gateway.payment.secret",
-                PAYMENT_SECRET));
+        settings = TestGateways.namespaced(
+                "openapi",
+                Map.of(
+                        "gateway.auth.secret",
+                        SECRET,
+                        "gateway.limit.user.per.second",
+                        "1",
+                        "gateway.limit.user.burst",
+                        "2",
+                        "gateway.payment.secret",
+                        PAYMENT_SECRET));
         gateway = TestGateways.started(settings);
         jwt = new Jwt(SECRET, Clock.systemUTC());
         TestGateways.openSale(settings, GOODS);

@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -39,22 +40,19 @@ final class TestGateways {
      * topics and Redis keys under {@code <word>-<random>}.
      */
     static Settings authOff(String word) {
+        return namespaced(word, Map.of("gateway.auth.enabled", "false", "gateway.limit.user.per.second", "1000"));
+    }
+
+    /** A gateway's settings on ephemeral ports, topics and Redis keys under {@code <word>-<random>}, and {@code more}. */
+    static Settings namespaced(String word, Map<String, String> more) {
         String prefix = word + "-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        return Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                Settings.TOPIC_PREFIX,
-                prefix,
-                Settings.REDIS_PREFIX,
-                prefix.replace('.', ':'),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "gateway.auth.enabled",
-                "false",
-                "gateway.limit.user.per.second",
-                "1000"));
+        Map<String, String> all = new HashMap<>(more);
+        all.put(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap());
+        all.put(Settings.TOPIC_PREFIX, prefix);
+        all.put(Settings.REDIS_PREFIX, prefix.replace('.', ':'));
+        all.put("gateway.port", "0");
+        all.put("gateway.metrics.port", "0");
+        return Settings.with(all);
     }
 
     static GatewayApp started(Settings settings) {

@@ -6,23 +6,17 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
-import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.ledger.GoodsFold;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
@@ -40,20 +34,12 @@ class FoldChangelogTest {
     void givenABatchDrainedOnlyByTheCommit_whenItCommits_thenTheFoldChangelogHoldsItsDecisions() {
         Topics topics = new Topics("fcl.");
         try (TestRedis redis = new TestRedis()) {
-            StreamsBuilder builder = new StreamsBuilder();
-            SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-            StockTopology.build(
-                    builder,
+            try (TopologyTestDriver driver = EosTopologyDriver.start(
+                    "fcl",
                     topics,
-                    () -> new StockScripts(redis.redis, redis.keys, metrics, 3, Duration.ofMillis(10)),
-                    Clock.systemUTC(),
-                    metrics,
-                    StockTopology.Settings.UNBATCHED.batched(64, Duration.ofHours(1))); // only the commit's hook drains
-            Properties props = new Properties();
-            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fcl");
-            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-            try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props)) {
+                    redis,
+                    StockTopology.Settings.UNBATCHED.batched(
+                            64, Duration.ofHours(1)))) { // only the commit's hook drains
                 TestInputTopic<String, byte[]> commands =
                         driver.createInputTopic(topics.commands(), new StringSerializer(), new ByteArraySerializer());
                 var changelog = driver.createOutputTopic(

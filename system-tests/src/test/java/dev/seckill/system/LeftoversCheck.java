@@ -92,21 +92,19 @@ class LeftoversCheck {
         try (Connection c = DriverManager.getConnection(DB_SERVER + "/?sslMode=DISABLED", "root", "");
                 Statement st = c.createStatement()) {
             List<String> tests = new ArrayList<>();
+            List<String> users = new ArrayList<>();
             try (ResultSet rs = st.executeQuery("SHOW DATABASES LIKE 'seckill\\_%'")) {
-                while (rs.next()) if (testDatabase(rs.getString(1))) tests.add(rs.getString(1));
+                while (rs.next()) {
+                    String db = rs.getString(1);
+                    if (testDatabase(db)) tests.add(db);
+                    else if (USERS.matcher(db.substring("seckill_".length())).matches()) users.add(db);
+                }
             }
             for (String db : tests) {
                 if (createdBefore(c, db, STARTED)) earlier.add("database " + db);
                 else mine.add(db);
             }
-            if (!STARTED.equals(Instant.EPOCH))
-                try (ResultSet rs = st.executeQuery("SHOW DATABASES LIKE 'seckill\\_%'")) {
-                    List<String> users = new ArrayList<>();
-                    while (rs.next())
-                        if (USERS.matcher(rs.getString(1).substring("seckill_".length()))
-                                .matches()) users.add(rs.getString(1));
-                    for (String db : users) if (createdSince(c, db, STARTED)) mine.add(db);
-                }
+            if (!STARTED.equals(Instant.EPOCH)) for (String db : users) if (createdSince(c, db, STARTED)) mine.add(db);
             if (REMOVE) for (String db : mine) st.execute("DROP DATABASE IF EXISTS `" + db + "`");
         }
         mine.forEach(db -> left.add("database " + db));

@@ -173,7 +173,8 @@ class BoundedColumnsTest {
                     commandOffset,
                     null,
                     acceptedAt,
-                    openOffset);
+                    openOffset,
+                    null);
         }
 
         /** What the writer keeps of the last trace header: a well-formed id (or a traceparent's), else nothing. */

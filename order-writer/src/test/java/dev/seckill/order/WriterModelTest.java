@@ -261,6 +261,7 @@ class WriterModelTest {
                         null,
                         null,
                         null,
+                        null,
                         null),
                 g.id);
     }

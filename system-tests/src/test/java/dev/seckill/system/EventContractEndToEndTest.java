@@ -282,7 +282,7 @@ class EventContractEndToEndTest {
         // ledger: every entry conforms, every type was written
         Set<String> types = new HashSet<>();
         for (ConsumerRecord<String, byte[]> r : records(pipeline.topics().ledger())) {
-            assertThat(ContractSchemas.violations("ledger-entry.json", r.value()))
+            assertThat(ContractSchemas.violations(ContractSchemas.ledgerSchemaOf(r.value()), r.value()))
                     .as(text(r.value()))
                     .isEmpty();
             JsonNode e = Json.MAPPER.readTree(r.value());

@@ -5,12 +5,14 @@ import java.time.Instant;
 
 /**
  * One change of stock, as decided by stock-stream. {@code quantity} is the signed-free size of the change:
- * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, CLOSED/RESTORED/PAID/PAYMENT_REFUSED = 0.
+ * OPENED = units opened, DEDUCTED/RELEASED = units taken/given back, TRANSFERRED_OUT/IN = units moved between
+ * buckets, CLOSED/RESTORED/PAID/PAYMENT_REFUSED/DRAWN = 0.
  * {@code opId} is unique per change: the command's opId, or {@code deduct:<goodsId>:<requestId>} for a purchase (a
  * purchase is the pair goodsId, requestId: docs/contracts.md, "Ids"). {@code draw}: on a lottery sale's OPENED and
  * DRAWN entries, the draw's facts ({@link DrawFacts}); absent otherwise. {@code commandOffset}: on OPENED the open's
  * command, on DEDUCTED the purchase's. {@code acceptedAt}, {@code openOffset}: on DEDUCTED, when the purchase was
- * accepted and the offset of its sale's open; absent otherwise.
+ * accepted and the offset of its sale's open; absent otherwise. {@code bucket}: on every entry of a goods split into
+ * buckets (v2), where the change happened ({@link BucketOf}); absent on a one-bucket sale's (v1).
  */
 public record LedgerEntry(
         int v,
@@ -27,7 +29,12 @@ public record LedgerEntry(
         Long commandOffset,
         DrawFacts draw,
         Instant acceptedAt,
-        Long openOffset) {
+        Long openOffset,
+        BucketOf bucket) {
+    /** The version of entries of one-bucket sales. */
+    public static final int V1 = 1;
+    /** The version of entries of bucketed sales (a {@link #bucket}, and the TRANSFERRED_* types). */
+    public static final int V2 = 2;
 
     public static LedgerEntry of(
             String opId,
@@ -50,6 +57,7 @@ public record LedgerEntry(
                 orderId,
                 stockAfter,
                 at,
+                null,
                 null,
                 null,
                 null,
@@ -78,7 +86,8 @@ public record LedgerEntry(
                 commandOffset,
                 draw,
                 acceptedAt,
-                openOffset);
+                openOffset,
+                bucket);
     }
 
     /**
@@ -101,7 +110,8 @@ public record LedgerEntry(
                 offset,
                 draw,
                 acceptedAt,
-                openOffset);
+                openOffset,
+                bucket);
     }
 
     /** This entry with the draw's facts (a lottery sale's OPENED and DRAWN). */
@@ -121,7 +131,8 @@ public record LedgerEntry(
                 commandOffset,
                 facts,
                 acceptedAt,
-                openOffset);
+                openOffset,
+                bucket);
     }
 
     /**
@@ -147,7 +158,8 @@ public record LedgerEntry(
                 purchaseOffset,
                 draw,
                 purchaseAcceptedAt,
-                saleOpenOffset < 0 ? null : saleOpenOffset);
+                saleOpenOffset < 0 ? null : saleOpenOffset,
+                bucket);
     }
 
     /** This entry under another opId (the order-writer's claim of a requestId reused in a later sale). */
@@ -167,7 +179,52 @@ public record LedgerEntry(
                 commandOffset,
                 draw,
                 acceptedAt,
-                openOffset);
+                openOffset,
+                bucket);
+    }
+
+    /**
+     * This entry as a change in bucket {@code where} of a bucketed goods: a v2 entry (readers of v1 cannot fold a goods
+     * whose units move between buckets).
+     */
+    public LedgerEntry inBucket(BucketOf where) {
+        return new LedgerEntry(
+                V2,
+                opId,
+                goodsId,
+                type,
+                quantity,
+                userId,
+                requestId,
+                orderId,
+                stockAfter,
+                at,
+                keysExpireAt,
+                commandOffset,
+                draw,
+                acceptedAt,
+                openOffset,
+                where);
+    }
+
+    /**
+     * The opIds of one transfer's two entries: the borrow that asked for it ({@code borrowOpId}, unique per goods) and
+     * the side. Two entries, each claimed once by its opId, so a transfer applied twice moves nothing twice.
+     */
+    public static String transferOpId(String borrowOpId, LedgerType side) {
+        if (side != LedgerType.TRANSFERRED_OUT && side != LedgerType.TRANSFERRED_IN)
+            throw new IllegalArgumentException("a transfer's side is TRANSFERRED_OUT or TRANSFERRED_IN, got " + side);
+        return borrowOpId + (side == LedgerType.TRANSFERRED_OUT ? ":out" : ":in");
+    }
+
+    /** The bucket this entry's change happened in: 0 for an entry of a one-bucket sale. */
+    public int bucketIndex() {
+        return bucket == null ? 0 : bucket.index();
+    }
+
+    /** How many buckets this entry's goods is split into: 1 for an entry of a one-bucket sale. */
+    public int bucketCount() {
+        return bucket == null ? 1 : bucket.count();
     }
 
     /** The opId of a DRAWN entry: the goods and the offset of the open_sale whose draw it is (one draw per open). */
@@ -180,11 +237,15 @@ public record LedgerEntry(
         return "deduct:" + goodsId + ":" + requestId;
     }
 
-    /** The change this entry makes to the units left: +opened, -deducted, +released, 0 otherwise. */
+    /**
+     * The change this entry makes to the units left in its bucket: +opened, -deducted, +released, -transferred out,
+     * +transferred in, 0 otherwise. Summed over a goods' entries, a transfer nets to 0 once both sides are applied; while
+     * only its TRANSFERRED_OUT is, its units are in transit, counted in neither bucket.
+     */
     public long stockDelta() {
         return switch (type) {
-            case OPENED, RELEASED -> quantity;
-            case DEDUCTED -> -quantity;
+            case OPENED, RELEASED, TRANSFERRED_IN -> quantity;
+            case DEDUCTED, TRANSFERRED_OUT -> -quantity;
             case CLOSED, RESTORED, PAID, PAYMENT_REFUSED, DRAWN -> 0;
         };
     }

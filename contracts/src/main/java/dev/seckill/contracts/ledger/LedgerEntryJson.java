@@ -40,6 +40,15 @@ public final class LedgerEntryJson {
         instant(b, "acceptedAt", e.acceptedAt());
         if (e.openOffset() != null)
             b.append(",\"openOffset\":").append(e.openOffset().longValue());
+        if (e.bucket() != null) {
+            b.append(",\"bucket\":{\"index\":")
+                    .append(e.bucket().index())
+                    .append(",\"count\":")
+                    .append(e.bucket().count());
+            if (e.bucket().peer() != null)
+                b.append(",\"peer\":").append(e.bucket().peer().intValue());
+            b.append('}');
+        }
         b.append('}');
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }

@@ -34,11 +34,20 @@ class LedgerEntryJsonTest {
                     i % 6 == 0 ? null : random.nextLong() & Long.MAX_VALUE,
                     null,
                     instant(random, i % 8 == 0),
-                    i % 10 == 0 ? null : (long) random.nextInt(1_000_000));
+                    i % 10 == 0 ? null : (long) random.nextInt(1_000_000),
+                    bucket(random, i));
             String mine = new String(LedgerEntryJson.encode(e), StandardCharsets.UTF_8);
             assertThat(mine).isEqualTo(new String(Json.write(e), StandardCharsets.UTF_8));
             assertThat(Json.read(LedgerEntryJson.encode(e), LedgerEntry.class)).isEqualTo(e);
         }
+    }
+
+    /** Half the entries of a one-bucket sale, the rest in a bucket, a third of those a transfer's. */
+    private static BucketOf bucket(Random random, int i) {
+        if (i % 2 == 0) return null;
+        int count = 2 + random.nextInt(BucketOf.MAX_COUNT - 1);
+        int index = random.nextInt(count);
+        return i % 3 == 0 ? BucketOf.of(index, count).withPeer((index + 1) % count) : BucketOf.of(index, count);
     }
 
     private static Instant instant(Random random, boolean absent) {

@@ -60,12 +60,12 @@ class AsyncApiTest {
         Matcher m = Pattern.compile("address: '\\{prefix}([^']+)'").matcher(doc);
         while (m.find()) addresses.add("{prefix}" + m.group(1));
         assertThat(addresses).containsExactlyInAnyOrderElementsOf(new Topics("{prefix}").all());
-        Matcher refs = Pattern.compile("\\$ref: (schema/[a-z_-]+\\.json)").matcher(doc);
+        Matcher refs = Pattern.compile("\\$ref: (schema/[a-z0-9._-]+\\.json)").matcher(doc);
         int n = 0;
         for (; refs.find(); n++)
             assertThat(DOCUMENT.resolveSibling(refs.group(1))).as(refs.group(1)).exists();
         assertThat(n)
-                .as("the value schemas of commands, outcomes, ledger, payments and the DLQ headers")
-                .isEqualTo(5);
+                .as("the value schemas of commands, outcomes, ledger (v1 and v2), payments and the DLQ headers")
+                .isEqualTo(6);
     }
 }

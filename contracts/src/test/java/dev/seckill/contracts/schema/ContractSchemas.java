@@ -51,6 +51,16 @@ public final class ContractSchemas {
                 .validate(schemaJson, InputFormat.JSON);
     }
 
+    /**
+     * The schema file of a ledger entry's version: {@code ledger-entry.json} for v2 (a bucketed goods'),
+     * {@code ledger-entry.v1.json} otherwise.
+     */
+    public static String ledgerSchemaOf(byte[] json) {
+        return new String(json, StandardCharsets.UTF_8).startsWith("{\"v\":2,")
+                ? "ledger-entry.json"
+                : "ledger-entry.v1.json";
+    }
+
     public static List<Error> violations(String file, String json) {
         return schema(file).validate(json, InputFormat.JSON);
     }

@@ -18,7 +18,9 @@ import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.fair.Draw;
 import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.ledger.BucketOf;
 import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerEntryJson;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeJson;
@@ -28,6 +30,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,9 +57,13 @@ class EventSchemaTest {
         "pay.json",
         "outcome.json",
         "ledger-entry.json",
+        "ledger-entry.v1.json",
         "payment.json",
         "dlq-headers.json"
     };
+    /** The ledger entries of one-bucket sales; {@code ledger-entry.json} is v2, a bucketed goods'. */
+    static final String LEDGER_V1 = "ledger-entry.v1.json";
+
     static final String ID_64 = "Az09._:-".repeat(8);
     static final Instant[] INSTANTS = {
         Instant.parse("2026-11-29T10:00:00Z"),
@@ -187,13 +194,13 @@ class EventSchemaTest {
         Instant at = INSTANTS[2];
         LedgerEntry noSeed = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
                 .withDraw(committed(at));
-        assertThat(violations("ledger-entry.json", Json.write(noSeed))).isNotEmpty();
+        assertThat(violations(LEDGER_V1, Json.write(noSeed))).isNotEmpty();
         LedgerEntry noDraw = LedgerEntry.of("drawn:1001:0", 1001, LedgerType.DRAWN, 0, null, null, null, 5, at);
-        assertThat(violations("ledger-entry.json", Json.write(noDraw))).isNotEmpty();
+        assertThat(violations(LEDGER_V1, Json.write(noDraw))).isNotEmpty();
         LedgerEntry badChain = LedgerEntry.of("open-x", 1001, LedgerType.OPENED, 5, null, null, null, 5, at)
                 .withDraw(DrawFacts.committed(
                         Fairness.LOTTERY, 2_000, at.plusSeconds(2), at.plusSeconds(3), "not-a-hash", 4_000_000));
-        assertThat(violations("ledger-entry.json", Json.write(badChain))).isNotEmpty();
+        assertThat(violations(LEDGER_V1, Json.write(badChain))).isNotEmpty();
     }
 
     @Test
@@ -223,13 +230,84 @@ class EventSchemaTest {
                         .withDraw(committed(at)),
                 LedgerEntry.of(LedgerEntry.drawnOpId(1001, 0), 1001, LedgerType.DRAWN, 0, null, null, null, 5, at)
                         .withDraw(committed(at).revealed(DIGEST, 40, SIGNATURE, SEED, 35, 31)));
-        assertThat(all.stream().map(LedgerEntry::type).distinct()).containsExactlyInAnyOrder(LedgerType.values());
+        assertThat(all.stream().map(LedgerEntry::type).distinct())
+                .containsExactlyInAnyOrder(Arrays.stream(LedgerType.values())
+                        .filter(t -> t != LedgerType.TRANSFERRED_OUT && t != LedgerType.TRANSFERRED_IN)
+                        .toArray(LedgerType[]::new));
         for (LedgerEntry e : all) {
             byte[] json = Json.write(e);
-            assertThat(violations("ledger-entry.json", json))
+            assertThat(violations(LEDGER_V1, json))
                     .as(new String(json, StandardCharsets.UTF_8))
                     .isEmpty();
         }
+    }
+
+    @Test
+    void aBucketedGoodsEntriesAreV2_andConformToTheV2Schema_whichRefusesV1Entries_andTheV1SchemaRefusesThem() {
+        Instant at = INSTANTS[1];
+        BucketOf b1 = BucketOf.of(1, 4);
+        String borrow = "borrow:1001:2:7";
+        List<LedgerEntry> all = List.of(
+                LedgerEntry.of("open-1001", 1001, LedgerType.OPENED, 250, null, null, null, 250, at)
+                        .withKeysExpireAt(at.plusSeconds(86_400))
+                        .withCommandOffset(0)
+                        .inBucket(b1),
+                LedgerEntry.of(
+                                LedgerEntry.deductOpId(1001, "r-1"),
+                                1001,
+                                LedgerType.DEDUCTED,
+                                1,
+                                7L,
+                                "r-1",
+                                null,
+                                249,
+                                at)
+                        .withPurchase(12, at, 0)
+                        .inBucket(b1),
+                LedgerEntry.of(
+                                LedgerEntry.transferOpId(borrow, LedgerType.TRANSFERRED_OUT),
+                                1001,
+                                LedgerType.TRANSFERRED_OUT,
+                                124,
+                                null,
+                                null,
+                                null,
+                                125,
+                                at)
+                        .inBucket(b1.withPeer(2)),
+                LedgerEntry.of(
+                                LedgerEntry.transferOpId(borrow, LedgerType.TRANSFERRED_IN),
+                                1001,
+                                LedgerType.TRANSFERRED_IN,
+                                124,
+                                null,
+                                null,
+                                null,
+                                124,
+                                at)
+                        .inBucket(BucketOf.of(2, 4).withPeer(1)));
+        for (LedgerEntry e : all) {
+            byte[] json = LedgerEntryJson.encode(e);
+            assertThat(e.v()).isEqualTo(LedgerEntry.V2);
+            assertThat(violations("ledger-entry.json", json))
+                    .as(new String(json, StandardCharsets.UTF_8))
+                    .isEmpty();
+            assertThat(violations(LEDGER_V1, json))
+                    .as("a v1 reader's contract has no buckets")
+                    .isNotEmpty();
+        }
+        String out = new String(LedgerEntryJson.encode(all.get(2)), StandardCharsets.UTF_8);
+        assertThat(violations("ledger-entry.json", out.replace(",\"peer\":2", "")))
+                .as("a transfer names its peer bucket")
+                .isNotEmpty();
+        assertThat(violations("ledger-entry.json", out.replace("\"quantity\":124", "\"quantity\":0")))
+                .as("a transfer moves at least one unit")
+                .isNotEmpty();
+        byte[] oneBucket = LedgerEntryJson.encode(
+                LedgerEntry.of("close-1001", 1001, LedgerType.CLOSED, 0, null, null, null, 3, at));
+        assertThat(violations("ledger-entry.json", oneBucket))
+                .as("a one-bucket sale's entry is v1")
+                .isNotEmpty();
     }
 
     @Test
@@ -356,7 +434,7 @@ class EventSchemaTest {
         assertThat(List.of(
                         violations("outcome.json", success),
                         violations("outcome.json", rejected),
-                        violations("ledger-entry.json", deducted),
+                        violations(LEDGER_V1, deducted),
                         violations("payment.json", payment)))
                 .allMatch(List::isEmpty);
 
@@ -393,18 +471,11 @@ class EventSchemaTest {
         refused.put(
                 "outcome with a negative offset",
                 violations("outcome.json", success.replace("\"offset\":5", "\"offset\":-5")));
-        refused.put(
-                "ledger type not in the enum", violations("ledger-entry.json", deducted.replace("DEDUCTED", "SPENT")));
-        refused.put(
-                "DEDUCTED without the deduct: opId",
-                violations("ledger-entry.json", deducted.replace("deduct:r-1", "r-1")));
-        refused.put("DEDUCTED without userId", violations("ledger-entry.json", deducted.replace("\"userId\":7,", "")));
-        refused.put(
-                "DEDUCTED of 0 units",
-                violations("ledger-entry.json", deducted.replace("\"quantity\":1", "\"quantity\":0")));
-        refused.put(
-                "ledger entry without at",
-                violations("ledger-entry.json", deducted.replaceFirst(",\"at\":\"[^\"]*\"", "")));
+        refused.put("ledger type not in the enum", violations(LEDGER_V1, deducted.replace("DEDUCTED", "SPENT")));
+        refused.put("DEDUCTED without the deduct: opId", violations(LEDGER_V1, deducted.replace("deduct:r-1", "r-1")));
+        refused.put("DEDUCTED without userId", violations(LEDGER_V1, deducted.replace("\"userId\":7,", "")));
+        refused.put("DEDUCTED of 0 units", violations(LEDGER_V1, deducted.replace("\"quantity\":1", "\"quantity\":0")));
+        refused.put("ledger entry without at", violations(LEDGER_V1, deducted.replaceFirst(",\"at\":\"[^\"]*\"", "")));
         refused.put(
                 "payment without paidAt",
                 violations("payment.json", payment.replaceFirst(",\"paidAt\":\"[^\"]*\"", "")));

@@ -32,14 +32,18 @@ final class SchemaCompatibility {
 
     private SchemaCompatibility() {}
 
-    /** The breaks from every released schema file in {@code released} to the current one in {@code current}. */
+    /**
+     * The breaks from every released schema file in {@code released} (a version's folder, {@code v<N>}) to the current
+     * one in {@code current}: {@code X.v<N>.json} when a later version took the name {@code X.json}, else {@code X.json}.
+     */
     static List<String> breaks(Path released, Path current) {
         List<String> out = new ArrayList<>();
         try (Stream<Path> files = Files.list(released)) {
             for (Path old :
                     files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
                 String name = old.getFileName().toString();
-                Path now = current.resolve(name);
+                Path kept = current.resolve(name.replace(".json", "." + released.getFileName() + ".json"));
+                Path now = Files.exists(kept) ? kept : current.resolve(name);
                 if (!Files.exists(now)) {
                     out.add(name + ": removed");
                     continue;

@@ -7,9 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The compatibility gate: today's schemas against the released set, and each kind of break planted in a released
@@ -24,6 +26,25 @@ class SchemaCompatibilityTest {
     @Test
     void todaysSchemasBreakNothingTheReleasedSetPromised() {
         assertThat(SchemaCompatibility.breaks(RELEASED, CURRENT)).isEmpty();
+        assertThat(SchemaCompatibility.breaks(RELEASED.resolveSibling("v2"), CURRENT))
+                .isEmpty();
+    }
+
+    @Test
+    void aVersionKeptBesideItsSuccessor_isStillHeldToItsReleasedSchema(@TempDir Path dir) throws IOException {
+        Path released = Files.createDirectories(dir.resolve("released").resolve("v1"));
+        Path current = Files.createDirectories(dir.resolve("current"));
+        ObjectNode v1 = (ObjectNode) released("ledger-entry.json");
+        JSON.writeValue(released.resolve("ledger-entry.json").toFile(), v1);
+        ObjectNode v2 = v1.deepCopy();
+        v2.with("properties").putObject("v").put("const", 2);
+        JSON.writeValue(current.resolve("ledger-entry.json").toFile(), v2);
+        ObjectNode keptV1 = v1.deepCopy();
+        keptV1.with("properties").remove("stockAfter");
+        JSON.writeValue(current.resolve("ledger-entry.v1.json").toFile(), keptV1);
+        assertThat(SchemaCompatibility.breaks(released, current))
+                .as("v1 readers keep their contract while v2 is written beside it")
+                .containsExactly("ledger-entry.json.stockAfter: removed");
     }
 
     static JsonNode released(String file) throws IOException {

@@ -1,0 +1,32 @@
+package dev.seckill.contracts.ledger;
+
+/**
+ * Where a ledger entry's change happened when its goods' stock is split into buckets (docs/contracts.md, "Stock
+ * buckets"; a v2 entry): bucket {@code index} of {@code count}, each decided in its own commands partition in its own
+ * serial order. {@code peer}: on TRANSFERRED_OUT the bucket the units went to, on TRANSFERRED_IN the one they came
+ * from; absent otherwise. An entry without a bucket is of a one-bucket sale (bucket 0 of 1).
+ */
+public record BucketOf(int index, int count, Integer peer) {
+    /** More buckets than this buys nothing on any machine the project targets. */
+    public static final int MAX_COUNT = 64;
+
+    public BucketOf {
+        if (count < 1 || count > MAX_COUNT)
+            throw new IllegalArgumentException("bucket count must be 1.." + MAX_COUNT + ", got " + count);
+        if (index < 0 || index >= count)
+            throw new IllegalArgumentException("bucket must be 0.." + (count - 1) + ", got " + index);
+        if (peer != null && (peer < 0 || peer >= count || peer == index))
+            throw new IllegalArgumentException(
+                    "peer bucket must be another of 0.." + (count - 1) + " than " + index + ", got " + peer);
+    }
+
+    /** Bucket {@code index} of {@code count}, not a transfer's. */
+    public static BucketOf of(int index, int count) {
+        return new BucketOf(index, count, null);
+    }
+
+    /** This bucket, on a transfer with {@code peer}. */
+    public BucketOf withPeer(int peer) {
+        return new BucketOf(index, count, peer);
+    }
+}

@@ -2,6 +2,7 @@ package dev.seckill.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.contracts.ledger.BucketOf;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.order.store.Deduction;
@@ -67,8 +68,13 @@ class LedgerEffectsTest {
         return LedgerEntry.of(opId, GOODS, type, quantity, user, rid, orderId, 0, AT);
     }
 
+    /** The entry as the writer applies it from its ledger partition {@code partition}. */
+    LedgerEffect apply(LedgerEntry e, int partition) throws SQLException {
+        return StockLedger.applyLedger(c, e, partition, "trace");
+    }
+
     LedgerEffect apply(LedgerEntry e) throws SQLException {
-        return StockLedger.applyLedger(c, e, "trace");
+        return StockLedger.applyLedger(c, e, 0, "trace");
     }
 
     long one(String sql, Object... args) throws SQLException {
@@ -277,6 +283,67 @@ class LedgerEffectsTest {
         assertThat(text("SELECT live_user_id FROM purchase_order WHERE request_id = 'old'"))
                 .isNull();
         assertThat(one("SELECT live_user_id FROM purchase_order WHERE request_id = 'new'"))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void givenABucketedGoods_thenItsOneSaleRowSumsTheBuckets_andTransfersNetToZero_onceEachSideIsApplied()
+            throws Exception {
+        BucketOf b0 = BucketOf.of(0, 2);
+        BucketOf b1 = BucketOf.of(1, 2);
+        apply(
+                entry(LedgerEntry.bucketShareOpId("open", 0), LedgerType.OPENED, 5, null, null, null)
+                        .withCommandOffset(0)
+                        .inBucket(b0),
+                3);
+        apply(
+                entry(LedgerEntry.bucketShareOpId("open", 1), LedgerType.OPENED, 4, null, null, null)
+                        .withCommandOffset(0)
+                        .inBucket(b1),
+                4);
+        assertThat(one("SELECT opened_stock FROM sale WHERE goods_id = ?", GOODS))
+                .as("one open, a share in each bucket: two changes")
+                .isEqualTo(9);
+        String out = LedgerEntry.transferOpId("borrow:" + GOODS + ":1:1", LedgerType.TRANSFERRED_OUT);
+        String in = LedgerEntry.transferOpId("borrow:" + GOODS + ":1:1", LedgerType.TRANSFERRED_IN);
+        assertThat(apply(
+                        entry(out, LedgerType.TRANSFERRED_OUT, 2, null, null, null)
+                                .inBucket(b0.withPeer(1)),
+                        3))
+                .isEqualTo(LedgerEffect.APPLIED);
+        assertThat(one("SELECT stock FROM sale WHERE goods_id = ?", GOODS))
+                .as("units in transit are in neither bucket")
+                .isEqualTo(7);
+        apply(entry(in, LedgerType.TRANSFERRED_IN, 2, null, null, null).inBucket(b1.withPeer(0)), 4);
+        assertThat(apply(
+                        entry(in, LedgerType.TRANSFERRED_IN, 2, null, null, null)
+                                .inBucket(b1.withPeer(0)),
+                        4))
+                .as("each side applies once")
+                .isEqualTo(LedgerEffect.NONE);
+        assertThat(one("SELECT stock FROM sale WHERE goods_id = ?", GOODS)).isEqualTo(9);
+        assertThat(one("SELECT opened_stock FROM sale WHERE goods_id = ?", GOODS))
+                .isEqualTo(9);
+    }
+
+    @Test
+    void givenPaidOrdersInTwoBuckets_whenOneBucketOpensAgain_thenOnlyItsPartitionsEarlierBuyersMayBuyAgain()
+            throws Exception {
+        // bucket 0 decides in partition 0, bucket 1 in partition 1: offsets compare only within one partition
+        Orders.record(c, purchase("old-in-0", 1, 5));
+        Orders.record(c, new Deduction(Purchases.deducted(GOODS, "new-in-1", 2, 0, 3, 0), 1, null));
+        update("UPDATE purchase_order SET status = 'PAID' WHERE goods_id = ?", GOODS);
+
+        apply(
+                entry("open-2", LedgerType.OPENED, 5, null, null, null)
+                        .withCommandOffset(10)
+                        .inBucket(BucketOf.of(0, 2)),
+                0);
+
+        assertThat(text("SELECT live_user_id FROM purchase_order WHERE request_id = 'old-in-0'"))
+                .isNull();
+        assertThat(one("SELECT live_user_id FROM purchase_order WHERE request_id = 'new-in-1'"))
+                .as("offset 3 of partition 1 is not before offset 10 of partition 0")
                 .isEqualTo(2);
     }
 

@@ -57,6 +57,7 @@ class MySql8SchemaTest {
                 StockLedger.applyLedger(
                         c,
                         LedgerEntry.of("open-1", 1001, LedgerType.OPENED, 10, null, null, null, 10, Instant.now()),
+                        0,
                         null);
                 LedgerEntry a = deducted("a", 1001, 1, 9);
                 List<Deduction> batch =

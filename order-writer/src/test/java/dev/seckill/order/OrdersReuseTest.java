@@ -103,7 +103,7 @@ class OrdersReuseTest {
     @Test
     void aRequestIdReusedInALaterSale_afterTheStreamForgotIt_isANewOrder_andARedeliveryOfEitherIsANoOp()
             throws Exception {
-        assertThat(StockLedger.applyLedger(c, opened("open-1", 5, 10), null)).isEqualTo(LedgerEffect.APPLIED);
+        assertThat(StockLedger.applyLedger(c, opened("open-1", 5, 10), 0, null)).isEqualTo(LedgerEffect.APPLIED);
         LedgerEntry first = deducted(GOODS, "r", USER, 4, 11, 10);
         assertThat(Orders.record(c, deduction(first, "trace-1"))).isTrue();
         long firstOrder = orderIn("r", 10);
@@ -111,10 +111,11 @@ class OrdersReuseTest {
         assertThat(StockLedger.applyLedger(
                         c,
                         LedgerEntry.of("release-1", GOODS, LedgerType.RELEASED, 1, USER, "r", firstOrder, 5, AT),
+                        0,
                         null))
                 .isEqualTo(LedgerEffect.ORDER_ENDED);
         // a later sale of the goods, once the stream forgot the first one's keys: the buyer reuses the requestId
-        assertThat(StockLedger.applyLedger(c, opened("open-2", 3, 50), null)).isEqualTo(LedgerEffect.APPLIED);
+        assertThat(StockLedger.applyLedger(c, opened("open-2", 3, 50), 0, null)).isEqualTo(LedgerEffect.APPLIED);
         LedgerEntry second = deducted(GOODS, "r", USER, 7, 51, 50);
 
         assertThat(Orders.record(c, deduction(second, "trace-2")))
@@ -159,7 +160,7 @@ class OrdersReuseTest {
 
     @Test
     void anOrderWrittenBeforeOrdersNamedTheirSale_andNotPlaced_isNoLaterSalesOrder() throws Exception {
-        assertThat(StockLedger.applyLedger(c, opened("open-1", 5, 10), null)).isEqualTo(LedgerEffect.APPLIED);
+        assertThat(StockLedger.applyLedger(c, opened("open-1", 5, 10), 0, null)).isEqualTo(LedgerEffect.APPLIED);
         // as the reconciler wrote a lost order before it placed its orders: no sale, no source offset; claimed
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO purchase_order (request_id, goods_id, user_id, "
                 + "quantity, status, live_user_id) VALUES ('old', ?, ?, 1, 'PAID', ?)")) {
@@ -179,7 +180,7 @@ class OrdersReuseTest {
                 .as("its sale's purchase redelivered: the unplaced order is this sale's")
                 .isFalse();
 
-        assertThat(StockLedger.applyLedger(c, opened("open-2", 3, 50), null)).isEqualTo(LedgerEffect.APPLIED);
+        assertThat(StockLedger.applyLedger(c, opened("open-2", 3, 50), 0, null)).isEqualTo(LedgerEffect.APPLIED);
         assertThat(Orders.record(c, deduction(deducted(GOODS, "old", USER, 6, 51, 50), null)))
                 .as("the requestId reused in the later sale, once the stream forgot it: a new purchase")
                 .isTrue();

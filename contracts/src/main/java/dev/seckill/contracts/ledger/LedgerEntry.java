@@ -217,6 +217,15 @@ public record LedgerEntry(
         return borrowOpId + (side == LedgerType.TRANSFERRED_OUT ? ":out" : ":in");
     }
 
+    /**
+     * The opId of one bucket's share of an operation every bucket of a goods applies (its open, close, restore):
+     * one change per bucket, each claimed once by its own opId ({@code @} is outside the ids' characters, so no client
+     * opId can be another's share).
+     */
+    public static String bucketShareOpId(String opId, int bucket) {
+        return opId + "@b" + bucket;
+    }
+
     /** The bucket this entry's change happened in: 0 for an entry of a one-bucket sale. */
     public int bucketIndex() {
         return bucket == null ? 0 : bucket.index();

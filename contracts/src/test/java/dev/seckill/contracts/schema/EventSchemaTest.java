@@ -248,7 +248,16 @@ class EventSchemaTest {
         BucketOf b1 = BucketOf.of(1, 4);
         String borrow = "borrow:1001:2:7";
         List<LedgerEntry> all = List.of(
-                LedgerEntry.of("open-1001", 1001, LedgerType.OPENED, 250, null, null, null, 250, at)
+                LedgerEntry.of(
+                                LedgerEntry.bucketShareOpId(ID_64, 1),
+                                1001,
+                                LedgerType.OPENED,
+                                250,
+                                null,
+                                null,
+                                null,
+                                250,
+                                at)
                         .withKeysExpireAt(at.plusSeconds(86_400))
                         .withCommandOffset(0)
                         .inBucket(b1),

@@ -20,8 +20,12 @@ public final class StockLedger {
      * Applies a ledger entry other than DEDUCTED (those are orders: {@link Orders}). A RELEASED entry also ends the
      * order it released, whoever sent the release (sweeper, operator, repair): the unit is back on sale, so the order
      * must neither stay payable nor keep the buyer's live-purchase key (invariant 7; the buyer may buy again).
+     * TRANSFERRED_OUT and TRANSFERRED_IN (a bucketed goods' units moving between its buckets) change the goods' one
+     * {@code sale.stock} by their deltas, netting to 0 once both are applied. {@code partition}: the record's, which is
+     * the bucket's commands partition (every topic is partitioned alike).
      */
-    public static LedgerEffect applyLedger(Connection c, LedgerEntry e, String traceId) throws SQLException {
+    public static LedgerEffect applyLedger(Connection c, LedgerEntry e, int partition, String traceId)
+            throws SQLException {
         if (e.type() == LedgerType.DEDUCTED) return LedgerEffect.NONE;
         if (!claim(c, e, traceId)) return LedgerEffect.NONE;
         if (e.type() == LedgerType.PAID || e.type() == LedgerType.PAYMENT_REFUSED) return PaymentDecisions.apply(c, e);
@@ -34,7 +38,7 @@ public final class StockLedger {
                 ps.executeUpdate();
             }
         }
-        if (e.type() == LedgerType.OPENED && e.commandOffset() != null) endEarlierSales(c, e);
+        if (e.type() == LedgerType.OPENED && e.commandOffset() != null) endEarlierSales(c, e, partition);
         return e.type() == LedgerType.RELEASED ? Releases.endReleasedOrder(c, e) : LedgerEffect.APPLIED;
     }
 
@@ -47,18 +51,24 @@ public final class StockLedger {
      * offset of their sale's OPENED): it repairs only a settled goods, i.e. after this writer applied the OPENED of the
      * order's sale, so such an order is always of an earlier sale than an OPENED applied now: it is stamped placed
      * before any sale (source offset -1), so that it counts as no later sale's order ({@link Orders#IN_SALE}).
+     * A bucketed goods' OPENED opens one bucket, in its own commands partition: offsets compare only within one
+     * partition, so it ends the earlier orders of that partition alone (each bucket's OPENED ends its own; the stream
+     * opens every bucket of the previous sale again, with 0 units when the new sale has fewer: docs/decisions.md).
      */
-    private static void endEarlierSales(Connection c, LedgerEntry e) throws SQLException {
+    private static void endEarlierSales(Connection c, LedgerEntry e, int partition) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE purchase_order SET source_offset = -1 "
                 + "WHERE goods_id = ? AND source_offset IS NULL AND sale_offset = -1")) {
             ps.setLong(1, e.goodsId());
             ps.executeUpdate();
         }
+        boolean bucketed = e.bucket() != null;
         try (PreparedStatement ps = c.prepareStatement(
                 "UPDATE purchase_order SET live_user_id = NULL WHERE goods_id = ? AND live_user_id IS NOT NULL "
-                        + "AND status IN ('PAID', 'PAYING') AND source_offset < ?")) {
+                        + "AND status IN ('PAID', 'PAYING') AND source_offset < ?"
+                        + (bucketed ? " AND source_partition = ?" : ""))) {
             ps.setLong(1, e.goodsId());
             ps.setLong(2, e.commandOffset());
+            if (bucketed) ps.setInt(3, partition);
             ps.executeUpdate();
         }
     }

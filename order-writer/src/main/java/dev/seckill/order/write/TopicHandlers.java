@@ -126,7 +126,7 @@ public final class TopicHandlers {
                 throw new PoisonRecord("DEDUCTED entry without userId, requestId or a quantity of 1 or more");
             return Orders.record(c, new Deduction(e, r.partition(), traceId));
         }
-        LedgerEffect effect = StockLedger.applyLedger(c, e, traceId);
+        LedgerEffect effect = StockLedger.applyLedger(c, e, r.partition(), traceId);
         if (e.type() == LedgerType.RELEASED && effect != LedgerEffect.NONE) {
             metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
         }

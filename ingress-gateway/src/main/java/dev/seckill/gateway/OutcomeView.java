@@ -125,6 +125,8 @@ final class OutcomeView implements AutoCloseable {
 
     private void onLedger(LedgerEntry e) {
         draws.onLedger(e);
+        // an open says how its sale is split; any entry of a bucketed goods says so too (a view started mid-sale)
+        if (e.type() == LedgerType.OPENED || e.bucket() != null) soldOut.split(e.goodsId(), e.bucketCount());
         if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
             soldOut.clear(e.goodsId());
         }

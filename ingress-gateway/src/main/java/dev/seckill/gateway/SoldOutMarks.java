@@ -5,6 +5,7 @@ import dev.seckill.contracts.outcome.OutcomeKind;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -21,6 +22,11 @@ import java.util.function.LongSupplier;
  *
  * <p>A SOLD_OUT that leaves stock (a quantity larger than what is left) marks nothing: a smaller purchase can still
  * succeed, and the door answers only what the stream would.
+ *
+ * <p>A goods split into buckets ({@link #split}) is marked by a SOLD_OUT alone: its outcomes' {@code stockAfter} is one
+ * bucket's, and the stream answers SOLD_OUT for it only once a pass found every bucket empty (docs/invariants.md,
+ * "Stock buckets"), while a SUCCESS that took a bucket's last unit says nothing of the others. Its mark is not renewed
+ * from Redis (the window lookups read one bucket's keys): it lapses at the TTL.
  */
 final class SoldOutMarks {
     /** The stock Redis held at a read of a goods that started at or after {@code sinceMs}; null when there is none. */
@@ -31,6 +37,9 @@ final class SoldOutMarks {
     private record Mark(long setAt, long until) {}
 
     private final Map<Long, Mark> marks = new ConcurrentHashMap<>();
+    /** The goods whose current sale is split into buckets, as the ledger says. */
+    private final Set<Long> bucketed = ConcurrentHashMap.newKeySet();
+
     private final long ttlMs;
     private final StockReads reads;
     private final LongSupplier clock;
@@ -56,8 +65,16 @@ final class SoldOutMarks {
         boolean takesStock = o.outcome() == OutcomeKind.SOLD_OUT || o.outcome() == OutcomeKind.SUCCESS;
         if (!takesStock) return;
         long now = clock.getAsLong();
-        if (o.stockAfter() <= 0) marks.put(o.goodsId(), new Mark(now, now + ttlMs));
-        else if (o.outcome() == OutcomeKind.SUCCESS) marks.remove(o.goodsId());
+        boolean success = o.outcome() == OutcomeKind.SUCCESS;
+        if (o.stockAfter() <= 0 && !(success && bucketed.contains(o.goodsId())))
+            marks.put(o.goodsId(), new Mark(now, now + ttlMs));
+        else if (success) marks.remove(o.goodsId());
+    }
+
+    /** The ledger says how many buckets the goods' current sale is split into (1: not split). */
+    void split(long goodsId, int buckets) {
+        if (buckets > 1) bucketed.add(goodsId);
+        else bucketed.remove(goodsId);
     }
 
     /** Stock came back (a release, a sale opened or restored): the door lets purchases through at once. */
@@ -70,7 +87,7 @@ final class SoldOutMarks {
         if (m == null) return false;
         long now = clock.getAsLong();
         if (m.until() > now) return true;
-        Long stock = reads.stockReadSince(goodsId, m.setAt());
+        Long stock = bucketed.contains(goodsId) ? null : reads.stockReadSince(goodsId, m.setAt());
         if (stock != null && stock <= 0) {
             // replace, not put: a clear or a new mark that raced this renewal wins; another thread's renewal counts
             // once

@@ -52,6 +52,28 @@ class SoldOutMarksTest {
     }
 
     @Test
+    void givenABucketedGoods_aSuccessThatEmptiesItsBucketMarksNothing_aSoldOutMarks_andTheMarkLapsesUnrenewed() {
+        marks.split(GOODS, 4);
+        marks.outcome(outcome(OutcomeKind.SUCCESS, 1, 0));
+        assertThat(marks.soldOut(GOODS))
+                .as("one bucket emptied: the others may hold units")
+                .isFalse();
+        marks.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
+        assertThat(marks.soldOut(GOODS))
+                .as("the stream answers SOLD_OUT once every bucket was found empty")
+                .isTrue();
+        now.addAndGet(TTL / 2);
+        read(0); // bucket 0's keys: says nothing of the goods
+        now.addAndGet(TTL / 2);
+        assertThat(marks.soldOut(GOODS)).isFalse();
+        assertThat(marks.renewals()).isZero();
+
+        marks.split(GOODS, 1); // opened again, one bucket
+        marks.outcome(outcome(OutcomeKind.SUCCESS, 1, 0));
+        assertThat(marks.soldOut(GOODS)).isTrue();
+    }
+
+    @Test
     void aSoldOutThatLeavesStockMarksNothing_aSmallerPurchaseCanStillSucceed() {
         marks.outcome(outcome(OutcomeKind.SOLD_OUT, 2, 1));
         assertThat(marks.soldOut(GOODS)).isFalse();

@@ -58,17 +58,26 @@ final class FoldRows {
         switch (e.type()) {
             case OPENED -> {
                 opened = e.quantity();
-                // a sale starts without buyers (a forced open deleted them, an open over an expired sale found none)
-                update(c, "DELETE FROM reconcile_holding WHERE goods_id = ?", e.goodsId());
+                // a sale starts without buyers (a forced open deleted them, an open over an expired sale found none);
+                // a bucket's open, without the buyers of that bucket (the others' are folded in any order around it)
+                if (e.bucket() == null) update(c, "DELETE FROM reconcile_holding WHERE goods_id = ?", e.goodsId());
+                else
+                    update(
+                            c,
+                            "DELETE FROM reconcile_holding WHERE goods_id = ? AND bucket = ?",
+                            e.goodsId(),
+                            e.bucketIndex());
             }
             case DEDUCTED -> {
                 deducted = e.quantity();
                 try (PreparedStatement ps = c.prepareStatement(
-                        "REPLACE INTO reconcile_holding (goods_id, user_id, request_id, quantity) VALUES (?, ?, ?, ?)")) {
+                        "REPLACE INTO reconcile_holding (goods_id, user_id, request_id, quantity, bucket) "
+                                + "VALUES (?, ?, ?, ?, ?)")) {
                     ps.setLong(1, e.goodsId());
                     ps.setLong(2, e.userId());
                     ps.setString(3, e.requestId());
                     ps.setLong(4, e.quantity());
+                    ps.setInt(5, e.bucketIndex());
                     ps.executeUpdate();
                 }
             }
@@ -92,6 +101,10 @@ final class FoldRows {
             else ps.setLong(5, e.keysExpireAt().toEpochMilli());
             ps.executeUpdate();
         }
+        // how its current sale is split: an open says it, and so does every entry of a bucketed goods; a transfer
+        // between its buckets moves nothing in the goods' fold (its two sides net to 0)
+        if (e.type() == LedgerType.OPENED || e.bucket() != null)
+            update(c, "UPDATE reconcile_fold SET buckets = ? WHERE goods_id = ?", e.bucketCount(), e.goodsId());
         // where the goods' current sale begins in its commands partition: the orders the reconciler writes for its
         // buyers are placed there (order-writer ends the orders of a sale when the next one opens, by that offset)
         if (e.type() == LedgerType.OPENED)

@@ -20,7 +20,9 @@ final class ReconcileQueries {
      * The ledger fold of one goods: units opened, deducted and released, when its sale's keys expire, and the command
      * offset of its latest OPENED (null: not known).
      */
-    record LedgerFold(long opened, long deducted, long released, long keysExpireAtMs, Long openedCommandOffset) {
+    /** {@code buckets}: how many buckets the goods' current sale is split into (1: not split). */
+    record LedgerFold(
+            long opened, long deducted, long released, long keysExpireAtMs, Long openedCommandOffset, int buckets) {
         /** The units left by the ledger: opened − deducted + released. */
         long stock() {
             return opened - deducted + released;
@@ -44,14 +46,15 @@ final class ReconcileQueries {
 
     static LedgerFold fold(Connection c, long goods) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT opened, deducted, released, COALESCE(keys_expire_at_ms, 0), opened_command_offset "
+                "SELECT opened, deducted, released, COALESCE(keys_expire_at_ms, 0), opened_command_offset, buckets "
                         + "FROM reconcile_fold WHERE goods_id = ?")) {
             ps.setLong(1, goods);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) return new LedgerFold(0, 0, 0, 0, null);
+                if (!rs.next()) return new LedgerFold(0, 0, 0, 0, null, 1);
                 long offset = rs.getLong(5);
+                Long openedAt = rs.wasNull() ? null : offset;
                 return new LedgerFold(
-                        rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.wasNull() ? null : offset);
+                        rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), openedAt, rs.getInt(6));
             }
         }
     }

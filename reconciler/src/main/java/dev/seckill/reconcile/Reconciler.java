@@ -97,9 +97,8 @@ public final class Reconciler implements AutoCloseable {
             // judged only now: a goods whose partition moved while its sources were read is in flight, not drifting
             PipelineLag.Snapshot after = lag.snapshot();
             for (Observed o : observed) {
-                boolean settled = before.settledUntil(
-                        after, PipelineLag.partitionOf(o.drift().goodsId(), fold.partitionCount()));
-                rows.add(settled ? repair(c, o) : inFlight(c, o));
+                if (!settled(before, after, o)) rows.add(inFlight(c, o));
+                else rows.add(o.buckets() > 1 ? flagBucketed(c, o) : repair(c, o));
             }
         }
         return rows;
@@ -107,15 +106,38 @@ public final class Reconciler implements AutoCloseable {
 
     /** One goods as read from every source, before any judgement. */
     private record Observed(
-            GoodsDrift drift, Map<Long, Holding> holdings, Map<String, Long> liveOrders, Long saleOffset) {}
+            GoodsDrift drift,
+            Map<Long, Holding> holdings,
+            Map<String, Long> liveOrders,
+            Long saleOffset,
+            int buckets) {}
+
+    /**
+     * Whether every commands partition the goods is decided in was settled between the two snapshots: its home, and
+     * the partitions after it of the buckets of a goods split into buckets.
+     */
+    private boolean settled(PipelineLag.Snapshot before, PipelineLag.Snapshot after, Observed o) {
+        int home = PipelineLag.partitionOf(o.drift().goodsId(), fold.partitionCount());
+        for (int b = 0; b < o.buckets(); b++)
+            if (!before.settledUntil(after, (home + b) % fold.partitionCount())) return false;
+        return true;
+    }
 
     private Observed observe(Connection c, long goods) throws Exception {
         LedgerFold fold = ReconcileQueries.fold(c, goods);
         Map<Long, Holding> holdings = ReconcileQueries.holdings(c, goods);
         Map<String, Long> liveOrders = ReconcileQueries.liveOrders(c, goods);
         ReconcileQueries.DbSide dbSide = ReconcileQueries.dbSide(c, goods);
-        String stock = redis.get(keys.stock(goods));
-        long buyers = redis.hlen(keys.buyers(goods));
+        // a goods split into buckets has each bucket's keys: the goods is their sum (units in transit are in
+        // neither, as in the fold)
+        String stock = null;
+        long buyers = 0;
+        for (int b = 0; b < fold.buckets(); b++) {
+            String bucketStock = redis.get(keys.stock(goods, b));
+            if (bucketStock != null)
+                stock = Long.toString((stock == null ? 0 : Long.parseLong(stock)) + Long.parseLong(bucketStock));
+            buyers += redis.hlen(keys.buyers(goods, b));
+        }
         // live units by the ledger are its live holdings, not deducted − released: that also counts the paid units of
         // earlier sales of the goods, whose orders stop being live when the next sale opens
         long ledgerLiveUnits =
@@ -147,7 +169,7 @@ public final class Reconciler implements AutoCloseable {
                     drift.ended() ? 0 : drift.redisStock() == null ? fold.stock() : drift.redisStock() - fold.stock());
             gauges.set(goods, "db", drift.dbStock() == null ? fold.stock() : drift.dbStock() - fold.stock());
         }
-        return new Observed(drift, holdings, liveOrders, fold.openedCommandOffset());
+        return new Observed(drift, holdings, liveOrders, fold.openedCommandOffset(), fold.buckets());
     }
 
     /**
@@ -156,9 +178,39 @@ public final class Reconciler implements AutoCloseable {
      */
     private Row inFlight(Connection c, Observed o) throws Exception {
         GoodsDrift d = o.drift();
-        if (!d.wiped() || dryRun || !restores.wipeRestoreDue(d.goodsId())) return new Row(d, false, List.of());
+        if (!d.wiped() || o.buckets() > 1 || dryRun || !restores.wipeRestoreDue(d.goodsId()))
+            return new Row(d, false, List.of());
         String why = "Redis holds no key of a live sale (wiped); restored with work in flight";
         return new Row(d, false, List.of(repairs.restore(c, d.goodsId(), "redis_wiped", why)));
+    }
+
+    /**
+     * A settled goods split into buckets: its drift is flagged (once per finding), not repaired. A {@code restore}
+     * rebuilds one goods' keys from the stream's fold of one partition, and a bucketed goods has a fold and keys per
+     * bucket: a restore of the goods would put all its units in bucket 0's keys (docs/decisions.md, "Stock buckets").
+     * Missing orders are flagged too: an order is placed by its bucket's partition and open offset.
+     */
+    private Row flagBucketed(Connection c, Observed o) throws Exception {
+        GoodsDrift drift = o.drift();
+        long goods = drift.goodsId();
+        List<String> done = new ArrayList<>();
+        if (!drift.redisAgrees()) {
+            String why = "Redis stock " + drift.redisStock() + " / buyers " + drift.redisBuyers() + " over "
+                    + o.buckets() + " buckets, ledger says " + drift.ledgerStock() + " / "
+                    + o.holdings().size()
+                    + ": a bucketed goods is restored bucket by bucket";
+            String flagged = repairs.flagOnce(c, goods, "redis_drift", "flagged", why);
+            if (flagged != null) done.add(flagged);
+        }
+        for (Map.Entry<Long, Holding> h : o.holdings().entrySet()) {
+            String requestId = h.getValue().requestId();
+            if (o.liveOrders().containsKey(requestId) || ReconcileQueries.orderExists(c, goods, requestId, null))
+                continue;
+            String why = "SUCCESS " + requestId + " of user " + h.getKey() + " has no order row (bucketed goods)";
+            String flagged = repairs.flagOnce(c, goods, "missing_order", "flagged", why);
+            if (flagged != null) done.add(flagged);
+        }
+        return new Row(drift, true, done);
     }
 
     private Row repair(Connection c, Observed o) throws Exception {

@@ -3,7 +3,11 @@ package dev.seckill.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seckill.contracts.ledger.BucketOf;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +27,64 @@ class ReconcilerRepairsTest {
     /** Cycles until the goods was judged settled (its repairs made); returns that cycle's row. */
     static Reconciler.Row settledCycle(Reconciler r, long goods) {
         return await().atMost(Duration.ofSeconds(60)).until(() -> r.cycle(goods).get(0), Reconciler.Row::settled);
+    }
+
+    @Test
+    void givenAGoodsSplitIntoBuckets_thenItsRedisIsTheSumOfItsBucketsKeys_andItsDriftIsFlaggedOnce_neverRestoredAsOne()
+            throws Exception {
+        long goods = 9201;
+        BucketOf b0 = BucketOf.of(0, 2);
+        BucketOf b1 = BucketOf.of(1, 2);
+        stack.ledger(opened(goods, 0, 3).inBucket(b0));
+        stack.ledger(opened(goods, 1, 2).inBucket(b1));
+        stack.ledger(LedgerEntry.of(
+                        LedgerEntry.deductOpId(goods, "r-5"),
+                        goods,
+                        LedgerType.DEDUCTED,
+                        1,
+                        5L,
+                        "r-5",
+                        null,
+                        1,
+                        Instant.now())
+                .inBucket(b1));
+        stack.redis.set(stack.keys.stock(goods, 0), "3");
+        stack.redis.set(stack.keys.stock(goods, 1), "1");
+        stack.redis.hset(stack.keys.buyers(goods, 1), "5", "1");
+        stack.writer();
+        Reconciler r = stack.reconciler(stack.producer);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> stack.one("SELECT COUNT(*) FROM purchase_order WHERE goods_id = ?", goods) == 1);
+        Reconciler.Row agrees = settledCycle(r, goods);
+        assertThat(agrees.drift().redisStock())
+                .as("3 + 1 units over the two buckets' keys")
+                .isEqualTo(4);
+        assertThat(agrees.drift().redisAgrees()).isTrue();
+        assertThat(agrees.repairs()).isEmpty();
+
+        stack.redis.set(stack.keys.stock(goods, 1), "0"); // bucket 1 lost a write
+        Reconciler.Row drifted = settledCycle(r, goods);
+        assertThat(drifted.repairs()).containsExactly("redis_drift: flagged");
+        assertThat(settledCycle(r, goods).repairs()).as("flagged once").isEmpty();
+        assertThat(stack.one(
+                        "SELECT COUNT(*) FROM reconcile_audit WHERE goods_id = ? AND action = 'restore_sent'", goods))
+                .as("a restore of the goods would put all its units in bucket 0's keys")
+                .isZero();
+    }
+
+    static LedgerEntry opened(long goods, int bucket, long stock) {
+        return LedgerEntry.of(
+                        LedgerEntry.bucketShareOpId("open-" + goods, bucket),
+                        goods,
+                        LedgerType.OPENED,
+                        stock,
+                        null,
+                        null,
+                        null,
+                        stock,
+                        Instant.now())
+                .withKeysExpireAt(Instant.now().plus(Duration.ofHours(1)))
+                .withCommandOffset(0);
     }
 
     @Test

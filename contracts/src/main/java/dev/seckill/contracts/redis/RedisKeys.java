@@ -79,10 +79,39 @@ public record RedisKeys(String prefix) {
 
     /** The keys every stock script receives, in the order the scripts expect them. */
     public List<String> goodsKeys(long goodsId) {
-        return List.of(sale(goodsId), stock(goodsId), buyers(goodsId), holders(goodsId), paidMarks(goodsId));
+        return goodsKeys(goodsId, 0);
+    }
+
+    /**
+     * The keys of bucket {@code bucket} of a goods whose stock is split into buckets (docs/decisions.md, "Stock
+     * buckets"), in the order the scripts expect them. Bucket 0 has the goods' own keys ({@code {goodsId}}), so a
+     * one-bucket sale's keys are today's; bucket b has the hash tag {@code {goodsId.b}}: its own Cluster slot.
+     */
+    public List<String> goodsKeys(long goodsId, int bucket) {
+        return List.of(
+                key("sale", goodsId, bucket),
+                stock(goodsId, bucket),
+                buyers(goodsId, bucket),
+                key("holders", goodsId, bucket),
+                key("paid", goodsId, bucket));
+    }
+
+    /** String: the units left in one bucket of a goods ({@link #stock(long)} for bucket 0). */
+    public String stock(long goodsId, int bucket) {
+        return key("stock", goodsId, bucket);
+    }
+
+    /** Hash: userId -> quantity held by a live purchase in one bucket of a goods. */
+    public String buyers(long goodsId, int bucket) {
+        return key("buyers", goodsId, bucket);
     }
 
     private String key(String kind, long goodsId) {
-        return prefix + kind + ":{" + goodsId + "}";
+        return key(kind, goodsId, 0);
+    }
+
+    private String key(String kind, long goodsId, int bucket) {
+        if (bucket < 0) throw new IllegalArgumentException("bucket must be at least 0, got " + bucket);
+        return prefix + kind + ":{" + goodsId + (bucket == 0 ? "" : "." + bucket) + "}";
     }
 }

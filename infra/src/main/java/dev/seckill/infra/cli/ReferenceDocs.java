@@ -1,5 +1,6 @@
 package dev.seckill.infra.cli;
 
+import dev.seckill.infra.ops.deploy.OperatorManifests;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.SettingFamily;
 import java.io.IOException;
@@ -7,10 +8,12 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * docs/cli.md and docs/configuration.md, made from the code's declarations ({@link CliCommands}, {@link
- * Configuration}): {@code ./seckill docs} writes them and {@code ReferenceDocsTest} fails when a file differs from what
+ * Configuration}), and the production overlay's Strimzi resources and PrometheusRule ({@link OperatorManifests}):
+ * {@code ./seckill docs} writes them and {@code ReferenceDocsTest} fails when a file differs from what
  * the code declares. The prose around the tables is here too, so that a file is never edited by hand.
  */
 public final class ReferenceDocs {
@@ -110,10 +113,21 @@ public final class ReferenceDocs {
         return b.toString();
     }
 
-    /** Writes both files under {@code root}; says which changed. */
+    /**
+     * Writes the reference docs and the production overlay's generated resources ({@link OperatorManifests}) under
+     * {@code root}; says which changed.
+     */
     static int write(Path root, PrintStream out) throws IOException {
-        for (Map.Entry<String, String> doc :
-                Map.of(CLI, cli(), CONFIGURATION, configuration()).entrySet()) {
+        for (Map.Entry<String, String> doc : new TreeMap<>(Map.of(
+                        CLI,
+                        cli(),
+                        CONFIGURATION,
+                        configuration(),
+                        OperatorManifests.STRIMZI,
+                        OperatorManifests.strimzi(),
+                        OperatorManifests.RULES,
+                        OperatorManifests.prometheusRule(root)))
+                .entrySet()) {
             Path file = root.resolve(doc.getKey());
             boolean same = Files.exists(file) && Files.readString(file).equals(doc.getValue());
             if (!same) Files.writeString(file, doc.getValue());

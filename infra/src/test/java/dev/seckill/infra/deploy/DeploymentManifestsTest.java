@@ -2,6 +2,7 @@ package dev.seckill.infra.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.contracts.Topics;
 import dev.seckill.infra.cli.Configuration;
 import dev.seckill.kit.config.Setting;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -21,6 +22,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.strimzi.api.kafka.model.topic.KafkaTopic;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,7 +115,9 @@ class DeploymentManifestsTest {
         assertThat(workloads.keySet()).containsExactlyInAnyOrderElementsOf(PORTS.keySet());
         workloads.forEach((name, t) -> {
             Container c = t.getSpec().getContainers().get(0);
-            assertThat(c.getImage()).as(name + " image").isEqualTo("seckill/" + name + ":0.1.0");
+            assertThat(c.getImage())
+                    .as(name + " image: local, never a public registry's name")
+                    .isEqualTo("localhost/seckill/" + name + ":0.1.0");
             // liveness and start-up on /live (never on Kafka, Redis or the database), readiness on /health
             assertThat(c.getStartupProbe().getHttpGet().getPath())
                     .as(name + " startup")
@@ -139,14 +143,18 @@ class DeploymentManifestsTest {
                     .as(name + " scraped")
                     .containsEntry("prometheus.io/scrape", "true")
                     .containsEntry("prometheus.io/port", String.valueOf(METRICS.get(name)));
-            assertThat(c.getEnvFrom().toString()).contains("seckill-config").contains("seckill-secrets");
+            assertThat(c.getEnvFrom())
+                    .extracting(e -> e.getConfigMapRef() != null
+                            ? "config:" + e.getConfigMapRef().getName()
+                            : "secret:" + e.getSecretRef().getName())
+                    .containsExactly("config:seckill-config", "secret:" + name + "-secrets");
         });
         ConfigMap config = K8sModel.of(docs, ConfigMap.class).get(0);
         assertThat(KNOWN)
                 .as("every variable set is one the services read")
                 .containsAll(config.getData().keySet());
         assertThat(K8sModel.of(docs, Secret.class))
-                .as("no secret value in the files: the Secret seckill-secrets is made per cluster (config.yaml)")
+                .as("no secret value in the files: each service's Secret is made per cluster (config.yaml)")
                 .isEmpty();
         assertThat(config.getData().keySet()).noneMatch(k -> k.contains("SECRET") || k.contains("PASSWORD"));
         assertThat(config.getData()).containsEntry("SECKILL_ADMIN_HOST", "0.0.0.0");
@@ -253,21 +261,38 @@ class DeploymentManifestsTest {
         assertThat(stream.getSpec().getReplicas())
                 .as("a standby needs another instance")
                 .isGreaterThanOrEqualTo(2);
-        String job = String.join(
-                "\n",
-                K8sModel.of(docs, Job.class)
-                        .get(0)
-                        .getSpec()
-                        .getTemplate()
-                        .getSpec()
-                        .getContainers()
-                        .get(0)
-                        .getArgs());
-        assertThat(job)
-                .contains("--replication-factor 3")
-                .contains("min.insync.replicas=2")
+        // production: Strimzi's topics, replicated thrice, a write surviving one broker lost, the ledger forever
+        Topics topics = new Topics("seckill.");
+        assertThat(K8sModel.of(docs, KafkaTopic.class))
+                .extracting(t -> t.getSpec().getTopicName())
+                .containsExactlyInAnyOrderElementsOf(topics.all());
+        for (KafkaTopic t : K8sModel.of(docs, KafkaTopic.class)) {
+            assertThat(t.getSpec().getReplicas()).as(t.getSpec().getTopicName()).isEqualTo(3);
+            Map<String, String> topicConfig = new TreeMap<>();
+            t.getSpec().getConfig().forEach((k, v) -> topicConfig.put(k, String.valueOf(v)));
+            assertThat(topicConfig)
+                    .as(t.getSpec().getTopicName())
+                    .containsEntry("min.insync.replicas", "2")
+                    .containsEntry(
+                            "retention.ms", t.getSpec().getTopicName().equals(topics.ledger()) ? "-1" : "2592000000");
+        }
+        // a plain cluster's: the Job, as the base has it (the local overlay replicates once: one broker)
+        Job job = K8sModel.of(
+                        K8sModel.parse(Files.readString(K8sModel.BASE.resolve("topics-job.yaml")), "topics-job.yaml"),
+                        Job.class)
+                .get(0);
+        Container topicsJob =
+                job.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(String.join("\n", topicsJob.getArgs()))
+                .contains("--replication-factor $REPLICAS")
+                .contains("min.insync.replicas=$MIN_ISR")
                 .contains("seckill.ledger")
-                .contains("retention.ms=-1");
+                .contains("retention.ms=-1")
+                .as("a secured cluster's admin properties, when mounted")
+                .contains("--command-config /etc/seckill/kafka/client.properties");
+        assertThat(topicsJob.getEnv())
+                .extracting(e -> e.getName() + "=" + e.getValue())
+                .contains("REPLICAS=3", "MIN_ISR=2");
     }
 
     @Test

@@ -20,11 +20,15 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.openshift.api.model.monitoring.v1.PodMonitor;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
+import io.strimzi.api.kafka.model.topic.KafkaTopic;
+import io.strimzi.api.kafka.model.user.KafkaUser;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,17 +47,27 @@ import java.util.Set;
  * filled {@code additionalProperties} (a class with a deserializer of its own, which would bypass the mapper).
  */
 final class K8sModel {
+    /** The kustomize tree: {@code base/} and one folder per overlay under {@code overlays/}. */
     static final Path DIR = Path.of("..", "deploy", "k8s").toAbsolutePath().normalize();
 
+    static final Path BASE = DIR.resolve("base");
+    /** The overlays, each a cluster the pipeline is deployed to. */
+    static final List<String> OVERLAYS = List.of("local", "production");
+
     /** The kinds these manifests may use, by {@code apiVersion/kind}. */
-    static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-            "v1/ConfigMap", ConfigMap.class,
-            "v1/Secret", Secret.class,
-            "v1/Service", Service.class,
-            "apps/v1/Deployment", Deployment.class,
-            "apps/v1/StatefulSet", StatefulSet.class,
-            "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
-            "batch/v1/Job", Job.class);
+    static final Map<String, Class<? extends HasMetadata>> KINDS = Map.ofEntries(
+            Map.entry("v1/ConfigMap", ConfigMap.class),
+            Map.entry("v1/Secret", Secret.class),
+            Map.entry("v1/Service", Service.class),
+            Map.entry("apps/v1/Deployment", Deployment.class),
+            Map.entry("apps/v1/StatefulSet", StatefulSet.class),
+            Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
+            Map.entry("batch/v1/Job", Job.class),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+            Map.entry("monitoring.coreos.com/v1/PodMonitor", PodMonitor.class),
+            Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class),
+            Map.entry("kafka.strimzi.io/v1beta2/KafkaTopic", KafkaTopic.class),
+            Map.entry("kafka.strimzi.io/v1beta2/KafkaUser", KafkaUser.class));
 
     static final ObjectMapper STRICT = strictMapper();
 
@@ -78,15 +92,44 @@ final class K8sModel {
         return mapper;
     }
 
-    /** Every document of every file in {@code deploy/k8s}, in file order. */
+    /** The production overlay as {@code kubectl kustomize} renders it, parsed strictly. */
     static List<HasMetadata> all() throws IOException {
-        List<HasMetadata> docs = new ArrayList<>();
-        try (var files = Files.list(DIR)) {
-            for (Path f :
-                    files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList())
-                docs.addAll(parse(Files.readString(f), f.getFileName().toString()));
+        return rendered("production");
+    }
+
+    /** One overlay ({@link #OVERLAYS}) as {@code kubectl kustomize} renders it, parsed strictly. */
+    static List<HasMetadata> rendered(String overlay) throws IOException {
+        return parse(render(overlay), "overlays/" + overlay);
+    }
+
+    /**
+     * {@code kubectl kustomize deploy/k8s/overlays/<overlay>}: the YAML an operator applies. kubectl is the tool the
+     * overlays are written for (its kustomize is the one `kubectl apply -k` runs); a machine without it cannot check
+     * them, and says so.
+     */
+    static String render(String overlay) throws IOException {
+        Process p;
+        try {
+            p = new ProcessBuilder(
+                            "kubectl",
+                            "kustomize",
+                            DIR.resolve("overlays").resolve(overlay).toString())
+                    .redirectErrorStream(false)
+                    .start();
+        } catch (IOException e) {
+            throw new IllegalStateException("kubectl is needed to render the kustomize overlays: " + e.getMessage(), e);
         }
-        return docs;
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        try {
+            if (p.waitFor() != 0)
+                throw new IllegalStateException("kubectl kustomize overlays/" + overlay + " failed: "
+                        + new String(err, java.nio.charset.StandardCharsets.UTF_8).strip());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+        return new String(out, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Every document of {@code yaml}, each as its kind's class; anything the strict model refuses throws. */
@@ -132,7 +175,7 @@ final class K8sModel {
     }
 
     private static void walk(Object node, String path, List<String> found, Set<Object> seen) {
-        if (node == null || !seen.add(node)) return;
+        if (node == null || node instanceof Enum<?> || !seen.add(node)) return;
         if (node instanceof Collection<?> items) {
             int i = 0;
             for (Object item : items) walk(item, path + "[" + i++ + "]", found, seen);
@@ -142,7 +185,8 @@ final class K8sModel {
             map.forEach((k, v) -> walk(v, path + "." + k, found, seen));
             return;
         }
-        if (!node.getClass().getName().startsWith("io.fabric8.")) return;
+        String type = node.getClass().getName();
+        if (!type.startsWith("io.fabric8.") && !type.startsWith("io.strimzi.")) return;
         for (Class<?> c = node.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field f : c.getDeclaredFields()) {
                 if (Modifier.isStatic(f.getModifiers())) continue;

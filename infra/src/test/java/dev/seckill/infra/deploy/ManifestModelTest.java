@@ -23,32 +23,47 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Tag("fast")
 class ManifestModelTest {
-    static final Path SERVICES = K8sModel.DIR.resolve("services.yaml");
+    static final Path SERVICES = K8sModel.BASE.resolve("services.yaml");
 
     @Test
-    void everyDocumentOfEveryFileIsAKnownKindWithOnlyTheModelsFields() throws IOException {
-        List<String> files;
-        try (var list = Files.list(K8sModel.DIR)) {
-            files = list.map(p -> p.getFileName().toString()).sorted().toList();
+    void everyOverlayRendersToKnownKindsWithOnlyTheModelsFields() throws IOException {
+        for (String overlay : K8sModel.OVERLAYS) {
+            List<HasMetadata> docs = K8sModel.rendered(overlay);
+            assertThat(docs)
+                    .as(overlay)
+                    .extracting(d -> d.getKind() + "/" + d.getMetadata().getName())
+                    .doesNotHaveDuplicates()
+                    .contains(
+                            "ConfigMap/seckill-config",
+                            "Deployment/ingress-gateway",
+                            "Service/ingress-gateway",
+                            "StatefulSet/stock-stream",
+                            "Service/stock-stream",
+                            "Deployment/order-writer",
+                            "Deployment/reconciler",
+                            "NetworkPolicy/seckill-default-deny");
+            for (HasMetadata d : docs)
+                assertThat(K8sModel.unknownFields(d))
+                        .as(overlay + ": " + d.getKind() + " " + d.getMetadata().getName())
+                        .isEmpty();
         }
-        assertThat(files).as("only YAML here").allMatch(f -> f.endsWith(".yaml"));
+        assertThat(K8sModel.rendered("local"))
+                .extracting(d -> d.getKind() + "/" + d.getMetadata().getName())
+                .as("a plain cluster's topics come from the Job")
+                .contains("Job/seckill-topics")
+                .noneMatch(k -> k.startsWith("Kafka"));
         List<HasMetadata> docs = K8sModel.all();
         assertThat(docs)
                 .extracting(d -> d.getKind() + "/" + d.getMetadata().getName())
-                .doesNotHaveDuplicates()
+                .as("production: Strimzi's topics and users, the Prometheus Operator's monitor and rules")
                 .contains(
-                        "ConfigMap/seckill-config",
-                        "Deployment/ingress-gateway",
-                        "Service/ingress-gateway",
-                        "StatefulSet/stock-stream",
-                        "Service/stock-stream",
-                        "Deployment/order-writer",
-                        "Deployment/reconciler",
-                        "Job/seckill-topics");
-        for (HasMetadata d : docs)
-            assertThat(K8sModel.unknownFields(d))
-                    .as(d.getKind() + " " + d.getMetadata().getName())
-                    .isEmpty();
+                        "KafkaTopic/seckill.commands",
+                        "KafkaTopic/seckill.ledger",
+                        "KafkaUser/seckill-gateway",
+                        "KafkaUser/seckill-stock-stream",
+                        "PodMonitor/seckill",
+                        "PrometheusRule/seckill")
+                .doesNotContain("Job/seckill-topics");
         // parsed, not skipped: a field deep in a pod template arrived in its typed place
         Deployment gateway = K8sModel.of(docs, Deployment.class).get(0);
         assertThat(gateway.getSpec()

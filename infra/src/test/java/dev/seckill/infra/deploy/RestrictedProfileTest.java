@@ -34,8 +34,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Tag("fast")
 class RestrictedProfileTest {
+    /** The pod templates of every overlay (the Job is the local one's: production's topics are Strimzi's). */
     static Map<String, PodTemplateSpec> templates() throws IOException {
-        List<HasMetadata> docs = K8sModel.all();
+        List<HasMetadata> docs = new java.util.ArrayList<>(K8sModel.all());
+        docs.addAll(K8sModel.of(K8sModel.rendered("local"), Job.class));
         Map<String, PodTemplateSpec> t = new LinkedHashMap<>();
         K8sModel.of(docs, Deployment.class)
                 .forEach(d -> t.put(d.getMetadata().getName(), d.getSpec().getTemplate()));

@@ -27,17 +27,21 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * deploy/k8s run by {@code podman kube play}, the kinds it runs (Deployment, ConfigMap, Secret), on a network with
- * Kafka, Redis and MariaDB from deploy/compose.yaml. The StatefulSet's pod template runs the same way, as a Deployment
- * of one (podman 4.3 runs no StatefulSet); the ConfigMap's addresses are pointed at the test's stack. Every probe the
- * manifests declare, and every /metrics, is asked from outside the pod, on its own address, as a kubelet and
- * Prometheus do; the restricted securityContext is checked as podman applied it.
+ * The local overlay ({@code kubectl kustomize deploy/k8s/overlays/local}) run by {@code podman kube play}, the kinds
+ * it runs (Deployment, ConfigMap, Secret), on a network with Kafka, Redis and MariaDB from deploy/compose.yaml, whose
+ * names the overlay uses. The StatefulSet's pod template runs the same way, as a Deployment of one (podman 4.3 runs no
+ * StatefulSet). Every probe the manifests declare, and every /metrics, is asked from outside the pod, on its own
+ * address, as a kubelet and Prometheus do; the restricted securityContext is checked as podman applied it, and each
+ * pod's environment holds its own service's secrets and no other's.
  */
 class KubePlayDeploymentTest {
     private static final ObjectMapper YAML = new YAMLMapper();
@@ -52,6 +56,20 @@ class KubePlayDeploymentTest {
     static List<String> secrets = new ArrayList<>();
     static List<JsonNode> workloads = new ArrayList<>();
 
+    static final String LOCAL_OVERLAY = "deploy/k8s/overlays/local";
+    /** Each service's Secret: variable → the test's secret file (deploy/k8s/base/config.yaml says how they are made). */
+    static final Map<String, Map<String, String>> SECRETS = Map.of(
+            "ingress-gateway-secrets",
+            Map.of(
+                    "SECKILL_GATEWAY_AUTH_SECRET", "gateway-auth-secret",
+                    "SECKILL_GATEWAY_PAYMENT_SECRET", "gateway-payment-secret"),
+            "order-writer-secrets",
+            Map.of("SECKILL_DB_PASSWORD", "db-password"),
+            "reconciler-secrets",
+            Map.of("SECKILL_DB_PASSWORD", "db-password"),
+            "stock-stream-secrets",
+            Map.of());
+
     @BeforeAll
     static void play() throws Exception {
         String why = Podman.unusable();
@@ -61,6 +79,9 @@ class KubePlayDeploymentTest {
         String cannot = Podman.cannotRun("seckill/ingress-gateway:" + Images.tag());
         if (cannot != null) System.out.println("KubePlayDeploymentTest" + " skipped: " + cannot);
         assumeTrue(cannot == null, cannot);
+        String noKubectl = kubectlMissing();
+        if (noKubectl != null) System.out.println("KubePlayDeploymentTest skipped: " + noKubectl);
+        assumeTrue(noKubectl == null, noKubectl);
         secretFiles = new TestSecrets();
         stack = new ComposeProject(
                 "seckill-kp-" + UUID.randomUUID().toString().substring(0, 8),
@@ -71,29 +92,27 @@ class KubePlayDeploymentTest {
         stack.up("kafka", "redis", "mariadb");
         played = Path.of("target", "containers", "kube-play.yaml").toAbsolutePath();
         Files.createDirectories(played.getParent());
+        // the local overlay as kubectl renders it: what an operator applies to a one-machine cluster
+        String rendered = Podman.run(Duration.ofMinutes(1), Map.of(), "kubectl", "kustomize", LOCAL_OVERLAY)
+                .orThrow("kubectl kustomize " + LOCAL_OVERLAY)
+                .output();
         StringBuilder out = new StringBuilder();
-        for (String file : List.of("deploy/k8s/config.yaml", "deploy/k8s/services.yaml"))
-            for (JsonNode doc : YAML
-                    .readerFor(JsonNode.class)
-                    .readValues(new YAMLFactory()
-                            .createParser(Podman.ROOT.resolve(file).toFile()))
-                    .readAll()
-                    .stream()
-                    .map(JsonNode.class::cast)
-                    .toList()) {
-                JsonNode runnable = forPodman(doc);
-                if (runnable == null) continue;
-                if (runnable.path("kind").asText().equals("Deployment")) workloads.add(runnable);
-                out.append("---\n").append(YAML.writeValueAsString(runnable));
-            }
+        for (JsonNode doc :
+                YAML.readerFor(JsonNode.class).readValues(new YAMLFactory().createParser(rendered)).readAll().stream()
+                        .map(JsonNode.class::cast)
+                        .toList()) {
+            JsonNode runnable = forPodman(doc);
+            if (runnable == null) continue;
+            if (runnable.path("kind").asText().equals("Deployment")) workloads.add(runnable);
+            out.append("---\n").append(YAML.writeValueAsString(runnable));
+        }
         Files.writeString(played, out.toString());
-        // the Secret the manifests read, made per cluster as config.yaml says (kubectl create secret generic ...)
-        createSecret(
-                "seckill-secrets",
-                Map.of(
-                        "SECKILL_GATEWAY_AUTH_SECRET", secretFiles.get("gateway-auth-secret"),
-                        "SECKILL_GATEWAY_PAYMENT_SECRET", secretFiles.get("gateway-payment-secret"),
-                        "SECKILL_DB_PASSWORD", secretFiles.get("db-password")));
+        // each service's own Secret, made per cluster as config.yaml says (kubectl create secret generic ...)
+        for (var secret : SECRETS.entrySet()) {
+            Map<String, String> values = new LinkedHashMap<>();
+            secret.getValue().forEach((env, file) -> values.put(env, secretFiles.get(file)));
+            createSecret(secret.getKey(), values);
+        }
         Podman.run(
                         Duration.ofMinutes(5),
                         Map.of(),
@@ -126,6 +145,35 @@ class KubePlayDeploymentTest {
                 if (secretFiles != null) secretFiles.close();
             }
         }
+    }
+
+    @Test
+    void givenOneSecretPerService_thenAPodHoldsItsOwnSecretsAndNoOtherServices() throws Exception {
+        Map<String, String> environments = new TreeMap<>();
+        for (JsonNode w : workloads) {
+            String name = w.path("metadata").path("name").asText();
+            String pid = Podman.podman("inspect", "--format", "{{.State.Pid}}", container(w))
+                    .orThrow("podman inspect " + container(w))
+                    .trimmed();
+            // the process's own environment, as the kernel holds it: what the service can read
+            environments.put(
+                    name,
+                    new String(Files.readAllBytes(Path.of("/proc", pid, "environ")), StandardCharsets.UTF_8)
+                            .replace('\0', '\n'));
+        }
+        assertThat(environments.keySet())
+                .containsExactlyInAnyOrder("ingress-gateway", "stock-stream", "order-writer", "reconciler");
+        Set<String> everySecret = new TreeSet<>();
+        SECRETS.values().forEach(m -> everySecret.addAll(m.keySet()));
+        environments.forEach((name, env) -> {
+            Set<String> own = SECRETS.getOrDefault(name + "-secrets", Map.of()).keySet();
+            for (String secret : everySecret) {
+                boolean holds = env.lines().anyMatch(l -> l.startsWith(secret + "="));
+                assertThat(holds)
+                        .as(name + (own.contains(secret) ? " reads " : " cannot read ") + secret)
+                        .isEqualTo(own.contains(secret));
+            }
+        });
     }
 
     @Test
@@ -194,19 +242,14 @@ class KubePlayDeploymentTest {
         }
     }
 
-    /** The document as podman runs it, or null for a kind it does not (Service, PodDisruptionBudget, Job). */
+    /**
+     * The document as podman runs it, or null for a kind it does not (Service, PodDisruptionBudget, Job,
+     * NetworkPolicy). The local overlay already names compose's servers and runs one pod of each workload.
+     */
     static JsonNode forPodman(JsonNode doc) {
         ObjectNode d = doc.deepCopy();
         switch (d.path("kind").asText()) {
-            case "ConfigMap" -> {
-                ObjectNode data = (ObjectNode) d.path("data");
-                data.put("SECKILL_KAFKA_BOOTSTRAP", "kafka:9092");
-                data.put("SECKILL_REDIS_URL", "redis://redis:6379");
-                data.put("SECKILL_DB_URL", "jdbc:mysql://mariadb:3306/seckill");
-                return d;
-            }
-            case "Deployment" -> {
-                ((ObjectNode) d.path("spec")).put("replicas", 1);
+            case "ConfigMap", "Deployment" -> {
                 return d;
             }
             case "StatefulSet" -> {
@@ -273,6 +316,19 @@ class KubePlayDeploymentTest {
             if (p.path("name").asText().equals(port.asText()))
                 return p.path("containerPort").asInt();
         throw new IllegalStateException("no container port named " + port.asText());
+    }
+
+    /** Null when kubectl (which renders the overlay) runs here, else one line saying why not. */
+    static String kubectlMissing() {
+        try {
+            return Podman.run(Duration.ofSeconds(30), Map.of(), "kubectl", "version", "--client")
+                                    .exit()
+                            == 0
+                    ? null
+                    : "kubectl does not run here: the local overlay cannot be rendered";
+        } catch (IOException | RuntimeException e) {
+            return "no kubectl here (" + e.getMessage() + "): the local overlay cannot be rendered";
+        }
     }
 
     /** The container podman made of the workload's first container: {@code <name>-pod-0-<container>}. */

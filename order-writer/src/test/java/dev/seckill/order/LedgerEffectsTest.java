@@ -292,20 +292,20 @@ class LedgerEffectsTest {
         BucketOf b0 = BucketOf.of(0, 2);
         BucketOf b1 = BucketOf.of(1, 2);
         apply(
-                entry(LedgerEntry.bucketShareOpId("open", 0), LedgerType.OPENED, 5, null, null, null)
+                entry(BucketOf.shareOpId("open", 0), LedgerType.OPENED, 5, null, null, null)
                         .withCommandOffset(0)
                         .inBucket(b0),
                 3);
         apply(
-                entry(LedgerEntry.bucketShareOpId("open", 1), LedgerType.OPENED, 4, null, null, null)
+                entry(BucketOf.shareOpId("open", 1), LedgerType.OPENED, 4, null, null, null)
                         .withCommandOffset(0)
                         .inBucket(b1),
                 4);
         assertThat(one("SELECT opened_stock FROM sale WHERE goods_id = ?", GOODS))
                 .as("one open, a share in each bucket: two changes")
                 .isEqualTo(9);
-        String out = LedgerEntry.transferOpId("borrow:" + GOODS + ":1:1", LedgerType.TRANSFERRED_OUT);
-        String in = LedgerEntry.transferOpId("borrow:" + GOODS + ":1:1", LedgerType.TRANSFERRED_IN);
+        String out = BucketOf.transferOpId("borrow:" + GOODS + ":1:1", LedgerType.TRANSFERRED_OUT);
+        String in = BucketOf.transferOpId("borrow:" + GOODS + ":1:1", LedgerType.TRANSFERRED_IN);
         assertThat(apply(
                         entry(out, LedgerType.TRANSFERRED_OUT, 2, null, null, null)
                                 .inBucket(b0.withPeer(1)),

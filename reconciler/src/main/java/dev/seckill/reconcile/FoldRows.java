@@ -58,28 +58,11 @@ final class FoldRows {
         switch (e.type()) {
             case OPENED -> {
                 opened = e.quantity();
-                // a sale starts without buyers (a forced open deleted them, an open over an expired sale found none);
-                // a bucket's open, without the buyers of that bucket (the others' are folded in any order around it)
-                if (e.bucket() == null) update(c, "DELETE FROM reconcile_holding WHERE goods_id = ?", e.goodsId());
-                else
-                    update(
-                            c,
-                            "DELETE FROM reconcile_holding WHERE goods_id = ? AND bucket = ?",
-                            e.goodsId(),
-                            e.bucketIndex());
+                startWithoutBuyers(c, e);
             }
             case DEDUCTED -> {
                 deducted = e.quantity();
-                try (PreparedStatement ps = c.prepareStatement(
-                        "REPLACE INTO reconcile_holding (goods_id, user_id, request_id, quantity, bucket) "
-                                + "VALUES (?, ?, ?, ?, ?)")) {
-                    ps.setLong(1, e.goodsId());
-                    ps.setLong(2, e.userId());
-                    ps.setString(3, e.requestId());
-                    ps.setLong(4, e.quantity());
-                    ps.setInt(5, e.bucketIndex());
-                    ps.executeUpdate();
-                }
+                hold(c, e);
             }
             case RELEASED -> {
                 released = e.quantity();
@@ -113,6 +96,28 @@ final class FoldRows {
                     "UPDATE reconcile_fold SET opened_command_offset = ? WHERE goods_id = ?",
                     e.commandOffset(),
                     e.goodsId());
+    }
+
+    /**
+     * A sale starts without buyers (a forced open deleted them, an open over an expired sale found none); a bucket's
+     * open, without the buyers of that bucket (the others' entries are folded in any order around it).
+     */
+    private static void startWithoutBuyers(Connection c, LedgerEntry e) throws SQLException {
+        if (e.bucket() == null) update(c, "DELETE FROM reconcile_holding WHERE goods_id = ?", e.goodsId());
+        else update(c, "DELETE FROM reconcile_holding WHERE goods_id = ? AND bucket = ?", e.goodsId(), e.bucketIndex());
+    }
+
+    /** A DEDUCTED entry's buyer holds its purchase, in its bucket. */
+    private static void hold(Connection c, LedgerEntry e) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "REPLACE INTO reconcile_holding (goods_id, user_id, request_id, quantity, bucket) VALUES (?, ?, ?, ?, ?)")) {
+            ps.setLong(1, e.goodsId());
+            ps.setLong(2, e.userId());
+            ps.setString(3, e.requestId());
+            ps.setLong(4, e.quantity());
+            ps.setInt(5, e.bucketIndex());
+            ps.executeUpdate();
+        }
     }
 
     private static void update(Connection c, String sql, Object... args) throws SQLException {

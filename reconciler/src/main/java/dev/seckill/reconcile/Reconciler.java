@@ -128,16 +128,9 @@ public final class Reconciler implements AutoCloseable {
         Map<Long, Holding> holdings = ReconcileQueries.holdings(c, goods);
         Map<String, Long> liveOrders = ReconcileQueries.liveOrders(c, goods);
         ReconcileQueries.DbSide dbSide = ReconcileQueries.dbSide(c, goods);
-        // a goods split into buckets has each bucket's keys: the goods is their sum (units in transit are in
-        // neither, as in the fold)
-        String stock = null;
-        long buyers = 0;
-        for (int b = 0; b < fold.buckets(); b++) {
-            String bucketStock = redis.get(keys.stock(goods, b));
-            if (bucketStock != null)
-                stock = Long.toString((stock == null ? 0 : Long.parseLong(stock)) + Long.parseLong(bucketStock));
-            buyers += redis.hlen(keys.buyers(goods, b));
-        }
+        BucketedGoods.RedisSide inRedis = BucketedGoods.read(redis, keys, goods, fold.buckets());
+        Long stock = inRedis.stock();
+        long buyers = inRedis.buyers();
         // live units by the ledger are its live holdings, not deducted − released: that also counts the paid units of
         // earlier sales of the goods, whose orders stop being live when the next sale opens
         long ledgerLiveUnits =
@@ -150,7 +143,7 @@ public final class Reconciler implements AutoCloseable {
                 fold.stock(),
                 holdings.size(),
                 ledgerLiveUnits,
-                stock == null ? null : Long.parseLong(stock),
+                stock,
                 stock == null && buyers == 0 ? null : buyers,
                 dbSide.saleStock(),
                 (long) liveOrders.size(),
@@ -184,33 +177,10 @@ public final class Reconciler implements AutoCloseable {
         return new Row(d, false, List.of(repairs.restore(c, d.goodsId(), "redis_wiped", why)));
     }
 
-    /**
-     * A settled goods split into buckets: its drift is flagged (once per finding), not repaired. A {@code restore}
-     * rebuilds one goods' keys from the stream's fold of one partition, and a bucketed goods has a fold and keys per
-     * bucket: a restore of the goods would put all its units in bucket 0's keys (docs/decisions.md, "Stock buckets").
-     * Missing orders are flagged too: an order is placed by its bucket's partition and open offset.
-     */
+    /** A settled goods split into buckets: its drift flagged, not repaired ({@link BucketedGoods#flag}). */
     private Row flagBucketed(Connection c, Observed o) throws Exception {
-        GoodsDrift drift = o.drift();
-        long goods = drift.goodsId();
-        List<String> done = new ArrayList<>();
-        if (!drift.redisAgrees()) {
-            String why = "Redis stock " + drift.redisStock() + " / buyers " + drift.redisBuyers() + " over "
-                    + o.buckets() + " buckets, ledger says " + drift.ledgerStock() + " / "
-                    + o.holdings().size()
-                    + ": a bucketed goods is restored bucket by bucket";
-            String flagged = repairs.flagOnce(c, goods, "redis_drift", "flagged", why);
-            if (flagged != null) done.add(flagged);
-        }
-        for (Map.Entry<Long, Holding> h : o.holdings().entrySet()) {
-            String requestId = h.getValue().requestId();
-            if (o.liveOrders().containsKey(requestId) || ReconcileQueries.orderExists(c, goods, requestId, null))
-                continue;
-            String why = "SUCCESS " + requestId + " of user " + h.getKey() + " has no order row (bucketed goods)";
-            String flagged = repairs.flagOnce(c, goods, "missing_order", "flagged", why);
-            if (flagged != null) done.add(flagged);
-        }
-        return new Row(drift, true, done);
+        return new Row(
+                o.drift(), true, BucketedGoods.flag(c, repairs, o.drift(), o.holdings(), o.liveOrders(), o.buckets()));
     }
 
     private Row repair(Connection c, Observed o) throws Exception {

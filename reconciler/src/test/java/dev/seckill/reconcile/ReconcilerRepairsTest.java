@@ -74,7 +74,7 @@ class ReconcilerRepairsTest {
 
     static LedgerEntry opened(long goods, int bucket, long stock) {
         return LedgerEntry.of(
-                        LedgerEntry.bucketShareOpId("open-" + goods, bucket),
+                        BucketOf.shareOpId("open-" + goods, bucket),
                         goods,
                         LedgerType.OPENED,
                         stock,

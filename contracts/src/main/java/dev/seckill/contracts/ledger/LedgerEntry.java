@@ -207,25 +207,6 @@ public record LedgerEntry(
                 where);
     }
 
-    /**
-     * The opIds of one transfer's two entries: the borrow that asked for it ({@code borrowOpId}, unique per goods) and
-     * the side. Two entries, each claimed once by its opId, so a transfer applied twice moves nothing twice.
-     */
-    public static String transferOpId(String borrowOpId, LedgerType side) {
-        if (side != LedgerType.TRANSFERRED_OUT && side != LedgerType.TRANSFERRED_IN)
-            throw new IllegalArgumentException("a transfer's side is TRANSFERRED_OUT or TRANSFERRED_IN, got " + side);
-        return borrowOpId + (side == LedgerType.TRANSFERRED_OUT ? ":out" : ":in");
-    }
-
-    /**
-     * The opId of one bucket's share of an operation every bucket of a goods applies (its open, close, restore):
-     * one change per bucket, each claimed once by its own opId ({@code @} is outside the ids' characters, so no client
-     * opId can be another's share).
-     */
-    public static String bucketShareOpId(String opId, int bucket) {
-        return opId + "@b" + bucket;
-    }
-
     /** The bucket this entry's change happened in: 0 for an entry of a one-bucket sale. */
     public int bucketIndex() {
         return bucket == null ? 0 : bucket.index();

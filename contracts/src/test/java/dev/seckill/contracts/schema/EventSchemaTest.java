@@ -248,16 +248,7 @@ class EventSchemaTest {
         BucketOf b1 = BucketOf.of(1, 4);
         String borrow = "borrow:1001:2:7";
         List<LedgerEntry> all = List.of(
-                LedgerEntry.of(
-                                LedgerEntry.bucketShareOpId(ID_64, 1),
-                                1001,
-                                LedgerType.OPENED,
-                                250,
-                                null,
-                                null,
-                                null,
-                                250,
-                                at)
+                LedgerEntry.of(BucketOf.shareOpId(ID_64, 1), 1001, LedgerType.OPENED, 250, null, null, null, 250, at)
                         .withKeysExpireAt(at.plusSeconds(86_400))
                         .withCommandOffset(0)
                         .inBucket(b1),
@@ -274,7 +265,7 @@ class EventSchemaTest {
                         .withPurchase(12, at, 0)
                         .inBucket(b1),
                 LedgerEntry.of(
-                                LedgerEntry.transferOpId(borrow, LedgerType.TRANSFERRED_OUT),
+                                BucketOf.transferOpId(borrow, LedgerType.TRANSFERRED_OUT),
                                 1001,
                                 LedgerType.TRANSFERRED_OUT,
                                 124,
@@ -285,7 +276,7 @@ class EventSchemaTest {
                                 at)
                         .inBucket(b1.withPeer(2)),
                 LedgerEntry.of(
-                                LedgerEntry.transferOpId(borrow, LedgerType.TRANSFERRED_IN),
+                                BucketOf.transferOpId(borrow, LedgerType.TRANSFERRED_IN),
                                 1001,
                                 LedgerType.TRANSFERRED_IN,
                                 124,

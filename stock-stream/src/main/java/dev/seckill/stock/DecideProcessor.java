@@ -44,6 +44,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
 
     private final Function<FoldStore, Decider> deciderFactory;
     private final MeterRegistry metrics;
+    private final GoodsMeters goodsMeters;
     private final int batchSize;
     private final Duration linger;
     private final EarlyCommit earlyCommit;
@@ -62,9 +63,16 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private Counter processed;
     private Counter dlq;
 
-    /** @param settings the batch size and linger, and when a commit is asked for at once ({@link EarlyCommit}) */
+    /**
+     * @param goodsMeters the per-goods series every forwarded decision updates
+     * @param settings the batch size and linger, and when a commit is asked for at once ({@link EarlyCommit})
+     */
     DecideProcessor(
-            Function<FoldStore, Decider> deciderFactory, MeterRegistry metrics, StockTopology.Settings settings) {
+            Function<FoldStore, Decider> deciderFactory,
+            MeterRegistry metrics,
+            GoodsMeters goodsMeters,
+            StockTopology.Settings settings) {
+        this.goodsMeters = goodsMeters;
         this.earlyCommit = new EarlyCommit(
                 settings.earlyCommitEvery().toMillis(),
                 settings.commitInterval().toMillis());
@@ -89,7 +97,10 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         KeyValueStore<String, String> decisions = context.getStateStore(StockTopology.DECISIONS_STORE);
         this.decider = deciderFactory.apply(StateStoreFolds.over(store, holdings, decisions));
         SaleRetirement retirement = new SaleRetirement(store, holdings, decisions);
-        context.schedule(PURGE_EVERY, PunctuationType.WALL_CLOCK_TIME, retirement::purge);
+        context.schedule(
+                PURGE_EVERY,
+                PunctuationType.WALL_CLOCK_TIME,
+                t -> retirement.purge(t).forEach(goodsMeters::retire));
         context.schedule(VERIFY_GATE_EVERY, PunctuationType.WALL_CLOCK_TIME, t -> decider.verifyGate());
         if (batchSize > 1 && context instanceof InternalProcessorContext<?, ?> ipc) {
             internal = (InternalProcessorContext<String, DecidedRecord>) ipc;
@@ -198,6 +209,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
 
     private void forward(Pending p, Decision decision) {
         processed.increment();
+        goodsMeters.decided(decision);
         if (decision.toDlq()) {
             dlq.increment();
             DeadLetters.mark(

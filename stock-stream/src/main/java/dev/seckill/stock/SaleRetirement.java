@@ -41,7 +41,8 @@ final class SaleRetirement {
         this.decisions = decisions;
     }
 
-    void purge(long now) {
+    /** Retires what is due at {@code now}; returns the goods whose sale's keys have expired (ended sales). */
+    List<Long> purge(long now) {
         List<Long> ended = new ArrayList<>();
         List<Long> forgotten = new ArrayList<>();
         List<Long> earlierSalesForgotten = new ArrayList<>();
@@ -68,6 +69,7 @@ final class SaleRetirement {
             lastSweep = now;
             sweepNoSale(now);
         }
+        return ended;
     }
 
     /** The offset of the command a decision answered (a goods' commands are all in one partition); -1 if unknown. */

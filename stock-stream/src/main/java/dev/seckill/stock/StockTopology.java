@@ -125,6 +125,7 @@ public final class StockTopology {
                 .description("purchases of a sold-out goods answered without Redis")
                 .register(metrics);
         DrawWaits waits = DrawWaits.registered(metrics, clock);
+        GoodsMeters goodsMeters = new GoodsMeters(metrics);
         KStream<String, Held> held = builder.stream(
                         topics.commands(),
                         Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("commands"))
@@ -150,6 +151,7 @@ public final class StockTopology {
                                         hits::increment,
                                         settings.draw()),
                                 metrics,
+                                goodsMeters,
                                 settings),
                         Named.as("decide"),
                         FOLD_STORE,

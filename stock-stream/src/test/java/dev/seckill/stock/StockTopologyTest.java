@@ -127,6 +127,66 @@ class StockTopologyTest {
     }
 
     @Test
+    void givenASaleOfTwo_thenItsPerGoodsSeriesSayUnitsLeft_decisionsByOutcome_timeToAnswer_andTheSoldOutMoment() {
+        open(1002, 2);
+        buy("a", 1002, 1);
+        assertThat(metrics.get("seckill_goods_stock_left")
+                        .tag("goods", "1002")
+                        .gauge()
+                        .value())
+                .isEqualTo(1.0);
+        assertThat(metrics.get("seckill_goods_sold_out_at_seconds")
+                        .tag("goods", "1002")
+                        .gauge()
+                        .value())
+                .as("units left: not sold out")
+                .isZero();
+        buy("b", 1002, 2);
+        buy("c", 1002, 3);
+        buy("a", 1002, 1); // a retry: nothing new is decided
+
+        assertThat(metrics.get("seckill_goods_stock_left")
+                        .tag("goods", "1002")
+                        .gauge()
+                        .value())
+                .isZero();
+        assertThat(metrics.get("seckill_goods_sold_out_at_seconds")
+                        .tag("goods", "1002")
+                        .gauge()
+                        .value())
+                .as("when the last unit sold")
+                .isCloseTo(Instant.now().getEpochSecond(), org.assertj.core.data.Offset.offset(60.0));
+        assertThat(metrics.get("seckill_goods_decisions")
+                        .tags("goods", "1002", "outcome", "SUCCESS")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
+        assertThat(metrics.get("seckill_goods_decisions")
+                        .tags("goods", "1002", "outcome", "SOLD_OUT")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
+        assertThat(metrics.get("seckill_goods_answer")
+                        .tag("goods", "1002")
+                        .timer()
+                        .count())
+                .as("each decided purchase timed from its acceptance")
+                .isEqualTo(3);
+
+        open(1003, 1); // another goods has its own series
+        assertThat(metrics.get("seckill_goods_stock_left")
+                        .tag("goods", "1003")
+                        .gauge()
+                        .value())
+                .isEqualTo(1.0);
+        Instant expired = END.plus(KeyLifetime.DEFAULT_GRACE).plusSeconds(120);
+        driver.advanceWallClockTime(Duration.between(Instant.now(), expired));
+        assertThat(metrics.find("seckill_goods_stock_left").tag("goods", "1002").gauges())
+                .as("a sale whose keys expired has no series")
+                .isEmpty();
+    }
+
+    @Test
     void anUpstreamRetryOfADecidedRequestEmitsNoSecondOutcome() {
         open(1001, 5);
         buy("a", 1001, 1);

@@ -26,7 +26,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +47,8 @@ class MonitoringTest {
     static final Path DIR = Path.of("..", "monitoring").toAbsolutePath().normalize();
     static final Pattern METRIC = Pattern.compile("\\b((?:seckill|kafka)_[a-z0-9_]+)\\b");
     static Set<String> exposed;
+    /** Each dashboard query → the series a real Prometheus returned for it; null where there is no Prometheus. */
+    static Map<String, Integer> panelData;
 
     /** A small sale through the whole pipeline, with HTTP traffic, a payment and a reconcile cycle; then its metric names. */
     @BeforeAll
@@ -77,6 +81,7 @@ class MonitoringTest {
                             && p.metrics().scrape().contains("seckill_orders_written_total");
                 });
             }
+            panelData = Files.isExecutable(Path.of("/usr/bin/prometheus")) ? panelsInPrometheus(p) : null;
             // as Prometheus reads it: the gateway's admin port (the pipeline's one registry); its public port has none
             assertThat(get(p.gatewayPort()).statusCode()).isEqualTo(404);
             HttpResponse<String> scrape = get(p.gatewayMetricsPort());
@@ -88,6 +93,58 @@ class MonitoringTest {
         } finally {
             new Namespaces(settings).clean(ns.name());
         }
+    }
+
+    /**
+     * Every dashboard query's series, as a real Prometheus answers it after scraping the pipeline's /metrics (the
+     * gateway's admin port serves its one registry) long enough for each rate window to hold two samples; the goods
+     * variable is every goods.
+     */
+    static Map<String, Integer> panelsInPrometheus(Pipeline p) throws Exception {
+        Path dir = Files.createTempDirectory("seckill-dashboard-");
+        Map<String, Integer> out = new TreeMap<>();
+        try (LocalPrometheus prom = LocalPrometheus.start(dir)) {
+            prom.scrape("stock-stream", p.gatewayMetricsPort()); // one job: each series once
+            prom.awaitScraped(p.gatewayMetricsPort(), "seckill_goods_stock_left{goods=\"5301\"}", 0);
+            // each query waits for its data: a rate window needs two samples, a quantile two of its buckets'
+            for (String expr : dashboardQueries()) {
+                String query = expr.replace("$goods", ".*");
+                try {
+                    out.put(
+                            expr,
+                            await().atMost(Duration.ofSeconds(20))
+                                    .ignoreExceptions()
+                                    .until(() -> prom.query(query).size(), n -> n > 0));
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    out.put(expr, 0); // never any series: the test names it
+                }
+            }
+        } finally {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
+            }
+        }
+        return out;
+    }
+
+    static List<String> dashboardQueries() throws Exception {
+        List<String> exprs = new ArrayList<>();
+        for (JsonNode panel : Json.MAPPER
+                .readTree(Files.readString(DIR.resolve("dashboard.json")))
+                .path("panels"))
+            for (JsonNode t : panel.path("targets")) exprs.add(t.path("expr").asText());
+        return exprs;
+    }
+
+    @Test
+    void everyDashboardQueryReturnsDataFromARealPrometheusAfterASale() {
+        assumeTrue(panelData != null, "no prometheus here (apt-get install prometheus): the panel queries are skipped");
+        assertThat(panelData).as("the dashboard's queries").hasSizeGreaterThanOrEqualTo(10);
+        assertThat(panelData.entrySet())
+                .as("queries that returned no series")
+                .filteredOn(e -> e.getValue() == 0)
+                .isEmpty();
     }
 
     static HttpResponse<String> get(int port) throws Exception {
@@ -123,6 +180,7 @@ class MonitoringTest {
         assertThat(dashboard.path("panels")).hasSizeGreaterThanOrEqualTo(6);
         Set<String> queried = new TreeSet<>();
         for (JsonNode panel : dashboard.path("panels")) {
+            if (panel.path("type").asText().equals("row")) continue; // a heading, not a panel
             assertThat(panel.path("targets")).as(panel.path("title").asText()).isNotEmpty();
             for (JsonNode t : panel.path("targets"))
                 queried.addAll(metricsIn(t.path("expr").asText()));

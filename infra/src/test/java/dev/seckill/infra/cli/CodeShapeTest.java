@@ -37,6 +37,25 @@ class CodeShapeTest {
 
     static final Pattern TRACKER_NUMBER = Pattern.compile("(?i)\\b(issue|session) \\d+");
 
+    /** A calendar date: what a current-state table does not carry (when a figure was measured is the CHANGELOG's). */
+    static final Pattern DATE = Pattern.compile("\\b20\\d\\d-[01]\\d-[0-3]\\d\\b");
+
+    @Test
+    void theMeasuredFiguresStateThePresent_theirDatesAreTheChangelogs() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (String doc : List.of("docs/reliability.md", "docs/performance.md")) {
+            List<String> lines = Files.readAllLines(ROOT.resolve(doc));
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = DATE.matcher(lines.get(i));
+                if (m.find()) found.add(doc + ":" + (i + 1) + " " + m.group());
+            }
+        }
+        assertThat(found)
+                .as("dates in the current-state docs (history goes to CHANGELOG.md)")
+                .isEmpty();
+        assertThat(DATE.matcher("| kill-stream | 2026-12-03, PASS |").find()).isTrue();
+    }
+
     @Test
     void noIssueOrSessionNumbersInTheCodeOrTheDocs() throws IOException {
         List<Path> files = new ArrayList<>(mainSources());

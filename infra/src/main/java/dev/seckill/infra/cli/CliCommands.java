@@ -22,7 +22,8 @@ public final class CliCommands {
             flag("monitoring"));
     public static final CliCommand DOWN = CliCommand.of(
             "down", "stop what 'up' started; --wipe also deletes the local broker's topics", flag("wipe"));
-    public static final CliCommand STATUS = CliCommand.of("status", "each component, its address, UP or DOWN");
+    public static final CliCommand STATUS =
+            CliCommand.of("status", "each component, its address, UP or DOWN; --json: as one document", JSON);
     public static final CliCommand DEMO = CliCommand.of(
             "demo",
             "the write-up's flash sale end to end, with a report",

@@ -13,6 +13,7 @@ import dev.seckill.infra.chaos.ChaosCommand;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.infra.harness.ToolSettings;
+import dev.seckill.infra.harness.stack.Component;
 import dev.seckill.infra.harness.stack.LocalStack;
 import dev.seckill.infra.harness.stack.ServiceStack;
 import dev.seckill.infra.ops.DeadLetterCommand;
@@ -24,6 +25,7 @@ import dev.seckill.infra.ops.ReconcileCommand;
 import dev.seckill.infra.ops.ReplayCommand;
 import dev.seckill.infra.ops.ReportCommand;
 import dev.seckill.infra.ops.SaleCommand;
+import dev.seckill.infra.ops.StatusCommand;
 import dev.seckill.infra.ops.TokenCommand;
 import dev.seckill.infra.ops.acl.AclsCommand;
 import dev.seckill.infra.ops.sql.SqlCommand;
@@ -103,9 +105,9 @@ public final class Seckill {
                     new LocalStack(settings, home, out).down(f.has("wipe"));
                 }
                 case "status" -> {
-                    CliCommands.STATUS.parse(args); // it takes no flag: --json or any other is a usage error
-                    boolean stack = new LocalStack(settings, home, out).status();
-                    return stack & new ServiceStack(settings, home, out).status() ? 0 : 1;
+                    List<Component> all = new ArrayList<>(new LocalStack(settings, home, out).components());
+                    all.addAll(new ServiceStack(settings, home, out).components());
+                    return StatusCommand.run(all, CliCommands.STATUS.parse(args), out);
                 }
                 case "demo" -> {
                     return DemoCommand.run(

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.stack.Component;
+import dev.seckill.infra.ops.StatusCommand;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -65,12 +68,27 @@ class CliCommandTest {
     }
 
     @Test
-    void statusTakesNoFlag_jsonIsAUsageError() {
-        assertThatThrownBy(() -> CliCommands.STATUS.parse(new String[] {"status", "--json"}))
-                .isInstanceOf(Flags.UsageError.class)
-                .hasMessage("unknown flag --json");
+    void statusPrintsEachComponent_orOneJsonDocument_exitOneWhenOneIsDown_andAnUnknownFlagIsAUsageError() {
+        List<Component> components = List.of(
+                new Component("kafka", "127.0.0.1:19092", true, ""),
+                new Component("order-writer", "127.0.0.1:9403", false, "metrics http://127.0.0.1:9403/metrics"));
+        var text = new java.io.ByteArrayOutputStream();
+        assertThat(StatusCommand.run(
+                        components,
+                        CliCommands.STATUS.parse(new String[] {"status"}),
+                        new java.io.PrintStream(text, true)))
+                .isEqualTo(1);
+        assertThat(text.toString()).contains("kafka         127.0.0.1:19092        UP", "order-writer  127.0.0.1:9403");
+        var json = new java.io.ByteArrayOutputStream();
+        StatusCommand.run(
+                components.subList(0, 1),
+                CliCommands.STATUS.parse(new String[] {"status", "--json"}),
+                new java.io.PrintStream(json, true));
+        var doc = dev.seckill.contracts.Json.read(json.toByteArray(), com.fasterxml.jackson.databind.JsonNode.class);
+        assertThat(doc.path("components").get(0).path("state").asText()).isEqualTo("UP");
+        assertThat(doc.path("allUp").asBoolean()).isTrue();
         var err = new java.io.ByteArrayOutputStream();
-        assertThat(Seckill.run(new String[] {"status", "--json"}, new java.io.PrintStream(err, true)))
+        assertThat(Seckill.run(new String[] {"status", "--jsn"}, new java.io.PrintStream(err, true)))
                 .isEqualTo(2);
     }
 

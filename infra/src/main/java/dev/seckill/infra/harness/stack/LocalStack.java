@@ -161,17 +161,15 @@ public final class LocalStack {
     }
 
     /** Prints each component, its address and whether it answers; returns true when all do. */
-    public boolean status() {
+    /** Kafka, Redis and MySQL as the settings name them, each UP when it answers. */
+    public List<Component> components() {
         URI u = URI.create(settings.redisUrl());
         HostPort redis = new HostPort(u.getHost(), u.getPort() < 0 ? 6379 : u.getPort());
         HostPort mysql = HostPort.parse(Unreachable.jdbcHostPort(settings.dbUrl()));
-        boolean k = KafkaBroker.answersMetadata(settings);
-        boolean r = ServerProcess.answers(redis.host(), redis.port());
-        boolean m = ServerProcess.answers(mysql.host(), mysql.port());
-        out.printf("%-8s %-22s %s%n", "kafka", settings.kafkaBootstrap(), k ? "UP" : "DOWN");
-        out.printf("%-8s %-22s %s%n", "redis", redis, r ? "UP" : "DOWN");
-        out.printf("%-8s %-22s %s%n", "mysql", mysql, m ? "UP" : "DOWN");
-        return k && r && m;
+        return List.of(
+                new Component("kafka", settings.kafkaBootstrap(), KafkaBroker.answersMetadata(settings), ""),
+                new Component("redis", redis.toString(), ServerProcess.answers(redis.host(), redis.port()), ""),
+                new Component("mysql", mysql.toString(), ServerProcess.answers(mysql.host(), mysql.port()), ""));
     }
 
     private void stopPid(String name, Path pidFile) {

@@ -127,13 +127,14 @@ final class Monitoring {
         throw new IllegalStateException("prometheus not ready in a minute; its log: " + dir.resolve("prometheus.log"));
     }
 
-    boolean status() {
-        if (!Files.exists(pidFile())) return true;
-        boolean up = ServerProcess.answers("127.0.0.1", port);
-        out.printf(
-                "%-13s %-22s %s  alerts http://127.0.0.1:%d/alerts%n",
-                "prometheus", "127.0.0.1:" + port, up ? "UP" : "DOWN", port);
-        return up;
+    /** Prometheus when {@code up --monitoring} started it, else null. */
+    Component component() {
+        if (!Files.exists(pidFile())) return null;
+        return new Component(
+                "prometheus",
+                "127.0.0.1:" + port,
+                ServerProcess.answers("127.0.0.1", port),
+                "alerts http://127.0.0.1:" + port + "/alerts");
     }
 
     void down() {

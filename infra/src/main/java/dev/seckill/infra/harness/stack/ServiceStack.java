@@ -193,18 +193,22 @@ public final class ServiceStack {
     }
 
     /** Prints each service and whether its /health answers 200; returns true when all do (or none was started). */
-    public boolean status() {
-        boolean all = true;
+    /** The services this stack started (or that answer on their ports) and its Prometheus, each UP when it answers. */
+    public List<Component> components() {
+        List<Component> found = new ArrayList<>();
         for (Service s : ALL) {
             int port = settings.get(s.port());
             boolean up = ServerProcess.answers("127.0.0.1", port);
             if (!up && !Files.exists(pid(s.name()))) continue; // not part of this stack
-            all &= up;
-            out.printf(
-                    "%-13s %-22s %s  metrics http://127.0.0.1:%d/metrics, log %s%n",
-                    s.name(), "127.0.0.1:" + port, up ? "UP" : "DOWN", port, log(s.name()));
+            found.add(new Component(
+                    s.name(),
+                    "127.0.0.1:" + port,
+                    up,
+                    "metrics http://127.0.0.1:" + port + "/metrics, log " + log(s.name())));
         }
-        return all & new Monitoring(settings, dir, out, monitoringPort).status();
+        Component prometheus = new Monitoring(settings, dir, out, monitoringPort).component();
+        if (prometheus != null) found.add(prometheus);
+        return found;
     }
 
     /** Stops the services and Prometheus that {@code up --services} started (SIGTERM; they close cleanly). */

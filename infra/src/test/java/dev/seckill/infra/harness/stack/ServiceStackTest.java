@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -58,10 +59,10 @@ class ServiceStackTest {
         try {
             stack.up(true, Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", "0", "SECKILL_STREAM_WARMUP_COMMANDS", "0"));
 
-            assertThat(stack.status())
-                    .as(bytes.toString(StandardCharsets.UTF_8))
-                    .isTrue();
-            String printed = bytes.toString(StandardCharsets.UTF_8);
+            List<Component> components = stack.components();
+            assertThat(components).as(bytes.toString(StandardCharsets.UTF_8)).allMatch(Component::up);
+            String printed =
+                    String.join("\n", components.stream().map(Component::line).toList());
             for (ServiceStack.Service s : ServiceStack.ALL)
                 assertThat(printed).contains(s.name()).contains(":" + settings.get(s.port()));
             HttpClient http = HttpClient.newHttpClient();

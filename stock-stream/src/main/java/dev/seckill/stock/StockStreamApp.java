@@ -17,6 +17,7 @@ import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.stock.decision.RedisClockWatch;
 import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.draw.beacon.BeaconSource;
+import dev.seckill.stock.lease.StreamLeases;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -50,6 +51,7 @@ public final class StockStreamApp implements AutoCloseable {
     private KafkaStreams streams;
     private KafkaStreamsMetrics streamsMetrics;
     private PeerFencing fencing;
+    private StreamLeases leases;
     private BeaconSource beacon;
 
     public StockStreamApp(Settings settings, MeterRegistry metrics) {
@@ -136,6 +138,7 @@ public final class StockStreamApp implements AutoCloseable {
                         builder.build(),
                         streamsConfig(settings, session),
                         new StableTransactionalIds(GroupIds.stockStream(settings), instance));
+        leases = StreamLeases.started(settings, redis, instance, metrics);
         if (!instance.isBlank() && settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)) {
             fencing = new PeerFencing(
                     KafkaClients.admin(settings), GroupIds.stockStream(settings), Duration.ofMillis(session));
@@ -203,6 +206,7 @@ public final class StockStreamApp implements AutoCloseable {
         if (streams != null) streams.close(Duration.ofSeconds(30));
         if (streamsMetrics != null) streamsMetrics.close();
         if (fencing != null) fencing.close();
+        if (leases != null) leases.close();
         if (redis != null) redis.close();
         if (beacon instanceof AutoCloseable c) {
             try {

@@ -52,6 +52,16 @@ public record StockStreamSettings(
             "also join the group as a static member (group.instance.id = the instance id): a restart within the session "
                     + "takes its tasks back without a rebalance, but a dead instance's tasks then wait for its restart "
                     + "and a restore instead of moving to a standby (measured: docs/reliability.md)");
+    public static final Setting<Integer> LEASE_MS = Setting.integer(
+            "stream.lease.ms",
+            0,
+            "a lease in Redis each instance renews (every stream.lease.renew.ms): a peer whose lease lapsed is removed "
+                    + "from the group at once, so its tasks move in under a second instead of after its session; needs "
+                    + "static membership (0: off; docs/decisions.md, 'A dead stream instance noticed in a lease')");
+    public static final Setting<Integer> LEASE_RENEW_MS = Setting.integer(
+            "stream.lease.renew.ms",
+            100,
+            "how often the lease is renewed and the peers' leases read (at most a third of it)");
     public static final Setting<Boolean> STABLE_TRANSACTIONAL_IDS = Setting.flag(
             "stream.stable.transactional.ids",
             true,

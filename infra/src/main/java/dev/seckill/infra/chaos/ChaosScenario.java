@@ -128,7 +128,14 @@ record ChaosScenario(String name, String what, Set<Kind> owns, boolean reconcile
                             + "rd twice; then the writer is started again",
                     Set.of(),
                     false,
-                    WriterReorder.cancelAndRebuyWhileTheWriterIsDown()));
+                    WriterReorder.cancelAndRebuyWhileTheWriterIsDown()),
+            new ChaosScenario(
+                    "pause-stream",
+                    "SIGSTOP of stock-stream for 3 s (past its lease and its session), then SIGCONT, twice: a frozen"
+                            + " instance must be taken over and fenced, and write nothing once it goes on",
+                    Set.of(),
+                    false,
+                    ProcessFaults.pause("stock-stream", 2, 3_000)));
 
     static ChaosScenario named(String name) {
         return ALL.stream()

@@ -7,7 +7,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.GroupState;
 
-/** Faults of the services' own processes: SIGKILLs at random moments, and one in the middle of a rebalance. */
+/**
+ * Faults of the services' own processes: SIGKILLs at random moments, one in the middle of a rebalance, and a frozen
+ * process (SIGSTOP, then SIGCONT).
+ */
 final class ProcessFaults {
     private ProcessFaults() {}
 
@@ -33,6 +36,31 @@ final class ProcessFaults {
                 }
                 t.pauseFrom(at);
                 // the next kill only once this one is over for the buyers, so that each recovery is its own
+                ChaosTarget.await(() -> t.load().answers().firstAnswerAfter(at) >= 0, 60);
+            }
+        };
+    }
+
+    /**
+     * SIGSTOP of {@code part} for {@code pauseMs} — past its lease and its session: a frozen process, alive to the
+     * kernel, silent to its group — then SIGCONT, {@code times} times, 0.5–3 s apart. Its peers must take its work over
+     * and fence it, and once it goes on it must write nothing (the invariants are checked as for every scenario).
+     * Recovery as the buyer feels it: SIGSTOP → the first final answer to a purchase sent after it.
+     */
+    static ChaosScenario.Fault pause(String part, int times, long pauseMs) {
+        return t -> {
+            for (int k = 0; k < times; k++) {
+                if (k > 0 && !t.pause(500, 3_000)) return;
+                String victim = part.equals(STREAM) ? owner(t) : part;
+                long at = System.nanoTime();
+                t.pipeline.signal(victim, "STOP");
+                try {
+                    Thread.sleep(pauseMs); // the fault's length, not a wait for anything
+                } finally {
+                    t.pipeline.signal(victim, "CONT");
+                }
+                t.out.printf("    %s SIGSTOPped for %,d ms, then SIGCONT%n", victim, pauseMs);
+                t.pauseFrom(at);
                 ChaosTarget.await(() -> t.load().answers().firstAnswerAfter(at) >= 0, 60);
             }
         };

@@ -227,6 +227,11 @@ public final class ServedStrategy implements AutoCloseable {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
+    /** Sends one part a signal by name ({@code STOP}, {@code CONT}): {@link ServiceProcess#signal}. */
+    public void signal(String part, String name) throws IOException, InterruptedException {
+        running.get(indexOf(part)).signal(name);
+    }
+
     /** SIGKILLs every part at once, then starts them again; returns the milliseconds until all were healthy again. */
     public long killAndRestart() throws IOException, InterruptedException {
         long t0 = System.nanoTime();

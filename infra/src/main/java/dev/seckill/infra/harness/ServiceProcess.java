@@ -152,6 +152,20 @@ public final class ServiceProcess implements AutoCloseable {
                 .orElse("");
     }
 
+    /**
+     * A signal by name ({@code STOP}: the process freezes as a long GC pause or a starved process would, its threads and
+     * its heartbeats with it; {@code CONT}: it goes on where it stopped).
+     */
+    public void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .redirectErrorStream(true)
+                .start();
+        if (kill.waitFor() != 0)
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: "
+                    + new String(kill.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                            .strip());
+    }
+
     /** SIGKILL: the process dies at once, whatever it was doing (no shutdown hook runs). */
     public void sigkill() throws InterruptedException {
         process.destroyForcibly();

@@ -64,7 +64,7 @@ class DrawTopologyTest {
 
     TopologyTestDriver driver;
     TestInputTopic<String, byte[]> commands;
-    TestOutputTopic<String, Outcome> success, soldOut, rejected;
+    TestOutputTopic<String, Outcome> success, soldOut, rejected, duplicate;
     TestOutputTopic<String, LedgerEntry> ledger;
     TestOutputTopic<String, byte[]> dlq;
 
@@ -96,6 +96,7 @@ class DrawTopologyTest {
         success = out(topics.success());
         soldOut = out(topics.soldOut());
         rejected = out(topics.rejected());
+        duplicate = out(topics.duplicate());
         ledger = driver.createOutputTopic(
                 topics.ledger(), new StringDeserializer(), StockTopology.LEDGER_SERDE.deserializer());
         dlq = driver.createOutputTopic(topics.dlq(), new StringDeserializer(), new ByteArrayDeserializer());
@@ -221,7 +222,8 @@ class DrawTopologyTest {
         List<LedgerEntry> entries = ledger.readValuesToList();
         assertThat(entries.get(0).type()).isEqualTo(LedgerType.DRAWN);
         List<Long> order = Draw.order(seedOf(entries.get(0)), GOODS, arrival);
-        long decided = success.getQueueSize() + soldOut.getQueueSize() + rejected.getQueueSize();
+        long decided =
+                success.getQueueSize() + soldOut.getQueueSize() + rejected.getQueueSize() + duplicate.getQueueSize();
         assertThat(decided)
                 .as("the draw's first transaction passes on one chunk")
                 .isEqualTo(4);
@@ -235,10 +237,12 @@ class DrawTopologyTest {
                 .containsExactlyElementsOf(order.subList(0, (int) STOCK));
         List<Outcome> lost = soldOut.readValuesToList();
         boolean botWon = order.subList(0, (int) STOCK).contains(99L);
-        List<Outcome> turnedAway = rejected.readValuesToList();
+        List<Outcome> turnedAway = duplicate.readValuesToList();
         assertThat(turnedAway)
-                .as("the bot's other tickets are turned away by its limit only when its one ticket won")
-                .hasSize(botWon ? 3 : 0);
+                .as("the bot's other tickets are DUPLICATE of the purchase it holds, only when its one ticket won")
+                .hasSize(botWon ? 3 : 0)
+                .allMatch(o -> o.userId() == 99);
+        assertThat(rejected.readValuesToList()).isEmpty();
         assertThat(lost).hasSize(35 + 1 - (int) STOCK - turnedAway.size());
         assertThat(lost.get(lost.size() - 2).requestId()).isEqualTo("after-window");
         assertThat(lost.get(lost.size() - 1).requestId())

@@ -289,8 +289,8 @@ class LedgerEffectsTest {
     @Test
     void givenABucketedGoods_thenItsOneSaleRowSumsTheBuckets_andTransfersNetToZero_onceEachSideIsApplied()
             throws Exception {
-        BucketOf b0 = BucketOf.of(0, 2);
-        BucketOf b1 = BucketOf.of(1, 2);
+        BucketOf b0 = BucketOf.of(0, 2, 3);
+        BucketOf b1 = BucketOf.of(1, 2, 4);
         apply(
                 entry(BucketOf.shareOpId("open", 0), LedgerType.OPENED, 5, null, null, null)
                         .withCommandOffset(0)
@@ -329,22 +329,28 @@ class LedgerEffectsTest {
     @Test
     void givenPaidOrdersInTwoBuckets_whenOneBucketOpensAgain_thenOnlyItsPartitionsEarlierBuyersMayBuyAgain()
             throws Exception {
-        // bucket 0 decides in partition 0, bucket 1 in partition 1: offsets compare only within one partition
+        // every entry of the goods is on its home ledger partition (0); bucket 0 decides in commands partition 0,
+        // bucket 1 in partition 1: offsets compare only within one partition, the one the entry names
+        int record = 0;
         Orders.record(c, purchase("old-in-0", 1, 5));
-        Orders.record(c, new Deduction(Purchases.deducted(GOODS, "new-in-1", 2, 0, 3, 0), 1, null));
+        LedgerEntry inBucket1 =
+                Purchases.deducted(GOODS, "new-in-1", 2, 0, 3, 0).inBucket(BucketOf.of(1, 2, 1));
+        Orders.record(c, new Deduction(inBucket1, inBucket1.commandPartition(record), null));
         update("UPDATE purchase_order SET status = 'PAID' WHERE goods_id = ?", GOODS);
 
-        apply(
-                entry("open-2", LedgerType.OPENED, 5, null, null, null)
-                        .withCommandOffset(10)
-                        .inBucket(BucketOf.of(0, 2)),
-                0);
+        LedgerEntry reopened = entry("open-2", LedgerType.OPENED, 5, null, null, null)
+                .withCommandOffset(10)
+                .inBucket(BucketOf.of(0, 2, 0));
+        apply(reopened, reopened.commandPartition(record));
 
         assertThat(text("SELECT live_user_id FROM purchase_order WHERE request_id = 'old-in-0'"))
                 .isNull();
         assertThat(one("SELECT live_user_id FROM purchase_order WHERE request_id = 'new-in-1'"))
                 .as("offset 3 of partition 1 is not before offset 10 of partition 0")
                 .isEqualTo(2);
+        assertThat(one("SELECT source_partition FROM purchase_order WHERE request_id = 'new-in-1'"))
+                .as("placed in its bucket's partition, not its ledger record's")
+                .isEqualTo(1);
     }
 
     @Test

@@ -25,7 +25,7 @@ final class BucketedGoods {
         long buyers = 0;
         for (int b = 0; b < buckets; b++) {
             String bucketStock = redis.get(keys.stock(goods, b));
-            // units in transit between two buckets are in neither, as in the fold
+            // units in transit between two buckets are in neither bucket's keys (the fold counts them: decisions.md)
             if (bucketStock != null) stock = (stock == null ? 0 : stock) + Long.parseLong(bucketStock);
             buyers += redis.hlen(keys.buyers(goods, b));
         }

@@ -33,8 +33,8 @@ class ReconcilerRepairsTest {
     void givenAGoodsSplitIntoBuckets_thenItsRedisIsTheSumOfItsBucketsKeys_andItsDriftIsFlaggedOnce_neverRestoredAsOne()
             throws Exception {
         long goods = 9201;
-        BucketOf b0 = BucketOf.of(0, 2);
-        BucketOf b1 = BucketOf.of(1, 2);
+        BucketOf b0 = BucketOf.of(0, 2, 0);
+        BucketOf b1 = BucketOf.of(1, 2, 1);
         stack.ledger(opened(goods, 0, 3).inBucket(b0));
         stack.ledger(opened(goods, 1, 2).inBucket(b1));
         stack.ledger(LedgerEntry.of(

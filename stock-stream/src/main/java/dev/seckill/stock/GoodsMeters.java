@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * decision left them ({@code seckill_goods_stock_left}), its decisions by outcome ({@code seckill_goods_decisions_total}),
  * the time from a purchase's acceptance to its decision ({@code seckill_goods_answer_seconds}, buckets from 5 ms to 10
  * s) and the moment its last unit sold ({@code seckill_goods_sold_out_at_seconds}, epoch seconds; 0 while units are
- * left). One set of series per goods with a live sale: a goods' series are removed once its sale's keys expired.
+ * left). One set of series per goods with a sale, begun by its ledger entries and removed once its sale's keys
+ * expired.
  * Shared by the stream's tasks (a goods is decided in one).
  */
 final class GoodsMeters {
@@ -75,34 +76,34 @@ final class GoodsMeters {
         this.registry = registry;
     }
 
-    /** One decision forwarded: its outcome counted and timed, its ledger entry's units left kept. */
+    /**
+     * One decision forwarded: its ledger entry's units left kept, its outcome counted and timed. Only a goods with a
+     * sale has series: they begin with its first ledger entry (an open, or the first change this instance decides after
+     * a task moved here), so purchases of goods no sale exists for — any id a client makes up — make none.
+     */
     void decided(Decision d) {
-        Outcome o = d.outcome();
-        if (o != null) {
-            Goods g = of(o.goodsId());
-            g.decisions.get(o.outcome()).increment();
-            if (o.acceptedAt() != null && o.decidedAt() != null) {
-                long ms = o.decidedAt().toEpochMilli() - o.acceptedAt().toEpochMilli();
-                if (ms >= 0) g.answer.record(Duration.ofMillis(ms));
-            }
-        }
         LedgerEntry e = d.ledger();
-        if (e == null) return;
-        Goods g = of(e.goodsId());
-        g.stockLeft.set(e.stockAfter());
-        if (e.type() == LedgerType.OPENED || (e.stockAfter() > 0 && e.type() == LedgerType.RESTORED))
-            g.soldOutAt.set(0);
-        if (e.type() == LedgerType.DEDUCTED && e.stockAfter() == 0 && g.soldOutAt.get() == 0 && e.at() != null)
-            g.soldOutAt.set(e.at().getEpochSecond());
+        if (e != null) {
+            Goods g = goods.computeIfAbsent(e.goodsId(), Goods::new);
+            g.stockLeft.set(e.stockAfter());
+            if (e.stockAfter() > 0) g.soldOutAt.set(0);
+            else if (e.type() == LedgerType.DEDUCTED && g.soldOutAt.get() == 0 && e.at() != null)
+                g.soldOutAt.set(e.at().getEpochSecond());
+        }
+        Outcome o = d.outcome();
+        if (o == null) return;
+        Goods g = goods.get(o.goodsId());
+        if (g == null) return;
+        g.decisions.get(o.outcome()).increment();
+        if (o.acceptedAt() != null && o.decidedAt() != null) {
+            long ms = o.decidedAt().toEpochMilli() - o.acceptedAt().toEpochMilli();
+            if (ms >= 0) g.answer.record(Duration.ofMillis(ms));
+        }
     }
 
     /** The goods' sale is over and its keys expired: its series end. */
     void retire(long goodsId) {
         Goods g = goods.remove(goodsId);
         if (g != null) g.meters.forEach(registry::remove);
-    }
-
-    private Goods of(long goodsId) {
-        return goods.computeIfAbsent(goodsId, Goods::new);
     }
 }

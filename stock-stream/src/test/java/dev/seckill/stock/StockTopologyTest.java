@@ -173,6 +173,11 @@ class StockTopologyTest {
                 .as("each decided purchase timed from its acceptance")
                 .isEqualTo(3);
 
+        buy("made-up", 999_999, 4); // a goods no sale exists for: REJECTED, and no series
+        assertThat(metrics.find("seckill_goods_decisions")
+                        .tag("goods", "999999")
+                        .counters())
+                .isEmpty();
         open(1003, 1); // another goods has its own series
         assertThat(metrics.get("seckill_goods_stock_left")
                         .tag("goods", "1003")

@@ -2,11 +2,13 @@ package dev.seckill.contracts.ledger;
 
 /**
  * Where a ledger entry's change happened when its goods' stock is split into buckets (docs/contracts.md, "Stock
- * buckets"; a v2 entry): bucket {@code index} of {@code count}, each decided in its own commands partition in its own
- * serial order. {@code peer}: on TRANSFERRED_OUT the bucket the units went to, on TRANSFERRED_IN the one they came
- * from; absent otherwise. An entry without a bucket is of a one-bucket sale (bucket 0 of 1).
+ * buckets"; a v2 entry): bucket {@code index} of {@code count}, decided in commands partition {@code partition} in its
+ * own serial order — the partition its offsets ({@code commandOffset}, {@code openOffset}) are of, which is not the
+ * ledger record's own (every entry of a goods is keyed by it, so all go to its home partition). {@code peer}: on
+ * TRANSFERRED_OUT the bucket the units went to, on TRANSFERRED_IN the one they came from; absent otherwise. An entry
+ * without a bucket is of a one-bucket sale (bucket 0 of 1, in its record's partition).
  */
-public record BucketOf(int index, int count, Integer peer) {
+public record BucketOf(int index, int count, int partition, Integer peer) {
     /** More buckets than this buys nothing on any machine the project targets. */
     public static final int MAX_COUNT = 64;
 
@@ -15,19 +17,20 @@ public record BucketOf(int index, int count, Integer peer) {
             throw new IllegalArgumentException("bucket count must be 1.." + MAX_COUNT + ", got " + count);
         if (index < 0 || index >= count)
             throw new IllegalArgumentException("bucket must be 0.." + (count - 1) + ", got " + index);
+        if (partition < 0) throw new IllegalArgumentException("partition must be at least 0, got " + partition);
         if (peer != null && (peer < 0 || peer >= count || peer == index))
             throw new IllegalArgumentException(
                     "peer bucket must be another of 0.." + (count - 1) + " than " + index + ", got " + peer);
     }
 
-    /** Bucket {@code index} of {@code count}, not a transfer's. */
-    public static BucketOf of(int index, int count) {
-        return new BucketOf(index, count, null);
+    /** Bucket {@code index} of {@code count}, decided in commands partition {@code partition}; not a transfer's. */
+    public static BucketOf of(int index, int count, int partition) {
+        return new BucketOf(index, count, partition, null);
     }
 
     /** This bucket, on a transfer with {@code peer}. */
     public BucketOf withPeer(int peer) {
-        return new BucketOf(index, count, peer);
+        return new BucketOf(index, count, partition, peer);
     }
 
     /**

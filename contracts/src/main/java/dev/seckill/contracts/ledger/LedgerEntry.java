@@ -212,6 +212,14 @@ public record LedgerEntry(
         return bucket == null ? 0 : bucket.index();
     }
 
+    /**
+     * The commands partition this entry's offsets are of: its bucket's, or — an entry of a one-bucket sale — its own
+     * record's ({@code recordPartition}: the ledger is partitioned as the commands are).
+     */
+    public int commandPartition(int recordPartition) {
+        return bucket == null ? recordPartition : bucket.partition();
+    }
+
     /** How many buckets this entry's goods is split into: 1 for an entry of a one-bucket sale. */
     public int bucketCount() {
         return bucket == null ? 1 : bucket.count();

@@ -44,7 +44,9 @@ public final class LedgerEntryJson {
             b.append(",\"bucket\":{\"index\":")
                     .append(e.bucket().index())
                     .append(",\"count\":")
-                    .append(e.bucket().count());
+                    .append(e.bucket().count())
+                    .append(",\"partition\":")
+                    .append(e.bucket().partition());
             if (e.bucket().peer() != null)
                 b.append(",\"peer\":").append(e.bucket().peer().intValue());
             b.append('}');

@@ -47,7 +47,9 @@ class LedgerEntryJsonTest {
         if (i % 2 == 0) return null;
         int count = 2 + random.nextInt(BucketOf.MAX_COUNT - 1);
         int index = random.nextInt(count);
-        return i % 3 == 0 ? BucketOf.of(index, count).withPeer((index + 1) % count) : BucketOf.of(index, count);
+        return i % 3 == 0
+                ? BucketOf.of(index, count, random.nextInt(64)).withPeer((index + 1) % count)
+                : BucketOf.of(index, count, random.nextInt(64));
     }
 
     private static Instant instant(Random random, boolean absent) {

@@ -245,7 +245,7 @@ class EventSchemaTest {
     @Test
     void aBucketedGoodsEntriesAreV2_andConformToTheV2Schema_whichRefusesV1Entries_andTheV1SchemaRefusesThem() {
         Instant at = INSTANTS[1];
-        BucketOf b1 = BucketOf.of(1, 4);
+        BucketOf b1 = BucketOf.of(1, 4, 7);
         String borrow = "borrow:1001:2:7";
         List<LedgerEntry> all = List.of(
                 LedgerEntry.of(BucketOf.shareOpId(ID_64, 1), 1001, LedgerType.OPENED, 250, null, null, null, 250, at)
@@ -285,7 +285,7 @@ class EventSchemaTest {
                                 null,
                                 124,
                                 at)
-                        .inBucket(BucketOf.of(2, 4).withPeer(1)));
+                        .inBucket(BucketOf.of(2, 4, 8).withPeer(1)));
         for (LedgerEntry e : all) {
             byte[] json = LedgerEntryJson.encode(e);
             assertThat(e.v()).isEqualTo(LedgerEntry.V2);

@@ -92,7 +92,7 @@ public final class TopicHandlers {
         try {
             LedgerEntry e = Json.read(r.value(), LedgerEntry.class);
             if (e.type() != LedgerType.DEDUCTED || !Deduction.writable(e)) return null;
-            return new Deduction(e, r.partition(), TraceHeaders.get(r.headers()));
+            return new Deduction(e, e.commandPartition(r.partition()), TraceHeaders.get(r.headers()));
         } catch (RuntimeException e) {
             return null;
         }
@@ -124,9 +124,9 @@ public final class TopicHandlers {
         if (e.type() == LedgerType.DEDUCTED) {
             if (!Deduction.writable(e))
                 throw new PoisonRecord("DEDUCTED entry without userId, requestId or a quantity of 1 or more");
-            return Orders.record(c, new Deduction(e, r.partition(), traceId));
+            return Orders.record(c, new Deduction(e, e.commandPartition(r.partition()), traceId));
         }
-        LedgerEffect effect = StockLedger.applyLedger(c, e, r.partition(), traceId);
+        LedgerEffect effect = StockLedger.applyLedger(c, e, e.commandPartition(r.partition()), traceId);
         if (e.type() == LedgerType.RELEASED && effect != LedgerEffect.NONE) {
             metrics.counter("seckill_writer_releases", "effect", effect.name()).increment();
         }

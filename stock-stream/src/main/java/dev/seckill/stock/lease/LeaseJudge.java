@@ -12,8 +12,10 @@ import java.util.TreeSet;
  * noticed in a lease, not a session"): a peer is dropped when its lease has been missing from Redis for at least
  * {@code graceMs} on consecutive watches while it is still a member, and only a peer whose lease this judge saw
  * held at least once (an instance running without leases is never dropped). Nothing is judged on a watch whose own
- * renewal failed — Redis unreachable, or restarted empty: then every lease is missing, live peers' too — and a peer
- * whose lease is seen again is forgiven. No clock and no I/O here: the caller reads and acts.
+ * renewal failed (Redis unreachable), nor for {@code quietMs} after Redis was seen to have lost its memory
+ * ({@link #redisForgot}: restarted empty, or a replica promoted without the leases) — every lease is missing then,
+ * live peers' too, until they reconnect and renew; a peer whose lease is seen again is forgiven, and one whose removal
+ * failed is judged again ({@link #removalFailed}). No clock and no I/O here: the caller reads and acts.
  */
 public final class LeaseJudge {
     private final String self;
@@ -22,6 +24,8 @@ public final class LeaseJudge {
     private final Set<String> leased = new HashSet<>();
     /** Peer → when its lease was first seen missing, while it stays missing. */
     private final Map<String, Long> missingSince = new HashMap<>();
+    /** Until when nothing is judged (Redis lost its memory); {@link Long#MIN_VALUE}: no such pause. */
+    private long quietUntil = Long.MIN_VALUE;
 
     /**
      * @param self this instance (never judged)
@@ -44,7 +48,7 @@ public final class LeaseJudge {
             missingSince.remove(peer);
         }
         missingSince.keySet().retainAll(members);
-        if (!ownRenewed) {
+        if (!ownRenewed || now < quietUntil) {
             missingSince.clear(); // Redis cannot be read as the truth now: start every absence again
             return Set.of();
         }
@@ -59,6 +63,21 @@ public final class LeaseJudge {
             leased.remove(peer); // dropped: judged again only once it holds a lease again (its restart)
         }
         return drop;
+    }
+
+    /**
+     * Redis was seen to have lost its memory at {@code now}: every absence starts again, and nothing is judged for
+     * {@code quietMs} (the peers reconnect and renew meanwhile).
+     */
+    public synchronized void redisForgot(long now, long quietMs) {
+        missingSince.clear();
+        quietUntil = now + quietMs;
+    }
+
+    /** The removal of a dropped peer failed: it is judged again, its absence counted from the next watch. */
+    public synchronized void removalFailed(String peer) {
+        leased.add(peer);
+        missingSince.remove(peer);
     }
 
     /** The instance a stream thread's static member id names: {@code <instance>-<thread index>}. */

@@ -19,8 +19,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.admin.MemberToRemove;
-import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,17 +27,21 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * A stream instance's lease, and its watch over its peers' (docs/decisions.md, "A dead stream instance noticed in a
- * lease, not a session"). Every {@code renewEvery} this instance sets its lease in Redis ({@code PX lease}) and reads
- * the group's static members and their leases; a peer whose lease {@link LeaseJudge} finds gone is removed from the
+ * lease, not a session"). Every {@code renewEvery} a thread of its own sets this instance's lease in Redis
+ * ({@code PX lease}), and another reads the group's static members and their leases — the Admin calls never hold the
+ * renewal up; a removal and its fencing run on the Admin client's own thread; a peer whose lease {@link LeaseJudge} finds gone is removed from the
  * group with the Admin API, so the rebalance that moves its tasks to their standbys starts at once instead of after
  * its session, and its threads' transactions are fenced at once (their ids follow from the instance:
  * {@code StableTransactionalIds}), so nothing it left open holds the outcome topics back; a paused peer that comes back
  * is a zombie Kafka has fenced: it can never commit again, it rejoins. Needs static membership (the removal names
- * members by their {@code group.instance.id}) and stable transactional ids (the services' default). A graceful close deletes the lease, and leaves the group as Streams does.
+ * members by their {@code group.instance.id}) and stable transactional ids (the services' default). A graceful close
+ * deletes the lease (a static member does not leave its group as it closes: its peers remove it, and its tasks move).
  */
 public final class StreamLeases implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamLeases.class);
     private static final Duration ASK = Duration.ofSeconds(2);
+    /** The key whose value marks one life of Redis' memory: gone, or another, and Redis forgot every lease. */
+    private static final String EPOCH = "epoch";
 
     private final UnifiedJedis redis;
     private final Admin admin;
@@ -49,12 +51,13 @@ public final class StreamLeases implements AutoCloseable {
     private final long leaseMs;
     private final long renewMs;
     private final LeaseJudge judge;
-    private final Counter removed;
-    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "stock-stream-lease");
-        t.setDaemon(true);
-        return t;
-    });
+    private final PeerRemoval removal;
+    private final ScheduledExecutorService renewer = daemon("stock-stream-lease-renewal");
+    private final ScheduledExecutorService watcher = daemon("stock-stream-lease-watch");
+    /** When this instance's lease was last set (System.nanoTime()); 0: never. */
+    private volatile long renewedAt;
+    /** The epoch key's value this watch has seen; null before the first read. */
+    private String epoch;
 
     /**
      * @param keyPrefix the Redis prefix of the stream's leases, {@code <redis prefix>stream:lease:<application id>:}
@@ -81,9 +84,15 @@ public final class StreamLeases implements AutoCloseable {
         this.leaseMs = lease.toMillis();
         this.renewMs = renewEvery.toMillis();
         this.judge = new LeaseJudge(self, 2 * renewMs);
-        this.removed = Counter.builder("seckill_stream_peers_removed")
-                .description("stream peers removed from the group because their lease lapsed")
-                .register(metrics);
+        this.removal = new PeerRemoval(
+                admin,
+                applicationId,
+                leaseMs,
+                judge,
+                Counter.builder("seckill_stream_peers_removed")
+                        .description("stream peers removed from the group because their lease lapsed")
+                        .register(metrics),
+                this::holdsLease);
     }
 
     /**
@@ -93,6 +102,8 @@ public final class StreamLeases implements AutoCloseable {
     public static StreamLeases started(Settings settings, UnifiedJedis redis, String instance, MeterRegistry metrics) {
         int lease = settings.get(StockStreamSettings.LEASE_MS);
         if (lease <= 0) return null;
+        Duration renew = Duration.ofMillis(settings.get(StockStreamSettings.LEASE_RENEW_MS));
+        check(Duration.ofMillis(lease), renew); // before an Admin client is made
         if (instance.isBlank() || !settings.get(StockStreamSettings.STATIC_MEMBERSHIP))
             throw new IllegalArgumentException(StockStreamSettings.LEASE_MS.env()
                     + " needs an instance id and SECKILL_STREAM_STATIC_MEMBERSHIP=true: a peer is removed from the group"
@@ -105,44 +116,70 @@ public final class StreamLeases implements AutoCloseable {
                         instance,
                         settings.redisPrefix() + "stream:lease:" + app + ":",
                         Duration.ofMillis(lease),
-                        Duration.ofMillis(settings.get(StockStreamSettings.LEASE_RENEW_MS)),
+                        renew,
                         metrics)
                 .start();
+    }
+
+    private static void check(Duration lease, Duration renewEvery) {
+        if (renewEvery.toMillis() < 1 || renewEvery.toMillis() * 3 > lease.toMillis())
+            throw new IllegalArgumentException(StockStreamSettings.LEASE_MS.env() + " (" + lease.toMillis()
+                    + ") must last at least three renewals of " + StockStreamSettings.LEASE_RENEW_MS.env() + " ("
+                    + renewEvery.toMillis() + ", at least 1)");
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Holds the lease from now (before the streams join: a restart's lease is there before its member is). */
     public StreamLeases start() {
         renew();
-        ticks.scheduleWithFixedDelay(this::tick, renewMs, renewMs, TimeUnit.MILLISECONDS);
+        renewer.scheduleWithFixedDelay(this::renew, renewMs, renewMs, TimeUnit.MILLISECONDS);
+        watcher.scheduleWithFixedDelay(this::watch, renewMs, renewMs, TimeUnit.MILLISECONDS);
         return this;
     }
 
-    private boolean renew() {
+    private void renew() {
         try {
-            return "OK"
+            if ("OK"
                     .equals(redis.set(
                             keyPrefix + self,
                             Long.toString(System.currentTimeMillis()),
-                            SetParams.setParams().px(leaseMs)));
+                            SetParams.setParams().px(leaseMs)))) renewedAt = System.nanoTime();
         } catch (RuntimeException e) {
             LOG.debug("lease not renewed: {}", e.getMessage());
-            return false;
         }
     }
 
-    private void tick() {
+    private void watch() {
         try {
-            boolean renewed = renew();
+            long now = System.nanoTime() / 1_000_000;
+            boolean renewed = renewedAt != 0 && System.nanoTime() - renewedAt < 2 * renewMs * 1_000_000;
             Map<String, List<String>> members = staticMembers();
+            List<String> peers = new ArrayList<>(members.keySet());
+            List<String> keys = new ArrayList<>(List.of(keyPrefix + EPOCH));
+            peers.forEach(p -> keys.add(keyPrefix + p));
+            List<String> values = redis.mget(keys.toArray(String[]::new));
+            if (values.get(0) == null || (epoch != null && !epoch.equals(values.get(0)))) {
+                // Redis lost its memory (or this is the first watch of all): every lease may be missing for a while
+                redis.setnx(keyPrefix + EPOCH, java.util.UUID.randomUUID().toString());
+                String was = epoch;
+                epoch = redis.get(keyPrefix + EPOCH);
+                if (was != null || values.get(0) == null) {
+                    judge.redisForgot(now, 2 * leaseMs);
+                    if (was != null)
+                        LOG.warn("Redis forgot the stream's leases: no peer judged for {} ms", 2 * leaseMs);
+                }
+            } else epoch = values.get(0);
             Set<String> holding = new HashSet<>();
-            if (renewed && !members.isEmpty()) {
-                List<String> peers = new ArrayList<>(members.keySet());
-                List<String> values =
-                        redis.mget(peers.stream().map(p -> keyPrefix + p).toArray(String[]::new));
-                for (int i = 0; i < peers.size(); i++) if (values.get(i) != null) holding.add(peers.get(i));
-            }
-            Set<String> drop = judge.judge(System.currentTimeMillis(), members.keySet(), holding, renewed);
-            for (String peer : drop) remove(peer, members.get(peer));
+            for (int i = 0; i < peers.size(); i++) if (values.get(i + 1) != null) holding.add(peers.get(i));
+            for (String peer : judge.judge(now, members.keySet(), holding, renewed))
+                removal.remove(peer, members.get(peer));
         } catch (RuntimeException e) {
             LOG.debug("lease watch skipped: {}", e.getMessage());
         }
@@ -155,7 +192,7 @@ public final class StreamLeases implements AutoCloseable {
             for (MemberDescription m : admin.describeConsumerGroups(List.of(applicationId))
                     .describedGroups()
                     .get(applicationId)
-                    .get(ASK.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(leaseMs, TimeUnit.MILLISECONDS) // slower than a lease: this watch is skipped
                     .members())
                 m.groupInstanceId()
                         .ifPresent(id -> out.computeIfAbsent(LeaseJudge.instanceOf(id), k -> new ArrayList<>())
@@ -170,42 +207,25 @@ public final class StreamLeases implements AutoCloseable {
         return out;
     }
 
-    private void remove(String peer, List<String> instanceIds) {
-        long t0 = System.nanoTime();
+    private boolean holdsLease(String peer) {
         try {
-            admin.removeMembersFromConsumerGroup(
-                            applicationId,
-                            new RemoveMembersFromConsumerGroupOptions(instanceIds.stream()
-                                    .map(MemberToRemove::new)
-                                    .toList()))
-                    .all()
-                    .get(ASK.toMillis(), TimeUnit.MILLISECONDS);
-            removed.increment();
-            long removedMs = (System.nanoTime() - t0) / 1_000_000;
-            // its threads' transactional ids are <application id>-<instance>-<n> (StableTransactionalIds), their static
-            // members <instance>-<n>: fenced now, not when PeerFencing sees the group without them
-            List<String> transactions =
-                    instanceIds.stream().map(id -> applicationId + "-" + id).toList();
-            admin.fenceProducers(transactions).all().get(ASK.toMillis(), TimeUnit.MILLISECONDS);
-            LOG.warn(
-                    "stream instance {} holds no lease ({} ms lease): its members {} removed from the group in {} ms and"
-                            + " its transactions fenced in {} ms; its tasks move now",
-                    peer,
-                    leaseMs,
-                    instanceIds,
-                    removedMs,
-                    (System.nanoTime() - t0) / 1_000_000 - removedMs);
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            // a member gone already (another peer removed it, or its session ended) is what was wanted
-            LOG.info("stream instance {}'s members not removed: {}", peer, e.toString());
+            return redis.exists(keyPrefix + peer);
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
     /** The lease ends with a graceful close: peers need not wait for it to lapse. */
     @Override
     public void close() {
-        ticks.shutdownNow();
+        renewer.shutdownNow();
+        watcher.shutdownNow();
+        try {
+            renewer.awaitTermination(1, TimeUnit.SECONDS); // no renewal after the lease is deleted
+            watcher.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         admin.close(ASK);
         try {
             redis.del(keyPrefix + self);

@@ -74,6 +74,33 @@ class LeaseJudgeTest {
     }
 
     @Test
+    void whenRedisLostItsMemory_nothingIsJudgedForTheQuietTime_thenAbsencesCountAfresh() {
+        Set<String> members = Set.of("a", "b");
+        judge.judge(0, members, Set.of("a", "b"), true);
+        judge.judge(100, members, Set.of("a"), true); // b's lease missing: Redis restarted empty
+        judge.redisForgot(150, 800);
+        for (long t = 200; t < 950; t += 100)
+            assertThat(judge.judge(t, members, Set.of("a"), true))
+                    .as("b reconnects and renews meanwhile: not judged at %d", t)
+                    .isEmpty();
+        assertThat(judge.judge(1_000, members, Set.of("a"), true))
+                .as("absent from the first watch after")
+                .isEmpty();
+        assertThat(judge.judge(1_200, members, Set.of("a"), true)).containsExactly("b");
+    }
+
+    @Test
+    void aPeerWhoseRemovalFailedIsJudgedAgain() {
+        Set<String> members = Set.of("a", "b");
+        judge.judge(0, members, Set.of("a", "b"), true);
+        judge.judge(100, members, Set.of("a"), true);
+        assertThat(judge.judge(300, members, Set.of("a"), true)).containsExactly("b");
+        judge.removalFailed("b");
+        assertThat(judge.judge(400, members, Set.of("a"), true)).isEmpty();
+        assertThat(judge.judge(600, members, Set.of("a"), true)).containsExactly("b");
+    }
+
+    @Test
     void aMemberGoneFromTheGroupIsForgotten() {
         judge.judge(0, Set.of("a", "b"), Set.of("a", "b"), true);
         judge.judge(100, Set.of("a", "b"), Set.of("a"), true);

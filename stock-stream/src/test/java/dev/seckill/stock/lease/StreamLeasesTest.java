@@ -83,6 +83,52 @@ class StreamLeasesTest {
         }
     }
 
+    @Test
+    void whenRedisForgetsEveryLease_aPeerThatRenewsWithinTwoLeasesIsNotRemoved() throws Exception {
+        String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
+        String topic = app + ".out";
+        try (TestRedis redis = new TestRedis();
+                Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+            redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
+            try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
+                    StreamLeases leases = new StreamLeases(
+                                    redis.redis,
+                                    admin(),
+                                    app,
+                                    "self",
+                                    prefix,
+                                    Duration.ofMillis(400),
+                                    Duration.ofMillis(100),
+                                    new SimpleMeterRegistry())
+                            .start()) {
+                await().during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> redis.redis.exists(prefix + "epoch")
+                                && staticMembers(admin, app).contains("peer-1"));
+                // Redis restarted empty: the epoch and every lease gone at once; the peer reconnects 500 ms later
+                redis.redis.del(prefix + "epoch", prefix + "peer", prefix + "self");
+                await().pollDelay(Duration.ofMillis(500))
+                        .atMost(Duration.ofSeconds(1))
+                        .until(() -> true);
+                redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
+                await().during(Duration.ofSeconds(2))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> staticMembers(admin, app).contains("peer-1"));
+            }
+            // a static member does not leave as it closes: removed, so that its group can be deleted
+            admin.removeMembersFromConsumerGroup(
+                            app,
+                            new org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions(
+                                    List.of(new org.apache.kafka.clients.admin.MemberToRemove("peer-1"))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
     private static Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()));
     }

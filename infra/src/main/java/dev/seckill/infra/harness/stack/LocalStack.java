@@ -160,7 +160,6 @@ public final class LocalStack {
         }
     }
 
-    /** Prints each component, its address and whether it answers; returns true when all do. */
     /** Kafka, Redis and MySQL as the settings name them, each UP when it answers. */
     public List<Component> components() {
         URI u = URI.create(settings.redisUrl());

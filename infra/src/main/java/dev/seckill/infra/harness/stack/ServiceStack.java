@@ -192,7 +192,6 @@ public final class ServiceStack {
         }
     }
 
-    /** Prints each service and whether its /health answers 200; returns true when all do (or none was started). */
     /** The services this stack started (or that answer on their ports) and its Prometheus, each UP when it answers. */
     public List<Component> components() {
         List<Component> found = new ArrayList<>();

@@ -72,19 +72,9 @@ class ReconcilerRepairsTest {
                 .isZero();
     }
 
+    /** Bucket {@code bucket}'s share of the goods' open. */
     static LedgerEntry opened(long goods, int bucket, long stock) {
-        return LedgerEntry.of(
-                        BucketOf.shareOpId("open-" + goods, bucket),
-                        goods,
-                        LedgerType.OPENED,
-                        stock,
-                        null,
-                        null,
-                        null,
-                        stock,
-                        Instant.now())
-                .withKeysExpireAt(Instant.now().plus(Duration.ofHours(1)))
-                .withCommandOffset(0);
+        return ReconcilerStack.openedEntry(BucketOf.shareOpId("open-" + goods, bucket), goods, stock, 0);
     }
 
     @Test

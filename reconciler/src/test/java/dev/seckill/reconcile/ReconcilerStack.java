@@ -105,18 +105,14 @@ final class ReconcilerStack implements AutoCloseable {
 
     /** An OPENED entry of a live sale (its keys expire in an hour), made by the command at {@code commandOffset}. */
     void opened(long goods, long stock, long commandOffset) throws Exception {
-        ledger(LedgerEntry.of(
-                        "open-" + goods + "-" + commandOffset,
-                        goods,
-                        LedgerType.OPENED,
-                        stock,
-                        null,
-                        null,
-                        null,
-                        stock,
-                        Instant.now())
+        ledger(openedEntry("open-" + goods + "-" + commandOffset, goods, stock, commandOffset));
+    }
+
+    /** The OPENED entry {@link #opened} sends, under {@code opId}: a live sale, its keys expiring in an hour. */
+    static LedgerEntry openedEntry(String opId, long goods, long stock, long commandOffset) {
+        return LedgerEntry.of(opId, goods, LedgerType.OPENED, stock, null, null, null, stock, Instant.now())
                 .withKeysExpireAt(Instant.now().plus(Duration.ofHours(1)))
-                .withCommandOffset(commandOffset));
+                .withCommandOffset(commandOffset);
     }
 
     void deducted(long goods, long user, String requestId, long stockAfter) throws Exception {

@@ -1,5 +1,7 @@
 package dev.seckill.stock;
 
+import static dev.seckill.stock.support.KafkaGroups.admin;
+import static dev.seckill.stock.support.KafkaGroups.openTransaction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -11,20 +13,16 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,38 +84,12 @@ class PeerFencingTest {
         }
     }
 
-    private static Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()));
-    }
-
-    private static KafkaProducer<String, String> openTransaction(String transactionalId, String topic)
-            throws Exception {
-        KafkaProducer<String, String> p = producer(transactionalId);
-        p.initTransactions();
-        p.beginTransaction();
-        p.send(new ProducerRecord<>(topic, "k", "open")).get(10, TimeUnit.SECONDS);
-        return p;
-    }
-
     private static long lastStableOffset(Admin admin, String topic) throws Exception {
         TopicPartition tp = new TopicPartition(topic, 0);
         return admin.listOffsets(Map.of(tp, OffsetSpec.latest()), new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
                 .partitionResult(tp)
                 .get(10, TimeUnit.SECONDS)
                 .offset();
-    }
-
-    private static KafkaProducer<String, String> producer(String transactionalId) {
-        return new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        KafkaFixture.bootstrap(),
-                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-                        transactionalId,
-                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-                        60_000),
-                new StringSerializer(),
-                new StringSerializer());
     }
 
     /** A member of the group {@code app} named as a stream thread's consumer of instance {@code instance}, joined. */

@@ -1,29 +1,24 @@
 package dev.seckill.stock.lease;
 
+import static dev.seckill.stock.support.KafkaGroups.admin;
+import static dev.seckill.stock.support.KafkaGroups.openTransaction;
+import static dev.seckill.stock.support.KafkaGroups.staticMember;
+import static dev.seckill.stock.support.KafkaGroups.staticMembers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.params.SetParams;
 
@@ -45,16 +40,7 @@ class StreamLeasesTest {
             redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000)); // the peer holds its lease
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
                     KafkaProducer<String, String> open = openTransaction(app + "-peer-1", topic);
-                    StreamLeases leases = new StreamLeases(
-                                    redis.redis,
-                                    admin(),
-                                    app,
-                                    "self",
-                                    prefix,
-                                    Duration.ofMillis(400),
-                                    Duration.ofMillis(100),
-                                    new SimpleMeterRegistry())
-                            .start()) {
+                    StreamLeases leases = leases(redis, app, prefix)) {
                 await().during(Duration.ofSeconds(1))
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> staticMembers(admin, app).contains("peer-1"));
@@ -93,16 +79,7 @@ class StreamLeasesTest {
             String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
             redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
-                    StreamLeases leases = new StreamLeases(
-                                    redis.redis,
-                                    admin(),
-                                    app,
-                                    "self",
-                                    prefix,
-                                    Duration.ofMillis(400),
-                                    Duration.ofMillis(100),
-                                    new SimpleMeterRegistry())
-                            .start()) {
+                    StreamLeases leases = leases(redis, app, prefix)) {
                 await().during(Duration.ofSeconds(1))
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> redis.redis.exists(prefix + "epoch")
@@ -129,60 +106,17 @@ class StreamLeasesTest {
         }
     }
 
-    private static Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaFixture.bootstrap()));
-    }
-
-    private static List<String> staticMembers(Admin admin, String group) throws Exception {
-        return admin
-                .describeConsumerGroups(List.of(group))
-                .describedGroups()
-                .get(group)
-                .get(10, TimeUnit.SECONDS)
-                .members()
-                .stream()
-                .map(MemberDescription::groupInstanceId)
-                .flatMap(java.util.Optional::stream)
-                .toList();
-    }
-
-    private static KafkaProducer<String, String> openTransaction(String transactionalId, String topic)
-            throws Exception {
-        KafkaProducer<String, String> p = new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        KafkaFixture.bootstrap(),
-                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-                        transactionalId,
-                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-                        60_000),
-                new StringSerializer(),
-                new StringSerializer());
-        p.initTransactions();
-        p.beginTransaction();
-        p.send(new ProducerRecord<>(topic, "k", "open")).get(10, TimeUnit.SECONDS);
-        return p;
-    }
-
-    /** A static member of {@code group} named {@code instanceId}, joined, with a session of a minute. */
-    private static KafkaConsumer<String, String> staticMember(String group, String instanceId, String topic) {
-        KafkaConsumer<String, String> c = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        KafkaFixture.bootstrap(),
-                        ConsumerConfig.GROUP_ID_CONFIG,
-                        group,
-                        ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
-                        instanceId,
-                        ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
-                        60_000),
-                new StringDeserializer(),
-                new StringDeserializer());
-        c.subscribe(List.of(topic));
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            c.poll(Duration.ofMillis(100));
-            return !c.assignment().isEmpty();
-        });
-        return c;
+    /** This instance's leases over the group {@code app}: a 400 ms lease renewed every 100 ms. */
+    private static StreamLeases leases(TestRedis redis, String app, String prefix) {
+        return new StreamLeases(
+                        redis.redis,
+                        admin(),
+                        app,
+                        "self",
+                        prefix,
+                        Duration.ofMillis(400),
+                        Duration.ofMillis(100),
+                        new SimpleMeterRegistry())
+                .start();
     }
 }

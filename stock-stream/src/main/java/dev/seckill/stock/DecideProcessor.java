@@ -2,6 +2,8 @@ package dev.seckill.stock;
 
 import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.kit.trace.Tracing;
+import dev.seckill.stock.bucket.Hop;
+import dev.seckill.stock.bucket.HopSeal;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
 import dev.seckill.stock.draw.DecideNow;
@@ -48,6 +50,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private final int batchSize;
     private final Duration linger;
     private final EarlyCommit earlyCommit;
+    private final HopSeal seal;
     private final List<Pending> buffer = new ArrayList<>();
     /**
      * A full batch's decisions, forwarded while Redis decides the next batch (its round trip and the Kafka work of the
@@ -79,6 +82,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         this.deciderFactory = deciderFactory;
         this.metrics = metrics;
         this.batchSize = settings.batchSize();
+        this.seal = settings.buckets().seal();
         this.linger = settings.batchLinger();
     }
 
@@ -126,15 +130,25 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         // a drawn open is decided at once: the hold holds nothing before it knows the open stood
         boolean decideNow = DecideNow.take(record.headers());
         RecordMetadata meta = held == null ? context.recordMetadata().orElseThrow() : null;
+        HopSeal.Opened opened = seal.open(record.headers(), record.value());
+        Hop hop = opened instanceof HopSeal.Sealed s ? s.hop() : null;
         Pending p = new Pending(
                 record,
                 internal == null ? null : internal.recordContext(),
                 held == null
                         ? new Decider.Input(
-                                record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp())
+                                record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp(), hop)
                         : new Decider.Input(
                                 record.key(), record.value(), held.partition(), held.offset(), held.timestamp()),
                 held == null ? meta.topic() : held.topic());
+        if (opened instanceof HopSeal.Broken broken) { // a forged or damaged hop: decided by no one
+            if (internal == null) forward(p, Decision.dlq(broken.why()));
+            else {
+                drain(false, false); // after everything before it
+                forwardAll(List.of(p), List.of(Decision.dlq(broken.why())));
+            }
+            return;
+        }
         if (internal == null) {
             Instant start = Tracing.on() ? Instant.now() : null;
             Decision decision = decider.decideAll(List.of(p.input())).get(0);

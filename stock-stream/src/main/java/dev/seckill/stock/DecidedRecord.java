@@ -3,4 +3,4 @@ package dev.seckill.stock;
 import dev.seckill.stock.decision.Decision;
 
 /** A decision together with the raw command it came from (kept for the DLQ). Never serialized. */
-record DecidedRecord(Decision decision, byte[] raw) {}
+public record DecidedRecord(Decision decision, byte[] raw) {}

@@ -129,7 +129,8 @@ public final class StockStreamApp implements AutoCloseable {
                 () -> scripts,
                 Clock.systemUTC(),
                 metrics,
-                StockTopology.Settings.from(config, beacon));
+                StockTopology.Settings.from(
+                        config, beacon, TopicProvisioner.partitionsOf(settings, topics.commands())));
         String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
         int session = SessionTimeouts.fitted(settings, config.sessionTimeoutMs(), "stock-stream");
         streams = instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)

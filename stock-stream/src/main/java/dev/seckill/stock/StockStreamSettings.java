@@ -27,7 +27,10 @@ public record StockStreamSettings(
         String drawBeacon,
         String drawBeaconUrls,
         long drawAllowanceMs,
-        long drawBeaconMarginMs) {
+        long drawBeaconMarginMs,
+        String hopSecret,
+        long bucketPrefetch,
+        long bucketReborrowMs) {
 
     public static final Setting<Integer> THREADS = Setting.integer("stream.threads", 2, "Kafka Streams threads");
     public static final Setting<Integer> COMMIT_INTERVAL_MS =
@@ -114,6 +117,22 @@ public record StockStreamSettings(
             "how long after a drawn window's end a purchase accepted in it may still be appended to the commands topic "
                     + "and be drawn (several gateways, producer retries): the cutoff, judged on the broker's append time "
                     + "and stated in the OPENED entry; later ones are decided after the draw");
+    public static final Setting<String> HOP_SECRET = Setting.secret(
+            "stream.hop.secret",
+            128,
+            "the key every stock-stream instance seals its hops between a bucketed goods' buckets with (an HMAC on the "
+                    + "commands topic: no other producer can write a transfer or skip a claim); empty: sales opened with "
+                    + "buckets are refused to the DLQ (docs/decisions.md, 'Stock buckets')");
+    public static final Setting<Long> BUCKET_PREFETCH = Setting.number(
+            "stream.bucket.prefetch",
+            0,
+            "units a bucket's borrow asks beyond what the purchase that ran short needs (fewer borrows; each bucket may "
+                    + "then hold this many more units while another bucket's buyer is answered SOLD_OUT)");
+    public static final Setting<Long> BUCKET_REBORROW_MS = Setting.number(
+            "stream.bucket.reborrow.ms",
+            1_000,
+            "after a borrow found every bucket empty, how long (in the purchases' record time) a bucket answers SOLD_OUT "
+                    + "before it borrows again (units released meanwhile may wait this long for a buyer)");
     public static final Setting<Integer> METRICS_PORT =
             Setting.integer("stream.metrics.port", 9402, "the port of /metrics when run as a service");
 
@@ -139,7 +158,10 @@ public record StockStreamSettings(
                 s.get(DRAW_BEACON),
                 s.get(DRAW_BEACON_URLS),
                 s.get(DRAW_ALLOWANCE_MS),
-                s.get(DRAW_BEACON_MARGIN_MS));
+                s.get(DRAW_BEACON_MARGIN_MS),
+                s.get(HOP_SECRET),
+                s.get(BUCKET_PREFETCH),
+                s.get(BUCKET_REBORROW_MS));
     }
 
     private static String newTempDir() {

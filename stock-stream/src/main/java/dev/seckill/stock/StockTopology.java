@@ -7,6 +7,9 @@ import dev.seckill.contracts.ledger.LedgerEntryJson;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.stock.bucket.BucketTerms;
+import dev.seckill.stock.bucket.HopOut;
+import dev.seckill.stock.bucket.HopSeal;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.StockScripts;
 import dev.seckill.stock.draw.DrawHold;
@@ -77,13 +80,27 @@ public final class StockTopology {
             boolean shortCircuit,
             Duration earlyCommitEvery,
             Duration commitInterval,
-            DrawTerms draw) {
-        /** One Redis call per record, the sold-out short-circuit on, no early commit, no drawn sales. */
-        public static final Settings UNBATCHED =
-                new Settings(1, Duration.ofMillis(5), true, Duration.ZERO, Duration.ZERO, DrawTerms.OFF);
+            DrawTerms draw,
+            BucketTerms buckets) {
+        /** One Redis call per record, the sold-out short-circuit on, no early commit, no drawn sales, no buckets. */
+        public static final Settings UNBATCHED = new Settings(
+                1, Duration.ofMillis(5), true, Duration.ZERO, Duration.ZERO, DrawTerms.OFF, BucketTerms.OFF);
 
-        /** The service's, from its settings, drawing with {@code beacon} (null: drawn opens refused). */
-        public static Settings from(StockStreamSettings s, BeaconSource beacon) {
+        public Settings(
+                int batchSize,
+                Duration batchLinger,
+                boolean shortCircuit,
+                Duration earlyCommitEvery,
+                Duration commitInterval,
+                DrawTerms draw) {
+            this(batchSize, batchLinger, shortCircuit, earlyCommitEvery, commitInterval, draw, BucketTerms.OFF);
+        }
+
+        /**
+         * The service's, from its settings, drawing with {@code beacon} (null: drawn opens refused), its commands topic
+         * of {@code partitions} partitions.
+         */
+        public static Settings from(StockStreamSettings s, BeaconSource beacon, int partitions) {
             return new Settings(
                     s.batchSize(),
                     Duration.ofMillis(s.batchLingerMs()),
@@ -95,17 +112,23 @@ public final class StockTopology {
                             : new DrawTerms(
                                     beacon,
                                     Duration.ofMillis(s.drawAllowanceMs()),
-                                    Duration.ofMillis(s.drawBeaconMarginMs())));
+                                    Duration.ofMillis(s.drawBeaconMarginMs())),
+                    new BucketTerms(partitions, new HopSeal(s.hopSecret()), s.bucketPrefetch(), s.bucketReborrowMs()));
+        }
+
+        /** These settings with bucketed goods run as {@code terms} say. */
+        public Settings bucketing(BucketTerms terms) {
+            return new Settings(batchSize, batchLinger, shortCircuit, earlyCommitEvery, commitInterval, draw, terms);
         }
 
         /** These settings with drawn sales drawn as {@code terms} say. */
         public Settings drawing(DrawTerms terms) {
-            return new Settings(batchSize, batchLinger, shortCircuit, earlyCommitEvery, commitInterval, terms);
+            return new Settings(batchSize, batchLinger, shortCircuit, earlyCommitEvery, commitInterval, terms, buckets);
         }
 
         /** These settings with records decided {@code size} at a time, a partial batch waiting at most {@code linger}. */
         public Settings batched(int size, Duration linger) {
-            return new Settings(size, linger, shortCircuit, earlyCommitEvery, commitInterval, draw);
+            return new Settings(size, linger, shortCircuit, earlyCommitEvery, commitInterval, draw, buckets);
         }
     }
 
@@ -149,7 +172,8 @@ public final class StockTopology {
                                         folds,
                                         settings.shortCircuit(),
                                         hits::increment,
-                                        settings.draw()),
+                                        settings.draw(),
+                                        settings.buckets()),
                                 metrics,
                                 goodsMeters,
                                 settings),
@@ -160,6 +184,13 @@ public final class StockTopology {
                         BeforeCommitHook.NAME);
 
         routeOutputs(decided, topics);
+        decided.filter((k, d) -> d.decision().hasHops(), Named.as("hopping"))
+                .process(() -> new HopOut(settings.buckets().seal()), Named.as("hop-out"))
+                .to(
+                        topics.commands(),
+                        Produced.with(Serdes.String(), HopOut.SERDE)
+                                .withStreamPartitioner(HopOut.PARTITIONER)
+                                .withName("hops"));
     }
 
     /**

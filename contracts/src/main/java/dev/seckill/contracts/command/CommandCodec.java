@@ -71,6 +71,7 @@ public final class CommandCodec {
                     .put("opId", o.opId());
             if (o.force()) n.put("force", true);
             if (o.fairness().drawn()) n.put("fairness", o.fairness().wire()).put("windowMs", o.windowMs());
+            if (o.bucketed()) n.put("buckets", o.buckets());
         } else if (command instanceof Release r) {
             n.put("type", "release")
                     .put("goodsId", r.goodsId())
@@ -193,8 +194,13 @@ public final class CommandCodec {
                 && !(n.get("windowMs").canConvertToLong() && n.get("windowMs").asLong() == 0)) {
             return new ParsedCommand.Poison("windowMs is only for a lottery or a registration");
         }
-        return new ParsedCommand.Valid(
-                new OpenSale(goodsId, stockNode.asLong(), start, end, (int) limit, opId, force, fairness, window));
+        long buckets = n.has("buckets") ? JsonFields.positiveLong(n, "buckets") : 1;
+        if (buckets < 1 || buckets > OpenSale.MAX_BUCKETS)
+            return new ParsedCommand.Poison("buckets not in 1.." + OpenSale.MAX_BUCKETS);
+        if (buckets > 1 && fairness.drawn())
+            return new ParsedCommand.Poison("a " + fairness.wire() + " is drawn in one bucket: buckets must be 1");
+        return new ParsedCommand.Valid(new OpenSale(
+                goodsId, stockNode.asLong(), start, end, (int) limit, opId, force, fairness, window, (int) buckets));
     }
 
     private static ParsedCommand release(JsonNode n, long goodsId) {

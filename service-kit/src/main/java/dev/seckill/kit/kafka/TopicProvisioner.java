@@ -120,4 +120,22 @@ public final class TopicProvisioner {
                     "cannot create topics at " + settings.kafkaBootstrap() + ": " + e.getMessage(), e);
         }
     }
+
+    /** How many partitions {@code topic} has. */
+    public static int partitionsOf(Settings settings, String topic) {
+        try (Admin admin = KafkaClients.admin(settings)) {
+            return admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(topic)
+                    .partitions()
+                    .size();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading topic " + topic);
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "cannot read topic " + topic + " at " + settings.kafkaBootstrap() + ": " + e.getMessage(), e);
+        }
+    }
 }

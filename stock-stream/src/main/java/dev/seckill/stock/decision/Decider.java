@@ -7,6 +7,8 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Restore;
+import dev.seckill.stock.bucket.BucketTerms;
+import dev.seckill.stock.bucket.Hop;
 import dev.seckill.stock.draw.DrawTerms;
 import dev.seckill.stock.ledger.FoldStore;
 import java.time.Clock;
@@ -29,9 +31,14 @@ public final class Decider {
      * One command record to decide. {@code timestamp} is the record's own time (epoch ms; its producer's CreateTime,
      * kept by a drill's copy), the instant an {@code open_sale} was issued; negative when unknown.
      */
-    public record Input(String key, byte[] raw, int partition, long offset, long timestamp) {
+    public record Input(String key, byte[] raw, int partition, long offset, long timestamp, Hop hop) {
         public Input(String key, byte[] raw, int partition, long offset) {
             this(key, raw, partition, offset, -1);
+        }
+
+        /** A record a client wrote (not one of the stream's own hops between a goods' buckets). */
+        public Input(String key, byte[] raw, int partition, long offset, long timestamp) {
+            this(key, raw, partition, offset, timestamp, null);
         }
 
         String position() {
@@ -51,6 +58,7 @@ public final class Decider {
     private final Rebuilds rebuilds;
     private final SaleOperations operations;
     private final PurchaseDecisions purchases;
+    private final BucketSteps buckets;
     /** What to run while the current batch's first round trip is out; null once run (or when there is nothing). */
     private Runnable whileWaiting;
     /** The ids (goods and requestId or opId) of the current batch's commands not yet decided. */
@@ -77,6 +85,18 @@ public final class Decider {
             boolean shortCircuit,
             Runnable onShortCircuit,
             DrawTerms draw) {
+        this(scripts, clock, folds, shortCircuit, onShortCircuit, draw, BucketTerms.OFF);
+    }
+
+    /** @param buckets how bucketed goods are run ({@link BucketTerms#OFF}: opens with buckets are refused) */
+    public Decider(
+            StockScripts scripts,
+            Clock clock,
+            FoldStore folds,
+            boolean shortCircuit,
+            Runnable onShortCircuit,
+            DrawTerms draw,
+            BucketTerms buckets) {
         this.scripts = scripts;
         this.clock = clock;
         this.folds = new BatchFolds(folds);
@@ -85,6 +105,7 @@ public final class Decider {
         this.rebuilds = new Rebuilds(scripts, this.folds, markers);
         this.operations = new SaleOperations(scripts, clock, this.folds, gate, draw);
         this.purchases = new PurchaseDecisions(scripts, clock, this.folds, gate, shortCircuit, onShortCircuit);
+        this.buckets = new BucketSteps(buckets, scripts, clock, this.folds, purchases, operations);
     }
 
     /** Decides one record. */
@@ -125,19 +146,22 @@ public final class Decider {
             ParsedCommand parsed = CommandCodec.decode(in.raw());
             if (parsed instanceof ParsedCommand.Valid v
                     && v.command() instanceof Restore r
-                    && keyMatches(in.key(), r.goodsId())) {
+                    && CommandIds.keyMatches(in.key(), r.goodsId())) {
                 run(waiting, out, inputs.get(Math.max(0, i - 1))); // the restore needs the fold of everything before it
                 gate.forget(r.goodsId());
-                out[i] = operations.restore(r, in);
+                out[i] = buckets.restored(r, in, operations.restore(r, in));
                 continue;
             }
+            // a borrow or a transfer reads and moves the bucket's fold: after everything before it
+            if (in.hop() != null && in.hop().kind() != Hop.Kind.COMMAND && !waiting.isEmpty())
+                run(waiting, out, inputs.get(i - 1));
             if (parsed instanceof ParsedCommand.Valid v
                     && (v.command() instanceof OpenSale || v.command() instanceof CloseSale)
                     && !waiting.isEmpty()) {
                 // a forced open judges the holdings after everything before it, and the gate forgets the goods after
                 run(waiting, out, inputs.get(i - 1));
             }
-            String id = idOf(parsed);
+            String id = CommandIds.idOf(parsed);
             // the same id twice in one batch: the first is decided before the second is looked up (a retry, or a reuse)
             if (id != null && !pending.add(id)) run(waiting, out, inputs.get(i - 1));
             if (id != null) pending.add(id);
@@ -201,34 +225,18 @@ public final class Decider {
 
     /** What a record needs: decided here (DLQ, stored or in-memory answers) or a Lua call. */
     private Step step(ParsedCommand parsed, Input in) {
+        Step bucketed = buckets.step(parsed, in);
+        if (bucketed != null) return bucketed;
         if (parsed instanceof ParsedCommand.Poison p) return Step.decided(Decision.dlq(p.reason()));
         if (parsed instanceof ParsedCommand.InvalidPurchase ip) {
-            if (!keyMatches(in.key(), ip.goodsId())) return Step.decided(keyMismatch(in.key(), ip.goodsId()));
+            if (!CommandIds.keyMatches(in.key(), ip.goodsId()))
+                return Step.decided(CommandIds.keyMismatch(in.key(), ip.goodsId()));
             return purchases.invalidStep(ip, in);
         }
         Command command = ((ParsedCommand.Valid) parsed).command();
-        if (!keyMatches(in.key(), command.goodsId())) return Step.decided(keyMismatch(in.key(), command.goodsId()));
+        if (!CommandIds.keyMatches(in.key(), command.goodsId()))
+            return Step.decided(CommandIds.keyMismatch(in.key(), command.goodsId()));
         if (command instanceof Purchase p) return purchases.step(p, in);
         return operations.step(command, in);
-    }
-
-    /** A command's id among its goods' decisions (its requestId or opId), or null for a record that has none. */
-    private static String idOf(ParsedCommand parsed) {
-        if (parsed instanceof ParsedCommand.InvalidPurchase ip)
-            return FoldStore.decisionKey(ip.goodsId(), FoldStore.purchaseKey(ip.requestId()));
-        if (!(parsed instanceof ParsedCommand.Valid v)) return null;
-        if (v.command() instanceof Purchase p)
-            return FoldStore.decisionKey(p.goodsId(), FoldStore.purchaseKey(p.requestId()));
-        return FoldStore.decisionKey(
-                v.command().goodsId(), FoldStore.operationKey(v.command().idempotencyId()));
-    }
-
-    private static boolean keyMatches(String key, long goodsId) {
-        return Long.toString(goodsId).equals(key);
-    }
-
-    private static Decision keyMismatch(String key, long goodsId) {
-        return Decision.dlq(
-                "record key '" + key + "' is not the goodsId " + goodsId + " (commands are keyed by goodsId)");
     }
 }

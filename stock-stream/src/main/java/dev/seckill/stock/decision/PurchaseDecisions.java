@@ -70,9 +70,24 @@ final class PurchaseDecisions {
      * goods, else a Lua call.
      */
     Step step(Purchase p, Decider.Input in) {
+        return step(p, in, null);
+    }
+
+    /**
+     * A purchase in a bucket of a bucketed goods ({@code parking} not null): no sold-out gate (a bucket's 0 is not the
+     * goods'), and a SOLD_OUT the bucket's units cannot cover is {@code parking}'s to answer — a park is not a decision,
+     * so nothing is kept and the purchase is decided when it comes back.
+     */
+    Step step(Purchase p, Decider.Input in, java.util.function.Function<LuaResult, Decision> parking) {
         Asked a = new Asked(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt());
         Optional<Decision> known = known(a, in);
         if (known.isPresent()) return Step.decided(known.get());
+        if (parking != null) {
+            return new Step.Call(scripts.purchaseCall(p, KeysAt.unchained(in.offset())), answer -> {
+                Decision parked = "SOLD_OUT".equals(answer.code()) ? parking.apply(answer) : null;
+                return parked != null ? parked : purchased(p, answer, kept(a, answer, in));
+            });
+        }
         if (shortCircuit) {
             LuaResult answer = gate.judge(p);
             if (answer != null) {

@@ -60,7 +60,8 @@ final class Rebuilds {
      */
     void verify(long goodsId) {
         try {
-            String observed = scripts.marker(goodsId);
+            GoodsFold fold = folds.get(goodsId);
+            String observed = scripts.marker(goodsId, fold != null && fold.bucketed() ? fold.bucket : 0);
             if (!markers.truth(folds.get(goodsId), observed).equals(observed)) rebuild(goodsId, observed);
         } catch (RuntimeException e) {
             LOG.debug(

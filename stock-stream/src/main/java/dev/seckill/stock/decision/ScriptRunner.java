@@ -150,9 +150,10 @@ final class ScriptRunner {
     private void ensureLoaded(List<ScriptCall> calls) {
         boolean cluster = redis instanceof RedisClusterClient;
         for (ScriptCall c : calls) {
-            long scope = cluster ? c.goodsId() : 0;
+            long scope = cluster ? c.goodsId() * 64 + c.bucket() : 0;
             if (scriptsLoaded.contains(scope)) continue;
-            for (StockScript script : StockScript.values()) redis.scriptLoad(script.source(), keys.stock(c.goodsId()));
+            for (StockScript script : StockScript.values())
+                redis.scriptLoad(script.source(), keys.stock(c.goodsId(), c.bucket()));
             if (scriptsLoaded.size() > 100_000) scriptsLoaded.clear();
             scriptsLoaded.add(scope);
         }
@@ -208,7 +209,8 @@ final class ScriptRunner {
                 while (end < calls.size()
                         && end - i < MAX_BATCH
                         && calls.get(end).script() == StockScript.PURCHASE
-                        && calls.get(end).goodsId() == first.goodsId()) end++;
+                        && calls.get(end).goodsId() == first.goodsId()
+                        && calls.get(end).bucket() == first.bucket()) end++;
             }
             segments.add(new int[] {i, end});
             i = end;
@@ -218,7 +220,7 @@ final class ScriptRunner {
 
     private Response<Object> send(AbstractPipeline pipe, List<ScriptCall> calls, int start, int end) {
         ScriptCall first = calls.get(start);
-        List<String> goodsKeys = keys.goodsKeys(first.goodsId());
+        List<String> goodsKeys = keys.goodsKeys(first.goodsId(), first.bucket());
         if (end - start == 1) return pipe.evalsha(first.script().sha1(), goodsKeys, first.args());
         List<String> args = new ArrayList<>((end - start) * first.args().size());
         for (int i = start; i < end; i++) args.addAll(calls.get(i).args());
@@ -226,7 +228,7 @@ final class ScriptRunner {
     }
 
     private Object evalsha(ScriptCall c) {
-        List<String> k = keys.goodsKeys(c.goodsId());
+        List<String> k = keys.goodsKeys(c.goodsId(), c.bucket());
         try {
             return redis.evalsha(c.script().sha1(), k, c.args());
         } catch (JedisNoScriptException e) {

@@ -16,6 +16,8 @@ public enum StockScript {
     CLOSE_SALE("close_sale.lua"),
     RESTORE("restore.lua"),
     PAY("pay.lua"),
+    /** Units out of or into one bucket of a bucketed goods, for a borrow. */
+    TRANSFER("transfer.lua"),
     /**
      * Purchases of one goods decided in turn inside one script: {@code purchase.lua} itself, wrapped as a function of
      * its KEYS and ARGV, called once per purchase on that purchase's arguments (the batch's ARGV is every purchase's

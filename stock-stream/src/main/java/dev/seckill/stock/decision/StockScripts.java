@@ -101,6 +101,14 @@ public final class StockScripts {
                 List.of(at.expected(), at.next(), p.opId(), Long.toString(p.userId()), p.requestId()));
     }
 
+    /** Takes units out of a bucket for a borrow wanting {@code want} ({@code in}: false), or adds {@code units} (true). */
+    ScriptCall transferCall(long goodsId, boolean in, long units, KeysAt at) {
+        return new ScriptCall(
+                StockScript.TRANSFER,
+                goodsId,
+                List.of(at.expected(), at.next(), in ? "in" : "out", Long.toString(units)));
+    }
+
     /** The lifetime rule this instance writes keys with. */
     public KeyLifetime lifetime() {
         return lifetime;
@@ -132,9 +140,10 @@ public final class StockScripts {
      */
     public LuaResult restore(
             long goodsId, String marker, GoodsFold fold, Map<Long, GoodsFold.Holding> holdings, long expireAt) {
+        int bucket = fold != null && fold.bucketed() ? fold.bucket : 0;
         if (marker.isEmpty())
-            return call(
-                    new ScriptCall(StockScript.RESTORE, goodsId, List.of("", "0", "0", "1", "open", "0", "0", "0")));
+            return call(new ScriptCall(
+                    StockScript.RESTORE, goodsId, bucket, List.of("", "0", "0", "1", "open", "0", "0", "0")));
         List<String> args = new ArrayList<>(List.of(
                 marker,
                 Long.toString(fold.startAt),
@@ -146,7 +155,7 @@ public final class StockScripts {
                 Long.toString(expireAt)));
         holdings.forEach((user, h) -> args.addAll(
                 List.of(Long.toString(user), Long.toString(h.quantity()), h.requestId(), h.paid() ? "1" : "0")));
-        return call(new ScriptCall(StockScript.RESTORE, goodsId, args));
+        return call(new ScriptCall(StockScript.RESTORE, goodsId, bucket, args));
     }
 
     /**
@@ -159,8 +168,8 @@ public final class StockScripts {
     }
 
     /** The marker the goods' sale hash carries now ("" when it has none): a plain read, for {@link Rebuilds#verify}. */
-    String marker(long goodsId) {
-        String at = redis.hget(keys.sale(goodsId), "at");
+    String marker(long goodsId, int bucket) {
+        String at = redis.hget(keys.goodsKeys(goodsId, bucket).get(0), "at");
         return at == null ? "" : at;
     }
 

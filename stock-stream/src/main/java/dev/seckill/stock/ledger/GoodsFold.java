@@ -41,4 +41,21 @@ public final class GoodsFold {
      * been retired): the decisions made before {@link #openOffset} are forgotten a week after it.
      */
     public long previousExpireAt;
+
+    /**
+     * How many buckets the goods' current sale is split across (docs/decisions.md, "Stock buckets"); 0 or 1: one, the
+     * sale decided in this partition alone.
+     */
+    public int buckets;
+    /** Which of them this partition decides: 0 at the goods' home, b in the b-th partition after it. */
+    public int bucket;
+    /** The opId of this bucket's borrow going round the buckets, or null. */
+    public String borrowing;
+    /** The record time of the last borrow that came back having found every bucket empty; 0 since units came. */
+    public long emptyPassAt;
+
+    /** Whether the current sale is split into buckets. */
+    public boolean bucketed() {
+        return buckets > 1;
+    }
 }

@@ -1,0 +1,63 @@
+package dev.seckill.stock.bucket;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * A record one bucket of a goods sends to another — or to itself — on the commands topic (docs/decisions.md, "Stock
+ * buckets"): a client's command routed to the bucket that decides it ({@link Kind#COMMAND}, the client's bytes, an open
+ * re-encoded with the sale's bucket count), a {@link Kind#BORROW} going round the ring, or the units a borrow moved
+ * ({@link Kind#TRANSFER_IN}). It is produced to {@code (home + bucket) mod partitions}, keyed by the goods, and sealed
+ * ({@link HopSeal}) so that no producer but the stream can write one.
+ *
+ * @param kind what the value is
+ * @param bucket the bucket it is for
+ * @param value the record's value
+ */
+public record Hop(Kind kind, int bucket, byte[] value) {
+    public enum Kind {
+        COMMAND,
+        BORROW,
+        TRANSFER_IN;
+
+        public String wire() {
+            return name().toLowerCase();
+        }
+
+        /** The kind a header names; null for anything else. */
+        public static Kind ofWire(String wire) {
+            for (Kind k : values()) if (k.wire().equals(wire)) return k;
+            return null;
+        }
+    }
+
+    public Hop {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(value, "value");
+        if (bucket < 0 || bucket >= BucketPlan.MAX_BUCKETS)
+            throw new IllegalArgumentException("bucket must be 0.." + (BucketPlan.MAX_BUCKETS - 1) + ", got " + bucket);
+    }
+
+    /**
+     * A borrow of {@code want} units for bucket {@code borrower}'s parked purchases, delivered to {@code to}, of a goods
+     * split into {@code buckets}.
+     */
+    public static Hop borrow(long goodsId, int buckets, int borrower, int to, long want, String opId) {
+        return new Hop(
+                Kind.BORROW,
+                to,
+                ("{\"goodsId\":" + goodsId + ",\"buckets\":" + buckets + ",\"borrower\":" + borrower + ",\"want\":"
+                                + want + ",\"opId\":\"" + opId + "\"}")
+                        .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code units} moved out of bucket {@code from} for {@code to}'s borrow {@code borrowOpId}. */
+    public static Hop transferIn(long goodsId, int from, int to, long units, String borrowOpId) {
+        return new Hop(
+                Kind.TRANSFER_IN,
+                to,
+                ("{\"goodsId\":" + goodsId + ",\"from\":" + from + ",\"units\":" + units + ",\"borrowOpId\":\""
+                                + borrowOpId + "\"}")
+                        .getBytes(StandardCharsets.UTF_8));
+    }
+}

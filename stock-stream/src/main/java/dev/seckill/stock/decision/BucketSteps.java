@@ -1,0 +1,352 @@
+package dev.seckill.stock.decision;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.contracts.Json;
+import dev.seckill.contracts.command.CloseSale;
+import dev.seckill.contracts.command.Command;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.ParsedCommand;
+import dev.seckill.contracts.command.Pay;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.command.Restore;
+import dev.seckill.contracts.ledger.BucketOf;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.stock.bucket.BucketPlan;
+import dev.seckill.stock.bucket.BucketTerms;
+import dev.seckill.stock.bucket.Hop;
+import dev.seckill.stock.ledger.FoldStore;
+import dev.seckill.stock.ledger.GoodsFold;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The steps of a bucketed goods' commands (docs/decisions.md, "Stock buckets"; docs/invariants.md, "Stock buckets").
+ * At the goods' home (bucket 0) a client's command is decided there or routed: an open decides bucket 0's share and
+ * sends the others theirs; a purchase is claimed (its requestId keeps one meaning) and sent to its buyer's bucket;
+ * a release or pay goes to its buyer's bucket, a close to every bucket. In bucket b a routed command is decided on the
+ * bucket's own keys and fold. A purchase its bucket's units cannot cover is parked — sent back to the end of the
+ * bucket's own order — while a borrow goes round the other buckets; the units a borrow finds move as two ledger
+ * entries, each decided in its bucket's order. SOLD_OUT is answered once a borrow came back having found every bucket
+ * empty. Every ledger entry of a bucketed goods names its bucket (a v2 entry).
+ */
+final class BucketSteps {
+    private static final String ROUTED = "ROUTED";
+
+    private final BucketTerms terms;
+    private final StockScripts scripts;
+    private final Clock clock;
+    private final FoldStore folds;
+    private final PurchaseDecisions purchases;
+    private final SaleOperations operations;
+
+    BucketSteps(
+            BucketTerms terms,
+            StockScripts scripts,
+            Clock clock,
+            FoldStore folds,
+            PurchaseDecisions purchases,
+            SaleOperations operations) {
+        this.terms = terms;
+        this.scripts = scripts;
+        this.clock = clock;
+        this.folds = folds;
+        this.purchases = purchases;
+        this.operations = operations;
+    }
+
+    /** The step of a bucketed goods' command, a hop, or an open with buckets; null for anything else (decided as ever). */
+    Step step(ParsedCommand parsed, Decider.Input in) {
+        Hop hop = in.hop();
+        if (hop != null && hop.kind() != Hop.Kind.COMMAND) return moved(hop, in);
+        if (!(parsed instanceof ParsedCommand.Valid v)
+                || !Long.toString(v.command().goodsId()).equals(in.key()))
+            return hop == null ? null : Step.decided(Decision.dlq("a hop that is not a command of its key's goods"));
+        Command c = v.command();
+        if (c instanceof Restore) return null; // the decider runs a restore alone, then routed(...)
+        if (hop != null) return inBucket(c, hop.bucket(), in);
+        GoodsFold fold = folds.get(c.goodsId());
+        boolean bucketedHere = fold != null && fold.bucketed();
+        if (c instanceof OpenSale o && (o.bucketed() || bucketedHere && fold.bucket == 0)) return open(o, fold, in);
+        if (!bucketedHere) return null;
+        if (fold.bucket != 0)
+            return Step.decided(Decision.dlq("goods " + c.goodsId() + " is split into buckets and bucket "
+                    + fold.bucket + " is decided in this partition from the stream's own hops: send its commands"
+                    + " keyed by the goods id, to its home partition"));
+        return atHome(c, fold, in);
+    }
+
+    /** A client's command of a bucketed goods at its home: decided in bucket 0, or sent to its bucket. */
+    private Step atHome(Command c, GoodsFold fold, Decider.Input in) {
+        BucketPlan plan = plan(c.goodsId(), fold.buckets);
+        if (c instanceof Purchase p) {
+            int b = plan.bucketOf(p.userId());
+            return b == 0 ? inBucket(p, 0, in) : claimed(p, b, in);
+        }
+        if (c instanceof Release r && plan.bucketOf(r.userId()) != 0)
+            return send(new Hop(Hop.Kind.COMMAND, plan.bucketOf(r.userId()), in.raw()));
+        if (c instanceof Pay p && plan.bucketOf(p.userId()) != 0)
+            return send(new Hop(Hop.Kind.COMMAND, plan.bucketOf(p.userId()), in.raw()));
+        Step here = inBucket(c, 0, in);
+        // every bucket closes, whatever bucket 0 found (a retried close is a retry in every bucket too)
+        return c instanceof CloseSale ? withHops(here, everyOther(fold.buckets, in.raw()), true) : here;
+    }
+
+    /** A decided restore of a bucketed goods: its entry names its bucket; at home, every other bucket restores too. */
+    Decision restored(Restore r, Decider.Input in, Decision decided) {
+        GoodsFold fold = folds.get(r.goodsId());
+        if (fold == null || !fold.bucketed()) return decided;
+        Decision tagged = tag(decided, r.goodsId(), in, null);
+        return in.hop() == null && fold.bucket == 0 && !decided.toDlq()
+                ? tagged.sending(everyOther(fold.buckets, in.raw()))
+                : tagged;
+    }
+
+    /**
+     * A purchase of another bucket's buyer: its requestId claimed here (a retry of the same purchase is sent again; the
+     * id reused for another purchase is refused as any reuse is) and sent to the buyer's bucket.
+     */
+    private Step claimed(Purchase p, int bucket, Decider.Input in) {
+        String payload = StoredDecision.purchasePayload(p.userId(), p.quantity());
+        String stored = folds.decision(p.goodsId(), FoldStore.purchaseKey(p.requestId()));
+        Hop hop = new Hop(Hop.Kind.COMMAND, bucket, in.raw());
+        if (stored == null) {
+            folds.decide(
+                    p.goodsId(),
+                    FoldStore.purchaseKey(p.requestId()),
+                    StoredDecision.of(
+                                    new LuaResult(ROUTED, Integer.toString(bucket), 0, LuaResult.Status.NEW),
+                                    in.position(),
+                                    payload,
+                                    clock.millis())
+                            .encode());
+            return send(hop);
+        }
+        StoredDecision d = StoredDecision.parse(stored);
+        boolean retry = ROUTED.equals(d.result())
+                && ReusedIds.why(p.requestId(), payload, d, folds.get(p.goodsId()), in.partition()) == null;
+        return retry ? send(hop) : purchases.step(p, in); // the claim's answer: REJECTED, the id reused
+    }
+
+    /** A client's open at the goods' home: bucket 0's share decided here, the others' sent once it opened. */
+    private Step open(OpenSale asked, GoodsFold fold, Decider.Input in) {
+        // a sale never has fewer buckets than the one before: each bucket that sold needs an open to end its orders
+        int buckets = Math.max(asked.buckets(), fold != null && fold.bucketed() ? fold.buckets : 1);
+        String refused = asked.fairness().drawn()
+                ? "a drawn sale is decided in one bucket; goods " + asked.goodsId() + " was last sold in " + buckets
+                : terms.refusal(buckets);
+        if (refused != null) return Step.decided(Decision.dlq("open_sale refused: " + refused));
+        OpenSale o = new OpenSale(
+                asked.goodsId(),
+                asked.stock(),
+                asked.startAt(),
+                asked.endAt(),
+                asked.perUserLimit(),
+                asked.opId(),
+                asked.force(),
+                asked.fairness(),
+                asked.windowMs(),
+                buckets);
+        return withHops(share(o, 0, in), everyOther(buckets, CommandCodec.encode(o)), false);
+    }
+
+    /** Bucket {@code bucket}'s share of an open: the sale on its keys with its share of the units. */
+    private Step share(OpenSale o, int bucket, Decider.Input in) {
+        GoodsFold fold = folds.get(o.goodsId());
+        if (fold == null) fold = new GoodsFold();
+        int wasBuckets = fold.buckets;
+        int wasBucket = fold.bucket;
+        // the goods' bucket in this partition, known before the call: a rebuild of its keys rebuilds this bucket's
+        fold.buckets = o.buckets();
+        fold.bucket = bucket;
+        folds.put(o.goodsId(), fold);
+        long units = plan(o.goodsId(), o.buckets()).shares(o.stock())[bucket];
+        Step step = operations.step(o.withStock(units), in);
+        return mapped(step, bucket, d -> {
+            GoodsFold now = folds.get(o.goodsId());
+            boolean opened = d.hasLedger() && d.ledger().type() == LedgerType.OPENED;
+            now.buckets = opened ? o.buckets() : wasBuckets; // a refused open leaves the sale before it as it was
+            now.bucket = opened ? bucket : wasBucket;
+            folds.put(o.goodsId(), now);
+            return tag(d, o.goodsId(), in, null);
+        });
+    }
+
+    /** A command decided in bucket {@code bucket} (here its fold and keys). */
+    private Step inBucket(Command c, int bucket, Decider.Input in) {
+        GoodsFold fold = folds.get(c.goodsId());
+        if (c instanceof OpenSale o) return share(o, bucket, in);
+        if (fold != null && fold.bucketed() && fold.bucket != bucket)
+            return Step.decided(Decision.dlq(
+                    "a hop for bucket " + bucket + " of goods " + c.goodsId() + " reached the partition of its bucket "
+                            + fold.bucket + " (the commands topic's partitions changed?)"));
+        Step step = c instanceof Purchase p
+                ? purchases.step(p, in, answer -> parked(p, bucket, in))
+                : operations.step(c, in);
+        return mapped(step, bucket, d -> tag(d, c.goodsId(), in, null));
+    }
+
+    /**
+     * A purchase its bucket's units do not cover: SOLD_OUT (null) when a borrow found every bucket empty within the
+     * last {@code reborrowAfterMs} of record time; else parked at the end of the bucket's order, a borrow sent round
+     * when none is.
+     */
+    private Decision parked(Purchase p, int bucket, Decider.Input in) {
+        GoodsFold fold = folds.get(p.goodsId());
+        if (fold == null || !fold.bucketed()) return null;
+        long t = in.timestamp() >= 0 ? in.timestamp() : p.acceptedAt().toEpochMilli();
+        if (fold.emptyPassAt > 0 && t - fold.emptyPassAt < terms.reborrowAfterMs()) return null;
+        List<Hop> hops = new ArrayList<>(2);
+        hops.add(new Hop(Hop.Kind.COMMAND, bucket, in.raw()));
+        if (fold.borrowing == null) {
+            fold.borrowing = "borrow:" + p.goodsId() + ":" + bucket + ":" + in.offset();
+            folds.put(p.goodsId(), fold);
+            BucketPlan plan = plan(p.goodsId(), fold.buckets);
+            hops.add(Hop.borrow(
+                    p.goodsId(),
+                    fold.buckets,
+                    bucket,
+                    plan.next(bucket),
+                    p.quantity() + terms.prefetch(),
+                    fold.borrowing));
+        }
+        return Decision.hops(hops);
+    }
+
+    /** A borrow or a transfer in, at the bucket it is for. */
+    private Step moved(Hop hop, Decider.Input in) {
+        JsonNode n;
+        try {
+            n = Json.MAPPER.readTree(hop.value());
+        } catch (IOException e) {
+            return Step.decided(Decision.dlq("hop " + hop.kind().wire() + " not JSON: " + e.getMessage()));
+        }
+        long goodsId = n.path("goodsId").asLong();
+        if (!Long.toString(goodsId).equals(in.key()))
+            return Step.decided(
+                    Decision.dlq("hop " + hop.kind().wire() + " of goods " + goodsId + " keyed " + in.key()));
+        return hop.kind() == Hop.Kind.BORROW
+                ? borrow(goodsId, hop.bucket(), n, in)
+                : transferIn(goodsId, hop.bucket(), n, in);
+    }
+
+    private Step borrow(long goodsId, int bucket, JsonNode n, Decider.Input in) {
+        int buckets = n.path("buckets").asInt();
+        int borrower = n.path("borrower").asInt();
+        long want = n.path("want").asLong();
+        String opId = n.path("opId").asText();
+        GoodsFold fold = folds.get(goodsId);
+        if (borrower == bucket) { // back round: every bucket was empty as it passed
+            if (fold != null && opId.equals(fold.borrowing)) {
+                fold.borrowing = null;
+                fold.emptyPassAt = Math.max(1, in.timestamp());
+                folds.put(goodsId, fold);
+            }
+            return Step.decided(Decision.NOTHING);
+        }
+        if (folds.decision(goodsId, FoldStore.operationKey(opId)) != null) return Step.decided(Decision.NOTHING);
+        Hop onward = Hop.borrow(goodsId, buckets, borrower, (bucket + 1) % buckets, want, opId);
+        if (fold == null || !fold.bucketed()) return send(onward);
+        KeysAt at = KeysAt.unchained(in.offset());
+        return new Step.Call(scripts.transferCall(goodsId, false, want, at).inBucket(bucket), r -> {
+            keep(goodsId, opId, r, in);
+            long k = "MOVED".equals(r.code()) ? r.detailAsLong() : 0;
+            if (k <= 0) return Decision.hops(List.of(onward));
+            GoodsFold f = folds.get(goodsId);
+            f.stock -= k;
+            folds.put(goodsId, f);
+            LedgerEntry out = transferEntry(
+                    goodsId,
+                    BucketOf.transferOpId(opId, LedgerType.TRANSFERRED_OUT),
+                    LedgerType.TRANSFERRED_OUT,
+                    k,
+                    r.stockAfter());
+            return tag(Decision.of(null, out), goodsId, in, borrower)
+                    .sending(List.of(Hop.transferIn(goodsId, bucket, borrower, k, opId)));
+        });
+    }
+
+    private Step transferIn(long goodsId, int bucket, JsonNode n, Decider.Input in) {
+        int from = n.path("from").asInt();
+        long units = n.path("units").asLong();
+        String borrowOpId = n.path("borrowOpId").asText();
+        String opId = BucketOf.transferOpId(borrowOpId, LedgerType.TRANSFERRED_IN);
+        if (folds.decision(goodsId, FoldStore.operationKey(opId)) != null) return Step.decided(Decision.NOTHING);
+        KeysAt at = KeysAt.unchained(in.offset());
+        return new Step.Call(scripts.transferCall(goodsId, true, units, at).inBucket(bucket), r -> {
+            keep(goodsId, opId, r, in);
+            GoodsFold f = folds.get(goodsId);
+            if (f == null) f = new GoodsFold();
+            f.stock += units; // the units moved are in the ledger whatever Redis had: they land in the fold
+            if (borrowOpId.equals(f.borrowing)) f.borrowing = null;
+            f.emptyPassAt = 0;
+            folds.put(goodsId, f);
+            LedgerEntry entry = transferEntry(goodsId, opId, LedgerType.TRANSFERRED_IN, units, f.stock);
+            return tag(Decision.of(null, entry), goodsId, in, from);
+        });
+    }
+
+    private LedgerEntry transferEntry(long goodsId, String opId, LedgerType type, long units, long stockAfter) {
+        return LedgerEntry.of(opId, goodsId, type, units, null, null, null, stockAfter, clock.instant());
+    }
+
+    private void keep(long goodsId, String opId, LuaResult r, Decider.Input in) {
+        folds.decide(
+                goodsId,
+                FoldStore.operationKey(opId),
+                StoredDecision.of(r, in.position(), "", clock.millis()).encode());
+    }
+
+    /**
+     * The decision with its ledger entry in its bucket: v2, naming the bucket (and on a transfer the {@code peer}),
+     * an operation every bucket applies under its share's opId.
+     */
+    private Decision tag(Decision d, long goodsId, Decider.Input in, Integer peer) {
+        GoodsFold fold = folds.get(goodsId);
+        if (!d.hasLedger() || fold == null || !fold.bucketed()) return d;
+        BucketOf where = BucketOf.of(fold.bucket, fold.buckets, in.partition());
+        LedgerEntry e = d.ledger().inBucket(peer == null ? where : where.withPeer(peer));
+        if (e.type() == LedgerType.OPENED || e.type() == LedgerType.CLOSED || e.type() == LedgerType.RESTORED)
+            e = e.withOpId(BucketOf.shareOpId(e.opId(), fold.bucket));
+        return new Decision.Emit(d.outcome(), e, d.hops());
+    }
+
+    /** The step with its calls on bucket {@code bucket}'s keys and its decision passed through {@code then}. */
+    private static Step mapped(Step step, int bucket, Function<Decision, Decision> then) {
+        if (step instanceof Step.Call c)
+            return new Step.Call(c.call().inBucket(bucket), c.complete().andThen(then));
+        return Step.decided(then.apply(((Step.Decided) step).decision()));
+    }
+
+    /**
+     * The step, sending {@code hops} once it decided something — not a DLQ record, and not nothing unless {@code
+     * evenNothing}.
+     */
+    private static Step withHops(Step step, List<Hop> hops, boolean evenNothing) {
+        Function<Decision, Decision> then =
+                d -> d.toDlq() || !evenNothing && d instanceof Decision.Nothing ? d : d.sending(hops);
+        if (step instanceof Step.Call c)
+            return new Step.Call(c.call(), c.complete().andThen(then));
+        return Step.decided(then.apply(((Step.Decided) step).decision()));
+    }
+
+    private static Step send(Hop hop) {
+        return Step.decided(Decision.hops(List.of(hop)));
+    }
+
+    /** {@code value} for every bucket but home's. */
+    private static List<Hop> everyOther(int buckets, byte[] value) {
+        List<Hop> hops = new ArrayList<>(buckets - 1);
+        for (int b = 1; b < buckets; b++) hops.add(new Hop(Hop.Kind.COMMAND, b, value));
+        return hops;
+    }
+
+    private BucketPlan plan(long goodsId, int buckets) {
+        return new BucketPlan(goodsId, buckets, Math.max(buckets, Math.max(1, terms.partitions())));
+    }
+}

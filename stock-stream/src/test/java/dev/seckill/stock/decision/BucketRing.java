@@ -1,0 +1,119 @@
+package dev.seckill.stock.decision;
+
+import dev.seckill.contracts.command.Command;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.stock.bucket.BucketTerms;
+import dev.seckill.stock.bucket.Hop;
+import dev.seckill.stock.bucket.HopOut;
+import dev.seckill.stock.bucket.HopSeal;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A commands topic of {@code partitions} partitions decided as the stream decides it, without Kafka: one {@link Decider}
+ * per partition over a real Redis and a fold that commits like a task's stores, every partition a log with its own
+ * offsets. A client's command is appended to its goods' home partition; a decision's hops are appended to their
+ * buckets' partitions, carrying the record time of the command that sent them, as Kafka Streams forwards it. The
+ * partitions are decided in a random interleaving, a random number of records at a time (one batch each).
+ */
+final class BucketRing {
+    private record Logged(long offset, String key, byte[] raw, long timestamp, Hop hop) {}
+
+    final int partitions;
+    private final List<Deque<Logged>> logs = new ArrayList<>();
+    private final List<Decider> deciders = new ArrayList<>();
+    private final List<TransactionalFolds> folds = new ArrayList<>();
+    private final long[] offsets;
+    private final Random random;
+    final List<Outcome> outcomes = new ArrayList<>();
+    final List<LedgerEntry> ledger = new ArrayList<>();
+    final List<String> dlq = new ArrayList<>();
+    long hops;
+
+    BucketRing(TestRedis redis, int partitions, long prefetch, long reborrowAfterMs, long seed) {
+        this.partitions = partitions;
+        this.offsets = new long[partitions];
+        this.random = new Random(seed);
+        BucketTerms terms = new BucketTerms(partitions, new HopSeal("ring-test-key"), prefetch, reborrowAfterMs);
+        for (int p = 0; p < partitions; p++) {
+            logs.add(new ArrayDeque<>());
+            TransactionalFolds f = new TransactionalFolds();
+            folds.add(f);
+            deciders.add(new Decider(
+                    redis.scripts(),
+                    Clock.systemUTC(),
+                    f,
+                    false,
+                    () -> {},
+                    dev.seckill.stock.draw.DrawTerms.OFF,
+                    terms));
+        }
+    }
+
+    /** A client's command, appended to its goods' home partition at record time {@code timestamp}. */
+    void send(Command c, long timestamp) {
+        int home = HopOut.home(c.key(), partitions);
+        append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), timestamp, null));
+    }
+
+    /** Whether any partition has records left to decide. */
+    boolean pending() {
+        return logs.stream().anyMatch(l -> !l.isEmpty());
+    }
+
+    /** Decides up to {@code most} records of one partition with records, picked at random, as one batch. */
+    void step(int most) {
+        List<Integer> busy = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) if (!logs.get(p).isEmpty()) busy.add(p);
+        int p = busy.get(random.nextInt(busy.size()));
+        Deque<Logged> log = logs.get(p);
+        List<Logged> batch = new ArrayList<>();
+        int n = 1 + random.nextInt(most);
+        while (!log.isEmpty() && batch.size() < n) batch.add(log.poll());
+        List<Decider.Input> inputs = new ArrayList<>();
+        for (Logged l : batch) inputs.add(new Decider.Input(l.key(), l.raw(), p, l.offset(), l.timestamp(), l.hop()));
+        List<Decision> decided = deciders.get(p).decideAll(inputs);
+        folds.get(p).commit();
+        for (int i = 0; i < decided.size(); i++) {
+            Decision d = decided.get(i);
+            if (d.toDlq()) dlq.add(d.dlqReason());
+            if (d.hasOutcome()) outcomes.add(d.outcome());
+            if (d.hasLedger()) ledger.add(d.ledger());
+            for (Hop h : d.hops()) {
+                hops++;
+                int to = (HopOut.home(batch.get(i).key(), partitions) + h.bucket()) % partitions;
+                append(
+                        to,
+                        new Logged(
+                                offsets[to]++,
+                                batch.get(i).key(),
+                                h.value(),
+                                batch.get(i).timestamp(),
+                                h));
+            }
+        }
+    }
+
+    /** Decides everything, the hops it sends too; fails past {@code limit} batches (a hop that never settles). */
+    void drain(int most, int limit) {
+        for (int i = 0; pending(); i++) {
+            if (i > limit) throw new AssertionError("the ring did not settle in " + limit + " batches");
+            step(most);
+        }
+    }
+
+    /** The fold of a goods in partition {@code p}. */
+    dev.seckill.stock.ledger.GoodsFold fold(int p, long goods) {
+        return folds.get(p).get(goods);
+    }
+
+    private void append(int partition, Logged l) {
+        logs.get(partition).add(l);
+    }
+}

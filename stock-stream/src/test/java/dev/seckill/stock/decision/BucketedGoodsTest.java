@@ -1,0 +1,215 @@
+package dev.seckill.stock.decision;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.command.Release;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.stock.bucket.BucketPlan;
+import dev.seckill.stock.bucket.HopOut;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A goods split into buckets, decided by one real {@link Decider} per partition over a real Redis, the hops between
+ * them appended to their partitions' logs ({@link BucketRing}), the partitions interleaved at random: the rules of
+ * docs/invariants.md, "Stock buckets", against the goods as one pool.
+ */
+class BucketedGoodsTest extends TestRedisCase {
+    private static final long GOODS = 4242;
+    private static final int PARTITIONS = 6;
+
+    @Test
+    void everyUnitIsSoldBeforeAnyBuyerHearsSoldOutAndNoneTwice() {
+        for (long seed = 1; seed <= 6; seed++) {
+            int buckets = 2 + (int) (seed % 3);
+            long stock = 40 + seed * 7;
+            // Given a goods of `stock` units split into `buckets`, and more buyers than units, some sending twice
+            BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, seed);
+            long t = System.currentTimeMillis();
+            ring.send(open(stock, buckets, "open-" + seed), t);
+            int buyers = (int) stock + 30;
+            for (int u = 1; u <= buyers; u++) {
+                ring.send(new Purchase("r-" + seed + "-" + u, GOODS, u, 1, start), t + u);
+                if (u % 7 == 0) ring.send(new Purchase("r2-" + seed + "-" + u, GOODS, u, 1, start), t + u);
+            }
+            // When every partition decides its log, in random batches and order
+            ring.drain(16, 200_000);
+            // Then every unit is sold, to different buyers, each requestId answered once, and SOLD_OUT only once none
+            // is
+            // left anywhere
+            assertTrue(ring.dlq.isEmpty(), () -> "no DLQ record, got " + ring.dlq);
+            Map<String, Outcome> byRequest = answeredOnce(ring);
+            Set<Long> holders = new HashSet<>();
+            long sold = 0;
+            for (Outcome o : byRequest.values()) {
+                if (o.outcome() != OutcomeKind.SUCCESS) continue;
+                sold += o.quantity();
+                assertTrue(holders.add(o.userId()), "buyer " + o.userId() + " sold to twice");
+            }
+            assertEquals(stock, sold, "seed " + seed + ": every unit sold while buyers were turned away");
+            Set<Long> toldSoldOut = new HashSet<>();
+            for (Outcome o : byRequest.values()) {
+                if (o.outcome() == OutcomeKind.SOLD_OUT) toldSoldOut.add(o.userId());
+                else
+                    assertTrue(
+                            o.outcome() == OutcomeKind.SUCCESS || holders.contains(o.userId()),
+                            () -> "a buyer without a unit is told SOLD_OUT, got " + o);
+            }
+            assertEquals(buyers - stock, toldSoldOut.size(), "seed " + seed + ": every buyer without a unit");
+            assertTrue(toldSoldOut.stream().noneMatch(holders::contains), "a holder told SOLD_OUT");
+            assertEquals(buyers + buyers / 7, byRequest.size(), "every requestId answered");
+            assertLedgerFoldsToTheRing(ring, stock, buckets, sold);
+        }
+    }
+
+    @Test
+    void theBucketsOpenWithTheirSharesAndTheGoodsFoldsToItsStock() {
+        // Given a goods opened with 4 buckets of 10 units
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 7);
+        ring.send(open(10, 4, "open-shares"), System.currentTimeMillis());
+        // When the open and its hops are decided
+        ring.drain(4, 1_000);
+        // Then each bucket's partition opened its share, under its share's opId, in its own partition's offsets
+        BucketPlan plan = new BucketPlan(GOODS, 4, PARTITIONS);
+        long[] shares = plan.shares(10);
+        List<LedgerEntry> opens =
+                ring.ledger.stream().filter(e -> e.type() == LedgerType.OPENED).toList();
+        assertEquals(4, opens.size());
+        for (LedgerEntry e : opens) {
+            int b = e.bucketIndex();
+            assertEquals(4, e.bucketCount());
+            assertEquals(shares[b], e.quantity(), "bucket " + b + "'s share");
+            assertEquals("open-shares@b" + b, e.opId());
+            assertEquals((HopOut.home(Long.toString(GOODS), PARTITIONS) + b) % PARTITIONS, e.commandPartition(-1));
+            assertEquals(shares[b], ring.fold(e.commandPartition(-1), GOODS).stock);
+        }
+        assertEquals(10, opens.stream().mapToLong(LedgerEntry::stockDelta).sum());
+    }
+
+    @Test
+    void aRequestIdKeepsOneMeaningAcrossBuckets() {
+        // Given a goods of 4 buckets, and two buyers whose buckets differ
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 3);
+        long t = System.currentTimeMillis();
+        ring.send(open(100, 4, "open-ids"), t);
+        BucketPlan plan = new BucketPlan(GOODS, 4, PARTITIONS);
+        long first = 1;
+        long other = 2;
+        while (plan.bucketOf(other) == plan.bucketOf(first) || plan.bucketOf(first) == 0) {
+            first++;
+            other = first + 1;
+        }
+        // When one requestId is sent for the first buyer, again (a retry), then for the other buyer
+        ring.send(new Purchase("shared-id", GOODS, first, 1, start), t + 1);
+        ring.send(new Purchase("shared-id", GOODS, first, 1, start), t + 2);
+        ring.send(new Purchase("shared-id", GOODS, other, 1, start), t + 3);
+        ring.drain(3, 10_000);
+        // Then the first is sold once, and the reuse is refused at the claim, naming the field
+        List<Outcome> answers = ring.outcomes.stream()
+                .filter(o -> o.requestId().equals("shared-id"))
+                .toList();
+        assertEquals(2, answers.size(), () -> "one SUCCESS and one refusal: " + answers);
+        assertEquals(
+                1,
+                answers.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS).count());
+        Outcome refused = answers.stream()
+                .filter(o -> o.outcome() == OutcomeKind.REJECTED)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(other, refused.userId());
+        assertTrue(refused.detail().contains("userId"), refused.detail());
+    }
+
+    @Test
+    void aReleaseGoesBackToTheBuyersBucketAndIsSoldAgain() {
+        // Given a goods of 3 buckets and 3 units, all sold
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 0, 11);
+        long t = System.currentTimeMillis();
+        ring.send(open(3, 3, "open-release"), t);
+        for (int u = 1; u <= 3; u++) ring.send(new Purchase("buy-" + u, GOODS, u, 1, start), t + u);
+        ring.drain(4, 10_000);
+        assertEquals(
+                3,
+                ring.outcomes.stream()
+                        .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                        .count());
+        // When buyer 2's purchase is released, and a new buyer comes
+        ring.send(new Release(GOODS, 2, 1, null, "buy-2", "payment_timeout", "rel-2"), t + 10);
+        ring.send(new Purchase("buy-9", GOODS, 9, 1, start), t + 11);
+        ring.drain(4, 10_000);
+        // Then the unit released is sold to the new buyer, wherever its bucket is
+        Outcome late = ring.outcomes.stream()
+                .filter(o -> o.requestId().equals("buy-9"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(OutcomeKind.SUCCESS, late.outcome(), () -> "the released unit is sold: " + ring.outcomes);
+        LedgerEntry released = ring.ledger.stream()
+                .filter(e -> e.type() == LedgerType.RELEASED)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(new BucketPlan(GOODS, 3, PARTITIONS).bucketOf(2), released.bucketIndex());
+        assertLedgerFoldsToTheRing(ring, 3, 3, 3);
+    }
+
+    private OpenSale open(long stock, int buckets, String opId) {
+        return new OpenSale(
+                GOODS,
+                stock,
+                start,
+                start.plusSeconds(3600),
+                1,
+                opId,
+                false,
+                dev.seckill.contracts.fair.Fairness.FCFS,
+                0,
+                buckets);
+    }
+
+    /** Each requestId has one answer (a retry of a decided purchase is not answered again). */
+    private static Map<String, Outcome> answeredOnce(BucketRing ring) {
+        Map<String, Outcome> byRequest = new HashMap<>();
+        for (Outcome o : ring.outcomes) {
+            Outcome before = byRequest.put(o.requestId(), o);
+            assertFalse(before != null && before.outcome() != o.outcome(), () -> "two answers for " + o.requestId());
+        }
+        return byRequest;
+    }
+
+    /**
+     * The ledger folds to the goods as one pool: opened − sold, every transfer's two sides applied, each bucket's fold
+     * holding what its entries say.
+     */
+    private static void assertLedgerFoldsToTheRing(BucketRing ring, long stock, int buckets, long sold) {
+        long left = ring.ledger.stream().mapToLong(LedgerEntry::stockDelta).sum();
+        assertEquals(stock - sold, left, "the ledger's units left");
+        long out = ring.ledger.stream()
+                .filter(e -> e.type() == LedgerType.TRANSFERRED_OUT)
+                .count();
+        long in = ring.ledger.stream()
+                .filter(e -> e.type() == LedgerType.TRANSFERRED_IN)
+                .count();
+        assertEquals(out, in, "every transfer out came in");
+        for (LedgerEntry e : ring.ledger) {
+            assertNotNull(e.bucket(), () -> "a bucketed goods' entry names its bucket: " + e);
+            assertEquals(2, e.v());
+        }
+        long folded = 0;
+        int home = HopOut.home(Long.toString(GOODS), ring.partitions);
+        for (int b = 0; b < buckets; b++) folded += ring.fold((home + b) % ring.partitions, GOODS).stock;
+        assertEquals(stock - sold, folded, "the buckets' folds");
+        assertTrue(Instant.now().isAfter(Instant.EPOCH));
+    }
+}

@@ -46,6 +46,7 @@ public final class CliCommands {
             flag("force"),
             value("fairness", "fcfs|lottery|registration"),
             value("window-ms", "N"),
+            value("buckets", "N"),
             value("namespace", "NAME"));
     public static final CliCommand SALE_CLOSE =
             CliCommand.of("sale close", "a close_sale command", required("goods", "N"), value("namespace", "NAME"));

@@ -14,6 +14,7 @@ import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.stock.StockStreamApp;
+import dev.seckill.stock.StockStreamSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.sql.Connection;
@@ -89,7 +90,11 @@ public final class Pipeline implements AutoCloseable {
         TopicProvisioner.ensure(settingsOf("operator"), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
         redis = RedisConnections.open(ns.settings());
         writer = new OrderWriterApp(settingsOf("order-writer"), metrics).start();
-        stream = new StockStreamApp(DrawBeacons.with(settingsOf("stock-stream")), metrics).start();
+        Settings streamSettings = DrawBeacons.with(settingsOf("stock-stream"));
+        if (!streamSettings.isSet(StockStreamSettings.HOP_SECRET)) // one stream here: a key of its own for its hops
+        streamSettings = streamSettings.and(Map.of(
+                StockStreamSettings.HOP_SECRET.name(), (UUID.randomUUID() + "" + UUID.randomUUID()).replace("-", "")));
+        stream = new StockStreamApp(streamSettings, metrics).start();
         gateway = new GatewayApp(settingsOf("ingress-gateway"), metrics).start();
         commands = ReliableProducers.create(settingsOf("upstream"));
         stream.awaitRunning(Duration.ofSeconds(60));

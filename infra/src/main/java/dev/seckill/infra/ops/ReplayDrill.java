@@ -17,6 +17,7 @@ import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.reconcile.LedgerReader;
+import dev.seckill.stock.bucket.HopSeal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -111,6 +112,8 @@ public final class ReplayDrill {
             long t0 = System.nanoTime();
             for (ConsumerRecord<String, byte[]> r : window) {
                 if (o.speed() > 0) pace(t0, (long) ((r.timestamp() - firstTs) / o.speed()));
+                // the stream's own hops between a bucketed goods' buckets: the drill's stream sends its own
+                if (r.headers().lastHeader(HopSeal.KIND) != null) continue;
                 byte[] value = r.value();
                 ParsedCommand parsed = CommandCodec.decode(value);
                 if (parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale open) {

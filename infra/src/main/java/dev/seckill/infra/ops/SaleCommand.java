@@ -36,6 +36,11 @@ public final class SaleCommand {
             throw new Flags.UsageError("--window-ms is only for --fairness lottery or registration");
         if (fairness.drawn() && (window < 1 || window > OpenSale.MAX_WINDOW_MS))
             throw new Flags.UsageError("--window-ms of a " + fairness.wire() + " is 1.." + OpenSale.MAX_WINDOW_MS);
+        long buckets = f.getLong("buckets", 1);
+        if (buckets < 1 || buckets > OpenSale.MAX_BUCKETS)
+            throw new Flags.UsageError("--buckets is 1.." + OpenSale.MAX_BUCKETS);
+        if (buckets > 1 && fairness.drawn())
+            throw new Flags.UsageError("--buckets is 1 for a drawn sale (a draw is one bucket's)");
         Command command = new OpenSale(
                 f.getLong("goods", 0),
                 f.getLong("stock", 0),
@@ -45,7 +50,13 @@ public final class SaleCommand {
                 "open-" + UUID.randomUUID(),
                 f.has("force"),
                 fairness,
-                window);
+                window,
+                (int) buckets);
+        if (buckets > 1)
+            out.printf(
+                    "%d buckets: the stock split across %d commands partitions, units moving to the bucket that runs"
+                            + " short (stock-stream needs SECKILL_STREAM_HOP_SECRET)%n",
+                    buckets, buckets);
         if (fairness == Fairness.LOTTERY)
             out.printf(
                     "a lottery: purchases accepted in the first %d ms after %s are drawn when the window closes%n",

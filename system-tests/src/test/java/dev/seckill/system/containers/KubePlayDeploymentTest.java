@@ -68,7 +68,7 @@ class KubePlayDeploymentTest {
             "reconciler-secrets",
             Map.of("SECKILL_DB_PASSWORD", "db-password"),
             "stock-stream-secrets",
-            Map.of());
+            Map.of("SECKILL_STREAM_HOP_SECRET", "stream-hop-secret"));
 
     @BeforeAll
     static void play() throws Exception {

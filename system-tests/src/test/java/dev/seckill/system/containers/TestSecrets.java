@@ -18,8 +18,8 @@ import java.util.stream.Stream;
  * by {@link #close()}.
  */
 final class TestSecrets implements AutoCloseable {
-    static final List<String> NAMES =
-            List.of("gateway-auth-secret", "gateway-payment-secret", "db-password", "db-root-password");
+    static final List<String> NAMES = List.of(
+            "gateway-auth-secret", "gateway-payment-secret", "db-password", "db-root-password", "stream-hop-secret");
     private final Path dir;
     private final Map<String, String> values = new LinkedHashMap<>();
 

@@ -113,6 +113,8 @@ public final class ServiceStack {
             env.putAll(DrawBeacons.environment(
                     StackBeacon.start(settings, env, dir, out))); // drawn sales: the chain a drill and verify read
         gatewaySecret(env);
+        if (!env.containsKey(StockStreamSettings.HOP_SECRET.env()))
+            env.put(StockStreamSettings.HOP_SECRET.env(), keptSecret("stream-hop.secret"));
         // the reconciler reads the schema the order-writer migrates: it starts once the others are up
         startAll(ALL.subList(0, ALL.size() - 1), env);
         startAll(ALL.subList(ALL.size() - 1, ALL.size()), env);
@@ -147,6 +149,13 @@ public final class ServiceStack {
     /** Where {@code run} keeps the HS256 secret it made for the stack's gateway (when none was configured). */
     public static Path gatewaySecretFile(Path home) {
         return home.toAbsolutePath().resolve("services").resolve("gateway-auth.secret");
+    }
+
+    /** A random secret made once for this stack and kept beside the logs in {@code name}. */
+    private String keptSecret(String name) throws IOException {
+        Path file = dir.resolve(name);
+        if (!Files.exists(file)) Files.writeString(file, (UUID.randomUUID() + "" + UUID.randomUUID()).replace("-", ""));
+        return Files.readString(file).strip();
     }
 
     /** Auth is on by default: without a configured secret, one is made once and kept beside the logs. */

@@ -4,6 +4,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.stock.bucket.HopSeal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -166,8 +167,10 @@ public final class SaleTables implements AutoCloseable {
             while (!open.isEmpty()) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) continue;
-                    if (r.topic().equals(topics.commands())) records.command(commands, r);
-                    else if (r.topic().equals(topics.ledger())) records.ledger(ledger, r);
+                    if (r.topic().equals(topics.commands())) {
+                        // the stream's own hops between a bucketed goods' buckets are not clients' commands
+                        if (r.headers().lastHeader(HopSeal.KIND) == null) records.command(commands, r);
+                    } else if (r.topic().equals(topics.ledger())) records.ledger(ledger, r);
                     else records.outcome(outcomes, r);
                 }
                 List<TopicPartition> done = open.stream()

@@ -24,6 +24,7 @@ class CommandCodecTest {
             new OpenSale(1001, 1000, T, T.plusSeconds(60), 2, "op-1", true),
             new OpenSale(1001, 1000, T, T.plusSeconds(60), 1, "op-2", false, Fairness.LOTTERY, 2_000),
             new OpenSale(1001, 1000, T, T.plusSeconds(60), 1, "op-3", false, Fairness.REGISTRATION, 600_000),
+            new OpenSale(1001, 1000, T, T.plusSeconds(60), 1, "op-4", false, Fairness.FCFS, 0, 4),
             new Release(1001, 7, 2, 55L, "r-1", "payment_timeout", "rel-55"),
             new CloseSale(1001, "close-1"),
             new Restore(1001, "restore-1")
@@ -76,6 +77,25 @@ class CommandCodecTest {
         ParsedCommand.InvalidPurchase ip = (ParsedCommand.InvalidPurchase) p;
         assertThat(ip.requestId()).isEqualTo("a");
         assertThat(ip.reason()).startsWith(field.strip());
+    }
+
+    @Test
+    void anOpenOfOneBucketWritesNoBucketsAndBadBucketsArePoison() {
+        String one = new String(CommandCodec.encode(new OpenSale(1001, 10, T, T.plusSeconds(60), 1, "op", false)));
+        org.junit.jupiter.api.Assertions.assertFalse(one.contains("buckets"), one);
+        String open = "{\"v\":1,\"type\":\"open_sale\",\"goodsId\":1001,\"stock\":10,\"startAt\":\"" + T
+                + "\",\"endAt\":\"" + T.plusSeconds(60) + "\",\"opId\":\"op\"";
+        for (String bad : new String[] {
+            ",\"buckets\":0}",
+            ",\"buckets\":65}",
+            ",\"buckets\":\"x\"}",
+            ",\"buckets\":2,\"fairness\":\"lottery\",\"windowMs\":1000}"
+        }) {
+            ParsedCommand parsed = CommandCodec.decode((open + bad).getBytes());
+            org.junit.jupiter.api.Assertions.assertInstanceOf(ParsedCommand.Poison.class, parsed, bad);
+            org.junit.jupiter.api.Assertions.assertTrue(
+                    ((ParsedCommand.Poison) parsed).reason().startsWith("buckets"), bad);
+        }
     }
 
     @Test

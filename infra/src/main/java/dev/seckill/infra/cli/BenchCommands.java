@@ -3,9 +3,43 @@ package dev.seckill.infra.cli;
 import static dev.seckill.infra.cli.CliCommand.Option.flag;
 import static dev.seckill.infra.cli.CliCommand.Option.value;
 
+import dev.seckill.infra.bench.AnswerBenchmark;
+import dev.seckill.infra.bench.ColdStartBenchmark;
+import dev.seckill.infra.bench.DecideBenchmark;
+import dev.seckill.infra.bench.FairnessBenchmark;
+import dev.seckill.infra.bench.GatewayBenchmark;
+import dev.seckill.infra.bench.HostileBenchmark;
+import dev.seckill.infra.bench.HotBenchmark;
+import dev.seckill.infra.bench.OrdersBenchmark;
+import dev.seckill.infra.bench.strategies.StrategiesBenchmark;
+import dev.seckill.infra.bench.tokens.TokensBenchmark;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.kit.config.Settings;
+import java.io.PrintStream;
+
 /** The {@code bench} commands' declarations (see {@link CliCommands}: every command declared once). */
 public final class BenchCommands {
     private BenchCommands() {}
+
+    /** Runs {@code ./seckill bench <name> ...}; its exit code. */
+    static int run(Settings settings, String[] args, PrintStream out) throws Exception {
+        if (args.length < 2)
+            throw new Flags.UsageError("bench needs 'decide', 'hot', 'orders', 'gateway', 'coldstart', 'answer',"
+                    + " 'hostile', 'strategies', 'fairness' or 'tokens'");
+        return switch (args[1]) {
+            case "decide" -> DecideBenchmark.run(settings, BenchCommands.BENCH_DECIDE.parse(args), out);
+            case "hot" -> HotBenchmark.run(settings, BenchCommands.BENCH_HOT.parse(args), out);
+            case "orders" -> OrdersBenchmark.run(settings, BenchCommands.BENCH_ORDERS.parse(args), out);
+            case "gateway" -> GatewayBenchmark.run(settings, BenchCommands.BENCH_GATEWAY.parse(args), out);
+            case "coldstart" -> ColdStartBenchmark.run(settings, BenchCommands.BENCH_COLDSTART.parse(args), out);
+            case "answer" -> AnswerBenchmark.run(settings, BenchCommands.BENCH_ANSWER.parse(args), out);
+            case "hostile" -> HostileBenchmark.run(settings, BenchCommands.BENCH_HOSTILE.parse(args), out);
+            case "strategies" -> StrategiesBenchmark.run(settings, BenchCommands.BENCH_STRATEGIES.parse(args), out);
+            case "fairness" -> FairnessBenchmark.run(settings, BenchCommands.BENCH_FAIRNESS.parse(args), out);
+            case "tokens" -> TokensBenchmark.run(BenchCommands.BENCH_TOKENS.parse(args), out);
+            default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
+        };
+    }
 
     public static final CliCommand BENCH_DECIDE = CliCommand.of(
             "bench decide",
@@ -19,6 +53,13 @@ public final class BenchCommands {
             value("warmup", "N"),
             value("lua-commands", "N"),
             flag("trace"));
+    public static final CliCommand BENCH_HOT = CliCommand.of(
+            "bench hot",
+            "one goods, every purchase through Lua, decided in 1, 2 and 4 buckets: decisions/s next to raw pipelined Lua",
+            value("commands", "N"),
+            value("buckets", "N,N,..."),
+            value("threads", "N"),
+            value("warmup", "N"));
     public static final CliCommand BENCH_ORDERS = CliCommand.of(
             "bench orders",
             "order-writer orders/s next to raw single-row and batched INSERT rows/s",

@@ -225,6 +225,7 @@ public final class CliCommands {
                 ACLS,
                 CLEAN,
                 BenchCommands.BENCH_DECIDE,
+                BenchCommands.BENCH_HOT,
                 BenchCommands.BENCH_ORDERS,
                 BenchCommands.BENCH_GATEWAY,
                 BenchCommands.BENCH_COLDSTART,

@@ -1,14 +1,5 @@
 package dev.seckill.infra.cli;
 
-import dev.seckill.infra.bench.AnswerBenchmark;
-import dev.seckill.infra.bench.ColdStartBenchmark;
-import dev.seckill.infra.bench.DecideBenchmark;
-import dev.seckill.infra.bench.FairnessBenchmark;
-import dev.seckill.infra.bench.GatewayBenchmark;
-import dev.seckill.infra.bench.HostileBenchmark;
-import dev.seckill.infra.bench.OrdersBenchmark;
-import dev.seckill.infra.bench.strategies.StrategiesBenchmark;
-import dev.seckill.infra.bench.tokens.TokensBenchmark;
 import dev.seckill.infra.chaos.ChaosCommand;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespaces;
@@ -139,24 +130,7 @@ public final class Seckill {
                     };
                 }
                 case "bench" -> {
-                    if (args.length < 2)
-                        throw new Flags.UsageError(
-                                "bench needs 'decide', 'orders', 'gateway', 'coldstart', 'answer', 'hostile', 'strategies', 'fairness' or 'tokens'");
-                    return switch (args[1]) {
-                        case "decide" -> DecideBenchmark.run(settings, BenchCommands.BENCH_DECIDE.parse(args), out);
-                        case "orders" -> OrdersBenchmark.run(settings, BenchCommands.BENCH_ORDERS.parse(args), out);
-                        case "gateway" -> GatewayBenchmark.run(settings, BenchCommands.BENCH_GATEWAY.parse(args), out);
-                        case "coldstart" ->
-                            ColdStartBenchmark.run(settings, BenchCommands.BENCH_COLDSTART.parse(args), out);
-                        case "answer" -> AnswerBenchmark.run(settings, BenchCommands.BENCH_ANSWER.parse(args), out);
-                        case "hostile" -> HostileBenchmark.run(settings, BenchCommands.BENCH_HOSTILE.parse(args), out);
-                        case "strategies" ->
-                            StrategiesBenchmark.run(settings, BenchCommands.BENCH_STRATEGIES.parse(args), out);
-                        case "fairness" ->
-                            FairnessBenchmark.run(settings, BenchCommands.BENCH_FAIRNESS.parse(args), out);
-                        case "tokens" -> TokensBenchmark.run(BenchCommands.BENCH_TOKENS.parse(args), out);
-                        default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
-                    };
+                    return BenchCommands.run(settings, args, out);
                 }
                 case "chaos" -> {
                     return ChaosCommand.run(settings, CliCommands.CHAOS.parse(args), out);

@@ -13,8 +13,10 @@ import java.util.Objects;
  * @param kind what the value is
  * @param bucket the bucket it is for
  * @param value the record's value
+ * @param since a parked purchase's: the record time it was first parked at (its pass is judged from it, however often
+ *     it goes round the log); -1 for any other hop
  */
-public record Hop(Kind kind, int bucket, byte[] value) {
+public record Hop(Kind kind, int bucket, byte[] value, long since) {
     public enum Kind {
         COMMAND,
         BORROW,
@@ -29,6 +31,11 @@ public record Hop(Kind kind, int bucket, byte[] value) {
             for (Kind k : values()) if (k.wire().equals(wire)) return k;
             return null;
         }
+    }
+
+    /** A hop that is not a parked purchase. */
+    public Hop(Kind kind, int bucket, byte[] value) {
+        this(kind, bucket, value, -1);
     }
 
     public Hop {

@@ -13,13 +13,14 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * Seals the stream's hops so that a record on the commands topic is taken for one only when the stream wrote it: an
  * HMAC-SHA256, under a key every stock-stream instance shares ({@code SECKILL_STREAM_HOP_SECRET}), of the hop's kind,
- * bucket and value, in headers beside them. Any producer may write the commands topic; without the key none can write a
+ * bucket, parking time and value, in headers beside them. Any producer may write the commands topic; without the key none can write a
  * transfer that makes units, or a purchase that skips its claim (docs/decisions.md, "Stock buckets").
  */
 public final class HopSeal {
     public static final String KIND = "seckill-hop";
     public static final String BUCKET = "seckill-hop-bucket";
     public static final String MAC = "seckill-hop-mac";
+    public static final String SINCE = "seckill-hop-since";
 
     /** What a record's hop headers say: no hop, a hop whose seal holds, or one whose does not. */
     public sealed interface Opened {}
@@ -50,7 +51,8 @@ public final class HopSeal {
         RecordHeaders h = new RecordHeaders();
         h.add(KIND, hop.kind().wire().getBytes(StandardCharsets.UTF_8));
         h.add(BUCKET, Integer.toString(hop.bucket()).getBytes(StandardCharsets.UTF_8));
-        h.add(MAC, mac(hop.kind(), hop.bucket(), hop.value()).getBytes(StandardCharsets.UTF_8));
+        if (hop.since() >= 0) h.add(SINCE, Long.toString(hop.since()).getBytes(StandardCharsets.UTF_8));
+        h.add(MAC, mac(hop.kind(), hop.bucket(), hop.since(), hop.value()).getBytes(StandardCharsets.UTF_8));
         return h;
     }
 
@@ -71,18 +73,25 @@ public final class HopSeal {
         }
         if (bucket < 0 || bucket >= BucketPlan.MAX_BUCKETS || value == null)
             return new Broken("hop bucket " + bucket + " out of range");
+        Header sinceHeader = headers.lastHeader(SINCE);
+        long since;
+        try {
+            since = sinceHeader == null ? -1 : Long.parseLong(text(sinceHeader));
+        } catch (NumberFormatException e) {
+            return new Broken("hop since '" + text(sinceHeader) + "' not a number");
+        }
         if (key == null) return new Broken("a hop arrived but this instance has no SECKILL_STREAM_HOP_SECRET");
-        byte[] expected = mac(kind, bucket, value).getBytes(StandardCharsets.UTF_8);
+        byte[] expected = mac(kind, bucket, since, value).getBytes(StandardCharsets.UTF_8);
         if (!MessageDigest.isEqual(expected, macHeader.value()))
             return new Broken("hop seal does not match: not written by the stream, or under another key");
-        return new Sealed(new Hop(kind, bucket, value));
+        return new Sealed(new Hop(kind, bucket, value, since));
     }
 
-    private String mac(Hop.Kind kind, int bucket, byte[] value) {
+    private String mac(Hop.Kind kind, int bucket, long since, byte[] value) {
         try {
             Mac m = Mac.getInstance("HmacSHA256");
             m.init(key);
-            m.update((kind.wire() + "\n" + bucket + "\n").getBytes(StandardCharsets.UTF_8));
+            m.update((kind.wire() + "\n" + bucket + "\n" + since + "\n").getBytes(StandardCharsets.UTF_8));
             return Base64.getEncoder().encodeToString(m.doFinal(value));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);

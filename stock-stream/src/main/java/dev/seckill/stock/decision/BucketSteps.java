@@ -1,7 +1,5 @@
 package dev.seckill.stock.decision;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
@@ -11,15 +9,12 @@ import dev.seckill.contracts.command.Pay;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
-import dev.seckill.contracts.ledger.BucketOf;
-import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.stock.bucket.BucketPlan;
 import dev.seckill.stock.bucket.BucketTerms;
 import dev.seckill.stock.bucket.Hop;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
-import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +39,7 @@ final class BucketSteps {
     private final FoldStore folds;
     private final PurchaseDecisions purchases;
     private final SaleOperations operations;
+    private final BucketTransfers transfers;
 
     BucketSteps(
             BucketTerms terms,
@@ -58,12 +54,13 @@ final class BucketSteps {
         this.folds = folds;
         this.purchases = purchases;
         this.operations = operations;
+        this.transfers = new BucketTransfers(terms, scripts, clock, folds);
     }
 
     /** The step of a bucketed goods' command, a hop, or an open with buckets; null for anything else (decided as ever). */
     Step step(ParsedCommand parsed, Decider.Input in) {
         Hop hop = in.hop();
-        if (hop != null && hop.kind() != Hop.Kind.COMMAND) return moved(hop, in);
+        if (hop != null && hop.kind() != Hop.Kind.COMMAND) return transfers.moved(hop, in);
         if (!(parsed instanceof ParsedCommand.Valid v)
                 || !Long.toString(v.command().goodsId()).equals(in.key()))
             return hop == null ? null : Step.decided(Decision.dlq("a hop that is not a command of its key's goods"));
@@ -101,7 +98,7 @@ final class BucketSteps {
     Decision restored(Restore r, Decider.Input in, Decision decided) {
         GoodsFold fold = folds.get(r.goodsId());
         if (fold == null || !fold.bucketed()) return decided;
-        Decision tagged = tag(decided, r.goodsId(), in, null);
+        Decision tagged = BucketLedger.tagged(folds, decided, r.goodsId(), in.partition(), null);
         return in.hop() == null && fold.bucket == 0 && !decided.toDlq()
                 ? tagged.sending(everyOther(fold.buckets, in.raw()))
                 : tagged;
@@ -173,7 +170,7 @@ final class BucketSteps {
             now.buckets = opened ? o.buckets() : wasBuckets; // a refused open leaves the sale before it as it was
             now.bucket = opened ? bucket : wasBucket;
             folds.put(o.goodsId(), now);
-            return tag(d, o.goodsId(), in, null);
+            return BucketLedger.tagged(folds, d, o.goodsId(), in.partition(), null);
         });
     }
 
@@ -186,134 +183,9 @@ final class BucketSteps {
                     "a hop for bucket " + bucket + " of goods " + c.goodsId() + " reached the partition of its bucket "
                             + fold.bucket + " (the commands topic's partitions changed?)"));
         Step step = c instanceof Purchase p
-                ? purchases.step(p, in, answer -> parked(p, bucket, in))
+                ? purchases.step(p, in, answer -> transfers.parked(p, bucket, in))
                 : operations.step(c, in);
-        return mapped(step, bucket, d -> tag(d, c.goodsId(), in, null));
-    }
-
-    /**
-     * A purchase its bucket's units do not cover: SOLD_OUT (null) when a borrow found every bucket empty within the
-     * last {@code reborrowAfterMs} of record time; else parked at the end of the bucket's order, a borrow sent round
-     * when none is.
-     */
-    private Decision parked(Purchase p, int bucket, Decider.Input in) {
-        GoodsFold fold = folds.get(p.goodsId());
-        if (fold == null || !fold.bucketed()) return null;
-        long t = in.timestamp() >= 0 ? in.timestamp() : p.acceptedAt().toEpochMilli();
-        if (fold.emptyPassAt > 0 && t - fold.emptyPassAt < terms.reborrowAfterMs()) return null;
-        List<Hop> hops = new ArrayList<>(2);
-        hops.add(new Hop(Hop.Kind.COMMAND, bucket, in.raw()));
-        if (fold.borrowing == null) {
-            fold.borrowing = "borrow:" + p.goodsId() + ":" + bucket + ":" + in.offset();
-            folds.put(p.goodsId(), fold);
-            BucketPlan plan = plan(p.goodsId(), fold.buckets);
-            hops.add(Hop.borrow(
-                    p.goodsId(),
-                    fold.buckets,
-                    bucket,
-                    plan.next(bucket),
-                    p.quantity() + terms.prefetch(),
-                    fold.borrowing));
-        }
-        return Decision.hops(hops);
-    }
-
-    /** A borrow or a transfer in, at the bucket it is for. */
-    private Step moved(Hop hop, Decider.Input in) {
-        JsonNode n;
-        try {
-            n = Json.MAPPER.readTree(hop.value());
-        } catch (IOException e) {
-            return Step.decided(Decision.dlq("hop " + hop.kind().wire() + " not JSON: " + e.getMessage()));
-        }
-        long goodsId = n.path("goodsId").asLong();
-        if (!Long.toString(goodsId).equals(in.key()))
-            return Step.decided(
-                    Decision.dlq("hop " + hop.kind().wire() + " of goods " + goodsId + " keyed " + in.key()));
-        return hop.kind() == Hop.Kind.BORROW
-                ? borrow(goodsId, hop.bucket(), n, in)
-                : transferIn(goodsId, hop.bucket(), n, in);
-    }
-
-    private Step borrow(long goodsId, int bucket, JsonNode n, Decider.Input in) {
-        int buckets = n.path("buckets").asInt();
-        int borrower = n.path("borrower").asInt();
-        long want = n.path("want").asLong();
-        String opId = n.path("opId").asText();
-        GoodsFold fold = folds.get(goodsId);
-        if (borrower == bucket) { // back round: every bucket was empty as it passed
-            if (fold != null && opId.equals(fold.borrowing)) {
-                fold.borrowing = null;
-                fold.emptyPassAt = Math.max(1, in.timestamp());
-                folds.put(goodsId, fold);
-            }
-            return Step.decided(Decision.NOTHING);
-        }
-        if (folds.decision(goodsId, FoldStore.operationKey(opId)) != null) return Step.decided(Decision.NOTHING);
-        Hop onward = Hop.borrow(goodsId, buckets, borrower, (bucket + 1) % buckets, want, opId);
-        if (fold == null || !fold.bucketed()) return send(onward);
-        KeysAt at = KeysAt.unchained(in.offset());
-        return new Step.Call(scripts.transferCall(goodsId, false, want, at).inBucket(bucket), r -> {
-            keep(goodsId, opId, r, in);
-            long k = "MOVED".equals(r.code()) ? r.detailAsLong() : 0;
-            if (k <= 0) return Decision.hops(List.of(onward));
-            GoodsFold f = folds.get(goodsId);
-            f.stock -= k;
-            folds.put(goodsId, f);
-            LedgerEntry out = transferEntry(
-                    goodsId,
-                    BucketOf.transferOpId(opId, LedgerType.TRANSFERRED_OUT),
-                    LedgerType.TRANSFERRED_OUT,
-                    k,
-                    r.stockAfter());
-            return tag(Decision.of(null, out), goodsId, in, borrower)
-                    .sending(List.of(Hop.transferIn(goodsId, bucket, borrower, k, opId)));
-        });
-    }
-
-    private Step transferIn(long goodsId, int bucket, JsonNode n, Decider.Input in) {
-        int from = n.path("from").asInt();
-        long units = n.path("units").asLong();
-        String borrowOpId = n.path("borrowOpId").asText();
-        String opId = BucketOf.transferOpId(borrowOpId, LedgerType.TRANSFERRED_IN);
-        if (folds.decision(goodsId, FoldStore.operationKey(opId)) != null) return Step.decided(Decision.NOTHING);
-        KeysAt at = KeysAt.unchained(in.offset());
-        return new Step.Call(scripts.transferCall(goodsId, true, units, at).inBucket(bucket), r -> {
-            keep(goodsId, opId, r, in);
-            GoodsFold f = folds.get(goodsId);
-            if (f == null) f = new GoodsFold();
-            f.stock += units; // the units moved are in the ledger whatever Redis had: they land in the fold
-            if (borrowOpId.equals(f.borrowing)) f.borrowing = null;
-            f.emptyPassAt = 0;
-            folds.put(goodsId, f);
-            LedgerEntry entry = transferEntry(goodsId, opId, LedgerType.TRANSFERRED_IN, units, f.stock);
-            return tag(Decision.of(null, entry), goodsId, in, from);
-        });
-    }
-
-    private LedgerEntry transferEntry(long goodsId, String opId, LedgerType type, long units, long stockAfter) {
-        return LedgerEntry.of(opId, goodsId, type, units, null, null, null, stockAfter, clock.instant());
-    }
-
-    private void keep(long goodsId, String opId, LuaResult r, Decider.Input in) {
-        folds.decide(
-                goodsId,
-                FoldStore.operationKey(opId),
-                StoredDecision.of(r, in.position(), "", clock.millis()).encode());
-    }
-
-    /**
-     * The decision with its ledger entry in its bucket: v2, naming the bucket (and on a transfer the {@code peer}),
-     * an operation every bucket applies under its share's opId.
-     */
-    private Decision tag(Decision d, long goodsId, Decider.Input in, Integer peer) {
-        GoodsFold fold = folds.get(goodsId);
-        if (!d.hasLedger() || fold == null || !fold.bucketed()) return d;
-        BucketOf where = BucketOf.of(fold.bucket, fold.buckets, in.partition());
-        LedgerEntry e = d.ledger().inBucket(peer == null ? where : where.withPeer(peer));
-        if (e.type() == LedgerType.OPENED || e.type() == LedgerType.CLOSED || e.type() == LedgerType.RESTORED)
-            e = e.withOpId(BucketOf.shareOpId(e.opId(), fold.bucket));
-        return new Decision.Emit(d.outcome(), e, d.hops());
+        return mapped(step, bucket, d -> BucketLedger.tagged(folds, d, c.goodsId(), in.partition(), null));
     }
 
     /** The step with its calls on bucket {@code bucket}'s keys and its decision passed through {@code then}. */

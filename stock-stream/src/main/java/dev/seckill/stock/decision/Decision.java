@@ -3,6 +3,7 @@ package dev.seckill.stock.decision;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.stock.bucket.Hop;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -52,7 +53,7 @@ public sealed interface Decision {
     default Decision sending(List<Hop> more) {
         if (more.isEmpty()) return this;
         if (!(this instanceof Emit e)) return hops(more);
-        List<Hop> all = new java.util.ArrayList<>(e.hops());
+        List<Hop> all = new ArrayList<>(e.hops());
         all.addAll(more);
         return new Emit(e.outcome(), e.ledger(), List.copyOf(all));
     }

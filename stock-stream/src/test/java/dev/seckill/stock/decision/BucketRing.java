@@ -19,8 +19,10 @@ import java.util.Random;
  * A commands topic of {@code partitions} partitions decided as the stream decides it, without Kafka: one {@link Decider}
  * per partition over a real Redis and a fold that commits like a task's stores, every partition a log with its own
  * offsets. A client's command is appended to its goods' home partition; a decision's hops are appended to their
- * buckets' partitions, carrying the record time of the command that sent them, as Kafka Streams forwards it. The
- * partitions are decided in a random interleaving, a random number of records at a time (one batch each).
+ * buckets' partitions, carrying the record time of the command that sent them, as Kafka Streams forwards it to a
+ * {@code CreateTime} topic — or, {@code appendTime}, stamped anew as each is appended, as the broker does to the
+ * commands topic ({@code LogAppendTime}, the default). The partitions are decided in a random interleaving, a random
+ * number of records at a time (one batch each).
  */
 final class BucketRing {
     private record Logged(long offset, String key, byte[] raw, long timestamp, Hop hop) {}
@@ -35,8 +37,15 @@ final class BucketRing {
     final List<LedgerEntry> ledger = new ArrayList<>();
     final List<String> dlq = new ArrayList<>();
     long hops;
+    private final boolean appendTime;
+    private long clock = System.currentTimeMillis();
 
     BucketRing(TestRedis redis, int partitions, long prefetch, long reborrowAfterMs, long seed) {
+        this(redis, partitions, prefetch, reborrowAfterMs, seed, false);
+    }
+
+    BucketRing(TestRedis redis, int partitions, long prefetch, long reborrowAfterMs, long seed, boolean appendTime) {
+        this.appendTime = appendTime;
         this.partitions = partitions;
         this.offsets = new long[partitions];
         this.random = new Random(seed);
@@ -59,7 +68,8 @@ final class BucketRing {
     /** A client's command, appended to its goods' home partition at record time {@code timestamp}. */
     void send(Command c, long timestamp) {
         int home = HopOut.home(c.key(), partitions);
-        append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), timestamp, null));
+        long ts = appendTime ? (clock = Math.max(clock + 1, timestamp)) : timestamp;
+        append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), ts, null));
     }
 
     /** Whether any partition has records left to decide. */

@@ -33,11 +33,12 @@ class BucketedGoodsTest extends TestRedisCase {
 
     @Test
     void everyUnitIsSoldBeforeAnyBuyerHearsSoldOutAndNoneTwice() {
-        for (long seed = 1; seed <= 6; seed++) {
+        for (long seed = 1; seed <= 8; seed++) {
             int buckets = 2 + (int) (seed % 3);
             long stock = 40 + seed * 7;
             // Given a goods of `stock` units split into `buckets`, and more buyers than units, some sending twice
-            BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, seed);
+            // (a re-borrow time of 0 and of a minute; record times inherited and stamped at each append)
+            BucketRing ring = new BucketRing(redis, PARTITIONS, 0, seed % 2 == 0 ? 0 : 60_000, seed, seed % 3 == 0);
             long t = System.currentTimeMillis();
             ring.send(open(stock, buckets, "open-" + seed), t);
             int buyers = (int) stock + 30;

@@ -84,14 +84,20 @@ public record SaleFacts(
                 .filter(e -> e.type() == LedgerType.OPENED)
                 .mapToLong(LedgerEntry::quantity)
                 .sum();
-        String stock = redis.get(new RedisKeys(s.redisPrefix()).stock(goods));
+        // a goods split into buckets keeps its units in each bucket's keys: the goods' Redis stock is their sum
+        int buckets = ledger.stream().mapToInt(LedgerEntry::bucketCount).max().orElse(1);
+        Long stock = null;
+        for (int b = 0; b < buckets; b++) {
+            String units = redis.get(new RedisKeys(s.redisPrefix()).stock(goods, b));
+            if (units != null) stock = (stock == null ? 0 : stock) + Long.parseLong(units);
+        }
         return new SaleFacts(
                 goods,
                 EnumSet.of(Source.TOPICS, Source.REDIS, Source.DB),
                 opened,
                 ofGoods,
                 ledger,
-                stock == null ? null : Long.parseLong(stock),
+                stock,
                 dbStock(db, goods),
                 orders(db, goods),
                 Set.of(),

@@ -61,6 +61,11 @@ public record OpenSale(
         return new OpenSale(goodsId, units, startAt, endAt, perUserLimit, opId, force, fairness, windowMs, buckets);
     }
 
+    /** This open with its stock split across {@code count} buckets. */
+    public OpenSale withBuckets(int count) {
+        return new OpenSale(goodsId, stock, startAt, endAt, perUserLimit, opId, force, fairness, windowMs, count);
+    }
+
     /** Whether the goods' stock is split across more than one bucket. */
     public boolean bucketed() {
         return buckets > 1;

@@ -31,6 +31,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -45,8 +46,11 @@ public final class HotBenchmark {
 
     private HotBenchmark() {}
 
-    /** One bucket count's run. */
-    record Measured(int buckets, double rate, double steady, long sold) {}
+    /**
+     * One bucket count's run; {@code streamCpuUs}: the stream threads' CPU per purchase (every task of the goods: the
+     * home's routing and claims, every bucket's decisions, their Kafka work), in µs.
+     */
+    record Measured(int buckets, double rate, double steady, long sold, double streamCpuUs) {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int n = (int) f.getCount("commands", 200_000);
@@ -114,12 +118,52 @@ public final class HotBenchmark {
                 }
                 bar.finish(n);
                 long end = System.nanoTime();
-                return new Measured(buckets, n / ((end - t0) / 1e9), n / ((end - first) / 1e9), sold);
+                double cpuUs = streamThreadsCpuNanos() / 1e3 / n;
+                return new Measured(buckets, n / ((end - t0) / 1e9), n / ((end - first) / 1e9), sold, cpuUs);
             }
         } finally {
             ns.deleteTopics();
             ns.deleteRedisKeys();
         }
+    }
+
+    /**
+     * The paper projection of docs/performance.md: one bucket's serial work is its thread's ({@code c1} µs per
+     * purchase); with N buckets the home also routes and claims every purchase (the extra CPU per purchase measured
+     * here, {@code cN - c1}) beside deciding its own bucket's share. With a core per stream thread and Redis and the
+     * brokers not the limit, N buckets decide at most min(N / c1, 1 / (cN - c1 + c1 / N)) per µs.
+     */
+    private static void projection(List<Measured> runs, PrintStream out) {
+        double c1 = runs.get(0).streamCpuUs();
+        for (Measured m : runs) {
+            if (m.buckets() == 1) continue;
+            double routing = Math.max(0, m.streamCpuUs() - c1);
+            double buckets = m.buckets() / c1 * 1e6;
+            double home = 1e6 / (routing + c1 / m.buckets());
+            out.printf(
+                    "projection          %d buckets on %d+ cores: %,.0f decisions/s (the buckets %,.0f, the home's"
+                            + " routing %.1f µs per purchase: %,.0f) = ×%.2f of 1 bucket on its core (%,.0f)%n",
+                    m.buckets(),
+                    m.buckets() + 1,
+                    Math.min(buckets, home),
+                    buckets,
+                    routing,
+                    home,
+                    Math.min(buckets, home) / (1e6 / c1),
+                    1e6 / c1);
+        }
+    }
+
+    /** CPU time of this JVM's stream threads so far (they live as long as the app). */
+    private static long streamThreadsCpuNanos() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t == null || !t.getThreadName().contains("StreamThread")) continue;
+            long cpu = mx.getThreadCpuTime(t.getThreadId());
+            if (cpu > 0) total += cpu;
+        }
+        return total;
     }
 
     private static void preload(Settings s, Topics topics, int n, int buckets) throws Exception {
@@ -160,7 +204,11 @@ public final class HotBenchmark {
                         false,
                         ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
                         5000));
-        c.subscribe(topics.outcomes());
+        List<TopicPartition> parts = new ArrayList<>();
+        for (String t : topics.outcomes())
+            c.partitionsFor(t).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
+        c.assign(parts); // no group: nothing left on the broker
+        c.seekToBeginning(parts);
         return c;
     }
 }

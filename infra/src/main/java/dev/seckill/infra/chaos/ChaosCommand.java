@@ -31,8 +31,11 @@ public final class ChaosCommand {
             else scenarios.add(ChaosScenario.named(name));
         long seed = f.getLong("seed", 42);
         ChaosRun.Sale sale = new ChaosRun.Sale(
-                f.getLong("stock", 300), (int) f.getLong("requests", 8_000), (int) f.getLong("concurrency", 100), (int)
-                        f.getLong("users", 4_000));
+                f.getLong("stock", 300),
+                (int) f.getLong("requests", 8_000),
+                (int) f.getLong("concurrency", 100),
+                (int) f.getLong("users", 4_000),
+                (int) f.getLong("buckets", 1));
         ChaosRun.Shape shape = new ChaosRun.Shape((int) f.getCount("stream-instances", 1), warmup(f));
         int brokers = (int) f.getCount("brokers", 1);
         if (brokers != 1 && brokers != 3) throw new Flags.UsageError("--brokers must be 1 or 3, got " + brokers);
@@ -40,10 +43,11 @@ public final class ChaosCommand {
         // with --json stdout is the document only: what each scenario does goes to stderr
         PrintStream say = f.has("json") ? System.err : out;
         say.printf(
-                "chaos: %s; each on a sale of %,d units, %,d purchases from %d buyers at once over %,d buyers (those"
+                "chaos: %s; each on a sale of %,d units%s, %,d purchases from %d buyers at once over %,d buyers (those"
                         + " left when the fault starts spread over %d s), seed %d; %d stock-stream instance(s)%s%n",
                 scenarios.stream().map(ChaosScenario::name).collect(Collectors.joining(", ")),
                 sale.stock(),
+                sale.buckets() > 1 ? " in " + sale.buckets() + " buckets" : "",
                 sale.requests(),
                 sale.concurrency(),
                 sale.users(),

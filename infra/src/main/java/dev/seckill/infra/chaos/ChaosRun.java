@@ -1,6 +1,7 @@
 package dev.seckill.infra.chaos;
 
 import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.Sales;
@@ -16,6 +17,7 @@ import dev.seckill.stack.KafkaCluster;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +63,8 @@ final class ChaosRun {
         }
     }
 
-    /** The sale: stock, purchases, buyers at once, distinct buyers. */
-    record Sale(long stock, int requests, int concurrency, int users) {}
+    /** The sale: stock, purchases, buyers at once, distinct buyers, the buckets its stock is split across. */
+    record Sale(long stock, int requests, int concurrency, int users, int buckets) {}
 
     /**
      * How the pipeline is run: stock-stream instances (1 as {@code ./seckill run} starts it; 2 as the manifests run
@@ -106,7 +108,8 @@ final class ChaosRun {
         try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, shape.env(), sc.reconciler())) {
             pipeline.start();
             StreamInstances.startMore(pipeline, s, shape.streamInstances() - 1, out);
-            Sales.open(s, Sales.GOODS, sale.stock());
+            OpenSale open = Sales.started(Sales.GOODS, sale.stock(), Duration.ofHours(1), 1, "chaos-open");
+            Sales.open(s, open.withBuckets(sale.buckets()), Duration.ofMinutes(2));
             out.printf("   namespace %s, logs in %s%n", ns.name(), logs);
             ProgressBar bar = new ProgressBar(sc.name(), sale.requests());
             Random random = new Random(seed);

@@ -186,6 +186,7 @@ public final class CliCommands {
             value("requests", "N"),
             value("concurrency", "N"),
             value("users", "N"),
+            value("buckets", "N"),
             value("stream-instances", "N"),
             value("warmup", "N"),
             JSON);

@@ -73,12 +73,20 @@ public final class HotBenchmark {
                 "raw Lua pipelined   %,.0f ops/s (batches of 32, one connection): one Redis' ceiling for one key%n",
                 rawPipelined);
         out.printf(
-                "%-8s %14s %14s %12s %12s %10s%n", "buckets", "decisions/s", "steady", "×1 bucket", "×raw Lua", "sold");
+                "%-8s %14s %14s %12s %12s %10s %16s%n",
+                "buckets", "decisions/s", "steady", "×1 bucket", "×raw Lua", "sold", "stream CPU µs/p");
         double one = runs.get(0).steady();
         for (Measured m : runs)
             out.printf(
-                    "%-8d %,14.0f %,14.0f %12.2f %12.2f %,10d%n",
-                    m.buckets(), m.rate(), m.steady(), m.steady() / one, m.steady() / rawPipelined, m.sold());
+                    "%-8d %,14.0f %,14.0f %12.2f %12.2f %,10d %16.1f%n",
+                    m.buckets(),
+                    m.rate(),
+                    m.steady(),
+                    m.steady() / one,
+                    m.steady() / rawPipelined,
+                    m.sold(),
+                    m.streamCpuUs());
+        projection(runs, out);
         out.printf(
                 "warm-up             %,d purchases in %d buckets on a namespace of their own before the runs%n",
                 warmup, counts.get(counts.size() - 1));

@@ -74,10 +74,19 @@ final class SaleRecords {
 
     /** The ledger entry with {@code opId}, or null. */
     static JsonNode entry(List<JsonNode> ledger, String opId) {
+        List<JsonNode> all = entries(ledger, opId);
+        return all.isEmpty() ? null : all.get(0);
+    }
+
+    /**
+     * The entries of operation {@code opId}: its own, or — a goods split into buckets — each bucket's share of it
+     * ({@code <opId>@b<bucket>}, docs/contracts.md).
+     */
+    static List<JsonNode> entries(List<JsonNode> ledger, String opId) {
         return ledger.stream()
-                .filter(n -> n.path("opId").asText().equals(opId))
-                .findFirst()
-                .orElse(null);
+                .filter(n -> n.path("opId").asText().equals(opId)
+                        || n.path("opId").asText().startsWith(opId + "@b"))
+                .toList();
     }
 
     /** An outcome that refuses a reused requestId (REJECTED invalid with a detail): another purchase's answer. */

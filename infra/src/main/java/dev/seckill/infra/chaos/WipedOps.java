@@ -133,11 +133,13 @@ final class WipedOps {
         };
     }
 
+    /** Every entry of the operation (each bucket's share of it, for a goods in buckets) is of {@code type}. */
     private static void expect(List<String> wrong, List<JsonNode> ledger, String opId, String type) {
-        JsonNode e = SaleRecords.entry(ledger, opId);
-        if (e == null || !e.path("type").asText().equals(type))
-            wrong.add(opId + ": "
-                    + (e == null ? "no ledger entry" : e.path("type").asText()) + ", not " + type);
+        List<JsonNode> entries = SaleRecords.entries(ledger, opId);
+        if (entries.isEmpty()) wrong.add(opId + ": no ledger entry, not " + type);
+        for (JsonNode e : entries)
+            if (!e.path("type").asText().equals(type))
+                wrong.add(e.path("opId").asText() + ": " + e.path("type").asText() + ", not " + type);
     }
 
     /** FLUSHALL on the scenario's own Redis; returns when (System.nanoTime). */

@@ -46,25 +46,26 @@ public record Hop(Kind kind, int bucket, byte[] value, long since) {
     }
 
     /**
-     * A borrow of {@code want} units for bucket {@code borrower}'s parked purchases, delivered to {@code to}, of a goods
-     * split into {@code buckets}.
+     * A borrow of {@code want} units for bucket {@code borrower}'s parked purchases in the sale opened by {@code sale}
+     * (its open's opId), delivered to {@code to}, of a goods split into {@code buckets}.
      */
-    public static Hop borrow(long goodsId, int buckets, int borrower, int to, long want, String opId) {
+    public static Hop borrow(long goodsId, String sale, int buckets, int borrower, int to, long want, String opId) {
         return new Hop(
                 Kind.BORROW,
                 to,
-                ("{\"goodsId\":" + goodsId + ",\"buckets\":" + buckets + ",\"borrower\":" + borrower + ",\"want\":"
+                ("{\"goodsId\":" + goodsId + ",\"sale\":\"" + sale + "\",\"buckets\":" + buckets + ",\"borrower\":"
+                                + borrower + ",\"want\":"
                                 + want + ",\"opId\":\"" + opId + "\"}")
                         .getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code units} moved out of bucket {@code from} for {@code to}'s borrow {@code borrowOpId}. */
-    public static Hop transferIn(long goodsId, int from, int to, long units, String borrowOpId) {
+    /** {@code units} moved out of bucket {@code from} for {@code to}'s borrow {@code borrowOpId} in sale {@code sale}. */
+    public static Hop transferIn(long goodsId, String sale, int from, int to, long units, String borrowOpId) {
         return new Hop(
                 Kind.TRANSFER_IN,
                 to,
-                ("{\"goodsId\":" + goodsId + ",\"from\":" + from + ",\"units\":" + units + ",\"borrowOpId\":\""
-                                + borrowOpId + "\"}")
+                ("{\"goodsId\":" + goodsId + ",\"sale\":\"" + sale + "\",\"from\":" + from + ",\"units\":" + units
+                                + ",\"borrowOpId\":\"" + borrowOpId + "\"}")
                         .getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -13,6 +13,7 @@ import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.stock.bucket.BucketPlan;
 import dev.seckill.stock.bucket.BucketTerms;
 import dev.seckill.stock.bucket.Hop;
+import dev.seckill.stock.bucket.HopOut;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.time.Clock;
@@ -60,6 +61,11 @@ final class BucketSteps {
     /** The step of a bucketed goods' command, a hop, or an open with buckets; null for anything else (decided as ever). */
     Step step(ParsedCommand parsed, Decider.Input in) {
         Hop hop = in.hop();
+        if (hop != null
+                && terms.partitions() > 0
+                && (HopOut.home(in.key(), terms.partitions()) + hop.bucket()) % terms.partitions() != in.partition())
+            return Step.decided(Decision.dlq("a hop for bucket " + hop.bucket() + " of goods " + in.key()
+                    + " in partition " + in.partition() + ", not its bucket's (copied, or the partitions changed)"));
         if (hop != null && hop.kind() != Hop.Kind.COMMAND) return transfers.moved(hop, in);
         if (!(parsed instanceof ParsedCommand.Valid v)
                 || !Long.toString(v.command().goodsId()).equals(in.key()))
@@ -169,6 +175,7 @@ final class BucketSteps {
             boolean opened = d.hasLedger() && d.ledger().type() == LedgerType.OPENED;
             now.buckets = opened ? o.buckets() : wasBuckets; // a refused open leaves the sale before it as it was
             now.bucket = opened ? bucket : wasBucket;
+            if (opened) now.saleOpId = o.opId();
             folds.put(o.goodsId(), now);
             return BucketLedger.tagged(folds, d, o.goodsId(), in.partition(), null);
         });

@@ -51,11 +51,13 @@ final class BucketTransfers {
         List<Hop> hops = new ArrayList<>(2);
         hops.add(new Hop(Hop.Kind.COMMAND, bucket, in.raw(), since));
         if (fold.borrowing == null) {
-            fold.borrowing = "borrow:" + p.goodsId() + ":" + bucket + ":" + in.offset();
+            // '@' is outside the ids' characters: no client opId is a borrow's, nor its transfer's
+            fold.borrowing = "borrow@" + p.goodsId() + ":" + bucket + ":" + in.offset();
             folds.put(p.goodsId(), fold);
             BucketPlan plan = plan(p.goodsId(), fold.buckets);
             hops.add(Hop.borrow(
                     p.goodsId(),
+                    fold.saleOpId,
                     fold.buckets,
                     bucket,
                     plan.next(bucket),
@@ -77,6 +79,10 @@ final class BucketTransfers {
         if (!Long.toString(goodsId).equals(in.key()))
             return Step.decided(
                     Decision.dlq("hop " + hop.kind().wire() + " of goods " + goodsId + " keyed " + in.key()));
+        GoodsFold fold = folds.get(goodsId);
+        if (fold != null && fold.bucketed() && fold.bucket != hop.bucket())
+            return Step.decided(Decision.dlq("hop " + hop.kind().wire() + " for bucket " + hop.bucket()
+                    + " reached the partition of bucket " + fold.bucket));
         return hop.kind() == Hop.Kind.BORROW
                 ? borrow(goodsId, hop.bucket(), n, in)
                 : transferIn(goodsId, hop.bucket(), n, in);
@@ -87,6 +93,7 @@ final class BucketTransfers {
         int borrower = n.path("borrower").asInt();
         long want = n.path("want").asLong();
         String opId = n.path("opId").asText();
+        String sale = n.path("sale").asText();
         GoodsFold fold = folds.get(goodsId);
         if (borrower == bucket) { // back round: every bucket was empty as it passed
             if (fold != null && opId.equals(fold.borrowing)) {
@@ -97,8 +104,11 @@ final class BucketTransfers {
             return Step.decided(Decision.NOTHING);
         }
         if (folds.decision(goodsId, FoldStore.operationKey(opId)) != null) return Step.decided(Decision.NOTHING);
-        Hop onward = Hop.borrow(goodsId, buckets, borrower, (bucket + 1) % buckets, want, opId);
-        if (fold == null || !fold.bucketed()) return send(onward);
+        Hop onward = Hop.borrow(goodsId, sale, buckets, borrower, (bucket + 1) % buckets, want, opId);
+        // only a bucket of the borrower's sale gives (units never cross from one sale to another), and not while its
+        // own purchases wait for a borrow of its own (two buckets would pass the same units to and fro)
+        if (fold == null || !fold.bucketed() || !sale.equals(fold.saleOpId) || fold.borrowing != null)
+            return send(onward);
         KeysAt at = KeysAt.unchained(in.offset());
         return new Step.Call(scripts.transferCall(goodsId, false, want, at).inBucket(bucket), r -> {
             keep(goodsId, opId, r, in);
@@ -114,7 +124,7 @@ final class BucketTransfers {
                     k,
                     r.stockAfter());
             return BucketLedger.tagged(folds, Decision.of(null, out), goodsId, in.partition(), borrower)
-                    .sending(List.of(Hop.transferIn(goodsId, bucket, borrower, k, opId)));
+                    .sending(List.of(Hop.transferIn(goodsId, sale, bucket, borrower, k, opId)));
         });
     }
 
@@ -124,6 +134,14 @@ final class BucketTransfers {
         String borrowOpId = n.path("borrowOpId").asText();
         String opId = BucketOf.transferOpId(borrowOpId, LedgerType.TRANSFERRED_IN);
         if (folds.decision(goodsId, FoldStore.operationKey(opId)) != null) return Step.decided(Decision.NOTHING);
+        GoodsFold now = folds.get(goodsId);
+        if (now == null || !n.path("sale").asText().equals(now.saleOpId)) {
+            // the bucket was opened again while the units were on their way: the new sale's open set its units, as
+            // an open sets the units of a goods whatever the sale before it left, so these are absorbed (in no bucket,
+            // in no entry — as the giver's own re-open absorbed what it had left)
+            keep(goodsId, opId, new LuaResult("ABSORBED", Long.toString(units), 0, LuaResult.Status.NEW), in);
+            return Step.decided(Decision.NOTHING);
+        }
         KeysAt at = KeysAt.unchained(in.offset());
         return new Step.Call(scripts.transferCall(goodsId, true, units, at).inBucket(bucket), r -> {
             keep(goodsId, opId, r, in);

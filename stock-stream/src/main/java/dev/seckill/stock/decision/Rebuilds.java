@@ -40,7 +40,7 @@ final class Rebuilds {
         LuaResult r = answer;
         for (int attempt = 1; ; attempt++) {
             String expected = r.stale() && (first || attempt > 1)
-                    ? rebuild(call.goodsId(), r.detail())
+                    ? rebuild(call.goodsId(), call.bucket(), r.detail())
                     : markers.truth(folds.get(call.goodsId()), null);
             KeysAt now = new KeysAt(expected, at.next());
             r = scripts.call(call.expecting(expected));
@@ -61,8 +61,9 @@ final class Rebuilds {
     void verify(long goodsId) {
         try {
             GoodsFold fold = folds.get(goodsId);
-            String observed = scripts.marker(goodsId, fold != null && fold.bucketed() ? fold.bucket : 0);
-            if (!markers.truth(folds.get(goodsId), observed).equals(observed)) rebuild(goodsId, observed);
+            int bucket = fold != null && fold.bucketed() ? fold.bucket : 0;
+            String observed = scripts.marker(goodsId, bucket);
+            if (!markers.truth(folds.get(goodsId), observed).equals(observed)) rebuild(goodsId, bucket, observed);
         } catch (RuntimeException e) {
             LOG.debug(
                     "goods {}: its keys could not be checked now ({}); the next check tries again",
@@ -71,14 +72,15 @@ final class Rebuilds {
         }
     }
 
-    /** Makes the keys what the fold says; returns the marker they carry now. */
-    private String rebuild(long goodsId, String observed) {
+    /** Makes the keys of {@code bucket} (the call's) what the fold says; returns the marker they carry now. */
+    private String rebuild(long goodsId, int bucket, String observed) {
         GoodsFold fold = folds.get(goodsId);
         String truth = markers.truth(fold, observed);
         if (truth.equals(observed)) return truth; // the keys are as the fold says; the clocks disagreed on their expiry
         String cause = truth.isEmpty() ? "gone" : observed.isEmpty() || behind(observed, truth) ? "lost" : "ahead";
         LuaResult restored = scripts.restore(
                 goodsId,
+                bucket,
                 truth,
                 fold,
                 truth.isEmpty() ? Map.of() : folds.holdings(goodsId),

@@ -140,7 +140,17 @@ public final class StockScripts {
      */
     public LuaResult restore(
             long goodsId, String marker, GoodsFold fold, Map<Long, GoodsFold.Holding> holdings, long expireAt) {
-        int bucket = fold != null && fold.bucketed() ? fold.bucket : 0;
+        return restore(goodsId, fold != null && fold.bucketed() ? fold.bucket : 0, marker, fold, holdings, expireAt);
+    }
+
+    /** As above, on the keys of {@code bucket} (a bucketed goods' in this partition). */
+    public LuaResult restore(
+            long goodsId,
+            int bucket,
+            String marker,
+            GoodsFold fold,
+            Map<Long, GoodsFold.Holding> holdings,
+            long expireAt) {
         if (marker.isEmpty())
             return call(new ScriptCall(
                     StockScript.RESTORE, goodsId, bucket, List.of("", "0", "0", "1", "open", "0", "0", "0")));

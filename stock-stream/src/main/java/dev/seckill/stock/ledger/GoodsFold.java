@@ -49,6 +49,8 @@ public final class GoodsFold {
     public int buckets;
     /** Which of them this partition decides: 0 at the goods' home, b in the b-th partition after it. */
     public int bucket;
+    /** The opId of the open of the bucket's current sale: units move only between buckets of one sale. */
+    public String saleOpId;
     /** The opId of this bucket's borrow going round the buckets, or null. */
     public String borrowing;
     /** The record time of the last borrow that came back having found every bucket empty; 0 since units came. */

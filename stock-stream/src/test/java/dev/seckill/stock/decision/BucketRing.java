@@ -13,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -36,6 +37,9 @@ final class BucketRing {
     final List<Outcome> outcomes = new ArrayList<>();
     final List<LedgerEntry> ledger = new ArrayList<>();
     final List<String> dlq = new ArrayList<>();
+    /** Every hop sent, with the key it went under. */
+    final List<Map.Entry<String, Hop>> sent = new ArrayList<>();
+
     long hops;
     private final boolean appendTime;
     private long clock = System.currentTimeMillis();
@@ -72,6 +76,11 @@ final class BucketRing {
         append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), ts, null));
     }
 
+    /** A record with {@code hop}'s value and hop, appended to {@code partition} as it is (a copy, a forgery's seal). */
+    void inject(int partition, String key, Hop hop) {
+        append(partition, new Logged(offsets[partition]++, key, hop.value(), ++clock, hop));
+    }
+
     /** Whether any partition has records left to decide. */
     boolean pending() {
         return logs.stream().anyMatch(l -> !l.isEmpty());
@@ -81,10 +90,23 @@ final class BucketRing {
     void step(int most) {
         List<Integer> busy = new ArrayList<>();
         for (int p = 0; p < partitions; p++) if (!logs.get(p).isEmpty()) busy.add(p);
-        int p = busy.get(random.nextInt(busy.size()));
+        decide(busy.get(random.nextInt(busy.size())), 1 + random.nextInt(most));
+    }
+
+    /**
+     * Decides every partition's records one at a time, the partitions in turn (a fixed schedule: the lockstep two
+     * buckets' tasks fall into when each runs on a core of its own); fails past {@code limit} turns.
+     */
+    void drainInTurn(int limit) {
+        for (int turn = 0; pending(); turn++) {
+            if (turn > limit) throw new AssertionError("the ring did not settle in " + limit + " turns");
+            for (int p = 0; p < partitions; p++) if (!logs.get(p).isEmpty()) decide(p, 1);
+        }
+    }
+
+    private void decide(int p, int n) {
         Deque<Logged> log = logs.get(p);
         List<Logged> batch = new ArrayList<>();
-        int n = 1 + random.nextInt(most);
         while (!log.isEmpty() && batch.size() < n) batch.add(log.poll());
         List<Decider.Input> inputs = new ArrayList<>();
         for (Logged l : batch) inputs.add(new Decider.Input(l.key(), l.raw(), p, l.offset(), l.timestamp(), l.hop()));
@@ -97,6 +119,7 @@ final class BucketRing {
             if (d.hasLedger()) ledger.add(d.ledger());
             for (Hop h : d.hops()) {
                 hops++;
+                sent.add(Map.entry(batch.get(i).key(), h));
                 int to = (HopOut.home(batch.get(i).key(), partitions) + h.bucket()) % partitions;
                 append(
                         to,

@@ -165,6 +165,94 @@ class BucketedGoodsTest extends TestRedisCase {
         assertLedgerFoldsToTheRing(ring, 3, 3, 3);
     }
 
+    @Test
+    void twoBucketsShortOfOnePurchaseEachDoNotPassTheirUnitsToAndFro() {
+        // Given 2 units in 2 buckets, one each, and a limit of 2
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 5);
+        long t = System.currentTimeMillis();
+        ring.send(
+                new OpenSale(
+                        GOODS,
+                        2,
+                        start,
+                        start.plusSeconds(3600),
+                        2,
+                        "open-2x2",
+                        false,
+                        dev.seckill.contracts.fair.Fairness.FCFS,
+                        0,
+                        2),
+                t);
+        BucketPlan plan = new BucketPlan(GOODS, 2, PARTITIONS);
+        long a = 1;
+        while (plan.bucketOf(a) != 0) a++;
+        long b = 1;
+        while (plan.bucketOf(b) != 1) b++;
+        // When a buyer of each bucket asks for 2 at once (bucket 1's first, so that it waits for a borrow of its own
+        // when bucket 0's borrow reaches it)
+        ring.send(new Purchase("two-b", GOODS, b, 2, start), t + 1);
+        ring.send(new Purchase("two-a", GOODS, a, 2, start), t + 1);
+        ring.drainInTurn(2_000);
+        // Then both are answered (a bucket waiting for its own borrow gives nothing away), and no unit moved twice
+        assertEquals(2, ring.outcomes.size(), () -> "both answered: " + ring.outcomes);
+        assertLedgerFoldsToTheRing(
+                ring,
+                2,
+                2,
+                ring.outcomes.stream()
+                        .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                        .mapToLong(Outcome::quantity)
+                        .sum());
+    }
+
+    @Test
+    void noClientOpIdCanStandInForTheStreamsOwnBorrowsOrTransfers() throws Exception {
+        // Given a sale of 3 buckets whose buyers outnumber its units, so that its buckets borrow
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 9);
+        long t = System.currentTimeMillis();
+        ring.send(open(30, 3, "open-ids-ops"), t);
+        for (int u = 1; u <= 45; u++) ring.send(new Purchase("ops-" + u, GOODS, u, 1, start), t + u);
+        ring.drain(8, 200_000);
+        // Then every borrow's opId, and its transfer's, is one no client may send (the bucket keeps them beside the
+        // clients' opIds: a client's release under a borrow's opId would make the borrow a retry)
+        List<String> borrows = new java.util.ArrayList<>();
+        for (var e : ring.sent)
+            if (e.getValue().kind() == dev.seckill.stock.bucket.Hop.Kind.BORROW)
+                borrows.add(dev.seckill.contracts.Json.MAPPER
+                        .readTree(e.getValue().value())
+                        .path("opId")
+                        .asText());
+        assertFalse(borrows.isEmpty(), "the sale borrowed");
+        for (String opId : borrows)
+            for (String id : new String[] {opId, opId + ":in", opId + ":out"})
+                assertFalse(dev.seckill.contracts.command.CommandRules.validRequestId(id), id + " is a client's id");
+        assertLedgerFoldsToTheRing(ring, 30, 3, 30);
+    }
+
+    @Test
+    void aHopCopiedToAnotherPartitionIsRefusedWithoutTouchingRedis() {
+        // Given a sale of 3 buckets that moved units between them
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 13);
+        long t = System.currentTimeMillis();
+        ring.send(open(12, 3, "open-copy"), t);
+        for (int u = 1; u <= 20; u++) ring.send(new Purchase("copy-" + u, GOODS, u, 1, start), t + u);
+        ring.drain(4, 100_000);
+        var transfer = ring.sent.stream()
+                .filter(e -> e.getValue().kind() == dev.seckill.stock.bucket.Hop.Kind.TRANSFER_IN)
+                .findFirst()
+                .orElseThrow();
+        int home = HopOut.home(Long.toString(GOODS), PARTITIONS);
+        String homeStock = redis.redis.get(redis.keys.stock(GOODS, 0));
+        // When a copy of a transfer is appended to a partition that is not its bucket's
+        int elsewhere = (home + transfer.getValue().bucket() + 1) % PARTITIONS;
+        ring.inject(elsewhere, transfer.getKey(), transfer.getValue());
+        ring.drain(1, 10);
+        // Then it goes to the DLQ naming why, and no key of the goods changed
+        assertTrue(ring.dlq.stream().anyMatch(r -> r.contains("not its bucket's")), () -> "DLQ: " + ring.dlq);
+        assertEquals(homeStock, redis.redis.get(redis.keys.stock(GOODS, 0)));
+        assertLedgerFoldsToTheRing(ring, 12, 3, 12);
+    }
+
     private OpenSale open(long stock, int buckets, String opId) {
         return new OpenSale(
                 GOODS,

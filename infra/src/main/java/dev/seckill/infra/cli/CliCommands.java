@@ -28,6 +28,7 @@ public final class CliCommands {
             "demo",
             "the write-up's flash sale end to end, with a report",
             value("stock", "N"),
+            value("buckets", "N"),
             value("requests", "N"),
             value("concurrency", "N"),
             value("users", "N"),

@@ -114,7 +114,13 @@ public final class Pipeline implements AutoCloseable {
 
     /** Opens a sale that started a second ago through the commands topic and waits until stock-stream applied it. */
     public void openSale(long goodsId, long stock, Duration length, int perUserLimit) {
-        open(Sales.started(goodsId, stock, length, perUserLimit, ns.name() + "-open-" + goodsId));
+        openSale(goodsId, stock, length, perUserLimit, 1);
+    }
+
+    /** As above, the stock split across {@code buckets} (docs/decisions.md, "Stock buckets"). */
+    public void openSale(long goodsId, long stock, Duration length, int perUserLimit, int buckets) {
+        open(Sales.started(goodsId, stock, length, perUserLimit, ns.name() + "-open-" + goodsId)
+                .withBuckets(buckets));
     }
 
     /** Sends {@code open} and waits (at most 60 s) until stock-stream applied it to Redis ({@link Sales#awaitApplied}). */

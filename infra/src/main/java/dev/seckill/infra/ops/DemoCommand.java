@@ -36,6 +36,7 @@ public final class DemoCommand {
 
     public static int run(Settings settings, LocalStack stack, Flags f, PrintStream out) throws Exception {
         long stock = f.getLong("stock", 1000);
+        int buckets = (int) f.getLong("buckets", 1);
         int requests = (int) f.getLong("requests", 50_000);
         int concurrency = (int) f.getLong("concurrency", 500);
         int users = (int) f.getLong("users", Math.max(1, requests / 2));
@@ -65,11 +66,12 @@ public final class DemoCommand {
                         out.println("warm-up    the pipeline did not decide the warm-up requests in 3 minutes");
                     }
                 }
-                p.openSale(goods, stock, Duration.ofHours(1), 1);
+                p.openSale(goods, stock, Duration.ofHours(1), 1, buckets);
                 out.printf(
-                        "sale       goods %d opened with %,d units (per-user limit 1)%s%n",
+                        "sale       goods %d opened with %,d units (per-user limit 1%s)%s%n",
                         goods,
                         stock,
+                        buckets > 1 ? ", in " + buckets + " buckets" : "",
                         warmup > 0 ? "; JIT warmed by " + warmup + " requests on goods " + (goods + 1) : "");
                 out.printf(
                         "load       %,d purchases, %d concurrent clients, %,d buyers (seed %d)%n",
@@ -87,7 +89,7 @@ public final class DemoCommand {
                 SaleAudit audit = SaleAudit.of(p, goods, load.acceptedIds(), log.snapshot());
                 print(out, load, audit, log.snapshot(), drained, drainSeconds);
                 AnswerTimes answers = answer > 0
-                        ? timeToAnswer(out, p, goods + 2, stock, answer, concurrency, users, seed, load)
+                        ? timeToAnswer(out, p, goods + 2, stock, buckets, answer, concurrency, users, seed, load)
                         : null;
                 htmlReport(
                         out,
@@ -198,13 +200,14 @@ public final class DemoCommand {
             Pipeline p,
             long goods,
             long stock,
+            int buckets,
             int requests,
             int concurrency,
             int users,
             long seed,
             HttpLoad.Result accept)
             throws InterruptedException {
-        p.openSale(goods, stock, Duration.ofHours(1), 1);
+        p.openSale(goods, stock, Duration.ofHours(1), 1, buckets);
         ProgressBar bar = new ProgressBar("answers", requests);
         LoadSpec spec = LoadSpec.closed(p.gatewayPort(), goods, requests, concurrency, users, seed + 2, p::bearer)
                 .buyers(100_000_000L, users)

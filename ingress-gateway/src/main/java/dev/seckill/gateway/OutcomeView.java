@@ -130,6 +130,7 @@ final class OutcomeView implements AutoCloseable {
         if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
             soldOut.clear(e.goodsId());
         }
+        soldOut.bucketEntry(e); // after a clear: a bucket's entry may say the goods is gone again
         if (e.type() == LedgerType.OPENED || e.type() == LedgerType.CLOSED || e.type() == LedgerType.RESTORED) {
             saleChanged.accept(e.goodsId());
         }

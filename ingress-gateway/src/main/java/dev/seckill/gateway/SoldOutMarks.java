@@ -1,5 +1,7 @@
 package dev.seckill.gateway;
 
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -26,7 +28,9 @@ import java.util.function.LongSupplier;
  * <p>A goods split into buckets ({@link #split}) is marked by a SOLD_OUT alone: its outcomes' {@code stockAfter} is one
  * bucket's, and the stream answers SOLD_OUT for it only once a pass found every bucket empty (docs/invariants.md,
  * "Stock buckets"), while a SUCCESS that took a bucket's last unit says nothing of the others. Its mark is not renewed
- * from Redis (the window lookups read one bucket's keys): it lapses at the TTL.
+ * from Redis (the window lookups read one bucket's keys): it lapses at the TTL. Its ledger entries mark it too
+ * ({@link #bucketEntry}): each names its bucket and that bucket's units left, so once every bucket's last entry says 0
+ * with no units in transit the goods is sold out — the moment its last unit is sold, not after a borrow went round.
  */
 final class SoldOutMarks {
     /** The stock Redis held at a read of a goods that started at or after {@code sinceMs}; null when there is none. */
@@ -37,6 +41,28 @@ final class SoldOutMarks {
     private record Mark(long setAt, long until) {}
 
     private final Map<Long, Mark> marks = new ConcurrentHashMap<>();
+    /** Per bucketed goods, what its current sale's ledger entries say so far. */
+    private final Map<Long, BucketLeft> left = new ConcurrentHashMap<>();
+
+    /** A bucketed sale's units left per bucket (by each bucket's last entry) and in transit (out, not yet in). */
+    private static final class BucketLeft {
+        final String sale;
+        final long[] units;
+        final boolean[] heard;
+        long inTransit;
+
+        BucketLeft(String sale, int buckets) {
+            this.sale = sale;
+            this.units = new long[buckets];
+            this.heard = new boolean[buckets];
+        }
+
+        boolean soldOut() {
+            if (inTransit > 0) return false;
+            for (int b = 0; b < units.length; b++) if (!heard[b] || units[b] > 0) return false;
+            return true;
+        }
+    }
     /** The goods whose current sale is split into buckets, as the ledger says. */
     private final Set<Long> bucketed = ConcurrentHashMap.newKeySet();
 
@@ -75,6 +101,34 @@ final class SoldOutMarks {
     void split(long goodsId, int buckets) {
         if (buckets > 1) bucketed.add(goodsId);
         else bucketed.remove(goodsId);
+    }
+
+    /**
+     * A ledger entry of a goods split into buckets. Entries of one bucket reach the ledger in its order, and a transfer's
+     * TRANSFERRED_OUT before its TRANSFERRED_IN; an OPENED of another open starts the sale's count again. A view started
+     * mid-sale marks nothing until it has heard every bucket.
+     */
+    void bucketEntry(LedgerEntry e) {
+        if (e.bucket() == null) return;
+        String opId = e.opId();
+        String sale =
+                e.type() == LedgerType.OPENED && opId.contains("@b") ? opId.substring(0, opId.lastIndexOf("@b")) : null;
+        BucketLeft now = left.compute(
+                e.goodsId(),
+                (g, was) ->
+                        was == null || (sale != null && !sale.equals(was.sale)) || was.units.length != e.bucketCount()
+                                ? new BucketLeft(sale, e.bucketCount())
+                                : was);
+        synchronized (now) {
+            now.units[e.bucketIndex()] = e.stockAfter();
+            now.heard[e.bucketIndex()] = true;
+            if (e.type() == LedgerType.TRANSFERRED_OUT) now.inTransit += e.quantity();
+            if (e.type() == LedgerType.TRANSFERRED_IN) now.inTransit -= e.quantity();
+            if (now.soldOut()) {
+                long at = clock.getAsLong();
+                marks.put(e.goodsId(), new Mark(at, at + ttlMs));
+            }
+        }
     }
 
     /** Stock came back (a release, a sale opened or restored): the door lets purchases through at once. */

@@ -73,6 +73,35 @@ class SoldOutMarksTest {
         assertThat(marks.soldOut(GOODS)).isTrue();
     }
 
+    static dev.seckill.contracts.ledger.LedgerEntry entry(
+            String opId, dev.seckill.contracts.ledger.LedgerType type, long quantity, long left, int bucket) {
+        return dev.seckill.contracts.ledger.LedgerEntry.of(
+                        opId, GOODS, type, quantity, null, null, null, left, Instant.ofEpochMilli(1_000_000))
+                .inBucket(dev.seckill.contracts.ledger.BucketOf.of(bucket, 3, bucket));
+    }
+
+    @Test
+    void givenABucketedGoods_itsLedgerMarksItOnceEveryBucketSaysNoneLeftAndNoneIsInTransit() {
+        for (int b = 0; b < 3; b++)
+            marks.bucketEntry(entry("open@b" + b, dev.seckill.contracts.ledger.LedgerType.OPENED, 2, 2, b));
+        marks.bucketEntry(entry("d1", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 2, 0, 0));
+        marks.bucketEntry(entry("d2", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 2, 0, 1));
+        marks.bucketEntry(entry("b:out", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_OUT, 2, 0, 2));
+        assertThat(marks.soldOut(GOODS))
+                .as("every bucket at 0, but 2 units on their way to bucket 1")
+                .isFalse();
+        marks.bucketEntry(entry("b:in", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_IN, 2, 2, 1));
+        assertThat(marks.soldOut(GOODS)).isFalse();
+        marks.bucketEntry(entry("d3", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 2, 0, 1));
+        assertThat(marks.soldOut(GOODS))
+                .as("the last units sold, none in transit")
+                .isTrue();
+        // a new sale of the goods starts the count again: one bucket heard says nothing of the others
+        marks.clear(GOODS);
+        marks.bucketEntry(entry("again@b0", dev.seckill.contracts.ledger.LedgerType.OPENED, 0, 0, 0));
+        assertThat(marks.soldOut(GOODS)).isFalse();
+    }
+
     @Test
     void aSoldOutThatLeavesStockMarksNothing_aSmallerPurchaseCanStillSucceed() {
         marks.outcome(outcome(OutcomeKind.SOLD_OUT, 2, 1));

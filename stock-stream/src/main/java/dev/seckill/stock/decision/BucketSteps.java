@@ -61,20 +61,27 @@ final class BucketSteps {
     /** The step of a bucketed goods' command, a hop, or an open with buckets; null for anything else (decided as ever). */
     Step step(ParsedCommand parsed, Decider.Input in) {
         Hop hop = in.hop();
-        if (hop != null
-                && terms.partitions() > 0
+        if (hop == null) return fromClient(parsed, in);
+        if (terms.partitions() > 0
                 && (HopOut.home(in.key(), terms.partitions()) + hop.bucket()) % terms.partitions() != in.partition())
             return Step.decided(Decision.dlq("a hop for bucket " + hop.bucket() + " of goods " + in.key()
                     + " in partition " + in.partition() + ", not its bucket's (copied, or the partitions changed)"));
-        if (hop != null && hop.kind() != Hop.Kind.COMMAND) return transfers.moved(hop, in);
+        if (hop.kind() != Hop.Kind.COMMAND) return transfers.moved(hop, in);
         if (!(parsed instanceof ParsedCommand.Valid v)
                 || !Long.toString(v.command().goodsId()).equals(in.key()))
-            return hop == null ? null : Step.decided(Decision.dlq("a hop that is not a command of its key's goods"));
+            return Step.decided(Decision.dlq("a hop that is not a command of its key's goods"));
+        // the decider runs a restore alone, then restored(...)
+        return v.command() instanceof Restore ? null : inBucket(v.command(), hop.bucket(), in);
+    }
+
+    /** A client's command: null (decided as ever) unless its goods is split into buckets or it opens them. */
+    private Step fromClient(ParsedCommand parsed, Decider.Input in) {
+        if (!(parsed instanceof ParsedCommand.Valid v) || v.command() instanceof Restore) return null;
         Command c = v.command();
-        if (c instanceof Restore) return null; // the decider runs a restore alone, then routed(...)
-        if (hop != null) return inBucket(c, hop.bucket(), in);
         GoodsFold fold = folds.get(c.goodsId());
         boolean bucketedHere = fold != null && fold.bucketed();
+        if (!bucketedHere && !(c instanceof OpenSale open && open.bucketed())) return null; // a one-bucket sale's
+        if (!Long.toString(c.goodsId()).equals(in.key())) return null; // the decider refuses the key
         if (c instanceof OpenSale o && (o.bucketed() || bucketedHere && fold.bucket == 0)) return open(o, fold, in);
         if (!bucketedHere) return null;
         if (fold.bucket != 0)

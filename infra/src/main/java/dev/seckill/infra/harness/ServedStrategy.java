@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * The processes that serve one strategy, each a JVM of its own as production runs it: a baseline's
@@ -105,8 +104,9 @@ public final class ServedStrategy implements AutoCloseable {
                 "SECKILL_WRITER_METRICS_PORT",
                 Integer.toString(writer)));
         env.putAll(DrawBeacons.environment(DrawBeacons.inProcess(s).url())); // drawn sales can be opened on it
-        // bucketed sales can be opened: every stream process of the run seals its hops with one key
-        env.put("SECKILL_STREAM_HOP_SECRET", (UUID.randomUUID() + "" + UUID.randomUUID()).replace("-", ""));
+        env.put(
+                "SECKILL_STREAM_HOP_SECRET",
+                java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID()); // a run's
         // no instance ids, no warm-up switch: each service's defaults, as ./seckill run starts it (its instance id is
         // <host>-<metrics port>, stable across a restart here; a restart mid-sale skips the warm-up by itself)
         env.putAll(more);

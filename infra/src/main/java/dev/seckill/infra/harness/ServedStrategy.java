@@ -104,9 +104,6 @@ public final class ServedStrategy implements AutoCloseable {
                 "SECKILL_WRITER_METRICS_PORT",
                 Integer.toString(writer)));
         env.putAll(DrawBeacons.environment(DrawBeacons.inProcess(s).url())); // drawn sales can be opened on it
-        env.put(
-                "SECKILL_STREAM_HOP_SECRET",
-                java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID()); // a run's
         // no instance ids, no warm-up switch: each service's defaults, as ./seckill run starts it (its instance id is
         // <host>-<metrics port>, stable across a restart here; a restart mid-sale skips the warm-up by itself)
         env.putAll(more);
@@ -180,7 +177,8 @@ public final class ServedStrategy implements AutoCloseable {
                 "SECKILL_REDIS_PREFIX", s.redisPrefix(),
                 "SECKILL_DB_URL", s.dbUrl(),
                 "SECKILL_DB_USER", s.dbUser(),
-                "SECKILL_DB_PASSWORD", s.dbPassword()));
+                "SECKILL_DB_PASSWORD", s.dbPassword(),
+                "SECKILL_STREAM_HOP_SECRET", java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID()));
         return env;
     }
 

@@ -6,6 +6,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,25 +45,31 @@ final class SoldOutMarks {
     /** Per bucketed goods, what its current sale's ledger entries say so far. */
     private final Map<Long, BucketLeft> left = new ConcurrentHashMap<>();
 
-    /** A bucketed sale's units left per bucket (by each bucket's last entry) and in transit (out, not yet in). */
+    /**
+     * A bucketed sale's units left per bucket (by each bucket's last entry) and its transfers on their way (by borrow:
+     * a TRANSFERRED_OUT seen, its TRANSFERRED_IN not yet). Heard from the sale's OPENED on; one started mid-sale (the
+     * view read the ledger from its end) never marks: a transfer out before it would be missed.
+     */
     private static final class BucketLeft {
         final String sale;
         final long[] units;
         final boolean[] heard;
-        long inTransit;
+        final Set<String> inTransit;
 
-        BucketLeft(String sale, int buckets) {
+        BucketLeft(String sale, int buckets, Set<String> inTransit) {
             this.sale = sale;
             this.units = new long[buckets];
             this.heard = new boolean[buckets];
+            this.inTransit = inTransit;
         }
 
         boolean soldOut() {
-            if (inTransit > 0) return false;
+            if (sale == null || !inTransit.isEmpty()) return false;
             for (int b = 0; b < units.length; b++) if (!heard[b] || units[b] > 0) return false;
             return true;
         }
     }
+
     /** The goods whose current sale is split into buckets, as the ledger says. */
     private final Set<Long> bucketed = ConcurrentHashMap.newKeySet();
 
@@ -117,17 +124,18 @@ final class SoldOutMarks {
                 e.goodsId(),
                 (g, was) ->
                         was == null || (sale != null && !sale.equals(was.sale)) || was.units.length != e.bucketCount()
-                                ? new BucketLeft(sale, e.bucketCount())
+                                // transfers of the sale before it may still land: they are carried over
+                                ? new BucketLeft(sale, e.bucketCount(), was == null ? new HashSet<>() : was.inTransit)
                                 : was);
         synchronized (now) {
             now.units[e.bucketIndex()] = e.stockAfter();
             now.heard[e.bucketIndex()] = true;
-            if (e.type() == LedgerType.TRANSFERRED_OUT) now.inTransit += e.quantity();
-            if (e.type() == LedgerType.TRANSFERRED_IN) now.inTransit -= e.quantity();
-            if (now.soldOut()) {
-                long at = clock.getAsLong();
-                marks.put(e.goodsId(), new Mark(at, at + ttlMs));
-            }
+            String borrow = e.opId().substring(0, Math.max(0, e.opId().lastIndexOf(':')));
+            if (e.type() == LedgerType.TRANSFERRED_OUT) now.inTransit.add(borrow);
+            if (e.type() == LedgerType.TRANSFERRED_IN) now.inTransit.remove(borrow);
+            long at = clock.getAsLong();
+            if (now.soldOut()) marks.put(e.goodsId(), new Mark(at, at + ttlMs));
+            else if (e.stockAfter() > 0) marks.remove(e.goodsId()); // this bucket has units: not sold out
         }
     }
 

@@ -86,11 +86,11 @@ class SoldOutMarksTest {
             marks.bucketEntry(entry("open@b" + b, dev.seckill.contracts.ledger.LedgerType.OPENED, 2, 2, b));
         marks.bucketEntry(entry("d1", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 2, 0, 0));
         marks.bucketEntry(entry("d2", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 2, 0, 1));
-        marks.bucketEntry(entry("b:out", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_OUT, 2, 0, 2));
+        marks.bucketEntry(entry("b:1:out", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_OUT, 2, 0, 2));
         assertThat(marks.soldOut(GOODS))
                 .as("every bucket at 0, but 2 units on their way to bucket 1")
                 .isFalse();
-        marks.bucketEntry(entry("b:in", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_IN, 2, 2, 1));
+        marks.bucketEntry(entry("b:1:in", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_IN, 2, 2, 1));
         assertThat(marks.soldOut(GOODS)).isFalse();
         marks.bucketEntry(entry("d3", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 2, 0, 1));
         assertThat(marks.soldOut(GOODS))
@@ -99,6 +99,23 @@ class SoldOutMarksTest {
         // a new sale of the goods starts the count again: one bucket heard says nothing of the others
         marks.clear(GOODS);
         marks.bucketEntry(entry("again@b0", dev.seckill.contracts.ledger.LedgerType.OPENED, 0, 0, 0));
+        assertThat(marks.soldOut(GOODS)).isFalse();
+    }
+
+    @Test
+    void givenAViewStartedMidSale_aTransferInWhoseOutItNeverSawMarksNothing() {
+        // the view read the ledger from its end: bucket 0 gave 5 to bucket 1 before it
+        marks.bucketEntry(entry("b:5:in", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_IN, 5, 5, 1));
+        marks.bucketEntry(entry("b:6:out", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_OUT, 3, 0, 0));
+        marks.bucketEntry(entry("d1", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 5, 0, 1));
+        marks.bucketEntry(entry("d2", dev.seckill.contracts.ledger.LedgerType.DEDUCTED, 1, 0, 2));
+        assertThat(marks.soldOut(GOODS))
+                .as("3 units on their way to bucket 1: no mark from a sale whose open this view did not see")
+                .isFalse();
+        // and a goods marked sold out is let through again by any entry of a bucket with units
+        marks.outcome(outcome(OutcomeKind.SOLD_OUT, 1, 0));
+        assertThat(marks.soldOut(GOODS)).isTrue();
+        marks.bucketEntry(entry("b:6:in", dev.seckill.contracts.ledger.LedgerType.TRANSFERRED_IN, 3, 3, 1));
         assertThat(marks.soldOut(GOODS)).isFalse();
     }
 

@@ -162,7 +162,7 @@ public final class CommandCodec {
 
     private static ParsedCommand openSale(JsonNode n, long goodsId) {
         String opId = JsonFields.text(n, "opId");
-        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        if (!CommandRules.validOpId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         JsonNode stockNode = n.get("stock");
         if (stockNode == null
                 || !stockNode.canConvertToLong()
@@ -207,7 +207,7 @@ public final class CommandCodec {
                 ? n.get("orderId").asLong()
                 : null;
         if (opId == null && orderId != null) opId = "release-order-" + orderId;
-        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        if (!CommandRules.validOpId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         long userId = JsonFields.positiveLong(n, "userId");
         if (userId <= 0) return new ParsedCommand.Poison("userId missing or not a positive integer");
         long quantity = n.has("quantity") ? JsonFields.positiveLong(n, "quantity") : 0;
@@ -224,7 +224,7 @@ public final class CommandCodec {
 
     private static ParsedCommand pay(JsonNode n, long goodsId) {
         String opId = JsonFields.text(n, "opId");
-        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        if (!CommandRules.validOpId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         long userId = JsonFields.positiveLong(n, "userId");
         if (userId <= 0) return new ParsedCommand.Poison("userId missing or not a positive integer");
         long orderId = JsonFields.positiveLong(n, "orderId");
@@ -238,7 +238,7 @@ public final class CommandCodec {
 
     private static ParsedCommand withOpId(JsonNode n, Function<String, Command> make) {
         String opId = JsonFields.text(n, "opId");
-        if (!CommandRules.validRequestId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
+        if (!CommandRules.validOpId(opId)) return new ParsedCommand.Poison("opId missing or invalid");
         return new ParsedCommand.Valid(make.apply(opId));
     }
 

@@ -15,6 +15,18 @@ public final class CommandRules {
         return id != null && REQUEST_ID.matcher(id).matches();
     }
 
+    /**
+     * An operation's opId: a valid id not beginning {@link #STREAM_OP_PREFIX}, the prefix of the opIds stock-stream
+     * gives its own borrows between a goods' buckets (and their transfers' ledger entries), so that no client operation
+     * is ever taken for one, in the stream's decisions or in the ledger.
+     */
+    public static boolean validOpId(String id) {
+        return validRequestId(id) && !id.startsWith(STREAM_OP_PREFIX);
+    }
+
+    /** The prefix of stock-stream's own opIds (docs/contracts.md, "Ids"). */
+    public static final String STREAM_OP_PREFIX = "borrow:";
+
     public static boolean validQuantity(long q) {
         return q >= 1 && q <= MAX_QUANTITY;
     }

@@ -80,6 +80,20 @@ class CommandCodecTest {
     }
 
     @Test
+    void anOpWhoseOpIdBeginsAsTheStreamsOwnIsPoison() {
+        for (Command c : new Command[] {
+            new CloseSale(1001, "borrow:1001:1:7"),
+            new Release(1001, 7, 1, null, null, "cancelled", "borrow:1001:1:7:in"),
+            new OpenSale(1001, 10, T, T.plusSeconds(60), 1, "borrow:x", false)
+        }) {
+            ParsedCommand parsed = CommandCodec.decode(CommandCodec.encode(c));
+            org.junit.jupiter.api.Assertions.assertInstanceOf(ParsedCommand.Poison.class, parsed, c.toString());
+        }
+        org.junit.jupiter.api.Assertions.assertInstanceOf(
+                ParsedCommand.Valid.class, CommandCodec.decode(CommandCodec.encode(new CloseSale(1001, "borrowed"))));
+    }
+
+    @Test
     void anOpenOfOneBucketWritesNoBucketsAndBadBucketsArePoison() {
         String one = new String(CommandCodec.encode(new OpenSale(1001, 10, T, T.plusSeconds(60), 1, "op", false)));
         org.junit.jupiter.api.Assertions.assertFalse(one.contains("buckets"), one);

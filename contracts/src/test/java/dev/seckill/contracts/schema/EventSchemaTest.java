@@ -246,7 +246,7 @@ class EventSchemaTest {
     void aBucketedGoodsEntriesAreV2_andConformToTheV2Schema_whichRefusesV1Entries_andTheV1SchemaRefusesThem() {
         Instant at = INSTANTS[1];
         BucketOf b1 = BucketOf.of(1, 4, 7);
-        String borrow = "borrow@1001:2:7";
+        String borrow = "borrow:1001:2:7";
         List<LedgerEntry> all = List.of(
                 LedgerEntry.of(BucketOf.shareOpId(ID_64, 1), 1001, LedgerType.OPENED, 250, null, null, null, 250, at)
                         .withKeysExpireAt(at.plusSeconds(86_400))

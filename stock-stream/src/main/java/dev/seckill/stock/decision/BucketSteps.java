@@ -82,6 +82,9 @@ final class BucketSteps {
         boolean bucketedHere = fold != null && fold.bucketed();
         if (!bucketedHere && !(c instanceof OpenSale open && open.bucketed())) return null; // a one-bucket sale's
         if (!Long.toString(c.goodsId()).equals(in.key())) return null; // the decider refuses the key
+        if (terms.partitions() > 0 && HopOut.home(in.key(), terms.partitions()) != in.partition())
+            return Step.decided(Decision.dlq("goods " + c.goodsId() + " is split into buckets (or opened so): its"
+                    + " commands go keyed by the goods id to its home partition, not to partition " + in.partition()));
         if (c instanceof OpenSale o && (o.bucketed() || bucketedHere && fold.bucket == 0)) return open(o, fold, in);
         if (!bucketedHere) return null;
         if (fold.bucket != 0)

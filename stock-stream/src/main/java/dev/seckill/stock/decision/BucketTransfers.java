@@ -2,6 +2,7 @@ package dev.seckill.stock.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.contracts.Json;
+import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.ledger.BucketOf;
 import dev.seckill.contracts.ledger.LedgerEntry;
@@ -51,8 +52,8 @@ final class BucketTransfers {
         List<Hop> hops = new ArrayList<>(2);
         hops.add(new Hop(Hop.Kind.COMMAND, bucket, in.raw(), since));
         if (fold.borrowing == null) {
-            // '@' is outside the ids' characters: no client opId is a borrow's, nor its transfer's
-            fold.borrowing = "borrow@" + p.goodsId() + ":" + bucket + ":" + in.offset();
+            // no client opId begins so (CommandRules.validOpId): none is a borrow's, nor its transfer's
+            fold.borrowing = CommandRules.STREAM_OP_PREFIX + p.goodsId() + ":" + bucket + ":" + in.offset();
             folds.put(p.goodsId(), fold);
             BucketPlan plan = plan(p.goodsId(), fold.buckets);
             hops.add(Hop.borrow(
@@ -107,8 +108,11 @@ final class BucketTransfers {
         Hop onward = Hop.borrow(goodsId, sale, buckets, borrower, (bucket + 1) % buckets, want, opId);
         // only a bucket of the borrower's sale gives (units never cross from one sale to another), and not while its
         // own purchases wait for a borrow of its own (two buckets would pass the same units to and fro)
-        if (fold == null || !fold.bucketed() || !sale.equals(fold.saleOpId) || fold.borrowing != null)
+        if (fold == null) return send(onward);
+        if (!fold.bucketed() || !sale.equals(fold.saleOpId) || fold.borrowing != null) {
+            keep(goodsId, opId, new LuaResult("PASSED", "", fold.stock, LuaResult.Status.NEW), in); // a copy: nothing
             return send(onward);
+        }
         KeysAt at = KeysAt.unchained(in.offset());
         return new Step.Call(scripts.transferCall(goodsId, false, want, at).inBucket(bucket), r -> {
             keep(goodsId, opId, r, in);

@@ -225,7 +225,7 @@ class BucketedGoodsTest extends TestRedisCase {
         assertFalse(borrows.isEmpty(), "the sale borrowed");
         for (String opId : borrows)
             for (String id : new String[] {opId, opId + ":in", opId + ":out"})
-                assertFalse(dev.seckill.contracts.command.CommandRules.validRequestId(id), id + " is a client's id");
+                assertFalse(dev.seckill.contracts.command.CommandRules.validOpId(id), id + " is a client's opId");
         assertLedgerFoldsToTheRing(ring, 30, 3, 30);
     }
 

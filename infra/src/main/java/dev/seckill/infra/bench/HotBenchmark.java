@@ -15,6 +15,7 @@ import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stock.StockStreamApp;
 import dev.seckill.stock.StockStreamSettings;
+import dev.seckill.stock.bucket.HopSeal;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -24,7 +25,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -101,8 +101,7 @@ public final class HotBenchmark {
             Settings s = ns.settings()
                     .and(Map.of(
                             StockStreamSettings.THREADS.name(), f.get("threads", "2"),
-                            StockStreamSettings.HOP_SECRET.name(),
-                                    (UUID.randomUUID() + "" + UUID.randomUUID()).replace("-", "")));
+                            StockStreamSettings.HOP_SECRET.name(), HopSeal.freshKey()));
             Topics topics = new Topics(s.topicPrefix());
             TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
             preload(s, topics, n, buckets);

@@ -5,8 +5,8 @@ import dev.seckill.infra.harness.ServedStrategy;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.stock.bucket.BucketPlan;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -16,7 +16,6 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * The stock-stream group as the chaos run sees it from outside: more instances started beside the first (the
@@ -57,10 +56,7 @@ final class StreamInstances {
                     .get(commands)
                     .partitions()
                     .size();
-            TopicPartition sale = new TopicPartition(
-                    commands,
-                    Utils.toPositive(Utils.murmur2(Long.toString(goods).getBytes(StandardCharsets.UTF_8)))
-                            % partitions);
+            TopicPartition sale = new TopicPartition(commands, BucketPlan.homeOf(Long.toString(goods), partitions));
             for (MemberDescription m : describe(admin, group).members()) {
                 if (!m.assignment().topicPartitions().contains(sale)) continue;
                 // a service's default instance id is <host>-<metrics port>, its /health answers on that port, and a

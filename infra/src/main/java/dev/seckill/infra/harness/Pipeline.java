@@ -15,6 +15,7 @@ import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.stock.StockStreamApp;
 import dev.seckill.stock.StockStreamSettings;
+import dev.seckill.stock.bucket.HopSeal;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.sql.Connection;
@@ -92,8 +93,7 @@ public final class Pipeline implements AutoCloseable {
         writer = new OrderWriterApp(settingsOf("order-writer"), metrics).start();
         Settings streamSettings = DrawBeacons.with(settingsOf("stock-stream"));
         if (!streamSettings.isSet(StockStreamSettings.HOP_SECRET)) // one stream here: a key of its own for its hops
-        streamSettings = streamSettings.and(Map.of(
-                StockStreamSettings.HOP_SECRET.name(), (UUID.randomUUID() + "" + UUID.randomUUID()).replace("-", "")));
+        streamSettings = streamSettings.and(Map.of(StockStreamSettings.HOP_SECRET.name(), HopSeal.freshKey()));
         stream = new StockStreamApp(streamSettings, metrics).start();
         gateway = new GatewayApp(settingsOf("ingress-gateway"), metrics).start();
         commands = ReliableProducers.create(settingsOf("upstream"));

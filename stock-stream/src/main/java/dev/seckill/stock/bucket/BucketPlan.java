@@ -27,7 +27,12 @@ public record BucketPlan(long goodsId, int buckets, int partitions) {
 
     /** The partition the key {@code goodsId} goes to: Kafka's default partitioner on the goods id's decimal text. */
     public int home() {
-        return hashed(Long.toString(goodsId));
+        return homeOf(Long.toString(goodsId), partitions);
+    }
+
+    /** The partition Kafka's default partitioner gives the record key {@code key} among {@code partitions}. */
+    public static int homeOf(String key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
     /** The partition bucket {@code bucket} is decided in. */
@@ -63,6 +68,6 @@ public record BucketPlan(long goodsId, int buckets, int partitions) {
     }
 
     private int hashed(String key) {
-        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+        return homeOf(key, partitions);
     }
 }

@@ -30,6 +30,11 @@ public record BucketTerms(int partitions, HopSeal seal, long prefetch, long rebo
         return null;
     }
 
+    /** Where the {@code buckets} of {@code goodsId} live under these terms. */
+    public BucketPlan plan(long goodsId, int buckets) {
+        return new BucketPlan(goodsId, buckets, Math.max(buckets, Math.max(1, partitions)));
+    }
+
     /** These terms for a commands topic of {@code count} partitions. */
     public BucketTerms withPartitions(int count) {
         return new BucketTerms(count, seal, prefetch, reborrowAfterMs);

@@ -7,7 +7,6 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -38,7 +37,7 @@ public final class HopOut implements Processor<String, DecidedRecord, String, Ho
 
     /** The partition Kafka's default partitioner gives {@code key} among {@code partitions}. */
     public static int home(String key, int partitions) {
-        return Utils.toPositive(Utils.murmur2(key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+        return BucketPlan.homeOf(key, partitions);
     }
 
     @Override

@@ -27,6 +27,8 @@ public final class HopSeal {
 
     public record NotAHop() implements Opened {}
 
+    private static final NotAHop NOT_A_HOP = new NotAHop();
+
     public record Sealed(Hop hop) implements Opened {}
 
     public record Broken(String why) implements Opened {}
@@ -38,6 +40,13 @@ public final class HopSeal {
         this.key = secret == null || secret.isBlank()
                 ? null
                 : new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+    }
+
+    /** A random key of 256 bits, hex: for one run whose stream processes share it (tests, benchmarks, the local stack). */
+    public static String freshKey() {
+        byte[] bytes = new byte[32];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.HexFormat.of().formatHex(bytes);
     }
 
     /** Whether this seal has a key. */
@@ -59,7 +68,7 @@ public final class HopSeal {
     /** The hop a record carries, read from its headers and checked against its value. */
     public Opened open(Headers headers, byte[] value) {
         Header kindHeader = headers.lastHeader(KIND);
-        if (kindHeader == null) return new NotAHop();
+        if (kindHeader == null) return NOT_A_HOP;
         Hop.Kind kind = Hop.Kind.ofWire(text(kindHeader));
         if (kind == null) return new Broken("hop kind '" + text(kindHeader) + "' unknown");
         Header bucketHeader = headers.lastHeader(BUCKET);

@@ -96,15 +96,15 @@ final class BucketSteps {
 
     /** A client's command of a bucketed goods at its home: decided in bucket 0, or sent to its bucket. */
     private Step atHome(Command c, GoodsFold fold, Decider.Input in) {
-        BucketPlan plan = plan(c.goodsId(), fold.buckets);
+        BucketPlan plan = terms.plan(c.goodsId(), fold.buckets);
         if (c instanceof Purchase p) {
             int b = plan.bucketOf(p.userId());
             return b == 0 ? inBucket(p, 0, in) : claimed(p, b, in);
         }
         if (c instanceof Release r && plan.bucketOf(r.userId()) != 0)
-            return send(new Hop(Hop.Kind.COMMAND, plan.bucketOf(r.userId()), in.raw()));
+            return Step.sending(new Hop(Hop.Kind.COMMAND, plan.bucketOf(r.userId()), in.raw()));
         if (c instanceof Pay p && plan.bucketOf(p.userId()) != 0)
-            return send(new Hop(Hop.Kind.COMMAND, plan.bucketOf(p.userId()), in.raw()));
+            return Step.sending(new Hop(Hop.Kind.COMMAND, plan.bucketOf(p.userId()), in.raw()));
         Step here = inBucket(c, 0, in);
         // every bucket closes, whatever bucket 0 found (a retried close is a retry in every bucket too)
         return c instanceof CloseSale ? withHops(here, everyOther(fold.buckets, in.raw()), true) : here;
@@ -138,12 +138,12 @@ final class BucketSteps {
                                     payload,
                                     clock.millis())
                             .encode());
-            return send(hop);
+            return Step.sending(hop);
         }
         StoredDecision d = StoredDecision.parse(stored);
         boolean retry = ROUTED.equals(d.result())
                 && ReusedIds.why(p.requestId(), payload, d, folds.get(p.goodsId()), in.partition()) == null;
-        return retry ? send(hop) : purchases.step(p, in); // the claim's answer: REJECTED, the id reused
+        return retry ? Step.sending(hop) : purchases.step(p, in); // the claim's answer: REJECTED, the id reused
     }
 
     /** A client's open at the goods' home: bucket 0's share decided here, the others' sent once it opened. */
@@ -178,7 +178,7 @@ final class BucketSteps {
         fold.buckets = o.buckets();
         fold.bucket = bucket;
         folds.put(o.goodsId(), fold);
-        long units = plan(o.goodsId(), o.buckets()).shares(o.stock())[bucket];
+        long units = terms.plan(o.goodsId(), o.buckets()).shares(o.stock())[bucket];
         Step step = operations.step(o.withStock(units), in);
         return mapped(step, bucket, d -> {
             GoodsFold now = folds.get(o.goodsId());
@@ -224,18 +224,10 @@ final class BucketSteps {
         return Step.decided(then.apply(((Step.Decided) step).decision()));
     }
 
-    private static Step send(Hop hop) {
-        return Step.decided(Decision.hops(List.of(hop)));
-    }
-
     /** {@code value} for every bucket but home's. */
     private static List<Hop> everyOther(int buckets, byte[] value) {
         List<Hop> hops = new ArrayList<>(buckets - 1);
         for (int b = 1; b < buckets; b++) hops.add(new Hop(Hop.Kind.COMMAND, b, value));
         return hops;
-    }
-
-    private BucketPlan plan(long goodsId, int buckets) {
-        return new BucketPlan(goodsId, buckets, Math.max(buckets, Math.max(1, terms.partitions())));
     }
 }

@@ -55,7 +55,7 @@ final class BucketTransfers {
             // no client opId begins so (CommandRules.validOpId): none is a borrow's, nor its transfer's
             fold.borrowing = CommandRules.STREAM_OP_PREFIX + p.goodsId() + ":" + bucket + ":" + in.offset();
             folds.put(p.goodsId(), fold);
-            BucketPlan plan = plan(p.goodsId(), fold.buckets);
+            BucketPlan plan = terms.plan(p.goodsId(), fold.buckets);
             hops.add(Hop.borrow(
                     p.goodsId(),
                     fold.saleOpId,
@@ -108,10 +108,10 @@ final class BucketTransfers {
         Hop onward = Hop.borrow(goodsId, sale, buckets, borrower, (bucket + 1) % buckets, want, opId);
         // only a bucket of the borrower's sale gives (units never cross from one sale to another), and not while its
         // own purchases wait for a borrow of its own (two buckets would pass the same units to and fro)
-        if (fold == null) return send(onward);
+        if (fold == null) return Step.sending(onward);
         if (!fold.bucketed() || !sale.equals(fold.saleOpId) || fold.borrowing != null) {
             keep(goodsId, opId, new LuaResult("PASSED", "", fold.stock, LuaResult.Status.NEW), in); // a copy: nothing
-            return send(onward);
+            return Step.sending(onward);
         }
         KeysAt at = KeysAt.unchained(in.offset());
         return new Step.Call(scripts.transferCall(goodsId, false, want, at).inBucket(bucket), r -> {
@@ -169,13 +169,5 @@ final class BucketTransfers {
                 goodsId,
                 FoldStore.operationKey(opId),
                 StoredDecision.of(r, in.position(), "", clock.millis()).encode());
-    }
-
-    private static Step send(Hop hop) {
-        return Step.decided(Decision.hops(List.of(hop)));
-    }
-
-    private BucketPlan plan(long goodsId, int buckets) {
-        return new BucketPlan(goodsId, buckets, Math.max(buckets, Math.max(1, terms.partitions())));
     }
 }

@@ -11,6 +11,7 @@ import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.reconcile.ReconcilerSettings;
 import dev.seckill.stack.ServerProcess;
 import dev.seckill.stock.StockStreamSettings;
+import dev.seckill.stock.bucket.HopSeal;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -154,7 +155,7 @@ public final class ServiceStack {
     /** A random secret made once for this stack and kept beside the logs in {@code name}. */
     private String keptSecret(String name) throws IOException {
         Path file = dir.resolve(name);
-        if (!Files.exists(file)) Files.writeString(file, (UUID.randomUUID() + "" + UUID.randomUUID()).replace("-", ""));
+        if (!Files.exists(file)) Files.writeString(file, HopSeal.freshKey());
         return Files.readString(file).strip();
     }
 

@@ -3,7 +3,6 @@ package dev.seckill.infra.harness;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.ServerProcess;
-import dev.seckill.stock.bucket.HopSeal;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -179,7 +178,7 @@ public final class ServedStrategy implements AutoCloseable {
                 "SECKILL_DB_URL", s.dbUrl(),
                 "SECKILL_DB_USER", s.dbUser(),
                 "SECKILL_DB_PASSWORD", s.dbPassword(),
-                "SECKILL_STREAM_HOP_SECRET", HopSeal.freshKey()));
+                "SECKILL_STREAM_HOP_SECRET", dev.seckill.stock.bucket.HopSeal.freshKey()));
         return env;
     }
 

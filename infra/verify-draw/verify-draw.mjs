@@ -618,8 +618,23 @@ export function verify(record, options = {}) {
     const rank = new Map(order.map((u, k) => [intStr(u), k]));
     const byBuyer = new Map(order.map((u) => [intStr(u), []]));
     for (const e of drawn) byBuyer.get(intStr(e.userId)).push(e);
-    const decidedBefore = new Set(
-      myOutcomes.filter((o) => Number.isSafeInteger(o.offset) && o.offset < openOffset).map((o) => o.requestId));
+    // where the sale opened in each commands partition deciding it: a goods split into buckets opens each bucket at
+    // its own partition's offset (opId <open>@b<n>), and a bucket's outcomes carry its partition's offsets
+    const openIn = new Map();
+    if (opened.bucket) {
+      const sale = opened.opId.slice(0, opened.opId.lastIndexOf('@'));
+      for (const l of myLedger) {
+        const e = l.entry;
+        if (e.type === 'OPENED' && e.bucket && e.opId === `${sale}@b${e.bucket.index}` && isInt(e.commandOffset))
+          openIn.set(e.bucket.partition, e.commandOffset);
+      }
+    }
+    const openOf = (o) => (opened.bucket ? openIn.get(o.partition) : openOffset);
+    const before = (o) => {
+      const at = openOf(o);
+      return at === undefined || (Number.isSafeInteger(o.offset) && o.offset < at);
+    };
+    const decidedBefore = new Set(myOutcomes.filter(before).map((o) => o.requestId));
     const seen = new Set(decidedBefore);
     let units = big(stock);
     const winners = [];
@@ -651,16 +666,17 @@ export function verify(record, options = {}) {
     const flagged = new Set();
     for (const o of successes) {
       if (!entryIds.has(o.requestId) || winnerIds.has(o.requestId) || flagged.has(o.requestId)) continue;
-      if (Number.isSafeInteger(o.offset) && o.offset < openOffset) continue; // decided before the open
+      if (before(o)) continue; // decided before the open
       flagged.add(o.requestId);
       fault(`${o.requestId}: SUCCESS, but the draw does not make it a winner`);
     }
 
-    // 9. DEDUCTED in draw order.
+    // 9. DEDUCTED in draw order: in each bucket (a goods split into buckets deducts in each in the draw's order; the
+    // buckets' entries interleave as their partitions are decided).
     const userOf = new Map();
     for (const e of drawn) if (!userOf.has(e.requestId)) userOf.set(e.requestId, e.userId);
-    let maxRank = -1;
-    let maxBy = null;
+    const maxRankIn = new Map();
+    const maxByIn = new Map();
     for (const l of myLedger) {
       const e = l.entry;
       if (e.type !== 'DEDUCTED' || !userOf.has(e.requestId) || decidedBefore.has(e.requestId)) continue;
@@ -671,12 +687,15 @@ export function verify(record, options = {}) {
         continue;
       }
       const r = rank.get(intStr(u));
+      const b = e.bucket ? e.bucket.index : 0;
+      const maxRank = maxRankIn.has(b) ? maxRankIn.get(b) : -1;
+      const maxBy = maxByIn.get(b);
       if (r < maxRank)
         fault(`DEDUCTED out of draw order: ${e.requestId} (user ${intStr(u)}, rank ${r + 1}) at ledger offset ${l.offset} ` +
           `comes after ${maxBy.requestId} (user ${intStr(maxBy.u)}, rank ${maxRank + 1}) at ledger offset ${maxBy.offset}`);
       else {
-        maxRank = r;
-        maxBy = { requestId: e.requestId, u, offset: l.offset };
+        maxRankIn.set(b, r);
+        maxByIn.set(b, { requestId: e.requestId, u, offset: l.offset });
       }
     }
     return report;

@@ -51,8 +51,13 @@ final class DrawWindows {
         return open.size();
     }
 
+    /**
+     * Whether the entry opens, draws or closes a window: a goods split into buckets is drawn at its home, bucket 0 (the
+     * others open first-come without units, and close with it).
+     */
     private static boolean changesWindow(LedgerEntry e) {
-        return e.type() == LedgerType.OPENED || e.type() == LedgerType.DRAWN || e.type() == LedgerType.CLOSED;
+        return (e.type() == LedgerType.OPENED || e.type() == LedgerType.DRAWN || e.type() == LedgerType.CLOSED)
+                && e.bucketIndex() == 0;
     }
 
     private void apply(LedgerEntry e) {

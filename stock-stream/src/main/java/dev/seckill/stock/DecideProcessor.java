@@ -138,8 +138,14 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                 held == null
                         ? new Decider.Input(
                                 record.key(), record.value(), meta.partition(), meta.offset(), record.timestamp(), hop)
-                        : new Decider.Input(
-                                record.key(), record.value(), held.partition(), held.offset(), held.timestamp()),
+                        : new Decider.Input( // a hop held behind a draw's release is still a hop
+                                record.key(),
+                                record.value(),
+                                held.partition(),
+                                held.offset(),
+                                held.timestamp(),
+                                hop,
+                                true),
                 held == null ? meta.topic() : held.topic());
         if (opened instanceof HopSeal.Broken broken) { // a forged or damaged hop: decided by no one
             if (internal == null) forward(p, Decision.dlq(broken.why()));

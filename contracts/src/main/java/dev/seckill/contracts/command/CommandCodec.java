@@ -195,8 +195,8 @@ public final class CommandCodec {
             return new ParsedCommand.Poison("windowMs is only for a lottery or a registration");
         }
         long buckets = n.has("buckets") ? JsonFields.positiveLong(n, "buckets") : 1;
-        if (buckets < 1 || buckets > OpenSale.MAX_BUCKETS || buckets > 1 && fairness.drawn())
-            return new ParsedCommand.Poison("buckets not in 1.." + OpenSale.MAX_BUCKETS + " (1 for a drawn sale)");
+        if (buckets < 1 || buckets > OpenSale.MAX_BUCKETS)
+            return new ParsedCommand.Poison("buckets not in 1.." + OpenSale.MAX_BUCKETS);
         return new ParsedCommand.Valid(new OpenSale(
                 goodsId, stockNode.asLong(), start, end, (int) limit, opId, force, fairness, window, (int) buckets));
     }

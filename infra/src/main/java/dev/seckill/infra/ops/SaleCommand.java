@@ -39,8 +39,6 @@ public final class SaleCommand {
         long buckets = f.getLong("buckets", 1);
         if (buckets < 1 || buckets > OpenSale.MAX_BUCKETS)
             throw new Flags.UsageError("--buckets is 1.." + OpenSale.MAX_BUCKETS);
-        if (buckets > 1 && fairness.drawn())
-            throw new Flags.UsageError("--buckets is 1 for a drawn sale (a draw is one bucket's)");
         Command command = new OpenSale(
                 f.getLong("goods", 0),
                 f.getLong("stock", 0),

@@ -41,6 +41,7 @@ final class BucketSteps {
     private final PurchaseDecisions purchases;
     private final SaleOperations operations;
     private final BucketTransfers transfers;
+    private final DrawnBuckets drawn;
 
     BucketSteps(
             BucketTerms terms,
@@ -56,6 +57,7 @@ final class BucketSteps {
         this.purchases = purchases;
         this.operations = operations;
         this.transfers = new BucketTransfers(terms, scripts, clock, folds);
+        this.drawn = new DrawnBuckets(scripts, clock, folds, purchases);
     }
 
     /** The step of a bucketed goods' command, a hop, or an open with buckets; null for anything else (decided as ever). */
@@ -71,7 +73,7 @@ final class BucketSteps {
                 || !Long.toString(v.command().goodsId()).equals(in.key()))
             return Step.decided(Decision.dlq("a hop that is not a command of its key's goods"));
         // the decider runs a restore alone, then restored(...)
-        return v.command() instanceof Restore ? null : inBucket(v.command(), hop.bucket(), in);
+        return v.command() instanceof Restore ? null : inBucket(v.command(), hop.bucket(), in, true);
     }
 
     /** A client's command: null (decided as ever) unless its goods is split into buckets or it opens them. */
@@ -99,13 +101,17 @@ final class BucketSteps {
         BucketPlan plan = terms.plan(c.goodsId(), fold.buckets);
         if (c instanceof Purchase p) {
             int b = plan.bucketOf(p.userId());
-            return b == 0 ? inBucket(p, 0, in) : claimed(p, b, in);
+            // the draw passes its entries on at home: the units go out from here in its order, nothing waits on a
+            // borrow
+            if (in.released())
+                return b == 0 ? inBucket(p, 0, in, false) : drawn.allotted(p, b, in, () -> claimed(p, b, in));
+            return b == 0 ? inBucket(p, 0, in, true) : claimed(p, b, in);
         }
         if (c instanceof Release r && plan.bucketOf(r.userId()) != 0)
             return Step.sending(new Hop(Hop.Kind.COMMAND, plan.bucketOf(r.userId()), in.raw()));
         if (c instanceof Pay p && plan.bucketOf(p.userId()) != 0)
             return Step.sending(new Hop(Hop.Kind.COMMAND, plan.bucketOf(p.userId()), in.raw()));
-        Step here = inBucket(c, 0, in);
+        Step here = inBucket(c, 0, in, true);
         // every bucket closes, whatever bucket 0 found (a retried close is a retry in every bucket too)
         return c instanceof CloseSale ? withHops(here, everyOther(fold.buckets, in.raw()), true) : here;
     }
@@ -150,9 +156,7 @@ final class BucketSteps {
     private Step open(OpenSale asked, GoodsFold fold, Decider.Input in) {
         // a sale never has fewer buckets than the one before: each bucket that sold needs an open to end its orders
         int buckets = Math.max(asked.buckets(), fold != null && fold.bucketed() ? fold.buckets : 1);
-        String refused = asked.fairness().drawn()
-                ? "a drawn sale is decided in one bucket; goods " + asked.goodsId() + " was last sold in " + buckets
-                : terms.refusal(buckets);
+        String refused = terms.refusal(buckets);
         if (refused != null) return Step.decided(Decision.dlq("open_sale refused: " + refused));
         OpenSale o = new OpenSale(
                 asked.goodsId(),
@@ -165,7 +169,9 @@ final class BucketSteps {
                 asked.fairness(),
                 asked.windowMs(),
                 buckets);
-        return withHops(share(o, 0, in), everyOther(buckets, CommandCodec.encode(o)), false);
+        // a drawn sale is drawn at home alone: the other buckets open first-come and get their winners' units from it
+        byte[] elsewhere = CommandCodec.encode(o.fairness().drawn() ? DrawnBuckets.elsewhere(o) : o);
+        return withHops(share(o, 0, in), everyOther(buckets, elsewhere), false);
     }
 
     /** Bucket {@code bucket}'s share of an open: the sale on its keys with its share of the units. */
@@ -178,21 +184,29 @@ final class BucketSteps {
         fold.buckets = o.buckets();
         fold.bucket = bucket;
         folds.put(o.goodsId(), fold);
-        long units = terms.plan(o.goodsId(), o.buckets()).shares(o.stock())[bucket];
+        long units = o.fairness().drawn()
+                ? DrawnBuckets.share(o.stock(), bucket)
+                : terms.plan(o.goodsId(), o.buckets()).shares(o.stock())[bucket];
         Step step = operations.step(o.withStock(units), in);
         return mapped(step, bucket, d -> {
             GoodsFold now = folds.get(o.goodsId());
             boolean opened = d.hasLedger() && d.ledger().type() == LedgerType.OPENED;
             now.buckets = opened ? o.buckets() : wasBuckets; // a refused open leaves the sale before it as it was
             now.bucket = opened ? bucket : wasBucket;
-            if (opened) now.saleOpId = o.opId();
+            if (opened) {
+                now.saleOpId = o.opId();
+                now.drawGiven = 0;
+            }
             folds.put(o.goodsId(), now);
             return BucketLedger.tagged(folds, d, o.goodsId(), in.partition(), null);
         });
     }
 
-    /** A command decided in bucket {@code bucket} (here its fold and keys). */
-    private Step inBucket(Command c, int bucket, Decider.Input in) {
+    /**
+     * A command decided in bucket {@code bucket} (here its fold and keys); a purchase its units cannot cover is parked
+     * while a borrow goes round when {@code mayPark}, else SOLD_OUT.
+     */
+    private Step inBucket(Command c, int bucket, Decider.Input in, boolean mayPark) {
         GoodsFold fold = folds.get(c.goodsId());
         if (c instanceof OpenSale o) return share(o, bucket, in);
         if (fold != null && fold.bucketed() && fold.bucket != bucket)
@@ -200,7 +214,7 @@ final class BucketSteps {
                     "a hop for bucket " + bucket + " of goods " + c.goodsId() + " reached the partition of its bucket "
                             + fold.bucket + " (the commands topic's partitions changed?)"));
         Step step = c instanceof Purchase p
-                ? purchases.step(p, in, answer -> transfers.parked(p, bucket, in))
+                ? purchases.step(p, in, answer -> mayPark ? transfers.parked(p, bucket, in) : null)
                 : operations.step(c, in);
         return mapped(step, bucket, d -> BucketLedger.tagged(folds, d, c.goodsId(), in.partition(), null));
     }

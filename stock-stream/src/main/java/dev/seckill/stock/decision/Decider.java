@@ -29,9 +29,11 @@ import java.util.Set;
 public final class Decider {
     /**
      * One command record to decide. {@code timestamp} is the record's own time (epoch ms; its producer's CreateTime,
-     * kept by a drill's copy), the instant an {@code open_sale} was issued; negative when unknown.
+     * kept by a drill's copy), the instant an {@code open_sale} was issued; negative when unknown. {@code hop}: the
+     * stream's own hop between a goods' buckets, null for a client's record. {@code released}: passed on by a drawn
+     * window's release, in the draw's order (its position is where it was held).
      */
-    public record Input(String key, byte[] raw, int partition, long offset, long timestamp, Hop hop) {
+    public record Input(String key, byte[] raw, int partition, long offset, long timestamp, Hop hop, boolean released) {
         public Input(String key, byte[] raw, int partition, long offset) {
             this(key, raw, partition, offset, -1);
         }
@@ -39,6 +41,11 @@ public final class Decider {
         /** A record a client wrote (not one of the stream's own hops between a goods' buckets). */
         public Input(String key, byte[] raw, int partition, long offset, long timestamp) {
             this(key, raw, partition, offset, timestamp, null);
+        }
+
+        /** A record as it was read (not released by a draw). */
+        public Input(String key, byte[] raw, int partition, long offset, long timestamp, Hop hop) {
+            this(key, raw, partition, offset, timestamp, hop, false);
         }
 
         String position() {
@@ -161,10 +168,11 @@ public final class Decider {
                 // a forced open judges the holdings after everything before it, and the gate forgets the goods after
                 run(waiting, out, inputs.get(i - 1));
             }
-            String id = CommandIds.idOf(parsed);
-            // the same id twice in one batch: the first is decided before the second is looked up (a retry, or a reuse)
-            if (id != null && !pending.add(id)) run(waiting, out, inputs.get(i - 1));
-            if (id != null) pending.add(id);
+            // the same id twice in one batch (or one buyer's next request as a draw passes them on): the first is
+            // decided
+            // before the second is looked up (a retry, a reuse, the buyer a drawn goods' home last gave units to)
+            if (CommandIds.repeated(pending, parsed, in)) run(waiting, out, inputs.get(i - 1));
+            CommandIds.add(pending, parsed, in);
             Step step = step(parsed, in);
             if (step instanceof Step.Call c) {
                 boolean opens = parsed instanceof ParsedCommand.Valid v && v.command() instanceof OpenSale;

@@ -102,6 +102,12 @@ final class PurchaseDecisions {
         });
     }
 
+    /** A purchase answered without a call of its own ({@link DrawnBuckets}: no units left at home): kept, emitted. */
+    Decision answered(Purchase p, LuaResult r, Decider.Input in) {
+        return Decision.of(
+                kept(new Asked(p.requestId(), p.goodsId(), p.userId(), p.quantity(), p.acceptedAt()), r, in));
+    }
+
     /**
      * The decision of a requestId the goods already has one for (its own record again, a retry {@link Decision#NOTHING},
      * a reuse REJECTED invalid); empty when it has none.

@@ -109,6 +109,12 @@ public final class StockScripts {
                 List.of(at.expected(), at.next(), in ? "in" : "out", Long.toString(units)));
     }
 
+    /** Takes exactly {@code units} from a bucket's keys, or nothing when it holds fewer (a drawn winner's, at home). */
+    ScriptCall takeCall(long goodsId, long units, KeysAt at) {
+        return new ScriptCall(
+                StockScript.TRANSFER, goodsId, List.of(at.expected(), at.next(), "take", Long.toString(units)));
+    }
+
     /** The lifetime rule this instance writes keys with. */
     public KeyLifetime lifetime() {
         return lifetime;

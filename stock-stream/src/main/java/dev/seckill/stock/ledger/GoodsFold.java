@@ -55,6 +55,11 @@ public final class GoodsFold {
     public String borrowing;
     /** The record time of the last borrow that came back having found every bucket empty; 0 since units came. */
     public long emptyPassAt;
+    /**
+     * At the home of a drawn goods split into buckets: the buyer the draw's release last gave units to (their further
+     * requests are DUPLICATE in their bucket, so no units go with them); 0 for none.
+     */
+    public long drawGiven;
 
     /** Whether the current sale is split into buckets. */
     public boolean bucketed() {

@@ -26,7 +26,11 @@ import java.util.Random;
  * number of records at a time (one batch each).
  */
 final class BucketRing {
-    private record Logged(long offset, String key, byte[] raw, long timestamp, Hop hop) {}
+    private record Logged(long offset, String key, byte[] raw, long timestamp, Hop hop, boolean released) {
+        Logged(long offset, String key, byte[] raw, long timestamp, Hop hop) {
+            this(offset, key, raw, timestamp, hop, false);
+        }
+    }
 
     final int partitions;
     private final List<Deque<Logged>> logs = new ArrayList<>();
@@ -49,6 +53,18 @@ final class BucketRing {
     }
 
     BucketRing(TestRedis redis, int partitions, long prefetch, long reborrowAfterMs, long seed, boolean appendTime) {
+        this(redis, partitions, prefetch, reborrowAfterMs, seed, appendTime, dev.seckill.stock.draw.DrawTerms.OFF);
+    }
+
+    /** A ring whose deciders open drawn sales under {@code draw} (their releases: {@link #sendReleased}). */
+    BucketRing(
+            TestRedis redis,
+            int partitions,
+            long prefetch,
+            long reborrowAfterMs,
+            long seed,
+            boolean appendTime,
+            dev.seckill.stock.draw.DrawTerms draw) {
         this.appendTime = appendTime;
         this.partitions = partitions;
         this.offsets = new long[partitions];
@@ -58,14 +74,7 @@ final class BucketRing {
             logs.add(new ArrayDeque<>());
             TransactionalFolds f = new TransactionalFolds();
             folds.add(f);
-            deciders.add(new Decider(
-                    redis.scripts(),
-                    Clock.systemUTC(),
-                    f,
-                    false,
-                    () -> {},
-                    dev.seckill.stock.draw.DrawTerms.OFF,
-                    terms));
+            deciders.add(new Decider(redis.scripts(), Clock.systemUTC(), f, false, () -> {}, draw, terms));
         }
     }
 
@@ -74,6 +83,15 @@ final class BucketRing {
         int home = HopOut.home(c.key(), partitions);
         long ts = appendTime ? (clock = Math.max(clock + 1, timestamp)) : timestamp;
         append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), ts, null));
+    }
+
+    /**
+     * A client's command as a drawn window's release passes it on at its goods' home (the draw's order is the order of
+     * the calls), held at record time {@code timestamp}.
+     */
+    void sendReleased(Command c, long timestamp) {
+        int home = HopOut.home(c.key(), partitions);
+        append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), timestamp, null, true));
     }
 
     /** A record with {@code hop}'s value and hop, appended to {@code partition} as it is (a copy, a forgery's seal). */
@@ -109,7 +127,8 @@ final class BucketRing {
         List<Logged> batch = new ArrayList<>();
         while (!log.isEmpty() && batch.size() < n) batch.add(log.poll());
         List<Decider.Input> inputs = new ArrayList<>();
-        for (Logged l : batch) inputs.add(new Decider.Input(l.key(), l.raw(), p, l.offset(), l.timestamp(), l.hop()));
+        for (Logged l : batch)
+            inputs.add(new Decider.Input(l.key(), l.raw(), p, l.offset(), l.timestamp(), l.hop(), l.released()));
         List<Decision> decided = deciders.get(p).decideAll(inputs);
         folds.get(p).commit();
         for (int i = 0; i < decided.size(); i++) {

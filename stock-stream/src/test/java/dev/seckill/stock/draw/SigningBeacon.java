@@ -12,11 +12,11 @@ import java.nio.file.Path;
  * same code as drand's), handed over at once when published — no HTTP fetch racing the driver's mocked wall clock — or,
  * while {@link #unreachable} is set, refused as a relay that cannot be reached.
  */
-final class SigningBeacon implements BeaconSource, AutoCloseable {
+public final class SigningBeacon implements BeaconSource, AutoCloseable {
     final LocalBeacon beacon;
     volatile String unreachable;
 
-    SigningBeacon(Path keyFile) throws Exception {
+    public SigningBeacon(Path keyFile) throws Exception {
         beacon = LocalBeacon.start(keyFile, 0);
     }
 

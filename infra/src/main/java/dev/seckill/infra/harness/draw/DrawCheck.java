@@ -184,17 +184,21 @@ public final class DrawCheck {
         if (d.buyers() != byBuyer.size())
             problems.add("the DRAWN entry counts " + d.buyers() + " buyers, the entries hold " + byBuyer.size());
         List<Long> order = Draw.order(seed, goods, byBuyer.keySet());
-        Set<String> before = DrawOutcomes.decidedBefore(r, openOffset);
+        Map<Integer, Long> opens = DrawOutcomes.opens(r.ledger(), opened);
+        Set<String> before = DrawOutcomes.decidedBefore(r, opens);
         Set<String> expected = DrawOutcomes.winners(open, order, byBuyer, before);
         Set<String> window = new LinkedHashSet<>();
         byBuyer.values().forEach(l -> l.forEach(p -> window.add(p.requestId())));
         window.removeAll(before);
         Set<String> recorded = new LinkedHashSet<>();
-        for (Outcome o : r.outcomes())
+        for (Outcome o : r.outcomes()) {
+            Long openedAt = DrawOutcomes.openIn(opens, o);
             if (o.goodsId() == goods
                     && o.outcome() == OutcomeKind.SUCCESS
-                    && o.offset() > openOffset
+                    && openedAt != null
+                    && o.offset() > openedAt
                     && window.contains(o.requestId())) recorded.add(o.requestId());
+        }
         for (String id : expected)
             if (!recorded.contains(id)) problems.add(id + ": the draw makes it a winner, no SUCCESS is recorded");
         for (String id : recorded)

@@ -2,6 +2,7 @@ package dev.seckill.infra.harness.draw;
 
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.ledger.BucketOf;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
@@ -16,11 +17,39 @@ import java.util.Set;
 final class DrawOutcomes {
     private DrawOutcomes() {}
 
+    /**
+     * Where the sale opened in each commands partition that decides it: its open's offset, or — a goods split into
+     * buckets — each bucket's share of the open at its own partition's offset (a bucket's outcomes carry its offsets).
+     * Key -1: a one-bucket sale, whose outcomes are all of the goods' partition.
+     */
+    static Map<Integer, Long> opens(List<LedgerEntry> ledger, LedgerEntry opened) {
+        Map<Integer, Long> at = new HashMap<>();
+        if (opened.bucket() == null) {
+            at.put(-1, opened.commandOffset());
+            return at;
+        }
+        String sale = opened.opId().substring(0, opened.opId().lastIndexOf('@'));
+        for (LedgerEntry e : ledger)
+            if (e.type() == LedgerType.OPENED
+                    && e.goodsId() == opened.goodsId()
+                    && e.commandOffset() != null
+                    && e.opId().equals(BucketOf.shareOpId(sale, e.bucketIndex())))
+                at.put(e.commandPartition(-1), e.commandOffset());
+        return at;
+    }
+
+    /** The offset the sale opened at in the outcome's partition; null when the sale is not decided there. */
+    static Long openIn(Map<Integer, Long> opens, Outcome o) {
+        return opens.containsKey(-1) ? opens.get(-1) : opens.get(o.partition());
+    }
+
     /** The requestIds of the goods decided before the open (an earlier sale's): a window purchase reusing one is not new. */
-    static Set<String> decidedBefore(DrawRecords r, long openOffset) {
+    static Set<String> decidedBefore(DrawRecords r, Map<Integer, Long> opens) {
         Set<String> before = new HashSet<>();
-        for (Outcome o : r.outcomes())
-            if (o.goodsId() == r.goodsId() && o.offset() < openOffset) before.add(o.requestId());
+        for (Outcome o : r.outcomes()) {
+            Long open = openIn(opens, o);
+            if (o.goodsId() == r.goodsId() && (open == null || o.offset() < open)) before.add(o.requestId());
+        }
         return before;
     }
 
@@ -46,7 +75,11 @@ final class DrawOutcomes {
         return won;
     }
 
-    /** Names each DEDUCTED entry of a window purchase after the DRAWN one that comes after a buyer the draw ranks behind it. */
+    /**
+     * Names each DEDUCTED entry of a window purchase after the DRAWN one that comes after a buyer the draw ranks behind
+     * it in the same bucket (a goods split into buckets deducts in each bucket in the draw's order; the buckets' entries
+     * interleave as their partitions are decided).
+     */
     static void deductionsInDrawOrder(
             long goods,
             LedgerEntry drawn,
@@ -56,15 +89,16 @@ final class DrawOutcomes {
             List<String> problems) {
         Map<Long, Integer> rank = new HashMap<>();
         for (int i = 0; i < order.size(); i++) rank.put(order.get(i), i);
-        int last = -1;
+        Map<Integer, Integer> last = new HashMap<>();
         boolean after = false;
         for (LedgerEntry e : ledger) {
             if (e == drawn) after = true;
             if (!after || e.goodsId() != goods || e.type() != LedgerType.DEDUCTED || !window.contains(e.requestId()))
                 continue;
             int r = rank.getOrDefault(e.userId(), Integer.MAX_VALUE);
-            if (r < last) problems.add(e.requestId() + ": deducted after a buyer the draw ranks behind it");
-            last = Math.max(last, r);
+            int before = last.getOrDefault(e.bucketIndex(), -1);
+            if (r < before) problems.add(e.requestId() + ": deducted after a buyer the draw ranks behind it");
+            last.put(e.bucketIndex(), Math.max(before, r));
         }
     }
 }

@@ -1,0 +1,138 @@
+package dev.seckill.infra.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.infra.harness.DrawBeacons;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.Namespaces;
+import dev.seckill.infra.harness.OutcomeLog;
+import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.draw.DrawCheck;
+import dev.seckill.infra.harness.draw.DrawRecords;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.stack.KafkaFixture;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A lottery of a goods split into 3 buckets through the real pipeline (a 4-partition commands topic, a local beacon):
+ * one draw at the goods' home ranks the whole window, the units go out from home in the draw's order to the buyers'
+ * buckets, and {@code draw verify} — ours, and the second verifier written without our code — checks the winners from
+ * the topics alone; a replay drill draws the same winners.
+ */
+class BucketedDrawVerifyTest {
+    static final long GOODS = 5_407;
+
+    @Test
+    void aLotteryOfThreeBucketsDrawsOnceAndVerifies(@TempDir Path dir) throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        Settings base = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "4",
+                "stream.draw.allowance.ms",
+                "300"));
+        Namespace recording = Namespace.create(base, "draw-buckets-" + id);
+        Namespace drill = Namespace.create(base, "drill-draw-buckets-" + id);
+        try {
+            // Given a lottery of 12 units in 3 buckets, a 4 s window, 60 buyers and one of them with five requestIds
+            List<Outcome> recorded;
+            try (Pipeline p = new Pipeline(recording).start();
+                    OutcomeLog log = new OutcomeLog(base, p.topics())) {
+                Instant start = Instant.now();
+                p.send(new OpenSale(
+                        GOODS, 12, start, start.plusSeconds(3600), 1, "open-" + id, false, Fairness.LOTTERY, 4_000, 3));
+                for (int user = 1; user <= 60; user++) {
+                    p.send(new Purchase("bd-" + user, GOODS, user, 1, start.plusMillis(user)));
+                    if (user == 30)
+                        for (int i = 0; i < 5; i++)
+                            p.send(new Purchase("bot-" + i, GOODS, 999, 1, start.plusMillis(30)));
+                }
+                // When the window closes and the draw runs
+                await().atMost(Duration.ofSeconds(90)).until(() -> log.size() >= 65);
+                recorded = log.snapshot();
+            }
+            // Then every unit is sold, once, to the draw's first buyers, and the winners sit in more than one bucket
+            List<Outcome> won = recorded.stream()
+                    .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                    .toList();
+            assertThat(won).hasSize(12);
+            assertThat(won.stream().map(Outcome::userId).collect(Collectors.toSet()))
+                    .hasSize(12);
+            assertThat(won.stream().map(Outcome::partition).collect(Collectors.toSet()))
+                    .as("the winners' buckets' partitions")
+                    .hasSizeGreaterThan(1);
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            int exit = DrawCommand.verify(
+                    base,
+                    DrawVerifyTest.flags("--goods", "" + GOODS, "--namespace", recording.name()),
+                    new PrintStream(text));
+            assertThat(text.toString(StandardCharsets.UTF_8))
+                    .contains("61 buyers drawn, 12 winners by the draw, 12 SUCCESS")
+                    .contains("OK:");
+            assertThat(exit).isZero();
+            DrawRecords records =
+                    DrawRecords.read(recording.settings(), GOODS, DrawBeacons.chains(recording.settings()));
+            assertThat(records.ledger().stream().filter(e -> e.type() == LedgerType.TRANSFERRED_OUT))
+                    .as("units handed out from home")
+                    .isNotEmpty();
+            assertThat(records.ledger().stream().filter(e -> e.type() == LedgerType.DRAWN))
+                    .as("one draw for the goods")
+                    .hasSize(1);
+            Path file = dir.resolve("buckets.json");
+            assertThat(DrawCommand.export(
+                            base,
+                            DrawVerifyTest.exportFlags(
+                                    "--goods", "" + GOODS, "--namespace", recording.name(), "--out", file.toString()),
+                            new PrintStream(new ByteArrayOutputStream())))
+                    .isZero();
+            var second = SecondVerifier.run(file);
+            assertThat(second.exit()).as(second.output()).isZero();
+            // and a replay drill of the recording draws the same winners
+            ReplayDrill.Result r = new ReplayDrill(recording.settings(), drill)
+                    .run(
+                            new ReplayDrill.Options(new CommandWindow("earliest", "latest"), Set.of(), null, null, 0),
+                            n -> {},
+                            n -> {});
+            assertThat(r.differences()).isEmpty();
+            DrawCheck.Result again = DrawCheck.check(
+                            DrawRecords.read(drill.settings(), GOODS, DrawBeacons.chains(drill.settings()))
+                                    .allowingCreateTime())
+                    .get(0);
+            assertThat(again.follows()).as(again.problems().toString()).isTrue();
+            assertThat(again.recordedWinners()).containsExactlyInAnyOrderElementsOf(DrawVerifyTest.winners(recorded));
+            assertThat(records.ledger().stream()
+                            .mapToLong(LedgerEntry::stockDelta)
+                            .sum())
+                    .as("the ledger's units left")
+                    .isZero();
+        } finally {
+            new Namespaces(base).clean(recording.name());
+            new Namespaces(base).clean(drill.name());
+        }
+    }
+}

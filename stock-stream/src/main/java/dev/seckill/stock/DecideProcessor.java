@@ -127,6 +127,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     public void process(FixedKeyRecord<String, byte[]> record) {
         // a command the draw held is judged at its own position, not at the record being processed when it was released
         HeldOrigin held = HeldOrigin.take(record.headers());
+        boolean drawEntry = HeldOrigin.takeEntry(record.headers());
         // a drawn open is decided at once: the hold holds nothing before it knows the open stood
         boolean decideNow = DecideNow.take(record.headers());
         RecordMetadata meta = held == null ? context.recordMetadata().orElseThrow() : null;
@@ -145,7 +146,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                                 held.offset(),
                                 held.timestamp(),
                                 hop,
-                                true),
+                                drawEntry),
                 held == null ? meta.topic() : held.topic());
         if (opened instanceof HopSeal.Broken broken) { // a forged or damaged hop: decided by no one
             if (internal == null) forward(p, Decision.dlq(broken.why()));

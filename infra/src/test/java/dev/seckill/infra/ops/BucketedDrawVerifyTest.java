@@ -17,6 +17,10 @@ import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.draw.DrawCheck;
 import dev.seckill.infra.harness.draw.DrawRecords;
+import dev.seckill.infra.ops.report.GoodsReport;
+import dev.seckill.infra.ops.report.ReportSource;
+import dev.seckill.infra.ops.report.TextReport;
+import dev.seckill.infra.ops.sql.SaleTables;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import java.io.ByteArrayOutputStream;
@@ -130,9 +134,98 @@ class BucketedDrawVerifyTest {
                             .sum())
                     .as("the ledger's units left")
                     .isZero();
+            // and the report and the tables show the goods and its buckets: sold out once, 12 units over 3 buckets
+            GoodsReport report =
+                    new ReportSource(recording.settings()).read(GOODS, n -> {}).get(0);
+            assertThat(report.buckets()).hasSize(3);
+            assertThat(report.buckets().stream()
+                            .mapToLong(GoodsReport.Bucket::sold)
+                            .sum())
+                    .isEqualTo(12);
+            assertThat(report.soldOutAt()).isNotNull();
+            assertThat(report.stockOverTime()
+                            .get(report.stockOverTime().size() - 1)
+                            .stock())
+                    .isZero();
+            assertThat(TextReport.render(List.of(report))).contains("bucket 2 ");
+            try (SaleTables tables = SaleTables.load(recording.settings(), new SaleTables.Progress() {
+                        @Override
+                        public void started(long records) {}
+
+                        @Override
+                        public void read(long records) {}
+                    });
+                    var st = tables.connection().createStatement();
+                    var rs = st.executeQuery("SELECT count(DISTINCT bucket), sum(-stock_delta) FROM ledger"
+                            + " WHERE goods_id = " + GOODS + " AND type = 'DEDUCTED' AND buckets = 3")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(2)).as("units sold over the buckets").isEqualTo(12);
+                assertThat(rs.getLong(1))
+                        .as("buckets that sold")
+                        .isEqualTo(report.buckets().stream()
+                                .filter(b -> b.sold() > 0)
+                                .count());
+            }
         } finally {
             new Namespaces(base).clean(recording.name());
             new Namespaces(base).clean(drill.name());
+        }
+    }
+
+    @Test
+    void theCommandsHeldWithTheWindowThatAreNotEntriesAreDecidedFirstComeAfterIt() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        long goods = GOODS + 1;
+        Settings base = Settings.with(Map.of(
+                Settings.KAFKA_BOOTSTRAP,
+                KafkaFixture.bootstrap(),
+                "gateway.port",
+                "0",
+                "gateway.metrics.port",
+                "0",
+                "topic.partitions",
+                "4",
+                "stream.draw.allowance.ms",
+                "300",
+                "stream.bucket.reborrow.ms",
+                "60000"));
+        Namespace recording = Namespace.create(base, "draw-buckets-rest-" + id);
+        try (Pipeline p = new Pipeline(recording).start();
+                OutcomeLog log = new OutcomeLog(base, p.topics())) {
+            // Given a lottery of 20 units in 3 buckets, and 16 buyers in its 3 s window: every one of them wins
+            Instant start = Instant.now();
+            p.send(new OpenSale(
+                    goods, 20, start, start.plusSeconds(3600), 1, "open-" + id, false, Fairness.LOTTERY, 3_000, 3));
+            for (int user = 1; user <= 16; user++)
+                p.send(new Purchase("in-" + user, goods, user, 1, start.plusMillis(user)));
+            // When, still in the window, purchases accepted after it come: each winner's second, and 5 new buyers —
+            // held with the window, not its entries, so decided after it, first-come
+            Instant after = start.plusMillis(3_500);
+            for (int user = 1; user <= 16; user++) p.send(new Purchase("again-" + user, goods, user, 1, after));
+            for (int user = 101; user <= 105; user++) p.send(new Purchase("after-" + user, goods, user, 1, after));
+            await().atMost(Duration.ofSeconds(90)).until(() -> log.size() >= 37);
+            List<Outcome> recorded = log.snapshot();
+            // Then every winner's second is DUPLICATE and moves no unit, and the 4 units left go to 4 of the new
+            // buyers: all 20 sold (a unit sent with a second purchase would sit unsold in its buyer's bucket)
+            Map<String, OutcomeKind> by =
+                    recorded.stream().collect(Collectors.toMap(Outcome::requestId, Outcome::outcome, (a, b) -> a));
+            for (int user = 1; user <= 16; user++)
+                assertThat(by.get("again-" + user)).as("again-" + user).isEqualTo(OutcomeKind.DUPLICATE);
+            assertThat(by.values().stream().filter(k -> k == OutcomeKind.SUCCESS))
+                    .as("units sold: " + by)
+                    .hasSize(20);
+            assertThat(by.entrySet().stream()
+                            .filter(e -> e.getKey().startsWith("after-") && e.getValue() == OutcomeKind.SOLD_OUT))
+                    .hasSize(1);
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            int exit = DrawCommand.verify(
+                    base,
+                    DrawVerifyTest.flags("--goods", "" + goods, "--namespace", recording.name()),
+                    new PrintStream(text));
+            assertThat(text.toString(StandardCharsets.UTF_8)).contains("16 winners by the draw, 16 SUCCESS");
+            assertThat(exit).as(text.toString(StandardCharsets.UTF_8)).isZero();
+        } finally {
+            new Namespaces(base).clean(recording.name());
         }
     }
 }

@@ -103,7 +103,7 @@ final class BucketSteps {
             int b = plan.bucketOf(p.userId());
             // the draw passes its entries on at home: the units go out from here in its order, nothing waits on a
             // borrow
-            if (in.released())
+            if (in.drawEntry())
                 return b == 0 ? inBucket(p, 0, in, false) : drawn.allotted(p, b, in, () -> claimed(p, b, in));
             return b == 0 ? inBucket(p, 0, in, true) : claimed(p, b, in);
         }

@@ -21,12 +21,12 @@ final class CommandIds {
     }
 
     /**
-     * Whether the batch holds one of the record's ids already: its requestId or opId, or — a purchase a draw passed on
-     * — its buyer's (a buyer's requests come together in the draw's order, each judged after the one before).
+     * Whether the batch holds one of the record's ids already: its requestId or opId, or — a draw's entry — its
+     * buyer's (a buyer's requests come together in the draw's order, each judged after the one before).
      */
     static boolean repeated(Set<String> batch, ParsedCommand parsed, Decider.Input in) {
         String id = idOf(parsed);
-        String buyer = in.released() ? buyerOf(parsed) : null;
+        String buyer = in.drawEntry() ? buyerOf(parsed) : null;
         return id != null && batch.contains(id) || buyer != null && batch.contains(buyer);
     }
 
@@ -34,7 +34,7 @@ final class CommandIds {
     static void add(Set<String> batch, ParsedCommand parsed, Decider.Input in) {
         String id = idOf(parsed);
         if (id != null) batch.add(id);
-        String buyer = in.released() ? buyerOf(parsed) : null;
+        String buyer = in.drawEntry() ? buyerOf(parsed) : null;
         if (buyer != null) batch.add(buyer);
     }
 

@@ -30,10 +30,11 @@ public final class Decider {
     /**
      * One command record to decide. {@code timestamp} is the record's own time (epoch ms; its producer's CreateTime,
      * kept by a drill's copy), the instant an {@code open_sale} was issued; negative when unknown. {@code hop}: the
-     * stream's own hop between a goods' buckets, null for a client's record. {@code released}: passed on by a drawn
-     * window's release, in the draw's order (its position is where it was held).
+     * stream's own hop between a goods' buckets, null for a client's record. {@code drawEntry}: one of a drawn window's
+     * entries, passed on by its release in the draw's order (its position is where it was held).
      */
-    public record Input(String key, byte[] raw, int partition, long offset, long timestamp, Hop hop, boolean released) {
+    public record Input(
+            String key, byte[] raw, int partition, long offset, long timestamp, Hop hop, boolean drawEntry) {
         public Input(String key, byte[] raw, int partition, long offset) {
             this(key, raw, partition, offset, -1);
         }
@@ -43,7 +44,7 @@ public final class Decider {
             this(key, raw, partition, offset, timestamp, null);
         }
 
-        /** A record as it was read (not released by a draw). */
+        /** A record as it was read (not a draw's entry). */
         public Input(String key, byte[] raw, int partition, long offset, long timestamp, Hop hop) {
             this(key, raw, partition, offset, timestamp, hop, false);
         }

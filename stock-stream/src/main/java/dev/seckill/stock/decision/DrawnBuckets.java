@@ -66,6 +66,8 @@ final class DrawnBuckets {
         if (folds.decision(p.goodsId(), FoldStore.purchaseKey(p.requestId())) != null || !wins(p, fold))
             return routed.get();
         return new Step.Call(scripts.takeCall(p.goodsId(), p.quantity(), KeysAt.unchained(in.offset())), r -> {
+            // closed since this batch began (the close is decided before, its hops go first): the bucket refuses it
+            if ("CLOSED".equals(r.code())) return ((Step.Decided) routed.get()).decision();
             if (!"MOVED".equals(r.code()))
                 return purchases.answered(p, new LuaResult("SOLD_OUT", "", r.stockAfter(), LuaResult.Status.NEW), in);
             Decision claim = ((Step.Decided) routed.get()).decision(); // the claim kept: the hop of the purchase
@@ -94,12 +96,13 @@ final class DrawnBuckets {
     }
 
     /**
-     * Whether the purchase wins if units are left, as its bucket will judge it: within the sale and the per-user limit,
+     * Whether the purchase wins if units are left, as its bucket will judge it: an open sale, within its time and the per-user limit,
      * and not a further request of the buyer the draw last gave units to (a buyer's requests come together).
      */
     private static boolean wins(Purchase p, GoodsFold fold) {
         long at = p.acceptedAt().toEpochMilli();
-        return p.quantity() <= fold.perUserLimit
+        return "open".equals(fold.status)
+                && p.quantity() <= fold.perUserLimit
                 && at >= fold.startAt
                 && at < fold.endAt
                 && fold.drawGiven != p.userId();

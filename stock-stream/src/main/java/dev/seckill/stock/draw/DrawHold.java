@@ -101,6 +101,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     @Override
     public void process(Record<String, byte[]> record) {
         if (record.headers().lastHeader(HeldOrigin.HEADER) != null
+                || record.headers().lastHeader(HeldOrigin.ENTRY) != null
                 || record.headers().lastHeader(DecideNow.HEADER) != null)
             record = record.withHeaders(HeldOrigin.stripped(record.headers()));
         lastRecordAt = context.currentSystemTimeMs();

@@ -49,6 +49,12 @@ public record DrawOrder(
         return inWindow ? p : null;
     }
 
+    /** Whether a held command is one of the draw's entries ({@link #entry}). */
+    static boolean isEntry(PendingDraw d, HeldCommand h) {
+        long windowEnd = d.facts().windowEndAt().toEpochMilli();
+        return entry(d.goodsId(), d.windowStart(), windowEnd, d.cutoffAt(), h.key(), h.raw(), h.timestamp()) != null;
+    }
+
     /** The held commands in the order of the draw: its entries frozen in a digest, seeded with the beacon's randomness. */
     static DrawOrder of(PendingDraw d, List<HeldCommand> held, byte[] randomness) {
         Map<Long, List<Integer>> byBuyer = new LinkedHashMap<>();

@@ -103,7 +103,9 @@ final class DrawRelease {
             HeldCommand h = store.remove(goods, seq);
             r = r.passedOne();
             releases.put(goods, r); // before passing on: it may start a new draw of the goods, which asks where
-            passOn.accept(ordered ? DrawOrder.asDecided(r.draw(), h) : h);
+            HeldCommand passed = ordered ? DrawOrder.asDecided(r.draw(), h) : h;
+            // the window's entries are marked: a goods split into buckets hands its units out to them in this order
+            passOn.accept(ordered && DrawOrder.isEntry(r.draw(), h) ? HeldOrigin.asEntry(passed) : passed);
             r = releases.get(goods); // passing on may have held more behind it (never for this goods: kept in order)
         }
         if (r.remaining() == 0) {

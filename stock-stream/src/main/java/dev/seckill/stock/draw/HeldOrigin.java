@@ -1,6 +1,8 @@
 package dev.seckill.stock.draw;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -12,6 +14,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public record HeldOrigin(String topic, int partition, long offset, long timestamp) {
     public static final String HEADER = "seckill-held-origin";
+    /** On a drawn window's entry as its release passes it on (not on the other commands held with or behind it). */
+    public static final String ENTRY = "seckill-draw-entry";
 
     static void put(Headers headers, HeldOrigin o) {
         headers.remove(HEADER);
@@ -20,11 +24,33 @@ public record HeldOrigin(String topic, int partition, long offset, long timestam
                 (o.partition + ":" + o.offset + ":" + o.timestamp + ":" + o.topic).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code headers} without the hold's own headers, this and {@link DecideNow}'s (a record from outside must not carry them). */
+    /**
+     * {@code headers} without the hold's own headers, these and {@link DecideNow}'s (a record from outside must not carry
+     * them).
+     */
     static Headers stripped(Headers headers) {
         RecordHeaders out = new RecordHeaders();
-        for (Header h : headers) if (!h.key().equals(HEADER) && !h.key().equals(DecideNow.HEADER)) out.add(h);
+        for (Header h : headers) if (!ours(h.key())) out.add(h);
         return out;
+    }
+
+    /** Whether a header is one the hold puts on what it passes on. */
+    static boolean ours(String key) {
+        return key.equals(HEADER) || key.equals(ENTRY) || key.equals(DecideNow.HEADER);
+    }
+
+    /** The command marked as one of its draw's entries ({@link #takeEntry}). */
+    static HeldCommand asEntry(HeldCommand h) {
+        List<HeldCommand.HeaderValue> headers = new ArrayList<>(h.headers() == null ? List.of() : h.headers());
+        headers.add(new HeldCommand.HeaderValue(ENTRY, new byte[] {1}));
+        return new HeldCommand(h.key(), h.raw(), h.topic(), h.partition(), h.offset(), h.timestamp(), headers);
+    }
+
+    /** Whether a record is a draw's entry passed on by its release; the mark is removed from its headers. */
+    public static boolean takeEntry(Headers headers) {
+        if (headers.lastHeader(ENTRY) == null) return false;
+        headers.remove(ENTRY);
+        return true;
     }
 
     /** The origin a released record carries, removed from its headers; null for a record that was never held. */

@@ -56,7 +56,7 @@ final class BucketRing {
         this(redis, partitions, prefetch, reborrowAfterMs, seed, appendTime, dev.seckill.stock.draw.DrawTerms.OFF);
     }
 
-    /** A ring whose deciders open drawn sales under {@code draw} (their releases: {@link #sendReleased}). */
+    /** A ring whose deciders open drawn sales under {@code draw} (their releases: {@link #sendEntry}). */
     BucketRing(
             TestRedis redis,
             int partitions,
@@ -89,7 +89,7 @@ final class BucketRing {
      * A client's command as a drawn window's release passes it on at its goods' home (the draw's order is the order of
      * the calls), held at record time {@code timestamp}.
      */
-    void sendReleased(Command c, long timestamp) {
+    void sendEntry(Command c, long timestamp) {
         int home = HopOut.home(c.key(), partitions);
         append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), timestamp, null, true));
     }

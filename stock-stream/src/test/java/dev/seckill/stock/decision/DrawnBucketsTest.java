@@ -77,7 +77,7 @@ class DrawnBucketsTest extends TestRedisCase {
             // some over the limit, some a second request, some a retry of the first
             List<Purchase> order = entries(goods, 3 * stock, random);
             // When the draw's release passes them on at home, and every partition decides its log in random batches
-            for (Purchase p : order) ring.sendReleased(p, t + 1);
+            for (Purchase p : order) ring.sendEntry(p, t + 1);
             ring.drain(1 + (int) seed * 4, 200_000);
             // Then the winners are the draw's first buyers as far as the units and the limit go
             assertTrue(ring.dlq.isEmpty(), () -> "no DLQ record, got " + ring.dlq);
@@ -107,8 +107,8 @@ class DrawnBucketsTest extends TestRedisCase {
         long t = System.currentTimeMillis();
         ring.send(lottery(goods, 10, "lottery-after"), t);
         ring.drain(4, 10_000);
-        ring.sendReleased(new Purchase("drawn-1", goods, 1, 1, start.plusMillis(5)), t + 1);
-        ring.sendReleased(new Purchase("drawn-2", goods, 2, 1, start.plusMillis(6)), t + 1);
+        ring.sendEntry(new Purchase("drawn-1", goods, 1, 1, start.plusMillis(5)), t + 1);
+        ring.sendEntry(new Purchase("drawn-2", goods, 2, 1, start.plusMillis(6)), t + 1);
         ring.drain(4, 10_000);
         // When buyers of every bucket buy after the window (first-come, not released by the draw)
         BucketPlan plan = new BucketPlan(goods, BUCKETS, PARTITIONS);

@@ -21,11 +21,15 @@ import java.util.TreeMap;
  * @param outcomes       every decided request of the goods, in decision order
  * @param byKindReason   {@code SUCCESS}, {@code SOLD_OUT}, {@code REJECTED/over_limit}, ... → count
  * @param openedAt       the first OPENED entry's time (null when the ledger has none)
- * @param soldOutAt      when the stock first reached 0 (the decision of the SUCCESS that took the last unit), or null
+ * @param soldOutAt      when the goods' stock first reached 0 (the decision of the SUCCESS that took its last unit,
+ *                       in whichever bucket), or null
  * @param latencyMs      accept → decision of every request (ms), sorted
  * @param orders         order status → count (CREATED, PAYING, PAID, CANCELLED), from the database
  * @param unitsReleased  units given back by RELEASED entries
- * @param stockOverTime  (decidedAt, stock after) of every stock change, in order
+ * @param stockOverTime  (decidedAt, the goods' units left after it) of every stock change, in order — over all its
+ *                       buckets and the units in transit between them ({@link GoodsStock})
+ * @param buckets        the buckets of a goods split into buckets (its last such sale's), in bucket order; empty for
+ *                       one bucket
  */
 public record GoodsReport(
         long goodsId,
@@ -37,7 +41,8 @@ public record GoodsReport(
         Map<String, Long> orders,
         long unitsReleased,
         List<StockPoint> stockOverTime,
-        LotteryView lottery) {
+        LotteryView lottery,
+        List<Bucket> buckets) {
 
     /**
      * A lottery sale's opening as the buyers met it: how many buyers its window drew, and the winners among the window's
@@ -47,6 +52,32 @@ public record GoodsReport(
 
     /** The stock left at an instant. */
     public record StockPoint(Instant at, long stock) {}
+
+    /**
+     * One bucket of a goods split into buckets: the commands partition it is decided in and the units its entries
+     * moved — opened with, sold, released, moved in from and out to other buckets — and its units left.
+     */
+    public record Bucket(
+            int index, int partition, long opened, long sold, long released, long movedIn, long movedOut, long left) {
+        static Bucket none(LedgerEntry e) {
+            return new Bucket(e.bucketIndex(), e.commandPartition(-1), 0, 0, 0, 0, 0, 0);
+        }
+
+        Bucket with(LedgerEntry e) {
+            long q = e.quantity();
+            long after = e.stockAfter();
+            return switch (e.type()) {
+                case OPENED -> new Bucket(index, e.commandPartition(-1), q, 0, 0, 0, 0, after);
+                case DEDUCTED -> new Bucket(index, partition, opened, sold + q, released, movedIn, movedOut, after);
+                case RELEASED -> new Bucket(index, partition, opened, sold, released + q, movedIn, movedOut, after);
+                case TRANSFERRED_IN ->
+                    new Bucket(index, partition, opened, sold, released, movedIn + q, movedOut, after);
+                case TRANSFERRED_OUT ->
+                    new Bucket(index, partition, opened, sold, released, movedIn, movedOut + q, after);
+                default -> new Bucket(index, partition, opened, sold, released, movedIn, movedOut, after);
+            };
+        }
+    }
 
     public static GoodsReport of(
             long goodsId, List<Outcome> outcomesOfGoods, List<LedgerEntry> ledgerOfGoods, Map<String, Long> orders) {
@@ -60,11 +91,15 @@ public record GoodsReport(
                 .map(LedgerEntry::at)
                 .min(Instant::compareTo)
                 .orElse(null);
-        Instant soldOut = outcomes.stream()
-                .filter(o -> o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() == 0)
-                .map(Outcome::decidedAt)
-                .findFirst()
-                .orElse(null);
+        GoodsStock stock = GoodsStock.of(ledgerOfGoods);
+        // one bucket: its SUCCESS's stockAfter is the goods'; a goods split into buckets: all its buckets and transit
+        Instant soldOut = !stock.buckets().isEmpty()
+                ? stock.soldOutAt()
+                : outcomes.stream()
+                        .filter(o -> o.outcome() == OutcomeKind.SUCCESS && o.stockAfter() == 0)
+                        .map(Outcome::decidedAt)
+                        .findFirst()
+                        .orElse(null);
         long[] latency = outcomes.stream()
                 .filter(o -> o.acceptedAt() != null)
                 .mapToLong(o -> Duration.between(o.acceptedAt(), o.decidedAt()).toMillis())
@@ -74,11 +109,6 @@ public record GoodsReport(
                 .filter(e -> e.type() == LedgerType.RELEASED)
                 .mapToLong(LedgerEntry::quantity)
                 .sum();
-        List<StockPoint> stock = new ArrayList<>();
-        ledgerOfGoods.stream()
-                .filter(e -> e.type() != LedgerType.PAID && e.type() != LedgerType.PAYMENT_REFUSED)
-                .sorted(Comparator.comparing(LedgerEntry::at))
-                .forEach(e -> stock.add(new StockPoint(e.at(), e.stockAfter())));
         return new GoodsReport(
                 goodsId,
                 List.copyOf(outcomes),
@@ -88,8 +118,9 @@ public record GoodsReport(
                 latency,
                 new TreeMap<>(orders),
                 released,
-                List.copyOf(stock),
-                lottery(ledgerOfGoods, outcomes));
+                stock.points(),
+                lottery(ledgerOfGoods, outcomes),
+                stock.buckets());
     }
 
     /** The lottery view of the goods' last drawn sale, or null when none was drawn. */

@@ -42,6 +42,7 @@ public final class JsonReport {
             ObjectNode orders = g.putObject("orders");
             r.orders().forEach(orders::put);
             g.put("unitsReleased", r.unitsReleased());
+            if (!r.buckets().isEmpty()) g.set("buckets", JsonOutput.tree(r.buckets()));
             if (r.lottery() != null) {
                 ObjectNode lottery = g.putObject("lottery");
                 lottery.put("windowMs", r.lottery().windowMs());

@@ -46,6 +46,18 @@ public final class TextReport {
                     r.ordersWith("CREATED"),
                     r.ordersWith("CANCELLED"),
                     r.unitsReleased()));
+            for (GoodsReport.Bucket k : r.buckets())
+                b.append(String.format(
+                        Locale.ROOT,
+                        "  bucket %-3d partition %d: opened %,d, sold %,d, released %,d, moved in %,d / out %,d, left %,d%n",
+                        k.index(),
+                        k.partition(),
+                        k.opened(),
+                        k.sold(),
+                        k.released(),
+                        k.movedIn(),
+                        k.movedOut(),
+                        k.left()));
             if (r.lottery() != null)
                 b.append(String.format(
                         Locale.ROOT,

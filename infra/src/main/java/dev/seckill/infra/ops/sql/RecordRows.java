@@ -73,6 +73,14 @@ final class RecordRows {
         number(a, e.commandOffset());
         a.append(r.partition());
         a.append(r.offset());
+        // a goods split into buckets: the bucket the change happened in, of how many, its commands partition, and a
+        // transfer's other side; one bucket: bucket 0 of 1, in the ledger record's own partition
+        a.append(e.bucketIndex());
+        a.append(e.bucketCount());
+        a.append(e.commandPartition(r.partition()));
+        Integer peer = e.bucket() == null ? null : e.bucket().peer();
+        if (peer == null) a.appendNull();
+        else a.append((int) peer);
         a.endRow();
         rows.merge("ledger", 1L, Long::sum);
     }

@@ -47,7 +47,8 @@ public final class SaleTables implements AutoCloseable {
             + " reason VARCHAR, starts_at TIMESTAMP, ends_at TIMESTAMP, per_user_limit INTEGER, problem VARCHAR)";
     private static final String LEDGER = "CREATE TABLE ledger (op_id VARCHAR, goods_id BIGINT, type VARCHAR,"
             + " quantity BIGINT, stock_delta BIGINT, stock_after BIGINT, user_id BIGINT, request_id VARCHAR,"
-            + " order_id BIGINT, changed_at TIMESTAMP, command_offset BIGINT, ledger_partition INTEGER, ledger_offset BIGINT)";
+            + " order_id BIGINT, changed_at TIMESTAMP, command_offset BIGINT, ledger_partition INTEGER, ledger_offset BIGINT,"
+            + " bucket INTEGER, buckets INTEGER, bucket_partition INTEGER, bucket_peer INTEGER)";
     private static final String ORDERS = "CREATE TABLE orders (order_id BIGINT, request_id VARCHAR, goods_id BIGINT,"
             + " user_id BIGINT, quantity INTEGER, status VARCHAR, accepted_at TIMESTAMP, decided_at TIMESTAMP,"
             + " created_at TIMESTAMP, paid_at TIMESTAMP, cancelled_at TIMESTAMP, payment_id VARCHAR)";

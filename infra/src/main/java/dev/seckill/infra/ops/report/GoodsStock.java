@@ -1,0 +1,62 @@
+package dev.seckill.infra.ops.report;
+
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A goods' units left over time from its ledger entries, the goods as one pool: one bucket's {@code stockAfter}, or — a
+ * goods split into buckets (docs/contracts.md, "Entries of a goods split into buckets") — the sum of each bucket's last
+ * {@code stockAfter} and the units in transit between them (a TRANSFERRED_OUT seen, its TRANSFERRED_IN not yet). A
+ * bucket's own {@code stockAfter} alone would show the goods sold out when its first bucket was.
+ *
+ * @param points the goods' units left after each stock change, in time order
+ * @param soldOutAt when a purchase first left the goods with no unit anywhere, or null
+ * @param buckets each bucket of the goods' last sale split into buckets, in bucket order; empty for one bucket
+ */
+record GoodsStock(List<GoodsReport.StockPoint> points, Instant soldOutAt, List<GoodsReport.Bucket> buckets) {
+
+    static GoodsStock of(List<LedgerEntry> ledgerOfGoods) {
+        Map<Integer, Long> left = new HashMap<>();
+        Map<String, Long> inTransit = new HashMap<>();
+        Map<Integer, GoodsReport.Bucket> buckets = new TreeMap<>();
+        List<GoodsReport.StockPoint> points = new ArrayList<>();
+        Instant soldOut = null;
+        List<LedgerEntry> entries = ledgerOfGoods.stream()
+                .filter(e -> e.type() != LedgerType.PAID && e.type() != LedgerType.PAYMENT_REFUSED)
+                .sorted(Comparator.comparing(LedgerEntry::at))
+                .toList();
+        for (LedgerEntry e : entries) {
+            int b = e.bucketIndex();
+            if (e.type() == LedgerType.OPENED && b == 0) { // a sale begins: what the one before left is not its
+                left.clear();
+                inTransit.clear();
+                buckets.clear();
+            }
+            left.put(b, e.stockAfter());
+            String transfer = transferOf(e);
+            if (e.type() == LedgerType.TRANSFERRED_OUT) inTransit.put(transfer, e.quantity());
+            if (e.type() == LedgerType.TRANSFERRED_IN) inTransit.remove(transfer);
+            long units = left.values().stream().mapToLong(Long::longValue).sum()
+                    + inTransit.values().stream().mapToLong(Long::longValue).sum();
+            points.add(new GoodsReport.StockPoint(e.at(), units));
+            if (soldOut == null && units == 0 && e.type() == LedgerType.DEDUCTED) soldOut = e.at();
+            if (e.bucket() != null)
+                buckets.put(
+                        b, buckets.getOrDefault(b, GoodsReport.Bucket.none(e)).with(e));
+        }
+        return new GoodsStock(List.copyOf(points), soldOut, List.copyOf(buckets.values()));
+    }
+
+    /** The transfer an entry is a side of (its opId without {@code :out}/{@code :in}); null for any other entry. */
+    private static String transferOf(LedgerEntry e) {
+        if (e.type() != LedgerType.TRANSFERRED_OUT && e.type() != LedgerType.TRANSFERRED_IN) return null;
+        return e.opId().substring(0, e.opId().lastIndexOf(':'));
+    }
+}

@@ -44,8 +44,8 @@ public final class Decider {
             this(key, raw, partition, offset, timestamp, null);
         }
 
-        /** A record as it was read (not a draw's entry). */
-        public Input(String key, byte[] raw, int partition, long offset, long timestamp, Hop hop) {
+        public Input(
+                String key, byte[] raw, int partition, long offset, long timestamp, Hop hop) { // not a draw's entry
             this(key, raw, partition, offset, timestamp, hop, false);
         }
 
@@ -58,7 +58,6 @@ public final class Decider {
     private record Waiting(int index, Step.Call call, KeysAt at, boolean opens) {}
 
     private final StockScripts scripts;
-    private final Clock clock;
     private final BatchFolds folds;
     private final boolean shortCircuit;
     private final SoldOutGate gate = new SoldOutGate();
@@ -106,7 +105,6 @@ public final class Decider {
             DrawTerms draw,
             BucketTerms buckets) {
         this.scripts = scripts;
-        this.clock = clock;
         this.folds = new BatchFolds(folds);
         this.shortCircuit = shortCircuit;
         this.markers = new KeyMarkers(this.folds, scripts.lifetime());

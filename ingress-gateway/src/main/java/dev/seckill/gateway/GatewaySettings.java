@@ -56,7 +56,7 @@ public record GatewaySettings(
     public static final Setting<Integer> METRICS_PORT = Setting.integer(
             "gateway.metrics.port",
             9401,
-            "the admin port, on SECKILL_ADMIN_HOST: /metrics, /health and /live (0: any free port); the HTTP port "
+            "the admin port, on SECKILL_ADMIN_HOST: /metrics, /health, /live and /openapi.yaml (0: any free port); the HTTP port "
                     + "keeps /health and /live, not /metrics");
     public static final Setting<Integer> EVENT_LOOPS = Setting.integer(
             "gateway.event.loops",

@@ -3,6 +3,7 @@ package dev.seckill.gateway;
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.JsonBodies;
+import dev.seckill.gateway.http.Problem;
 import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
@@ -14,6 +15,7 @@ import dev.seckill.gateway.status.Waiters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -62,6 +64,20 @@ record GatewayWiring(
         StatusReads reads = new StatusReads(jwt, tokens, readLimiter, config.clientAddressHeader(), metrics);
         router.get("/api/purchases/:requestId").handler(new StatusRoute(this, responder, reads));
         router.get("/api/purchases").handler(new PurchasesListRoute(this, responder, reads));
+        // what no route answers is a problem too: a path the API does not have, a method its path does not take, a
+        // failure no handler caught (docs/contracts.md, "Problem types")
+        router.errorHandler(404, ctx -> unrouted(responder, ctx, Problem.NO_SUCH_PATH, "no_such_path"));
+        router.errorHandler(405, ctx -> unrouted(responder, ctx, Problem.METHOD_NOT_ALLOWED, "method_not_allowed"));
+        router.errorHandler(500, ctx -> unrouted(responder, ctx, Problem.INTERNAL, "internal"));
         return router;
+    }
+
+    private static void unrouted(Responder responder, RoutingContext ctx, Problem problem, String kind) {
+        String detail = problem == Problem.INTERNAL
+                ? "the gateway failed to answer " + ctx.request().method() + " "
+                        + ctx.request().path() + "; retry, or see its log"
+                : ctx.request().method() + " " + ctx.request().path()
+                        + " is not in the API (its document: /openapi.yaml on the admin port)";
+        responder.reply(ctx, problem.reply(detail, kind), System.nanoTime());
     }
 }

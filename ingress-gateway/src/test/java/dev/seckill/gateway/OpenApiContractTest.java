@@ -102,7 +102,37 @@ class OpenApiContractTest {
         }
         HttpResponse<String> r = GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         VIOLATIONS.addAll(DOCUMENT.check(method, template, r));
+        String contentType = body == null ? null : contentTypeOf(headers);
+        List<String> request = DOCUMENT.checkRequest(method, template, contentType, body);
+        // a request the gateway took is one the document allows; one it refused for its body, one it does not
+        if (r.statusCode() < 400 && !request.isEmpty())
+            VIOLATIONS.add("taken, but not a request the document allows: " + request);
+        if (refusedForItsBody(r, body) && request.isEmpty())
+            VIOLATIONS.add(method + " " + template + " refused with " + r.statusCode()
+                    + " for its body, which the document allows: " + body);
         return r;
+    }
+
+    private static String contentTypeOf(String... headers) {
+        for (int i = 0; i < headers.length; i += 2)
+            if (headers[i].equalsIgnoreCase("Content-Type")) return headers[i + 1];
+        return "application/json";
+    }
+
+    /**
+     * A 415, or a 400 whose problem names one of the body's fields (not the body as a whole: its size limit is prose in
+     * the document, not a schema's).
+     */
+    private static boolean refusedForItsBody(HttpResponse<String> r, String body) throws Exception {
+        if (body == null) return false;
+        if (r.statusCode() == 415) return true;
+        if (r.statusCode() != 400) return false;
+        String field = Json.MAPPER.readTree(r.body()).path("field").asText("");
+        try {
+            return !field.isEmpty() && Json.MAPPER.readTree(body).has(field);
+        } catch (Exception notJson) {
+            return true;
+        }
     }
 
     static HttpResponse<String> purchase(String body, String... headers) throws Exception {
@@ -244,7 +274,41 @@ class OpenApiContractTest {
         assertThat(call("GET", "/health", "/health", null).statusCode()).isEqualTo(200);
         assertThat(call("GET", "/live", "/live", null).statusCode()).isEqualTo(200);
 
-        assertThat(VIOLATIONS).as("answers the document does not describe").isEmpty();
+        assertThat(VIOLATIONS)
+                .as("requests and answers the document does not describe")
+                .isEmpty();
+    }
+
+    @Test
+    void aPathOrMethodTheApiDoesNotHaveIsAProblemToo() throws Exception {
+        for (String[] c : new String[][] {
+            {"GET", "/api/nothing-here", "404", "no-such-path"},
+            {"DELETE", "/api/purchases", "405", "method-not-allowed"},
+            {"PUT", "/api/purchases/some-id", "405", "method-not-allowed"}
+        }) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + c[1]))
+                    .method(c[0], HttpRequest.BodyPublishers.noBody())
+                    .build();
+            HttpResponse<String> r = GatewayTest.http.send(request, HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(c[0] + " " + c[1]).isEqualTo(Integer.parseInt(c[2]));
+            assertThat(r.headers().firstValue("Content-Type")).contains("application/problem+json");
+            assertThat(DOCUMENT.validate(c[0] + " " + c[1], "/components/schemas/Problem", r.body()))
+                    .isEmpty();
+            assertThat(Json.MAPPER.readTree(r.body()).path("type").asText()).endsWith("/" + c[3]);
+        }
+    }
+
+    @Test
+    void aRequestTheDocumentRefusesIsFoundSo() {
+        assertThat(DOCUMENT.checkRequest("POST", "/api/purchases", "application/json", "{\"goodsId\":-1}"))
+                .isNotEmpty();
+        assertThat(DOCUMENT.checkRequest("POST", "/api/purchases", "application/json", "{\"quantity\":1}"))
+                .as("no goodsId")
+                .isNotEmpty();
+        assertThat(DOCUMENT.checkRequest("POST", "/api/purchases", "text/plain", "x"))
+                .isNotEmpty();
+        assertThat(DOCUMENT.checkRequest("POST", "/api/purchases", "application/json", "{\"goodsId\":7}"))
+                .isEmpty();
     }
 
     @Test

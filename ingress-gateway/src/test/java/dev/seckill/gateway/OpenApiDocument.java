@@ -9,6 +9,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.dialect.OpenApi31;
+import dev.seckill.contracts.Json;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import java.io.IOException;
@@ -94,6 +95,39 @@ final class OpenApiDocument {
         Schema schema =
                 schemas.getSchema(SchemaLocation.of(ID + "#" + pointer + "/content/" + escape(type) + "/schema"));
         for (Error e : schema.validate(answer.body(), InputFormat.JSON)) out.add(at + ": " + e);
+        return out;
+    }
+
+    /**
+     * Every way a request's body departs from what its operation documents (none when the operation takes no body and
+     * none is sent): the media type, and the body against the request body's schema.
+     */
+    List<String> checkRequest(String method, String pathTemplate, String contentType, String body) {
+        String at = method.toUpperCase(Locale.ROOT) + " " + pathTemplate + " request";
+        JsonNode operation = doc.path("paths").path(pathTemplate).path(method.toLowerCase(Locale.ROOT));
+        if (operation.isMissingNode()) return List.of(at + ": no such operation");
+        JsonNode requestBody = operation.path("requestBody");
+        if (requestBody.isMissingNode())
+            return body == null ? List.of() : List.of(at + ": a body where the operation documents none");
+        if (body == null)
+            return requestBody.path("required").asBoolean() ? List.of(at + ": no body, one is required") : List.of();
+        String type = contentType == null ? "" : contentType.split(";")[0].strip();
+        if (!requestBody.path("content").has(type)) return List.of(at + ": media type '" + type + "' not documented");
+        String pointer = "/paths/" + escape(pathTemplate) + "/" + method.toLowerCase(Locale.ROOT)
+                + "/requestBody/content/" + escape(type) + "/schema";
+        return validate(at, pointer, body);
+    }
+
+    /** Every way {@code body} departs from the schema at {@code pointer} in the document. */
+    List<String> validate(String at, String pointer, String body) {
+        List<String> out = new ArrayList<>();
+        try {
+            Json.MAPPER.readTree(body);
+        } catch (IOException e) {
+            return List.of(at + ": not JSON");
+        }
+        Schema schema = schemas.getSchema(SchemaLocation.of(ID + "#" + pointer));
+        for (Error e : schema.validate(body, InputFormat.JSON)) out.add(at + ": " + e);
         return out;
     }
 

@@ -1,7 +1,6 @@
 package dev.seckill.stock;
 
 import dev.seckill.contracts.dlq.DeadLetters;
-import dev.seckill.kit.trace.Tracing;
 import dev.seckill.stock.bucket.Hop;
 import dev.seckill.stock.bucket.HopSeal;
 import dev.seckill.stock.decision.Decider;
@@ -13,7 +12,6 @@ import dev.seckill.stock.ledger.GoodsFold;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -157,9 +155,9 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             return;
         }
         if (internal == null) {
-            Instant start = Tracing.on() ? Instant.now() : null;
+            DecisionSpans.Batch spans = DecisionSpans.begin(decider::redisWaitNanos);
             Decision decision = decider.decideAll(List.of(p.input())).get(0);
-            if (start != null) DecisionSpans.record(record.headers(), p.topic(), record.key(), decision, start, 1);
+            if (spans != null) spans.record(record.headers(), p.topic(), record.key(), decision, 1);
             forward(p, decision);
             return;
         }
@@ -180,14 +178,13 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         }
         List<Pending> batch = new ArrayList<>(buffer);
         buffer.clear();
-        Instant start = Tracing.on() ? Instant.now() : null;
+        DecisionSpans.Batch spans = DecisionSpans.begin(decider::redisWaitNanos);
         List<Decision> decisions =
                 decider.decideAll(batch.stream().map(Pending::input).toList(), this::forwardUnforwarded);
-        if (start != null)
+        if (spans != null)
             for (int i = 0; i < batch.size(); i++) {
                 Pending p = batch.get(i);
-                DecisionSpans.record(
-                        p.record().headers(), p.topic(), p.record().key(), decisions.get(i), start, batch.size());
+                spans.record(p.record().headers(), p.topic(), p.record().key(), decisions.get(i), batch.size());
             }
         metrics.summary("seckill_decision_batch_size").record(batch.size());
         forwardUnforwarded(); // run while Redis answered, or before the decider returned: nothing is left by now

@@ -97,6 +97,10 @@ class TracingEndToEndTest {
             assertThat(write.getParentSpanId()).isEqualTo(decide.getSpanId());
             assertThat(decide.getAttributes().get(Tracing.GOODS_ID)).isEqualTo(goods);
             assertThat(decide.getAttributes().asMap().toString()).contains("SUCCESS", "DEDUCTED");
+            // a purchase decided by a Lua call: its batch waited for Redis's answer, and the span says how long
+            assertThat(decide.getAttributes().get(io.opentelemetry.api.common.AttributeKey.doubleKey("seckill.lua_ms")))
+                    .isNotNull()
+                    .isPositive();
             assertThat(write.getAttributes().get(Tracing.GOODS_ID)).isEqualTo(goods);
         });
     }

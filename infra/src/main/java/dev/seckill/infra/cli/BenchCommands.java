@@ -101,6 +101,7 @@ public final class BenchCommands {
             value("seed", "N"),
             value("warmup", "N"),
             value("strategies", "pessimistic,optimistic,sync,pipeline"),
+            value("buckets", "N"),
             flag("no-fault"),
             value("html", "FILE"));
     public static final CliCommand BENCH_ANSWER = CliCommand.of(

@@ -64,6 +64,24 @@ class CliWalkTest {
         assertThat(r.err()).contains("--no-such-flag").doesNotContain("\tat ");
     }
 
+    static Stream<CliCommand> jsonCommands() {
+        return cliCommands().filter(c -> c.flagNames().contains("json"));
+    }
+
+    /** {@code --json} is a flag like any other: with a bad one beside it, the usage error is still one line, not JSON. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jsonCommands")
+    void jsonWithAnUnknownFlagIsStillOneLineAndExitTwo(CliCommand c) {
+        List<String> args = new ArrayList<>(Arrays.asList(words(c)));
+        args.addAll(required(c));
+        args.add("--json");
+        args.add("--no-such-flag");
+        Run r = run(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(r.out()).as("no document for a refused command").isEmpty();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cliCommands")
     void aWordWhereANumberGoesIsOneLineNamingTheFlag(CliCommand c) {

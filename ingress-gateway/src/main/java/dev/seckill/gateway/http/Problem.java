@@ -16,10 +16,13 @@ public enum Problem {
     NOT_FOUND(404, "not-found", "No such purchase for this caller"),
     NOT_RECEIVED(404, "not-received", "The purchase never reached the pipeline"),
     PAYMENTS_OFF(404, "payments-off", "This gateway takes no payments"),
+    NO_SUCH_PATH(404, "no-such-path", "No such path in this API"),
+    METHOD_NOT_ALLOWED(405, "method-not-allowed", "The path does not take this method"),
     REQUEST_ID_CONFLICT(409, "request-id-conflict", "The requestId names another buyer's purchase"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "The body must be JSON"),
     REQUEST_ID_REUSED(422, "request-id-reused", "The requestId was used for another purchase"),
     RATE_LIMITED(429, "rate-limited", "Too many requests"),
+    INTERNAL(500, "internal", "The gateway failed to answer"),
     UNKNOWN(503, "unknown", "The answer cannot be known now"),
     SHUTTING_DOWN(503, "shutting-down", "The gateway is shutting down");
 

@@ -114,9 +114,9 @@ public final class Decider {
         this.buckets = new BucketSteps(buckets, scripts, clock, this.folds, purchases, operations);
     }
 
-    /** Decides one record. */
-    public Decision decide(String key, byte[] raw, int partition, long offset) {
-        return decideAll(List.of(new Input(key, raw, partition, offset))).get(0);
+    /** The time this decider's batches have waited for Redis's answers so far (a batch's share: the difference). */
+    public long redisWaitNanos() {
+        return scripts.redisWaitNanos();
     }
 
     /** Decides records in order; the i-th decision belongs to the i-th input. */

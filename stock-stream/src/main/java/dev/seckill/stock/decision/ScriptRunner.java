@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
@@ -27,7 +28,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * is safe because each script first checks the goods' marker: a call that did run has moved it, so the rerun answers
  * STALE and the {@link Decider} rebuilds the goods from the fold and decides again. Then {@link RedisUnavailable}.
  * Records the Lua result counts and the Redis call latency: each call the time it waited for its answer, which for a
- * call of a pipelined batch is the batch's whole round trip.
+ * call of a pipelined batch is the batch's whole round trip; {@link #waitedNanos} sums every round trip's wait.
  */
 final class ScriptRunner {
     /** Purchases decided by one call of the batch script at most (a script blocks Redis while it runs). */
@@ -35,7 +36,6 @@ final class ScriptRunner {
 
     private static final List<String> TRANSIENT_REFUSALS =
             List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN", "READONLY", "OOM", "MISCONF");
-
     private final UnifiedJedis redis;
     private final RedisKeys keys;
     private final MeterRegistry metrics;
@@ -43,6 +43,8 @@ final class ScriptRunner {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
     private final Duration firstBackoff;
     private final Map<StockScript, Timer> latency = new EnumMap<>(StockScript.class);
+    final AtomicLong waitedNanos = new AtomicLong();
+
     private final Set<Long> scriptsLoaded = ConcurrentHashMap.newKeySet();
     private final Map<String, Counter> resultCounters = new ConcurrentHashMap<>();
 
@@ -52,8 +54,8 @@ final class ScriptRunner {
         this.metrics = metrics;
         this.maxAttempts = maxAttempts;
         this.firstBackoff = firstBackoff;
-        metrics.counter(
-                "seckill_redis_errors"); // at 0 from the start, so a rate (and its alert) exists before the first error
+        // at 0 from the start, so a rate (and its alert) exists before the first error
+        metrics.counter("seckill_redis_errors");
         for (StockScript script : StockScript.values()) {
             latency.put(
                     script,
@@ -96,6 +98,7 @@ final class ScriptRunner {
                 // what each call waited for its answer: the whole round trip of its batch (a share of it would
                 // show a 3 s stall of a batch of 250 as 12 ms, under the alert's threshold)
                 long waited = System.nanoTime() - start;
+                waitedNanos.addAndGet(waited);
                 for (int i = 0; i < calls.size(); i++) {
                     ScriptCall c = calls.get(i);
                     LuaResult r = results.get(i);

@@ -115,6 +115,11 @@ public final class StockScripts {
                 StockScript.TRANSFER, goodsId, List.of(at.expected(), at.next(), "take", Long.toString(units)));
     }
 
+    /** The time this instance's round trips have waited for Redis's answers so far. */
+    public long redisWaitNanos() {
+        return runner.waitedNanos.get();
+    }
+
     /** The lifetime rule this instance writes keys with. */
     public KeyLifetime lifetime() {
         return lifetime;

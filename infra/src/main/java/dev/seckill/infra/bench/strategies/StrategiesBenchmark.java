@@ -1,5 +1,6 @@
 package dev.seckill.infra.bench.strategies;
 
+import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.buyers.Answer;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
@@ -50,7 +51,10 @@ public final class StrategiesBenchmark {
                 (int) f.getLong("concurrency", 500),
                 (int) f.getLong("users", 25_000),
                 f.getLong("seed", 7),
-                (int) f.getCount("warmup", f.getLong("requests", 50_000)));
+                (int) f.getCount("warmup", f.getLong("requests", 50_000)),
+                (int) f.getLong("buckets", 1));
+        if (w.buckets() < 1 || w.buckets() > OpenSale.MAX_BUCKETS)
+            throw new Flags.UsageError("--buckets is 1.." + OpenSale.MAX_BUCKETS);
         List<String> strategies =
                 Arrays.asList(f.get("strategies", String.join(",", ALL)).split(","));
         for (String st : strategies)
@@ -59,12 +63,14 @@ public final class StrategiesBenchmark {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
                 "bench strategies: a sale of %,d units, %,d purchases from %d concurrent buyers over %,d buyers (one unit"
-                        + " each), through %s; each strategy's processes fresh, its own database, Redis keys and topics%s%n",
+                        + " each), through %s%s; each strategy's processes fresh, its own database, Redis keys and"
+                        + " topics%s%n",
                 w.stock(),
                 w.requests(),
                 w.concurrency(),
                 w.users(),
                 String.join(", ", strategies),
+                w.buckets() > 1 ? " (the pipeline's sale in " + w.buckets() + " stock buckets)" : "",
                 w.warmup() > 0
                         ? String.format(
                                 ", and first a warm-up sale of %,d purchases (%,d units) on another goods",

@@ -18,6 +18,7 @@ import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,7 +36,12 @@ public final class StrategyRun {
     /**
      * The sale every strategy faces; {@code warmup}: purchases of the same shape on {@link #StrategyWarmup.GOODS} first (0: none).
      */
-    record Workload(long stock, int requests, int concurrency, int users, long seed, int warmup) {}
+    /** The sale; {@code buckets}: how many stock buckets the pipeline's sale is split into (the baselines have none). */
+    record Workload(long stock, int requests, int concurrency, int users, long seed, int warmup, int buckets) {
+        Workload(long stock, int requests, int concurrency, int users, long seed, int warmup) {
+            this(stock, requests, concurrency, users, seed, warmup, 1);
+        }
+    }
 
     /** What one run measured. */
     record Result(
@@ -90,7 +96,11 @@ public final class StrategyRun {
             long ready = served.start();
             if (strategy.equals(PIPELINE)) {
                 Sales.open(s, StrategyWarmup.GOODS, StrategyWarmup.stock(w));
-                Sales.open(s, Sales.GOODS, w.stock());
+                Sales.open(
+                        s,
+                        Sales.started(Sales.GOODS, w.stock(), Duration.ofHours(1), 1, "cold-open-" + Sales.GOODS)
+                                .withBuckets(w.buckets()),
+                        Duration.ofMinutes(2));
             }
             out.printf(
                     "%n-- %s%s (namespace %s; ready in %,d ms)%n",

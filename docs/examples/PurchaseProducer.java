@@ -2,9 +2,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
@@ -51,7 +53,8 @@ public final class PurchaseProducer {
                 new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
             ProducerRecord<String, byte[]> record =
                     new ProducerRecord<>(prefix + "commands", Long.toString(goodsId), json.writeValueAsBytes(purchase));
-            record.headers().add("traceId", ("example-" + requestId.hashCode()).getBytes(StandardCharsets.UTF_8));
+            // W3C Trace Context: its trace id reaches the order row (a retry under the same requestId joins the same trace)
+            record.headers().add("traceparent", traceparent(requestId).getBytes(StandardCharsets.UTF_8));
             producer.send(record).get(); // taken only once Kafka acknowledged it; a resend under the same id is safe
         }
 
@@ -80,5 +83,12 @@ public final class PurchaseProducer {
             }
         }
         throw new IllegalStateException(requestId + ": no outcome in 60 s"); // exits 1 when run on its own
+    }
+
+    /** A W3C traceparent whose trace id and span id are the SHA-256 of the requestId's first 16 and next 8 bytes. */
+    static String traceparent(String requestId) throws Exception {
+        byte[] h = MessageDigest.getInstance("SHA-256").digest(requestId.getBytes(StandardCharsets.UTF_8));
+        HexFormat hex = HexFormat.of();
+        return "00-" + hex.formatHex(h, 0, 16) + "-" + hex.formatHex(h, 16, 24) + "-01";
     }
 }

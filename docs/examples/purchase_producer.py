@@ -7,6 +7,7 @@ acks=all with idempotence; then its one outcome read from the four outcome topic
 Prints "<requestId> <OUTCOME>[/<reason>]" and exits 0, or exits 1 with no outcome in 60 s.
 Usage: purchase_producer.py BOOTSTRAP PREFIX GOODS_ID USER_ID [REQUEST_ID]
 """
+import hashlib
 import json
 import sys
 import time
@@ -21,6 +22,12 @@ def accepted_at():
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def traceparent(request_id):
+    """W3C Trace Context: the trace id reaches the order row; from the requestId, so a retry joins the same trace."""
+    h = hashlib.sha256(request_id.encode("utf-8")).hexdigest()
+    return f"00-{h[:32]}-{h[32:48]}-01"
+
+
 def main(argv):
     bootstrap, prefix, goods_id, user_id = argv[1], argv[2], int(argv[3]), int(argv[4])
     request_id = argv[5] if len(argv) > 5 else "shop-example-py:" + str(uuid.uuid4())
@@ -32,7 +39,7 @@ def main(argv):
                          "partitioner": "murmur2_random"})
     delivered = []
     producer.produce(prefix + "commands", key=str(goods_id), value=json.dumps(purchase).encode("utf-8"),
-                     headers=[("traceId", "example-py")],
+                     headers=[("traceparent", traceparent(request_id))],
                      on_delivery=lambda err, msg: delivered.append(err))
     producer.flush(30)
     if delivered != [None]:

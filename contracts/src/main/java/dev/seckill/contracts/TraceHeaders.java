@@ -15,9 +15,11 @@ import org.apache.kafka.common.header.Headers;
  */
 public final class TraceHeaders {
     public static final String TRACE_ID = "traceId";
+    /** The W3C Trace Context header (the OpenTelemetry messaging conventions): its trace id when no traceId is set. */
+    public static final String TRACEPARENT = "traceparent";
 
     private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Pattern TRACEPARENT = Pattern.compile("[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}");
+    private static final Pattern W3C_PARENT = Pattern.compile("[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}");
 
     private TraceHeaders() {}
 
@@ -52,11 +54,21 @@ public final class TraceHeaders {
         headers.add(TRACE_ID, traceId.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The trace id of a record, or null when it has none or one that is not well-formed ({@link #bounded}). */
+    /**
+     * The trace id of a record — its {@code traceId}, else its {@code traceparent}'s trace id (an upstream producer that
+     * speaks W3C Trace Context sets only that) — or null when it has neither, or one not well-formed ({@link #bounded}).
+     */
     public static String get(Headers headers) {
         Header h = headers.lastHeader(TRACE_ID);
+        if (h == null) return fromTraceparent(headers.lastHeader(TRACEPARENT));
         if (h == null || h.value() == null || h.value().length > 64) return null;
         return bounded(new String(h.value(), StandardCharsets.UTF_8));
+    }
+
+    private static String fromTraceparent(Header h) {
+        if (h == null || h.value() == null || h.value().length > 64) return null;
+        Matcher parent = W3C_PARENT.matcher(new String(h.value(), StandardCharsets.UTF_8).trim());
+        return parent.matches() ? parent.group(1) : null;
     }
 
     /**
@@ -66,7 +78,7 @@ public final class TraceHeaders {
     public static String bounded(String given) {
         if (given == null) return null;
         String t = given.trim();
-        Matcher parent = TRACEPARENT.matcher(t);
+        Matcher parent = W3C_PARENT.matcher(t);
         if (parent.matches()) return parent.group(1);
         return WELL_FORMED.matcher(t).matches() ? t : null;
     }

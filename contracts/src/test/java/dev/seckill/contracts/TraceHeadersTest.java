@@ -60,6 +60,18 @@ class TraceHeadersTest {
                 .isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
     }
 
+    @Test
+    void aRecordWithOnlyAW3cTraceparent_carriesItsTraceId_aMalformedOneNone() {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(TraceHeaders.TRACEPARENT, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes());
+        assertThat(TraceHeaders.get(headers)).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        TraceHeaders.put(headers, "given");
+        assertThat(TraceHeaders.get(headers)).as("a traceId set wins").isEqualTo("given");
+        RecordHeaders malformed = new RecordHeaders();
+        malformed.add(TraceHeaders.TRACEPARENT, "not-a-traceparent".getBytes());
+        assertThat(TraceHeaders.get(malformed)).isNull();
+    }
+
     private static String read(byte[] value) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(TraceHeaders.TRACE_ID, value);

@@ -61,6 +61,27 @@ class ProducerExamplesTest {
         }
     }
 
+    /** The order row's trace id. */
+    static String traceOf(String requestId) throws Exception {
+        try (Connection c = pipeline.db().getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT trace_id FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
+            ps.setLong(1, GOODS);
+            ps.setString(2, requestId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    /** The trace id the examples put in their W3C traceparent: the SHA-256 of the requestId, its first 16 bytes. */
+    static String exampleTraceId(String requestId) throws Exception {
+        byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+                .digest(requestId.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.util.HexFormat.of().formatHex(h, 0, 16);
+    }
+
     @Test
     void theJavaProducer_sendsAPurchase_andReadsItsOutcome_anOrderIsWritten() throws Exception {
         String rid = "shop-java:" + UUID.randomUUID();
@@ -69,6 +90,9 @@ class ProducerExamplesTest {
                 .as("the same requestId again: the same one outcome")
                 .isEqualTo(rid + " SUCCESS\n");
         await().atMost(Duration.ofSeconds(60)).until(() -> orders(rid) == 1);
+        assertThat(traceOf(rid))
+                .as("its W3C traceparent's trace id, on the order row")
+                .isEqualTo(exampleTraceId(rid));
     }
 
     @Test
@@ -78,5 +102,6 @@ class ProducerExamplesTest {
         assertThat(Examples.runPython("purchase_producer.py", args(42, rid))).isEqualTo(rid + " SUCCESS\n");
         assertThat(Examples.runPython("purchase_producer.py", args(42, rid))).isEqualTo(rid + " SUCCESS\n");
         await().atMost(Duration.ofSeconds(60)).until(() -> orders(rid) == 1);
+        assertThat(traceOf(rid)).isEqualTo(exampleTraceId(rid));
     }
 }

@@ -270,6 +270,17 @@ class OpenApiContractTest {
         assertThat(call("POST", pay, "/api/orders/56/pay", "{}", "Authorization", provider)
                         .statusCode())
                 .isEqualTo(400);
+        assertThat(call(
+                                "POST",
+                                pay,
+                                "/api/orders/57/pay",
+                                "paymentId=psp-5",
+                                "Authorization",
+                                provider,
+                                "Content-Type",
+                                "application/x-www-form-urlencoded")
+                        .statusCode())
+                .isEqualTo(415);
 
         assertThat(call("GET", "/health", "/health", null).statusCode()).isEqualTo(200);
         assertThat(call("GET", "/live", "/live", null).statusCode()).isEqualTo(200);
@@ -332,6 +343,25 @@ class OpenApiContractTest {
         assertThat(document.check("POST", "/api/purchases", accepted))
                 .isNotEmpty()
                 .anySatisfy(v -> assertThat(v).contains("requestId"));
+        // a header the document says is always sent, missing from an answer
+        ((ObjectNode) planted.at("/components/responses/RateLimited/headers"))
+                .putObject("X-Planted")
+                .put("required", true)
+                .putObject("schema")
+                .put("type", "string");
+        HttpResponse<String> limited = null;
+        for (int i = 0; i < 4 && limited == null; i++) {
+            HttpResponse<String> r =
+                    GatewayTest.post(gateway.port(), "{\"goodsId\":" + GOODS + "}", "Authorization", token(33));
+            if (r.statusCode() == 429) limited = r;
+        }
+        assertThat(limited).as("a burst of 2 at 1/s").isNotNull();
+        assertThat(new OpenApiDocument(Json.MAPPER.writeValueAsString(planted))
+                        .check("POST", "/api/purchases", limited))
+                .anySatisfy(v -> assertThat(v).contains("X-Planted documented as always sent, missing"));
+        assertThat(DOCUMENT.check("POST", "/api/purchases", limited))
+                .as("Retry-After is sent")
+                .isEmpty();
         assertThat(DOCUMENT.check("POST", "/api/purchases", accepted)).isEmpty();
         assertThat(new String(accepted.body().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
                 .contains("PENDING");

@@ -84,6 +84,15 @@ final class OpenApiDocument {
             if (API_HEADERS.contains(name) && !documents(response.path("headers"), name))
                 out.add(at + ": header " + header + " not documented");
         }
+        for (var it = response.path("headers").fields(); it.hasNext(); ) {
+            var documented = it.next();
+            JsonNode header = documented.getValue().has("$ref")
+                    ? doc.at(documented.getValue().get("$ref").asText().substring(1))
+                    : documented.getValue();
+            if (header.path("required").asBoolean()
+                    && answer.headers().firstValue(documented.getKey()).isEmpty())
+                out.add(at + ": header " + documented.getKey() + " documented as always sent, missing");
+        }
         String type = answer.headers()
                 .firstValue("content-type")
                 .map(t -> t.split(";")[0].strip())

@@ -104,6 +104,56 @@ class OverlayShapeTest {
                 .contains(KAFKA_USERS.get(name)));
     }
 
+    /**
+     * A consumer's group membership fits its workload: a Deployment's replaced pod has a new name, so a static member
+     * named by host would leave its predecessor holding its partitions until its session expired — order-writer runs
+     * with dynamic membership; a StatefulSet's pod keeps its name, so stock-stream's instance id is that name.
+     */
+    @Test
+    void eachConsumersMembershipFitsItsWorkload() throws IOException {
+        for (String overlay : K8sModel.OVERLAYS) {
+            List<HasMetadata> docs = K8sModel.rendered(overlay);
+            for (Deployment d : K8sModel.of(docs, Deployment.class))
+                for (Container c : d.getSpec().getTemplate().getSpec().getContainers())
+                    for (EnvVar e : c.getEnv())
+                        if (e.getName().endsWith("_INSTANCE_ID"))
+                            assertThat(e.getValue())
+                                    .as(overlay + ": " + d.getMetadata().getName() + " is a Deployment")
+                                    .isEqualTo("dynamic");
+            Deployment writer = K8sModel.of(docs, Deployment.class).stream()
+                    .filter(d -> d.getMetadata().getName().equals("order-writer"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(writer.getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getEnv())
+                    .as(overlay + ": order-writer's membership")
+                    .anySatisfy(e -> {
+                        assertThat(e.getName()).isEqualTo("SECKILL_WRITER_INSTANCE_ID");
+                        assertThat(e.getValue()).isEqualTo("dynamic");
+                    });
+            StatefulSet stream = K8sModel.of(docs, StatefulSet.class).stream()
+                    .filter(d -> d.getMetadata().getName().equals("stock-stream"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(stream.getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getEnv())
+                    .as(overlay + ": stock-stream's instance id is its pod's name")
+                    .anySatisfy(e -> {
+                        assertThat(e.getName()).isEqualTo("SECKILL_STREAM_INSTANCE_ID");
+                        assertThat(e.getValueFrom().getFieldRef().getFieldPath())
+                                .isEqualTo("metadata.name");
+                    });
+        }
+    }
+
     @Test
     void nothingReachesAPodButWhatAPolicyLetsThrough_andEachServiceReachesOnlyWhatItUses() throws IOException {
         for (String overlay : K8sModel.OVERLAYS) {

@@ -75,6 +75,11 @@ class HappyPathsTest {
             runs.add(run(s, "replay", "list"));
             runs.add(run(s, "namespaces"));
             runs.add(run(s, "acls"));
+            // the reporting commands' --json: one document on stdout
+            runs.add(run(s, "reconcile", "--goods", Long.toString(goods), "--json"));
+            runs.add(run(s, "dlq", "list", "--json"));
+            runs.add(run(s, "replay", "list", "--json"));
+            runs.add(run(s, "namespaces", "--json"));
             runs.add(run(s, "sale", "close", "--goods", Long.toString(goods)));
             runs.add(run(
                     base,
@@ -103,8 +108,12 @@ class HappyPathsTest {
         } finally {
             new Namespaces(base).clean(ns.name());
         }
-        assertThat(runs).hasSize(14);
+        assertThat(runs).hasSize(18);
         for (Run r : runs) {
+            if (r.command().contains("--json"))
+                assertThat(dev.seckill.contracts.Json.MAPPER.readTree(r.out()))
+                        .as(r.command() + " prints one JSON document:\n" + r.out())
+                        .isNotNull();
             assertThat(r.exit()).as(r.command() + " exit; stderr:\n" + r.err()).isZero();
             assertThat(STACK_TRACE.matcher(r.err()).find())
                     .as(r.command() + " printed a stack trace on stderr:\n" + r.err())

@@ -128,7 +128,7 @@ public final class CliCommands {
             value("limit", "N"),
             value("namespace", "NAME"),
             JSON);
-    public static final CliCommand REPLAY_LIST = CliCommand.of("replay list", "the drills on the stack");
+    public static final CliCommand REPLAY_LIST = CliCommand.of("replay list", "the drills on the stack", JSON);
     public static final CliCommand REPLAY_CLEAN = CliCommand.of(
             "replay clean",
             "remove a drill: its topics, consumer groups, Redis keys and database",

@@ -156,8 +156,7 @@ public final class Seckill {
                 }
                 case "replay" -> {
                     if (args.length > 1 && args[1].equals("list")) {
-                        CliCommands.REPLAY_LIST.parse(args);
-                        return ReplayCommand.list(settings, out);
+                        return ReplayCommand.list(settings, CliCommands.REPLAY_LIST.parse(args), out);
                     }
                     if (args.length > 1 && args[1].equals("clean"))
                         return ReplayCommand.clean(settings, CliCommands.REPLAY_CLEAN.parse(args), out);

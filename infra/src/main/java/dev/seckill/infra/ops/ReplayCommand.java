@@ -2,6 +2,7 @@ package dev.seckill.infra.ops;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seckill.contracts.Json;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.JsonOutput;
 import dev.seckill.infra.harness.Namespace;
@@ -26,14 +27,24 @@ public final class ReplayCommand {
     private ReplayCommand() {}
 
     /** {@code replay list}: the drills on the stack. */
-    public static int list(Settings base, PrintStream out) {
+    public static int list(Settings base, Flags f, PrintStream out) {
         KafkaClients.require(base, "run ./seckill up");
-        new Namespaces(base)
-                .list().stream()
-                        .filter(e -> e.name().startsWith(DRILL_PREFIX))
-                        .forEach(e -> out.printf(
-                                "%-40s %3d topics, database %s%n",
-                                e.name().substring(DRILL_PREFIX.length()), e.topics(), e.database() ? "yes" : "no"));
+        var drills = new Namespaces(base)
+                .list().stream().filter(e -> e.name().startsWith(DRILL_PREFIX)).toList();
+        if (f.has("json")) {
+            var doc = Json.MAPPER.createArrayNode();
+            for (var e : drills)
+                doc.addObject()
+                        .put("drill", e.name().substring(DRILL_PREFIX.length()))
+                        .put("namespace", e.name())
+                        .put("topics", e.topics())
+                        .put("database", e.database());
+            out.println(JsonOutput.render(doc));
+            return 0;
+        }
+        drills.forEach(e -> out.printf(
+                "%-40s %3d topics, database %s%n",
+                e.name().substring(DRILL_PREFIX.length()), e.topics(), e.database() ? "yes" : "no"));
         return 0;
     }
 

@@ -55,14 +55,15 @@ public final class TraceHeaders {
     }
 
     /**
-     * The trace id of a record — its {@code traceId}, else its {@code traceparent}'s trace id (an upstream producer that
-     * speaks W3C Trace Context sets only that) — or null when it has neither, or one not well-formed ({@link #bounded}).
+     * The trace id of a record — its {@code traceId} when well-formed ({@link #bounded}), else its {@code traceparent}'s
+     * trace id (an upstream producer that speaks W3C Trace Context sets only that) — or null.
      */
     public static String get(Headers headers) {
         Header h = headers.lastHeader(TRACE_ID);
-        if (h == null) return fromTraceparent(headers.lastHeader(TRACEPARENT));
-        if (h == null || h.value() == null || h.value().length > 64) return null;
-        return bounded(new String(h.value(), StandardCharsets.UTF_8));
+        String given = h == null || h.value() == null || h.value().length > 64
+                ? null
+                : bounded(new String(h.value(), StandardCharsets.UTF_8));
+        return given != null ? given : fromTraceparent(headers.lastHeader(TRACEPARENT));
     }
 
     private static String fromTraceparent(Header h) {

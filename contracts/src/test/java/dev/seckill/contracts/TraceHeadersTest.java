@@ -70,6 +70,12 @@ class TraceHeadersTest {
         RecordHeaders malformed = new RecordHeaders();
         malformed.add(TraceHeaders.TRACEPARENT, "not-a-traceparent".getBytes());
         assertThat(TraceHeaders.get(malformed)).isNull();
+        RecordHeaders both = new RecordHeaders();
+        both.add(TraceHeaders.TRACE_ID, "a b".getBytes());
+        both.add(TraceHeaders.TRACEPARENT, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes());
+        assertThat(TraceHeaders.get(both))
+                .as("a malformed traceId: the traceparent's")
+                .isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
     }
 
     private static String read(byte[] value) {

@@ -19,6 +19,8 @@ import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The parts the purchase routes are made of, wired once by {@link GatewayApp} and read by every route as they are: the
@@ -45,6 +47,7 @@ record GatewayWiring(
         PurchaseStatusStore store,
         GeneratedIds ids,
         OutcomeView view) {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayWiring.class);
 
     /**
      * The purchase routes over these parts: {@code POST /api/purchases} ({@link PurchaseRoute}, through the
@@ -73,6 +76,9 @@ record GatewayWiring(
     }
 
     private static void unrouted(Responder responder, RoutingContext ctx, Problem problem, String kind) {
+        // an error handler for 500 keeps Vert.x from logging the failure: this one does
+        if (problem == Problem.INTERNAL)
+            LOG.error("{} {} failed", ctx.request().method(), ctx.request().path(), ctx.failure());
         String detail = problem == Problem.INTERNAL
                 ? "the gateway failed to answer " + ctx.request().method() + " "
                         + ctx.request().path() + "; retry, or see its log"

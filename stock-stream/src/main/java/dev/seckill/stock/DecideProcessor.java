@@ -5,6 +5,7 @@ import dev.seckill.stock.bucket.Hop;
 import dev.seckill.stock.bucket.HopSeal;
 import dev.seckill.stock.decision.Decider;
 import dev.seckill.stock.decision.Decision;
+import dev.seckill.stock.decision.RedisWaits;
 import dev.seckill.stock.draw.DecideNow;
 import dev.seckill.stock.draw.HeldOrigin;
 import dev.seckill.stock.ledger.FoldStore;
@@ -155,7 +156,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
             return;
         }
         if (internal == null) {
-            DecisionSpans.Batch spans = DecisionSpans.begin(decider::redisWaitNanos);
+            DecisionSpans.Batch spans = DecisionSpans.begin(RedisWaits::onThisThread);
             Decision decision = decider.decideAll(List.of(p.input())).get(0);
             if (spans != null) spans.record(record.headers(), p.topic(), record.key(), decision, 1);
             forward(p, decision);
@@ -178,7 +179,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         }
         List<Pending> batch = new ArrayList<>(buffer);
         buffer.clear();
-        DecisionSpans.Batch spans = DecisionSpans.begin(decider::redisWaitNanos);
+        DecisionSpans.Batch spans = DecisionSpans.begin(RedisWaits::onThisThread);
         List<Decision> decisions =
                 decider.decideAll(batch.stream().map(Pending::input).toList(), this::forwardUnforwarded);
         if (spans != null)

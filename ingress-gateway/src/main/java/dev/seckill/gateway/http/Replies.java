@@ -35,8 +35,11 @@ public final class Replies {
         return Problem.FORBIDDEN.reply(Problem.FORBIDDEN.body(message).put("field", "userId"), "forbidden");
     }
 
+    /** 503 while the gateway drains before it stops: retry at once, on another replica behind the same address. */
     public static Reply shuttingDown() {
-        return Problem.SHUTTING_DOWN.reply("gateway is shutting down", "shutting_down");
+        return Problem.SHUTTING_DOWN
+                .reply("gateway is shutting down", "shutting_down")
+                .withHeader("Retry-After", "1");
     }
 
     /** 429 with Retry-After; {@code what} qualifies the scope in the error ("" for purchases). */

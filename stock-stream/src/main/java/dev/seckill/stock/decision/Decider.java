@@ -114,11 +114,6 @@ public final class Decider {
         this.buckets = new BucketSteps(buckets, scripts, clock, this.folds, purchases, operations);
     }
 
-    /** The time this decider's batches have waited for Redis's answers so far (a batch's share: the difference). */
-    public long redisWaitNanos() {
-        return scripts.redisWaitNanos();
-    }
-
     /** Decides records in order; the i-th decision belongs to the i-th input. */
     public List<Decision> decideAll(List<Input> inputs) {
         return decideAll(inputs, null);

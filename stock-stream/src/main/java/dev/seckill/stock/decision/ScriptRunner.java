@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
@@ -28,7 +27,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * is safe because each script first checks the goods' marker: a call that did run has moved it, so the rerun answers
  * STALE and the {@link Decider} rebuilds the goods from the fold and decides again. Then {@link RedisUnavailable}.
  * Records the Lua result counts and the Redis call latency: each call the time it waited for its answer, which for a
- * call of a pipelined batch is the batch's whole round trip; {@link #waitedNanos} sums every round trip's wait.
+ * call of a pipelined batch is the batch's whole round trip.
  */
 final class ScriptRunner {
     /** Purchases decided by one call of the batch script at most (a script blocks Redis while it runs). */
@@ -43,7 +42,6 @@ final class ScriptRunner {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
     private final Duration firstBackoff;
     private final Map<StockScript, Timer> latency = new EnumMap<>(StockScript.class);
-    final AtomicLong waitedNanos = new AtomicLong();
 
     private final Set<Long> scriptsLoaded = ConcurrentHashMap.newKeySet();
     private final Map<String, Counter> resultCounters = new ConcurrentHashMap<>();
@@ -69,18 +67,6 @@ final class ScriptRunner {
     }
 
     /**
-     * As {@link #callAll(List)}, with the round trip made on another thread while the caller runs {@code whileWaiting}
-     * (the stream forwards the previous batch's outputs while Redis decides this one): {@link OverlappedRoundTrip}.
-     */
-    List<LuaResult> callAll(List<ScriptCall> calls, Runnable whileWaiting) {
-        if (calls.isEmpty()) {
-            whileWaiting.run();
-            return List.of();
-        }
-        return OverlappedRoundTrip.run(() -> callAll(calls), whileWaiting);
-    }
-
-    /**
      * Runs the calls in order on one pipeline (one round trip for the lot; Redis runs them in order, so the decisions
      * are exactly those of calling them one by one). A lost connection retries the whole batch: calls that did run moved
      * their goods' marker, so their reruns answer STALE and the goods is rebuilt from the fold ({@link Rebuilds}). A NOSCRIPT
@@ -98,7 +84,6 @@ final class ScriptRunner {
                 // what each call waited for its answer: the whole round trip of its batch (a share of it would
                 // show a 3 s stall of a batch of 250 as 12 ms, under the alert's threshold)
                 long waited = System.nanoTime() - start;
-                waitedNanos.addAndGet(waited);
                 for (int i = 0; i < calls.size(); i++) {
                     ScriptCall c = calls.get(i);
                     LuaResult r = results.get(i);

@@ -115,11 +115,6 @@ public final class StockScripts {
                 StockScript.TRANSFER, goodsId, List.of(at.expected(), at.next(), "take", Long.toString(units)));
     }
 
-    /** The time this instance's round trips have waited for Redis's answers so far. */
-    public long redisWaitNanos() {
-        return runner.waitedNanos.get();
-    }
-
     /** The lifetime rule this instance writes keys with. */
     public KeyLifetime lifetime() {
         return lifetime;
@@ -201,17 +196,40 @@ public final class StockScripts {
 
     /**
      * Runs the calls in order on one pipeline (one round trip for the lot); retries and script loading as
-     * {@link ScriptRunner#callAll} says.
+     * {@link ScriptRunner#callAll} says. The time they waited for Redis — retries and their pauses too — counts to this
+     * thread's {@link RedisWaits}.
      */
     public List<LuaResult> callAll(List<ScriptCall> calls) {
-        return runner.callAll(calls);
+        long start = System.nanoTime();
+        try {
+            return runner.callAll(calls);
+        } finally {
+            RedisWaits.add(System.nanoTime() - start);
+        }
     }
 
     /**
-     * As {@link #callAll(List)}, running {@code whileWaiting} on the calling thread while Redis decides the calls (the
-     * round trip is made from another thread); returns once both are done, the calls' failure first.
+     * As {@link #callAll(List)}, with the round trip made on another thread while the caller runs {@code whileWaiting}
+     * (the stream forwards the previous batch's outputs while Redis decides this one): {@link OverlappedRoundTrip}. The
+     * round trip's own time counts to the calling thread's {@link RedisWaits}.
      */
     public List<LuaResult> callAll(List<ScriptCall> calls, Runnable whileWaiting) {
-        return runner.callAll(calls, whileWaiting);
+        if (calls.isEmpty()) {
+            whileWaiting.run();
+            return List.of();
+        }
+        long[] waited = new long[1];
+        List<LuaResult> results = OverlappedRoundTrip.run(
+                () -> {
+                    long start = System.nanoTime();
+                    try {
+                        return runner.callAll(calls);
+                    } finally {
+                        waited[0] = System.nanoTime() - start;
+                    }
+                },
+                whileWaiting);
+        RedisWaits.add(waited[0]);
+        return results;
     }
 }

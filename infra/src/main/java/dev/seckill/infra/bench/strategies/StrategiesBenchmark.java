@@ -5,6 +5,7 @@ import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.buyers.Answer;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +54,9 @@ public final class StrategiesBenchmark {
                 f.getLong("seed", 7),
                 (int) f.getCount("warmup", f.getLong("requests", 50_000)),
                 (int) f.getLong("buckets", 1));
-        if (w.buckets() < 1 || w.buckets() > OpenSale.MAX_BUCKETS)
-            throw new Flags.UsageError("--buckets is 1.." + OpenSale.MAX_BUCKETS);
+        // the pipeline's topics have the default partitions, and a goods has at most one bucket per partition
+        int most = Math.min(OpenSale.MAX_BUCKETS, TopicProvisioner.DEFAULT_PARTITIONS);
+        if (w.buckets() < 1 || w.buckets() > most) throw new Flags.UsageError("--buckets is 1.." + most);
         List<String> strategies =
                 Arrays.asList(f.get("strategies", String.join(",", ALL)).split(","));
         for (String st : strategies)

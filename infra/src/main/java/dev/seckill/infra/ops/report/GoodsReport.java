@@ -67,7 +67,8 @@ public record GoodsReport(
             long q = e.quantity();
             long after = e.stockAfter();
             return switch (e.type()) {
-                case OPENED -> new Bucket(index, e.commandPartition(-1), q, 0, 0, 0, 0, after);
+                // an OPENED's quantity is the change from what the bucket had left; it opened with stockAfter
+                case OPENED -> new Bucket(index, e.commandPartition(-1), after, 0, 0, 0, 0, after);
                 case DEDUCTED -> new Bucket(index, partition, opened, sold + q, released, movedIn, movedOut, after);
                 case RELEASED -> new Bucket(index, partition, opened, sold, released + q, movedIn, movedOut, after);
                 case TRANSFERRED_IN ->

@@ -22,35 +22,42 @@ import java.util.TreeMap;
  */
 record GoodsStock(List<GoodsReport.StockPoint> points, Instant soldOutAt, List<GoodsReport.Bucket> buckets) {
 
+    /**
+     * Folded in the ledger's order ({@code ledgerOfGoods} as its partition holds it: a transfer's TRANSFERRED_IN is
+     * written after its TRANSFERRED_OUT committed, a bucket's OPENED after home's), not by {@code at}, which each
+     * stream instance stamps by its own clock; the points are then put in time order for the charts.
+     */
     static GoodsStock of(List<LedgerEntry> ledgerOfGoods) {
         Map<Integer, Long> left = new HashMap<>();
-        Map<String, Long> inTransit = new HashMap<>();
+        Map<String, long[]> inTransit = new HashMap<>(); // transfer → {units, the bucket they go to}
         Map<Integer, GoodsReport.Bucket> buckets = new TreeMap<>();
         List<GoodsReport.StockPoint> points = new ArrayList<>();
         Instant soldOut = null;
-        List<LedgerEntry> entries = ledgerOfGoods.stream()
-                .filter(e -> e.type() != LedgerType.PAID && e.type() != LedgerType.PAYMENT_REFUSED)
-                .sorted(Comparator.comparing(LedgerEntry::at))
-                .toList();
-        for (LedgerEntry e : entries) {
+        for (LedgerEntry e : ledgerOfGoods) {
+            if (e.type() == LedgerType.PAID || e.type() == LedgerType.PAYMENT_REFUSED) continue;
             int b = e.bucketIndex();
             if (e.type() == LedgerType.OPENED && b == 0) { // a sale begins: what the one before left is not its
                 left.clear();
                 inTransit.clear();
                 buckets.clear();
             }
+            // a bucket opened again absorbs the units still on their way to it (its OPENED sets its units)
+            if (e.type() == LedgerType.OPENED) inTransit.values().removeIf(t -> t[1] == b);
             left.put(b, e.stockAfter());
             String transfer = transferOf(e);
-            if (e.type() == LedgerType.TRANSFERRED_OUT) inTransit.put(transfer, e.quantity());
+            if (e.type() == LedgerType.TRANSFERRED_OUT && e.bucket().peer() != null)
+                inTransit.put(transfer, new long[] {e.quantity(), e.bucket().peer()});
             if (e.type() == LedgerType.TRANSFERRED_IN) inTransit.remove(transfer);
             long units = left.values().stream().mapToLong(Long::longValue).sum()
-                    + inTransit.values().stream().mapToLong(Long::longValue).sum();
+                    + inTransit.values().stream().mapToLong(t -> t[0]).sum();
             points.add(new GoodsReport.StockPoint(e.at(), units));
             if (soldOut == null && units == 0 && e.type() == LedgerType.DEDUCTED) soldOut = e.at();
             if (e.bucket() != null)
                 buckets.put(
                         b, buckets.getOrDefault(b, GoodsReport.Bucket.none(e)).with(e));
         }
+        points.sort(
+                Comparator.comparing(GoodsReport.StockPoint::at)); // stable: entries of one instant keep their order
         return new GoodsStock(List.copyOf(points), soldOut, List.copyOf(buckets.values()));
     }
 

@@ -66,6 +66,26 @@ class BucketedReportTest {
                 .isEqualTo(1);
     }
 
+    @Test
+    void theLedgersOrderNotTheInstancesClocksSaysWhereUnitsAre() {
+        // Given a transfer whose TRANSFERRED_IN an instance stamped 2 ms before the other stamped its OUT (their clocks
+        // differ), the entries in the ledger's order
+        List<LedgerEntry> ledger = List.of(
+                entry("open@b0", LedgerType.OPENED, 2, 2, 0, 0, null, null),
+                entry("open@b1", LedgerType.OPENED, 2, 2, 1, 1, null, null),
+                entry("deduct:1001:a", LedgerType.DEDUCTED, 1, 1, 1, 2, 11L, "a"),
+                entry("deduct:1001:b", LedgerType.DEDUCTED, 1, 0, 1, 3, 12L, "b"),
+                entry("borrow:1001:1:9:out", LedgerType.TRANSFERRED_OUT, 1, 1, 0, 6, null, null),
+                entry("borrow:1001:1:9:in", LedgerType.TRANSFERRED_IN, 1, 1, 1, 4, null, null),
+                entry("deduct:1001:c", LedgerType.DEDUCTED, 1, 0, 1, 7, 13L, "c"),
+                entry("deduct:1001:d", LedgerType.DEDUCTED, 1, 0, 0, 8, 14L, "d"));
+        // When the report is made
+        GoodsReport r = GoodsReport.of(G, List.of(), ledger, Map.of());
+        // Then the unit is not left "in transit" for ever: the goods ends at 0, sold out with "d"
+        assertThat(r.stockOverTime().get(r.stockOverTime().size() - 1).stock()).isZero();
+        assertThat(r.soldOutAt()).isEqualTo(T.plusMillis(8));
+    }
+
     private static LedgerEntry entry(
             String opId, LedgerType type, long q, long after, int bucket, int ms, Long user, String request) {
         LedgerEntry e = LedgerEntry.of(opId, G, type, q, user, request, null, after, T.plusMillis(ms));

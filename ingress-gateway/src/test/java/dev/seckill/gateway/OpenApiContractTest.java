@@ -310,6 +310,27 @@ class OpenApiContractTest {
     }
 
     @Test
+    void aGatewayWithoutThePaymentProvidersCredentialAnswersPaymentsOffAsDocumented() throws Exception {
+        Settings noPayments = TestGateways.namespaced("openapi-nopay", Map.of("gateway.auth.secret", SECRET));
+        GatewayApp other = TestGateways.started(noPayments);
+        try {
+            HttpRequest request = HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + other.port() + "/api/orders/58/pay"))
+                    .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + PAYMENT_SECRET)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"paymentId\":\"psp-6\"}"))
+                    .build();
+            HttpResponse<String> r = GatewayTest.http.send(request, HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(404);
+            assertThat(Json.MAPPER.readTree(r.body()).path("type").asText()).endsWith("/payments-off");
+            assertThat(DOCUMENT.check("POST", "/api/orders/{orderId}/pay", r)).isEmpty();
+        } finally {
+            other.close();
+            TestGateways.removeNamespace(noPayments);
+        }
+    }
+
+    @Test
     void aRequestTheDocumentRefusesIsFoundSo() {
         assertThat(DOCUMENT.checkRequest("POST", "/api/purchases", "application/json", "{\"goodsId\":-1}"))
                 .isNotEmpty();

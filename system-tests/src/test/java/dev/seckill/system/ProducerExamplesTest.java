@@ -49,23 +49,19 @@ class ProducerExamplesTest {
     }
 
     static long orders(String requestId) throws Exception {
-        try (Connection c = pipeline.db().getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT COUNT(*) FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
-            ps.setLong(1, GOODS);
-            ps.setString(2, requestId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return Long.parseLong(orderColumn("COUNT(*)", requestId));
     }
 
     /** The order row's trace id. */
     static String traceOf(String requestId) throws Exception {
+        return orderColumn("MAX(trace_id)", requestId);
+    }
+
+    /** One aggregate over the goods' order rows of {@code requestId}. */
+    private static String orderColumn(String aggregate, String requestId) throws Exception {
         try (Connection c = pipeline.db().getConnection();
                 PreparedStatement ps = c.prepareStatement(
-                        "SELECT trace_id FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
+                        "SELECT " + aggregate + " FROM purchase_order WHERE goods_id = ? AND request_id = ?")) {
             ps.setLong(1, GOODS);
             ps.setString(2, requestId);
             try (ResultSet rs = ps.executeQuery()) {

@@ -46,20 +46,21 @@ import org.junit.jupiter.api.io.TempDir;
 class BucketedDrawVerifyTest {
     static final long GOODS = 5_407;
 
+    /** A pipeline on the test broker: 4 partitions (room for 3 buckets), a short draw allowance, and {@code more}. */
+    static Settings pipeline(Map<String, String> more) {
+        Map<String, String> all = new java.util.HashMap<>(more);
+        all.put(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap());
+        all.put("gateway.port", "0");
+        all.put("gateway.metrics.port", "0");
+        all.put("topic.partitions", "4");
+        all.put("stream.draw.allowance.ms", "300");
+        return Settings.with(all);
+    }
+
     @Test
     void aLotteryOfThreeBucketsDrawsOnceAndVerifies(@TempDir Path dir) throws Exception {
         String id = UUID.randomUUID().toString().substring(0, 6);
-        Settings base = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "4",
-                "stream.draw.allowance.ms",
-                "300"));
+        Settings base = pipeline(Map.of());
         Namespace recording = Namespace.create(base, "draw-buckets-" + id);
         Namespace drill = Namespace.create(base, "drill-draw-buckets-" + id);
         try {
@@ -176,19 +177,7 @@ class BucketedDrawVerifyTest {
     void theCommandsHeldWithTheWindowThatAreNotEntriesAreDecidedFirstComeAfterIt() throws Exception {
         String id = UUID.randomUUID().toString().substring(0, 6);
         long goods = GOODS + 1;
-        Settings base = Settings.with(Map.of(
-                Settings.KAFKA_BOOTSTRAP,
-                KafkaFixture.bootstrap(),
-                "gateway.port",
-                "0",
-                "gateway.metrics.port",
-                "0",
-                "topic.partitions",
-                "4",
-                "stream.draw.allowance.ms",
-                "300",
-                "stream.bucket.reborrow.ms",
-                "60000"));
+        Settings base = pipeline(Map.of("stream.bucket.reborrow.ms", "60000"));
         Namespace recording = Namespace.create(base, "draw-buckets-rest-" + id);
         try (Pipeline p = new Pipeline(recording).start();
                 OutcomeLog log = new OutcomeLog(base, p.topics())) {

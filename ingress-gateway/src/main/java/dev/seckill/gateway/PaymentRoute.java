@@ -110,7 +110,14 @@ final class PaymentRoute implements Handler<RoutingContext> {
                         start),
                 error -> responder.reply(
                         ctx,
-                        Problem.UNKNOWN.reply("Kafka did not acknowledge the payment in time", "kafka_unavailable"),
+                        Problem.UNKNOWN
+                                .reply(
+                                        Problem.UNKNOWN
+                                                .body("Kafka did not acknowledge the payment in time: send it again"
+                                                        + " (a payment is applied once per paymentId)")
+                                                .put("retryAfterSeconds", Replies.RETRY_AFTER_SECONDS),
+                                        "kafka_unavailable")
+                                .withHeader("Retry-After", Long.toString(Replies.RETRY_AFTER_SECONDS)),
                         start));
     }
 

@@ -67,6 +67,17 @@ record PurchaseRequest(String requestId, long goodsId, long userId, int quantity
         return new PurchaseRequest(requestId, goodsId, userId, (int) quantity);
     }
 
+    /** The valid requestId a body names, whatever else is wrong with it; null when it names none (or not JSON). */
+    static String namedRequestId(String body) {
+        if (body == null || body.isBlank()) return null;
+        try {
+            Object rid = new JsonObject(body).getValue("requestId");
+            return rid instanceof String s && CommandRules.validRequestId(s) ? s : null;
+        } catch (DecodeException | ClassCastException notAnObject) {
+            return null;
+        }
+    }
+
     private static long positiveLong(JsonObject json, String field, boolean required) throws Invalid {
         Object v = json.getValue(field);
         if (v == null) {

@@ -282,7 +282,7 @@ class GatewayDoorTest {
             assertThat(r.statusCode()).as(body).isEqualTo(400);
             JsonObject answer = new JsonObject(r.body());
             assertThat(answer.getString("field")).as(body).isEqualTo("paymentId");
-            assertThat(answer.getString("error")).as(body).contains("paymentId is required");
+            assertThat(answer.getString("detail")).as(body).contains("paymentId is required");
         }
         HttpResponse<String> named =
                 pay(gateway.port(), 9130, "{\"paymentId\":\"psp-9130.a:1\"}", "Bearer " + PAYMENT_SECRET);

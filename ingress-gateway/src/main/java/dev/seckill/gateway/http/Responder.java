@@ -1,8 +1,10 @@
 package dev.seckill.gateway.http;
 
+import dev.seckill.contracts.command.CommandRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,12 +26,21 @@ public final class Responder {
         this.metrics = metrics;
     }
 
-    /** Writes the reply unless the response already ended (a waiter answered by a shutdown, say). */
+    /**
+     * Where a route keeps the requestId the request named (its body's), once it read one: a problem answered to the
+     * request carries it ({@link #reply}).
+     */
+    public static final String REQUEST_ID = "seckill.requestId";
+
+    /**
+     * Writes the reply unless the response already ended (a waiter answered by a shutdown, say). A problem carries the
+     * {@code requestId} the request named — in its body ({@link #REQUEST_ID}) or its path — when it does not already.
+     */
     public void reply(RoutingContext ctx, Reply reply, long startNanos) {
         if (ctx.response().ended()) return;
         ctx.response().putHeader("Content-Type", "application/json"); // a problem's reply says application/problem+json
         reply.headers().forEach(ctx.response()::putHeader);
-        ctx.response().setStatusCode(reply.status()).end(reply.json());
+        ctx.response().setStatusCode(reply.status()).end(withRequestId(ctx, reply));
         int status = reply.status();
         Meters m = meters.computeIfAbsent(
                 status + "/" + reply.kind(),
@@ -42,5 +53,19 @@ public final class Responder {
                                 .register(metrics)));
         m.requests().increment();
         m.latency().record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** The reply's body, a problem's with the requestId its request named added. */
+    private static String withRequestId(RoutingContext ctx, Reply reply) {
+        if (!Problem.MEDIA_TYPE.equals(reply.headers().get("Content-Type"))) return reply.json();
+        String requestId = ctx.get(REQUEST_ID);
+        if (requestId == null) {
+            String inPath = ctx.pathParam("requestId");
+            requestId = inPath != null && CommandRules.validRequestId(inPath) ? inPath : null;
+        }
+        if (requestId == null) return reply.json();
+        JsonObject body = new JsonObject(reply.json());
+        if (body.containsKey("requestId")) return reply.json();
+        return body.put("requestId", requestId).encode();
     }
 }

@@ -1,6 +1,3 @@
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -10,6 +7,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -21,8 +20,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * An upstream service's purchase, produced straight to seckill's commands topic with only kafka-clients and Jackson
- * (no project code), following docs/contracts.md, "Producing a purchase from an upstream service": a requestId of its
+ * An upstream service's purchase, produced straight to seckill's commands topic with kafka-clients alone (no project
+ * code, no JSON library: the command is six fields, written below; a service would use the JSON library it has),
+ * following docs/contracts.md, "Producing a purchase from an upstream service": a requestId of its
  * own, the goodsId as the key (default partitioner), acceptedAt when it took the order, acks=all with idempotence; then
  * its one outcome read from the four outcome topics (read_committed) by requestId. Prints {@code <requestId>
  * <OUTCOME>[/<reason>]}, or fails with no outcome in 60 s. Args: bootstrap, topic prefix, goodsId,
@@ -35,16 +35,9 @@ public final class PurchaseProducer {
         long goodsId = Long.parseLong(args[2]);
         long userId = Long.parseLong(args[3]);
         String requestId = args.length > 4 ? args[4] : "shop-example:" + UUID.randomUUID();
-        ObjectMapper json = new ObjectMapper();
-
-        ObjectNode purchase = json.createObjectNode()
-                .put("v", 1)
-                .put("type", "purchase")
-                .put("requestId", requestId)
-                .put("goodsId", goodsId)
-                .put("userId", userId)
-                .put("quantity", 1)
-                .put("acceptedAt", Instant.now().toString()); // when this service took the order: the window judges it
+        // acceptedAt: when this service took the order (the sale's window judges it)
+        String purchase = "{\"v\":1,\"type\":\"purchase\",\"requestId\":" + quoted(requestId) + ",\"goodsId\":" + goodsId
+                + ",\"userId\":" + userId + ",\"quantity\":1,\"acceptedAt\":" + quoted(Instant.now().toString()) + "}";
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         p.put("acks", "all");
@@ -52,7 +45,8 @@ public final class PurchaseProducer {
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
             ProducerRecord<String, byte[]> record =
-                    new ProducerRecord<>(prefix + "commands", Long.toString(goodsId), json.writeValueAsBytes(purchase));
+                    new ProducerRecord<>(
+                    prefix + "commands", Long.toString(goodsId), purchase.getBytes(StandardCharsets.UTF_8));
             // W3C Trace Context: its trace id reaches the order row (a retry under the same requestId joins the same trace)
             record.headers().add("traceparent", traceparent(requestId).getBytes(StandardCharsets.UTF_8));
             producer.send(record).get(); // taken only once Kafka acknowledged it; a resend under the same id is safe
@@ -74,15 +68,35 @@ public final class PurchaseProducer {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    JsonNode o = json.readTree(r.value());
-                    if (!requestId.equals(o.path("requestId").asText())) continue;
-                    System.out.println(requestId + " " + o.path("outcome").asText()
-                            + (o.has("reason") ? "/" + o.get("reason").asText() : ""));
+                    String outcome = new String(r.value(), StandardCharsets.UTF_8);
+                    if (!requestId.equals(member(outcome, "requestId"))) continue;
+                    String reason = member(outcome, "reason");
+                    System.out.println(requestId + " " + member(outcome, "outcome") + (reason == null ? "" : "/" + reason));
                     return;
                 }
             }
         }
         throw new IllegalStateException(requestId + ": no outcome in 60 s"); // exits 1 when run on its own
+    }
+
+    /** {@code text} as a JSON string: quoted, with quotes, backslashes and control characters escaped. */
+    static String quoted(String text) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+
+    /**
+     * A string member of an outcome (a flat JSON object whose strings — requestIds, outcome kinds, reasons — hold no
+     * quote or backslash: docs/contracts.md); null when it has none.
+     */
+    static String member(String outcome, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"\\\\]*)\"").matcher(outcome);
+        return m.find() ? m.group(1) : null;
     }
 
     /** A W3C traceparent whose trace id and span id are the SHA-256 of the requestId's first 16 and next 8 bytes. */

@@ -17,28 +17,38 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.tools.ToolProvider;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
- * Runs the examples of docs/examples as an outsider would: a Java one compiled against kafka-clients and Jackson only
- * (no project code) and its {@code main} run; a Python one with Debian's {@code /usr/bin/python3}. Returns what it
+ * Runs the examples of docs/examples as an outsider would: a Java one compiled against kafka-clients (a consumer also
+ * Jackson) and no project code and its {@code main} run; a Python one with Debian's {@code /usr/bin/python3}. Returns what it
  * printed.
  */
 final class Examples {
     static final Path ROOT = Path.of(System.getenv().getOrDefault("SECKILL_ROOT", ".."));
     static final Path PYTHON = Path.of("/usr/bin/python3");
 
+    /** The examples compiled against kafka-clients alone: a producer needs no other library. */
+    static final Set<String> KAFKA_CLIENTS_ONLY = Set.of("PurchaseProducer");
+
     private Examples() {}
 
-    /** Compiles docs/examples/{@code name}.java with only kafka-clients and Jackson on the classpath and runs it. */
+    /**
+     * Compiles docs/examples/{@code name}.java with only kafka-clients (and Jackson, unless {@link #KAFKA_CLIENTS_ONLY})
+     * on the classpath and runs it.
+     */
     static String runJava(String name, String... args) throws Exception {
         Path source = ROOT.resolve("docs/examples/" + name + ".java");
         Path classes = Files.createTempDirectory("example-" + name);
         try {
-            String classpath = Stream.of(KafkaConsumer.class, ObjectMapper.class, JsonParser.class, JsonInclude.class)
+            Stream<Class<?>> libraries = KAFKA_CLIENTS_ONLY.contains(name)
+                    ? Stream.of(KafkaConsumer.class)
+                    : Stream.of(KafkaConsumer.class, ObjectMapper.class, JsonParser.class, JsonInclude.class);
+            String classpath = libraries
                     .map(c -> {
                         try {
                             return Path.of(c.getProtectionDomain()

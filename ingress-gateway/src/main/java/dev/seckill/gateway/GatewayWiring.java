@@ -12,6 +12,7 @@ import dev.seckill.gateway.limit.RefusalBudget;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.Waiters;
+import dev.seckill.kit.trace.TraceMdc;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -78,7 +79,9 @@ record GatewayWiring(
     private static void unrouted(Responder responder, RoutingContext ctx, Problem problem, String kind) {
         // an error handler for 500 keeps Vert.x from logging the failure: this one does
         if (problem == Problem.INTERNAL)
-            LOG.error("{} {} failed", ctx.request().method(), ctx.request().path(), ctx.failure());
+            try (TraceMdc ignored = TraceMdc.put(ctx.response().headers().get("X-Trace-Id"), null)) {
+                LOG.error("{} {} failed", ctx.request().method(), ctx.request().path(), ctx.failure());
+            }
         String detail = problem == Problem.INTERNAL
                 ? "the gateway failed to answer " + ctx.request().method() + " "
                         + ctx.request().path() + "; retry, or see its log"

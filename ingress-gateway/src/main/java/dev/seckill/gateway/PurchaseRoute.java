@@ -159,7 +159,13 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                 },
                 error -> {
                     spans.failed(error);
-                    TraceLog.warn(LOG, a.traceId(), "Kafka did not take {}: {}", requestId, error.getMessage());
+                    TraceLog.warn(
+                            LOG,
+                            spans.traceId(a.ctx(), a.traceId()),
+                            spans.spanId(),
+                            "Kafka did not take {}: {}",
+                            requestId,
+                            error.getMessage());
                     answer(a, Replies.unavailable(requestId, error));
                 });
     }

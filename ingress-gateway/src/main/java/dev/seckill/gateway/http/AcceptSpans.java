@@ -60,6 +60,11 @@ public final class AcceptSpans {
         return publish.getSpanContext().getTraceId();
     }
 
+    /** The request span's id, for the log lines about this request; "" with tracing off. */
+    public String spanId() {
+        return request == null ? "" : request.getSpanContext().getSpanId();
+    }
+
     public void acked() {
         if (publish == null) return;
         publish.end();

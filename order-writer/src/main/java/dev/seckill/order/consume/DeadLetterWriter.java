@@ -3,6 +3,8 @@ package dev.seckill.order.consume;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.kit.retry.Backoff;
+import dev.seckill.kit.trace.TraceMdc;
+import dev.seckill.kit.trace.Tracing;
 import dev.seckill.order.OrderWriterSettings;
 import dev.seckill.order.write.DeadLetter;
 import io.micrometer.core.instrument.Counter;
@@ -15,7 +17,6 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * Sends a record that can never be written to {@code <p>dlq}: its key, value and headers, and the dead-letter headers
@@ -89,18 +90,13 @@ public final class DeadLetterWriter {
                 dead.reason());
     }
 
-    /** A warning under the record's traceId; a rare path (a record that can never be written), so no cost to spare. */
+    /**
+     * A warning under the record's traceId and the span its {@code traceparent} names (the stream's decision); a rare
+     * path (a record that can never be written), so no cost to spare.
+     */
     private static void warn(ConsumerRecord<String, byte[]> source, String format, Object... args) {
-        String traceId = TraceHeaders.get(source.headers());
-        if (traceId == null) {
+        try (TraceMdc ignored = TraceMdc.put(TraceHeaders.get(source.headers()), Tracing.spanId(source.headers()))) {
             LOG.warn(format, args);
-            return;
-        }
-        MDC.put("traceId", traceId);
-        try {
-            LOG.warn(format, args);
-        } finally {
-            MDC.remove("traceId");
         }
     }
 

@@ -2,7 +2,7 @@ package dev.seckill.order.write;
 
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.kit.retry.Backoff;
-import dev.seckill.kit.trace.Tracing;
+import dev.seckill.kit.trace.TraceMdc;
 import dev.seckill.order.store.Orders;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -18,7 +17,6 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * Writes a batch in one DB transaction, in the batch's order: runs of purchases through the multi-row fast path, the
@@ -77,12 +75,12 @@ public final class BatchWriter {
      */
     private List<DeadLetter> write(Batch batch) throws SQLException {
         Timer.Sample sample = Timer.start(metrics);
-        Instant start = Tracing.on() ? Instant.now() : null;
+        WriteSpans spans = WriteSpans.start(batch.records());
         List<DeadLetter> deadLetters;
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try {
-                deadLetters = writeFast(c, batch);
+                deadLetters = writeFast(c, batch, spans);
                 c.commit();
             } catch (SQLException | RuntimeException e) {
                 try {
@@ -92,41 +90,46 @@ public final class BatchWriter {
                 }
                 throw e;
             }
+        } catch (SQLException | RuntimeException e) {
+            spans.failed(e);
+            throw e;
         }
         sample.stop(Timer.builder("seckill_writer_db_batch")
                 .publishPercentileHistogram()
                 .register(metrics));
-        if (start != null) WriteSpans.written(batch.records(), start, deadLetters.size());
+        spans.written(deadLetters.size());
         return deadLetters;
     }
 
     /** The pieces in order: each run of purchases in multi-row INSERTs, each other record alone; on a data error, all one by one. */
-    private List<DeadLetter> writeFast(Connection c, Batch batch) throws SQLException {
+    private List<DeadLetter> writeFast(Connection c, Batch batch, WriteSpans spans) throws SQLException {
         List<DeadLetter> deadLetters = new ArrayList<>();
         try {
             for (Piece piece : batch.pieces()) {
                 if (piece instanceof Piece.Run run) {
                     int written = Orders.recordAll(c, run.deductions());
-                    if (written < 0) deadLetters.addAll(writeEach(c, run.records())); // a release waits for an order
+                    if (written < 0)
+                        deadLetters.addAll(writeEach(c, run.records(), spans)); // a release waits for an order
                     else metrics.counter("seckill_orders_written").increment(written);
-                } else deadLetters.addAll(writeEach(c, List.of(((Piece.One) piece).record())));
+                } else deadLetters.addAll(writeEach(c, List.of(((Piece.One) piece).record()), spans));
             }
             return deadLetters;
         } catch (SQLException e) {
             if (!isDataError(e)) throw e;
             c.rollback();
-            return writeEach(c, batch.records());
+            return writeEach(c, batch.records(), spans);
         }
     }
 
     /** The per-record path: a savepoint per record, so a record at fault is rolled back alone and dead-lettered. */
-    private List<DeadLetter> writeEach(Connection c, List<ConsumerRecord<String, byte[]>> records) throws SQLException {
+    private List<DeadLetter> writeEach(Connection c, List<ConsumerRecord<String, byte[]>> records, WriteSpans spans)
+            throws SQLException {
         List<DeadLetter> deadLetters = new ArrayList<>();
         int orders = 0;
         for (ConsumerRecord<String, byte[]> r : records) {
             Savepoint sp = c.setSavepoint();
             try {
-                if (apply(c, r)) orders++;
+                if (apply(c, r, spans)) orders++;
             } catch (PoisonRecord p) {
                 c.rollback(sp);
                 deadLetters.add(new DeadLetter(r, p.getMessage()));
@@ -140,15 +143,11 @@ public final class BatchWriter {
         return deadLetters;
     }
 
-    private boolean apply(Connection c, ConsumerRecord<String, byte[]> r) throws SQLException, PoisonRecord {
+    private boolean apply(Connection c, ConsumerRecord<String, byte[]> r, WriteSpans spans)
+            throws SQLException, PoisonRecord {
         String traceId = TraceHeaders.get(r.headers());
-        MDC.put("traceId", traceId == null ? "" : traceId);
-        MDC.put("spanId", Tracing.spanId(r.headers())); // the stream's decision span, when the record carries one
-        try {
+        try (TraceMdc ignored = TraceMdc.put(traceId, spans.spanId(r))) {
             return handlers.handlerOf(r.topic()).apply(c, r, traceId);
-        } finally {
-            MDC.remove("traceId");
-            MDC.remove("spanId");
         }
     }
 

@@ -110,13 +110,20 @@ class OpenApiContractTest {
         HttpResponse<String> r = GatewayTest.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         VIOLATIONS.addAll(DOCUMENT.check(method, template, r));
         String contentType = body == null ? null : contentTypeOf(headers);
-        List<String> request = DOCUMENT.checkRequest(method, template, contentType, body);
+        List<String> request = new ArrayList<>(DOCUMENT.checkRequest(method, template, contentType, body));
+        Map<String, String> sent = new java.util.HashMap<>();
+        for (int i = 0; i < headers.length; i += 2) sent.put(headers[i], headers[i + 1]);
+        List<String> parameters = DOCUMENT.checkParameters(method, template, path, sent);
+        request.addAll(parameters);
         // a request the gateway took is one the document allows; one it refused for its body, one it does not
         if (r.statusCode() < 400 && !request.isEmpty())
             VIOLATIONS.add("taken, but not a request the document allows: " + request);
         if (refusedForItsBody(r, body) && request.isEmpty())
             VIOLATIONS.add(method + " " + template + " refused with " + r.statusCode()
                     + " for its body, which the document allows: " + body);
+        if (refusedForAParameter(r, method, template) && parameters.isEmpty())
+            VIOLATIONS.add(method + " " + template + " refused with " + r.statusCode()
+                    + " for a parameter the document allows: " + path);
         return r;
     }
 
@@ -140,6 +147,14 @@ class OpenApiContractTest {
         } catch (Exception notJson) {
             return true;
         }
+    }
+
+    /** A 400 whose problem names one of the operation's path or query parameters. */
+    private static boolean refusedForAParameter(HttpResponse<String> r, String method, String template)
+            throws Exception {
+        if (r.statusCode() != 400) return false;
+        String field = Json.MAPPER.readTree(r.body()).path("field").asText("");
+        return DOCUMENT.pathAndQueryParameters(method, template).contains(field);
     }
 
     static HttpResponse<String> purchase(String body, String... headers) throws Exception {
@@ -482,6 +497,22 @@ class OpenApiContractTest {
                 .isNotEmpty();
         assertThat(DOCUMENT.checkRequest("POST", "/api/purchases", "application/json", "{\"goodsId\":7}"))
                 .isEmpty();
+        // parameters: a path, a query, a missing required one
+        String status = "/api/purchases/{requestId}";
+        assertThat(DOCUMENT.checkParameters("GET", status, "/api/purchases/bad%20id", Map.of()))
+                .singleElement()
+                .asString()
+                .contains("parameter requestId");
+        assertThat(DOCUMENT.checkParameters("GET", status, "/api/purchases/oa-1", Map.of("Prefer", "wait=1")))
+                .isEmpty();
+        assertThat(DOCUMENT.checkParameters("GET", "/api/purchases", "/api/purchases?goodsId=x", Map.of()))
+                .singleElement()
+                .asString()
+                .contains("parameter goodsId");
+        assertThat(DOCUMENT.checkParameters("GET", "/api/purchases", "/api/purchases", Map.of()))
+                .containsExactly("GET /api/purchases request: parameter goodsId missing");
+        assertThat(DOCUMENT.checkParameters("GET", "/api/purchases", "/api/purchases?goodsId=7", Map.of()))
+                .isEmpty();
     }
 
     @Test
@@ -524,6 +555,11 @@ class OpenApiContractTest {
         assertThat(DOCUMENT.check("POST", "/api/purchases", limited))
                 .as("Retry-After is sent")
                 .isEmpty();
+        // a header's value its schema refuses
+        ((ObjectNode) planted.at("/components/headers/RetryAfter/schema")).put("pattern", "^soon$");
+        assertThat(new OpenApiDocument(Json.MAPPER.writeValueAsString(planted))
+                        .check("POST", "/api/purchases", limited))
+                .anySatisfy(v -> assertThat(v).contains("header Retry-After"));
         assertThat(DOCUMENT.check("POST", "/api/purchases", accepted)).isEmpty();
         assertThat(new String(accepted.body().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
                 .contains("PENDING");

@@ -26,7 +26,8 @@ import java.util.Set;
  * The gateway's OpenAPI 3.1 document as a checker of real exchanges: an answer must be one its operation documents —
  * the status, the media type, the body against the response's schema (networknt's validator in the OpenAPI 3.1
  * dialect, every {@code $ref} resolved in the document), and each of the API's headers it carries documented for that
- * response. The document itself must parse without a message (swagger-parser).
+ * response, its value valid by the header's schema; a request's body and its path, query and header parameters against
+ * their schemas. The document itself must parse without a message (swagger-parser).
  */
 final class OpenApiDocument {
     static final String ID = "https://seckill.dev/gateway/openapi.yaml";
@@ -86,12 +87,12 @@ final class OpenApiDocument {
         }
         for (var it = response.path("headers").fields(); it.hasNext(); ) {
             var documented = it.next();
-            JsonNode header = documented.getValue().has("$ref")
-                    ? doc.at(documented.getValue().get("$ref").asText().substring(1))
-                    : documented.getValue();
-            if (header.path("required").asBoolean()
-                    && answer.headers().firstValue(documented.getKey()).isEmpty())
+            JsonNode header = referenced(documented.getValue());
+            var value = answer.headers().firstValue(documented.getKey());
+            if (header.path("required").asBoolean() && value.isEmpty())
                 out.add(at + ": header " + documented.getKey() + " documented as always sent, missing");
+            if (value.isPresent() && header.has("schema"))
+                out.addAll(validateValue(at + " header " + documented.getKey(), header.get("schema"), value.get()));
         }
         String type = answer.headers()
                 .firstValue("content-type")
@@ -127,6 +128,102 @@ final class OpenApiDocument {
         return validate(at, pointer, body);
     }
 
+    /**
+     * Every way a request's parameters depart from what its operation (and its path) documents: each path, query and
+     * header parameter against its schema, a required one missing.
+     *
+     * @param path    the request's path and query as sent ({@code /api/purchases?goodsId=7})
+     * @param headers the request's headers, name then value
+     */
+    List<String> checkParameters(String method, String pathTemplate, String path, Map<String, String> headers) {
+        String at = method.toUpperCase(Locale.ROOT) + " " + pathTemplate + " request";
+        JsonNode item = doc.path("paths").path(pathTemplate);
+        List<JsonNode> parameters = new ArrayList<>();
+        item.path("parameters").forEach(parameters::add);
+        item.path(method.toLowerCase(Locale.ROOT)).path("parameters").forEach(parameters::add);
+        String[] pathAndQuery = path.split("\\?", 2);
+        Map<String, String> query = new java.util.HashMap<>();
+        if (pathAndQuery.length > 1)
+            for (String pair : pathAndQuery[1].split("&")) {
+                String[] kv = pair.split("=", 2);
+                query.put(decoded(kv[0]), kv.length > 1 ? decoded(kv[1]) : "");
+            }
+        Map<String, String> inPath = pathParameters(pathTemplate, pathAndQuery[0]);
+        Map<String, String> inHeaders = new java.util.HashMap<>();
+        headers.forEach((k, v) -> inHeaders.put(k.toLowerCase(Locale.ROOT), v));
+        List<String> out = new ArrayList<>();
+        for (JsonNode p : parameters) {
+            JsonNode parameter = referenced(p);
+            String name = parameter.path("name").asText();
+            String value = switch (parameter.path("in").asText()) {
+                case "path" -> inPath.get(name);
+                case "query" -> query.get(name);
+                case "header" -> inHeaders.get(name.toLowerCase(Locale.ROOT));
+                default -> null;
+            };
+            if (value == null) {
+                if (parameter.path("required").asBoolean()) out.add(at + ": parameter " + name + " missing");
+                continue;
+            }
+            out.addAll(validateValue(at + " parameter " + name, parameter.path("schema"), value));
+        }
+        return out;
+    }
+
+    /** The names of the operation's path and query parameters. */
+    Set<String> pathAndQueryParameters(String method, String pathTemplate) {
+        Set<String> out = new java.util.HashSet<>();
+        JsonNode item = doc.path("paths").path(pathTemplate);
+        for (JsonNode list : List.of(
+                item.path("parameters"),
+                item.path(method.toLowerCase(Locale.ROOT)).path("parameters")))
+            for (JsonNode p : list) {
+                JsonNode parameter = referenced(p);
+                if (Set.of("path", "query").contains(parameter.path("in").asText()))
+                    out.add(parameter.path("name").asText());
+            }
+        return out;
+    }
+
+    /** The template's {@code {name}} segments as they appear in {@code path} (decoded). */
+    private static Map<String, String> pathParameters(String template, String path) {
+        String[] names = template.split("/");
+        String[] values = path.split("/", -1);
+        Map<String, String> out = new java.util.HashMap<>();
+        for (int i = 0; i < names.length && i < values.length; i++)
+            if (names[i].startsWith("{") && names[i].endsWith("}"))
+                out.put(names[i].substring(1, names[i].length() - 1), decoded(values[i]));
+        return out;
+    }
+
+    private static String decoded(String text) {
+        return java.net.URLDecoder.decode(text, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Every way a parameter's or header's text departs from its {@code schema}: read as a number when the schema (or
+     * the one it refers to) is of a numeric type and the text is one, else as a string.
+     */
+    private List<String> validateValue(String at, JsonNode schema, String text) {
+        JsonNode target = referenced(schema);
+        String type = target.path("type").asText("");
+        String json;
+        try {
+            json = (type.equals("integer") || type.equals("number")) && text.matches("-?[0-9]+(\\.[0-9]+)?")
+                    ? text
+                    : Json.MAPPER.writeValueAsString(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> out = new ArrayList<>();
+        // a reference resolves in the document; an inline schema (a type and a pattern) stands alone
+        Schema s = schema.has("$ref")
+                ? schemas.getSchema(SchemaLocation.of(ID + schema.get("$ref").asText()))
+                : schemas.getSchema(schema.toString(), InputFormat.JSON);
+        for (Error e : s.validate(json, InputFormat.JSON)) out.add(at + " '" + text + "': " + e);
+        return out;
+    }
+
     /** Every way {@code body} departs from the schema at {@code pointer} in the document. */
     List<String> validate(String at, String pointer, String body) {
         List<String> out = new ArrayList<>();
@@ -138,6 +235,11 @@ final class OpenApiDocument {
         Schema schema = schemas.getSchema(SchemaLocation.of(ID + "#" + pointer));
         for (Error e : schema.validate(body, InputFormat.JSON)) out.add(at + ": " + e);
         return out;
+    }
+
+    /** {@code node}, or what its {@code $ref} names in the document. */
+    private JsonNode referenced(JsonNode node) {
+        return node.has("$ref") ? doc.at(node.get("$ref").asText().substring(1)) : node;
     }
 
     private static boolean documents(JsonNode headers, String name) {

@@ -3,6 +3,10 @@ package dev.seckill.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.dialect.OpenApi31;
 import dev.seckill.contracts.Json;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.harness.Namespace;
@@ -14,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -75,7 +80,30 @@ class CurlQuickstartTest {
             assertThat(a.get("requestId").asText()).isEqualTo("my-first-1");
             assertThat(a.get("status").asText()).as(a.toString()).isEqualTo("SUCCESS");
         }
+        // each answer is one the gateway's OpenAPI document describes: the purchase decided within its wait, its read
+        assertThat(documented("/paths/~1api~1purchases/post/responses/200", answers.get(0)))
+                .isEmpty();
+        assertThat(documented("/paths/~1api~1purchases~1{requestId}/get/responses/200", answers.get(1)))
+                .isEmpty();
+        assertThat(documented(
+                        "/paths/~1api~1purchases~1{requestId}/get/responses/200",
+                        Json.MAPPER.readTree("{\"status\":\"SOLD\"}")))
+                .as("the check can fail")
+                .isNotEmpty();
         assertThat(pipeline.orderIdOf("my-first-1")).as("the order row").isNotNull();
+    }
+
+    /** What the gateway's OpenAPI document finds wrong with {@code body} as the JSON answer at {@code response}. */
+    static List<com.networknt.schema.Error> documented(String response, JsonNode body) throws Exception {
+        String id = "https://seckill.dev/gateway/openapi.yaml";
+        String text;
+        try (var in = CurlQuickstartTest.class.getResourceAsStream("/dev/seckill/gateway/openapi.yaml")) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8); // the document the gateway's jar serves
+        }
+        SchemaRegistry schemas =
+                SchemaRegistry.withDefaultDialect(OpenApi31.getInstance(), b -> b.schemas(Map.of(id, text)));
+        return schemas.getSchema(SchemaLocation.of(id + "#" + response + "/content/application~1json/schema"))
+                .validate(body.toString(), InputFormat.JSON);
     }
 
     /** The README block's shell lines from {@code TOKEN=} on, comments left out. */

@@ -37,18 +37,18 @@ public final class AnswerBenchmark {
     record Row(int commitMs, double decisionsPerSecond, AnswerPhases.Figures figures) {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        int[] intervals = Arrays.stream(f.get("commit-intervals", "20,50,100").split(","))
+        int[] intervals = Arrays.stream(f.get("commit-intervals").split(","))
                 .map(String::trim)
                 .mapToInt(Integer::parseInt)
                 .toArray();
         AnswerPhases.Shape shape = new AnswerPhases.Shape(
-                (int) f.getCount("sequential", 200),
-                f.getLong("rate", 2000),
-                (int) f.getCount("seconds", 30),
-                (int) f.getCount("requests", 50_000),
-                (int) f.getLong("concurrency", 500),
-                (int) f.getCount("warmup", 30_000));
-        int decide = (int) f.getCount("decide", 300_000);
+                (int) f.getCount("sequential"),
+                f.getLong("rate"),
+                (int) f.getCount("seconds"),
+                (int) f.getCount("requests"),
+                (int) f.getLong("concurrency"),
+                (int) f.getCount("warmup"));
+        int decide = (int) f.getCount("decide");
         // the stream's poll timeout: left to the configuration (SECKILL_STREAM_POLL_MS) unless given
         if (f.has("poll-ms"))
             base = base.and(Map.of(StockStreamSettings.POLL_MS.name(), Long.toString(f.getCount("poll-ms", 0))));

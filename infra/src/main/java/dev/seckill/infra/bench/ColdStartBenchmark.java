@@ -49,11 +49,11 @@ public final class ColdStartBenchmark {
     private ColdStartBenchmark() {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        int requests = (int) f.getLong("requests", 50_000);
-        int concurrency = (int) f.getLong("concurrency", 500);
-        long stock = f.getLong("stock", 1000);
+        int requests = (int) f.getLong("requests");
+        int concurrency = (int) f.getLong("concurrency");
+        long stock = f.getLong("stock");
         int users = (int) f.getLong("users", Math.max(1, requests / 2));
-        int warmTraffic = (int) f.getCount("warm-traffic", 50_000);
+        int warmTraffic = (int) f.getCount("warm-traffic");
         int gatewayWarmup = (int) f.getCount("gateway-warmup", WarmupSettings.gatewayRequests(base));
         int streamWarmup = (int) f.getCount("stream-warmup", WarmupSettings.streamCommands(base));
         Map<String, Variant> all = new LinkedHashMap<>();
@@ -61,7 +61,7 @@ public final class ColdStartBenchmark {
         all.put("warm-up", new Variant("fresh, warm-up on", true, 0));
         all.put("warmed", new Variant("warmed by traffic", false, warmTraffic));
         List<Variant> variants = new ArrayList<>();
-        for (String v : f.get("variants", "cold,warm-up,warmed").split(",")) {
+        for (String v : f.get("variants").split(",")) {
             if (!all.containsKey(v)) throw new Flags.UsageError("--variants lists cold, warm-up, warmed");
             variants.add(all.get(v));
         }

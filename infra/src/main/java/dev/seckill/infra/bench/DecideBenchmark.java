@@ -34,12 +34,12 @@ public final class DecideBenchmark {
     }
 
     private static int measure(Settings base, Flags f, PrintStream out) throws Exception {
-        int n = (int) f.getLong("commands", 1_000_000);
-        int goodsCount = (int) f.getLong("goods", 1);
-        long stock = f.getLong("stock", 1000);
-        int rawOps = (int) f.getLong("raw", 200_000);
-        int warmup = (int) f.getCount("warmup", 300_000);
-        int luaCommands = (int) f.getCount("lua-commands", 300_000);
+        int n = (int) f.getLong("commands");
+        int goodsCount = (int) f.getLong("goods");
+        long stock = f.getLong("stock");
+        int rawOps = (int) f.getLong("raw");
+        int warmup = (int) f.getCount("warmup");
+        int luaCommands = (int) f.getCount("lua-commands");
         boolean luaRun = luaCommands > 0 && stock * goodsCount < n;
         String name = "bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(base, name);
@@ -138,7 +138,7 @@ public final class DecideBenchmark {
 
     private static Settings streamSettings(Namespace ns, Flags f) {
         // the commit interval is the app's default (StockStreamApp) unless --commit-ms says otherwise
-        Settings s = ns.settings().and(Map.of(StockStreamSettings.THREADS.name(), f.get("threads", "2")));
+        Settings s = ns.settings().and(Map.of(StockStreamSettings.THREADS.name(), f.get("threads")));
         return f.has("commit-ms")
                 ? s.and(Map.of(StockStreamSettings.COMMIT_INTERVAL_MS.name(), f.get("commit-ms", "")))
                 : s;

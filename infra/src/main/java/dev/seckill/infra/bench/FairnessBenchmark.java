@@ -44,13 +44,13 @@ public final class FairnessBenchmark {
     }
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        int buyers = (int) f.getLong("buyers", 2_500);
-        long units = f.getLong("units", 1_000);
-        long delay = f.getLong("delay-ms", 50);
-        int bots = (int) f.getLong("bots", 100);
-        int botRequests = (int) f.getLong("bot-requests", 20);
-        long window = f.getLong("window-ms", 2_000);
-        long allowance = f.getLong("allowance-ms", 500);
+        int buyers = (int) f.getLong("buyers");
+        long units = f.getLong("units");
+        long delay = f.getLong("delay-ms");
+        int bots = (int) f.getLong("bots");
+        int botRequests = (int) f.getLong("bot-requests");
+        long window = f.getLong("window-ms");
+        long allowance = f.getLong("allowance-ms");
         refuseVacuous(buyers, units, bots);
         String name = "bench-fair-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(

@@ -46,13 +46,13 @@ public final class GatewayBenchmark {
     }
 
     private static int measure(Settings base, Flags f, PrintStream out) throws Exception {
-        String generator = f.get("generator", "raw");
+        String generator = f.get("generator");
         GatewayRun.Load load = new GatewayRun.Load(
-                (int) f.getLong("requests", 50_000),
-                (int) f.getLong("concurrency", 500),
-                (int) f.getLong("warmup", 100_000),
+                (int) f.getLong("requests"),
+                (int) f.getLong("concurrency"),
+                (int) f.getLong("warmup"),
                 (int) f.getCount("settle-rounds", MAX_SETTLE_ROUNDS),
-                f.has("closed-only") ? 0 : f.getLong("rate", 15_000),
+                f.has("closed-only") ? 0 : f.getLong("rate"),
                 generator,
                 f.has("request-ids"));
         int requests = load.requests();
@@ -60,7 +60,7 @@ public final class GatewayBenchmark {
         if (load.requestIds() && !generator.equals("raw"))
             throw new Flags.UsageError("--request-ids needs the raw generator");
         if (!Set.of("raw", "jvm").contains(generator)) throw new Flags.UsageError("--generator is raw or jvm");
-        List<String> kinds = switch (f.get("token", "hs256")) {
+        List<String> kinds = switch (f.get("token")) {
             case "hs256" -> List.of("hs256");
             case "rs256" -> List.of("rs256");
             case "both" -> List.of("hs256", "rs256");

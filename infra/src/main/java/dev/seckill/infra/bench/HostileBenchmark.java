@@ -43,15 +43,15 @@ public final class HostileBenchmark {
     static final int CLAIM_SAMPLE = 200;
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        int buyers = (int) f.getLong("buyers", 500);
-        long stock = f.getLong("stock", 1000);
+        int buyers = (int) f.getLong("buyers");
+        long stock = f.getLong("stock");
         Shape shape = new Shape(
                 buyers,
                 stock,
                 (int) Math.min(CommandRules.MAX_QUANTITY, Math.max(1, (2 * stock + buyers - 1) / buyers)),
-                (int) f.getCount("hostile-accounts", 100),
-                (int) f.getCount("get-connections", 400),
-                (int) f.getCount("seconds", 0),
+                (int) f.getCount("hostile-accounts"),
+                (int) f.getCount("get-connections"),
+                (int) f.getCount("seconds"),
                 base.get(GatewaySettings.LIMIT_USER_PER_SECOND),
                 (int) Math.max(1, base.get(GatewaySettings.LIMIT_USER_BURST)),
                 CLAIM_SAMPLE);

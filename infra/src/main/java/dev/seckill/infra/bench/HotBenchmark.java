@@ -53,14 +53,14 @@ public final class HotBenchmark {
     record Measured(int buckets, double rate, double steady, long sold, double streamCpuUs) {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        int n = (int) f.getCount("commands", 200_000);
-        int warmup = (int) f.getCount("warmup", 100_000);
+        int n = (int) f.getCount("commands");
+        int warmup = (int) f.getCount("warmup");
         List<Integer> counts = new ArrayList<>();
-        for (String b : f.get("buckets", "1,2,4").split(",")) counts.add(Integer.parseInt(b.trim()));
+        for (String b : f.get("buckets").split(",")) counts.add(Integer.parseInt(b.trim()));
         String name = "hot-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
                 "bench hot: %,d purchases of one goods, every one through Lua, in %s buckets, %s stream threads%n",
-                n, counts, f.get("threads", "2"));
+                n, counts, f.get("threads"));
         if (warmup > 0) measure(base, name + "-warmup", f, warmup, counts.get(counts.size() - 1), out);
         double rawPipelined;
         try (UnifiedJedis redis = RedisConnections.open(base)) {
@@ -100,7 +100,7 @@ public final class HotBenchmark {
         try {
             Settings s = ns.settings()
                     .and(Map.of(
-                            StockStreamSettings.THREADS.name(), f.get("threads", "2"),
+                            StockStreamSettings.THREADS.name(), f.get("threads"),
                             StockStreamSettings.HOP_SECRET.name(), HopSeal.freshKey()));
             Topics topics = new Topics(s.topicPrefix());
             TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);

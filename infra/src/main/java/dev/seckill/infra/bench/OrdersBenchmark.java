@@ -36,9 +36,9 @@ public final class OrdersBenchmark {
     private OrdersBenchmark() {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        int n = (int) f.getLong("orders", 100_000);
-        int rawSingle = (int) f.getLong("raw-single", 5_000);
-        int warmup = (int) f.getCount("warmup", 100_000);
+        int n = (int) f.getLong("orders");
+        int rawSingle = (int) f.getLong("raw-single");
+        int warmup = (int) f.getCount("warmup");
         String name = "bench-orders-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Namespace ns = Namespace.create(base, name);
         Settings s = writerSettings(ns, f);

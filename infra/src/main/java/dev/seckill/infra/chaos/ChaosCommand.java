@@ -26,18 +26,18 @@ public final class ChaosCommand {
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         List<ChaosScenario> scenarios = new ArrayList<>();
-        for (String name : f.get("scenario", "all").split(","))
+        for (String name : f.get("scenario").split(","))
             if (name.equals("all")) scenarios.addAll(ChaosScenario.ALL);
             else scenarios.add(ChaosScenario.named(name));
-        long seed = f.getLong("seed", 42);
+        long seed = f.getLong("seed");
         ChaosRun.Sale sale = new ChaosRun.Sale(
-                f.getLong("stock", 300),
-                (int) f.getLong("requests", 8_000),
-                (int) f.getLong("concurrency", 100),
-                (int) f.getLong("users", 4_000),
-                (int) f.getLong("buckets", 1));
-        ChaosRun.Shape shape = new ChaosRun.Shape((int) f.getCount("stream-instances", 1), warmup(f));
-        int brokers = (int) f.getCount("brokers", 1);
+                f.getLong("stock"),
+                (int) f.getLong("requests"),
+                (int) f.getLong("concurrency"),
+                (int) f.getLong("users"),
+                (int) f.getLong("buckets"));
+        ChaosRun.Shape shape = new ChaosRun.Shape((int) f.getCount("stream-instances"), warmup(f));
+        int brokers = (int) f.getCount("brokers");
         if (brokers != 1 && brokers != 3) throw new Flags.UsageError("--brokers must be 1 or 3, got " + brokers);
         String run = "chaos-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         // with --json stdout is the document only: what each scenario does goes to stderr

@@ -44,77 +44,77 @@ public final class BenchCommands {
     public static final CliCommand BENCH_DECIDE = CliCommand.of(
             "bench decide",
             "stock-stream decisions/s next to raw Lua ops/s, for the sale as given and with every purchase through Lua",
-            value("commands", "N"),
-            value("goods", "N"),
-            value("stock", "N"),
-            value("threads", "N"),
+            value("commands", "N", "1000000"),
+            value("goods", "N", "1"),
+            value("stock", "N", "1000"),
+            value("threads", "N", "2"),
             value("commit-ms", "N"),
-            value("raw", "N"),
-            value("warmup", "N"),
-            value("lua-commands", "N"),
+            value("raw", "N", "200000"),
+            value("warmup", "N", "300000"),
+            value("lua-commands", "N", "300000"),
             flag("trace"));
     public static final CliCommand BENCH_HOT = CliCommand.of(
             "bench hot",
             "one goods, every purchase through Lua, decided in 1, 2 and 4 buckets: decisions/s next to raw pipelined Lua",
-            value("commands", "N"),
-            value("buckets", "N,N,..."),
-            value("threads", "N"),
-            value("warmup", "N"));
+            value("commands", "N", "200000"),
+            value("buckets", "N,N,...", "1,2,4"),
+            value("threads", "N", "2"),
+            value("warmup", "N", "100000"));
     public static final CliCommand BENCH_ORDERS = CliCommand.of(
             "bench orders",
             "order-writer orders/s next to raw single-row and batched INSERT rows/s",
-            value("orders", "N"),
+            value("orders", "N", "100000"),
             value("batch", "N"),
-            value("raw-single", "N"),
-            value("warmup", "N"));
+            value("raw-single", "N", "5000"),
+            value("warmup", "N", "100000"));
     public static final CliCommand BENCH_GATEWAY = CliCommand.of(
             "bench gateway",
             "accepted/s and accept latency p50/p99/p99.9 with a real broker",
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("warmup", "N"),
-            value("rate", "R"),
+            value("requests", "N", "50000"),
+            value("concurrency", "N", "500"),
+            value("warmup", "N", "100000"),
+            value("rate", "R", "15000"),
             flag("closed-only"),
             flag("request-ids"),
-            value("generator", "raw|jvm"),
+            value("generator", "raw|jvm", "raw"),
             value("settle-rounds", "N"),
-            value("token", "hs256|rs256|both"),
+            value("token", "hs256|rs256|both", "hs256"),
             flag("trace"));
     public static final CliCommand BENCH_COLDSTART = CliCommand.of(
             "bench coldstart",
             "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("stock", "N"),
+            value("requests", "N", "50000"),
+            value("concurrency", "N", "500"),
+            value("stock", "N", "1000"),
             value("users", "N"),
-            value("warm-traffic", "N"),
+            value("warm-traffic", "N", "50000"),
             value("gateway-warmup", "N"),
             value("stream-warmup", "N"),
-            value("variants", "cold,warm-up,warmed"));
+            value("variants", "cold,warm-up,warmed", "cold,warm-up,warmed"));
     public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
             "bench strategies",
             "the write-up's deduct strategies side by side on one sale (pessimistic lock, optimistic lock, synchronous Redis+Lua, this pipeline), then each SIGKILLed mid-sale",
-            value("stock", "N"),
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("users", "N"),
-            value("seed", "N"),
+            value("stock", "N", "1000"),
+            value("requests", "N", "50000"),
+            value("concurrency", "N", "500"),
+            value("users", "N", "25000"),
+            value("seed", "N", "7"),
             value("warmup", "N"),
             value("strategies", "pessimistic,optimistic,sync,pipeline"),
-            value("buckets", "N"),
+            value("buckets", "N", "1"),
             flag("no-fault"),
             value("html", "FILE"));
     public static final CliCommand BENCH_ANSWER = CliCommand.of(
             "bench answer",
             "time to answer (Prefer: wait) through the whole pipeline per commit interval, next to accept latency and decisions/s",
-            value("commit-intervals", "20,50,100"),
-            value("rate", "R"),
-            value("seconds", "N"),
-            value("sequential", "N"),
-            value("requests", "N"),
-            value("concurrency", "N"),
-            value("warmup", "N"),
-            value("decide", "N"),
+            value("commit-intervals", "20,50,100", "20,50,100"),
+            value("rate", "R", "2000"),
+            value("seconds", "N", "30"),
+            value("sequential", "N", "200"),
+            value("requests", "N", "50000"),
+            value("concurrency", "N", "500"),
+            value("warmup", "N", "30000"),
+            value("decide", "N", "300000"),
             value("poll-ms", "N"),
             value("caught-up-ms", "N"));
     public static final CliCommand BENCH_HOSTILE = CliCommand.of(
@@ -122,30 +122,30 @@ public final class BenchCommands {
             "a sale alone, then the same sale beside a hostile flood (accounts posting made-up goods at their rate limit,"
                     + " connections of unauthenticated GETs of random ids): buyers' time to answer, accepted purchases"
                     + " answered 404, claims lost, Redis growth per million hostile requests, oversold",
-            value("buyers", "N"),
-            value("stock", "N"),
-            value("hostile-accounts", "N"),
-            value("get-connections", "N"),
-            value("seconds", "N"),
+            value("buyers", "N", "500"),
+            value("stock", "N", "1000"),
+            value("hostile-accounts", "N", "100"),
+            value("get-connections", "N", "400"),
+            value("seconds", "N", "0"),
             value("report", "FILE"));
 
     public static final CliCommand BENCH_FAIRNESS = CliCommand.of(
             "bench fairness",
             "who wins the opening: two equal groups one --delay-ms farther, then bots with many requestIds against people,"
                     + " each sale first come first served and as a lottery; each group's share and P(split | fair draw)",
-            value("buyers", "N"),
-            value("units", "N"),
-            value("delay-ms", "N"),
-            value("bots", "N"),
-            value("bot-requests", "N"),
-            value("window-ms", "N"),
-            value("allowance-ms", "N"));
+            value("buyers", "N", "2500"),
+            value("units", "N", "1000"),
+            value("delay-ms", "N", "50"),
+            value("bots", "N", "100"),
+            value("bot-requests", "N", "20"),
+            value("window-ms", "N", "2000"),
+            value("allowance-ms", "N", "500"));
 
     public static final CliCommand BENCH_TOKENS = CliCommand.of(
             "bench tokens",
             "what a buyer token costs the gateway (JMH, RS256 and ES256 against a JWKS): verified before, a new forged"
                     + " token (a full check), the same forged token again (refused from memory)",
-            value("seconds", "N"),
-            value("warmup", "N"),
-            value("forks", "N"));
+            value("seconds", "N", "5"),
+            value("warmup", "N", "3"),
+            value("forks", "N", "1"));
 }

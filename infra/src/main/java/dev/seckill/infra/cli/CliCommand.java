@@ -1,7 +1,9 @@
 package dev.seckill.infra.cli;
 
 import dev.seckill.infra.harness.Flags;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -21,7 +23,7 @@ public record CliCommand(String words, String operands, List<Option> options, St
      * {@code N,...}, {@code G,...} or a list of examples such as {@code 20,50,100} numbers separated by commas; any
      * other value is refused at parse time, naming the flag.
      */
-    public record Option(String name, String placeholder, boolean required) {
+    public record Option(String name, String placeholder, boolean required, String defaultValue) {
         private static final Set<String> NUMBER = Set.of("N", "R", "S", "U", "X");
 
         /** The value is one number. */
@@ -34,16 +36,22 @@ public record CliCommand(String words, String operands, List<Option> options, St
             return placeholder != null && placeholder.matches("[NG],\\.\\.\\.|\\d+(,\\d+)+");
         }
 
+        /** An optional flag with no default shown: absent means none, or its default is computed (its help says). */
         public static Option value(String name, String placeholder) {
-            return new Option(name, placeholder, false);
+            return new Option(name, placeholder, false, null);
+        }
+
+        /** An optional flag and its default, the one place it is set: the command reads it with {@code get(name)}. */
+        public static Option value(String name, String placeholder, String defaultValue) {
+            return new Option(name, placeholder, false, defaultValue);
         }
 
         public static Option required(String name, String placeholder) {
-            return new Option(name, placeholder, true);
+            return new Option(name, placeholder, true, null);
         }
 
         public static Option flag(String name) {
-            return new Option(name, null, false);
+            return new Option(name, null, false, null);
         }
 
         String shown() {
@@ -57,11 +65,15 @@ public record CliCommand(String words, String operands, List<Option> options, St
 
     /** The flags after the command's words, checked against the ones it accepts and their values' kinds. */
     public Flags parse(String[] args) {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        for (Option o : options) if (o.defaultValue() != null) defaults.put(o.name(), o.defaultValue());
         Flags f = new Flags(
                 args,
                 words.split(" ").length,
                 names(o -> o.placeholder() != null),
-                names(o -> o.placeholder() == null));
+                names(o -> o.placeholder() == null),
+                defaults,
+                names(Option::required));
         for (Option o : options) if (o.number() || o.numbers()) f.requireNumber(o.name(), o.numbers());
         return f;
     }
@@ -82,6 +94,14 @@ public record CliCommand(String words, String operands, List<Option> options, St
         if (!required.isEmpty()) b.append(' ').append(required);
         if (!optional.isEmpty()) b.append(" [").append(optional).append(']');
         return b.toString();
+    }
+
+    /** {@code --requests 50000, --concurrency 500}: each flag's declared default, or "" when none declares one. */
+    public String defaults() {
+        return options.stream()
+                .filter(o -> o.defaultValue() != null)
+                .map(o -> "--" + o.name() + " " + (o.defaultValue().isEmpty() ? "\"\"" : o.defaultValue()))
+                .collect(Collectors.joining(", "));
     }
 
     private Set<String> names(Predicate<Option> which) {

@@ -41,7 +41,9 @@ public final class CliHelp {
 
     /** One command's help: its usage with every flag it accepts, and what it does. */
     public static String help(CliCommand c) {
+        String defaults = c.defaults();
         return "usage: ./seckill " + c.usage() + "\n\n" + c.summary()
+                + (defaults.isEmpty() ? "" : "\ndefaults: " + defaults)
                 + (c.options().contains(CliCommands.JSON) ? "\n" + JSON : "");
     }
 

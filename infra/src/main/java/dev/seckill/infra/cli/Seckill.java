@@ -86,7 +86,7 @@ public final class Seckill {
             switch (args[0]) {
                 case "up" -> {
                     Flags f = CliCommands.UP.parse(args);
-                    new LocalStack(settings, home, out).up((int) f.getCount("brokers", 1));
+                    new LocalStack(settings, home, out).up((int) f.getCount("brokers"));
                     if (f.has("services") || f.has("monitoring"))
                         new ServiceStack(settings, home, out).up(f.has("monitoring"));
                 }

@@ -9,9 +9,28 @@ import java.util.regex.Pattern;
 /** {@code --name value} and {@code --switch} flags, each checked against the ones a command knows. */
 public final class Flags {
     private final Map<String, String> values = new HashMap<>();
+    private final Map<String, String> defaults;
+    private final Set<String> required;
 
-    /** Only made by the CLI's {@code CliCommand.parse}, so that every flag a command accepts is in its usage. */
+    /** Flags without declared defaults (tests that parse a command line by hand). */
     public Flags(String[] args, int from, Set<String> known, Set<String> switches) {
+        this(args, from, known, switches, Map.of(), Set.of());
+    }
+
+    /**
+     * Only made by the CLI's {@code CliCommand.parse}, so that every flag a command accepts is in its usage, and each
+     * default is the one its declaration shows ({@code defaults}: flag name → its default's text; {@code required}: the
+     * flags a command cannot run without, read without a default).
+     */
+    public Flags(
+            String[] args,
+            int from,
+            Set<String> known,
+            Set<String> switches,
+            Map<String, String> defaults,
+            Set<String> required) {
+        this.defaults = Map.copyOf(defaults);
+        this.required = Set.copyOf(required);
         for (int i = from; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--")) throw new UsageError("unexpected argument '" + a + "'");
@@ -35,8 +54,47 @@ public final class Flags {
         }
     }
 
+    /** The flag's value, or {@code fallback} — for a flag whose declaration shows no default (a computed one). */
     public String get(String name, String fallback) {
+        undeclared(name);
         return values.getOrDefault(name, fallback);
+    }
+
+    /** The flag's value, or the default its declaration shows. */
+    public String get(String name) {
+        String v = values.get(name);
+        return v != null ? v : declared(name);
+    }
+
+    /** {@link #getLong(String, long)} with the declared default. */
+    public long getLong(String name) {
+        return number(name, null, 1, "a positive number");
+    }
+
+    /** {@link #getCount(String, long)} with the declared default. */
+    public long getCount(String name) {
+        return number(name, null, 0, "zero or a positive number");
+    }
+
+    /** {@link #getDouble(String, double)} with the declared default. */
+    public double getDouble(String name) {
+        String v = values.get(name);
+        return parseDouble(name, v != null ? v : declared(name));
+    }
+
+    /** The default the flag's declaration shows; a programming error when it shows none. */
+    private String declared(String name) {
+        if (required.contains(name)) throw new UsageError("--" + name + " is required");
+        String d = defaults.get(name);
+        if (d == null) throw new IllegalStateException("--" + name + " declares no default: pass one where it is read");
+        return d;
+    }
+
+    /** A programming error: a default passed where the declaration shows one (two defaults that could differ). */
+    private void undeclared(String name) {
+        if (defaults.containsKey(name))
+            throw new IllegalStateException(
+                    "--" + name + " declares its default (" + defaults.get(name) + "): read it without a fallback");
     }
 
     public boolean has(String name) {
@@ -52,9 +110,12 @@ public final class Flags {
         return number(name, fallback, 0, "zero or a positive number");
     }
 
-    private long number(String name, long fallback, long min, String what) {
+    /** {@code fallback} null: the declared default. */
+    private long number(String name, Long fallback, long min, String what) {
+        if (fallback != null) undeclared(name);
         String v = values.get(name);
-        if (v == null) return fallback;
+        if (v == null && fallback != null) return fallback;
+        if (v == null) v = declared(name);
         try {
             long l = Long.parseLong(v.replace("_", "").replace(",", ""));
             if (l < min) throw new UsageError("--" + name + " must be " + what + ", got " + v);
@@ -87,8 +148,13 @@ public final class Flags {
 
     /** A fraction or any real number, e.g. {@code --repeat-ratio 0.3}. */
     public double getDouble(String name, double fallback) {
+        undeclared(name);
         String v = values.get(name);
         if (v == null) return fallback;
+        return parseDouble(name, v);
+    }
+
+    private static double parseDouble(String name, String v) {
         try {
             return Double.parseDouble(v.replace("_", "").replace(",", ""));
         } catch (NumberFormatException e) {

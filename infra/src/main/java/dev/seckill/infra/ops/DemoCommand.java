@@ -35,14 +35,14 @@ public final class DemoCommand {
     private DemoCommand() {}
 
     public static int run(Settings settings, LocalStack stack, Flags f, PrintStream out) throws Exception {
-        long stock = f.getLong("stock", 1000);
-        int buckets = (int) f.getLong("buckets", 1);
-        int requests = (int) f.getLong("requests", 50_000);
-        int concurrency = (int) f.getLong("concurrency", 500);
+        long stock = f.getLong("stock");
+        int buckets = (int) f.getLong("buckets");
+        int requests = (int) f.getLong("requests");
+        int concurrency = (int) f.getLong("concurrency");
         int users = (int) f.getLong("users", Math.max(1, requests / 2));
-        long goods = f.getLong("goods", 1001);
-        long seed = f.getLong("seed", 7);
-        int warmup = f.has("warmup") && f.get("warmup", "").equals("0") ? 0 : (int) f.getLong("warmup", 10_000);
+        long goods = f.getLong("goods");
+        long seed = f.getLong("seed");
+        int warmup = (int) f.getCount("warmup");
         int answer = (int) f.getCount("answer", requests);
         stack.up();
 

@@ -28,26 +28,26 @@ public final class LoadCommand {
     private LoadCommand() {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        String via = f.get("via", "kafka");
+        String via = f.get("via");
         if (!via.equals("kafka") && !via.equals("http"))
             throw new Flags.UsageError("--via is kafka or http, not '" + via + "'");
         for (String http : List.of("signing-key", "issuer", "audience", "url"))
             if (via.equals("kafka") && f.has(http)) throw new Flags.UsageError("--" + http + " is for --via http");
         Settings settings = NamespaceCommands.chosen(base, f);
-        double repeat = f.getDouble("repeat-ratio", 0);
+        double repeat = f.getDouble("repeat-ratio");
         if (repeat < 0 || repeat >= 1) throw new Flags.UsageError("--repeat-ratio is a share in [0, 1)");
-        List<Long> goods = Arrays.stream(f.get("goods", "1001").split(","))
+        List<Long> goods = Arrays.stream(f.get("goods").split(","))
                 .map(String::trim)
                 .map(Long::parseLong)
                 .toList();
         UpstreamLoad.Spec spec = new UpstreamLoad.Spec(
-                (int) f.getCount("requests", 10_000),
-                (int) f.getCount("rate", 1_000),
+                (int) f.getCount("requests"),
+                (int) f.getCount("rate"),
                 goods,
-                (int) f.getCount("users", 5_000),
+                (int) f.getCount("users"),
                 repeat,
-                f.getLong("seed", 7),
-                (int) f.getCount("in-flight", 500));
+                f.getLong("seed"),
+                (int) f.getCount("in-flight"));
         LongFunction<String> tokens = via.equals("http") ? tokens(settings, f) : null;
         List<Purchase> plan =
                 UpstreamLoad.plan(spec, "load-" + UUID.randomUUID().toString().substring(0, 8) + "-", Instant.now());

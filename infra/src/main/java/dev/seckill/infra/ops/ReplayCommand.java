@@ -74,11 +74,11 @@ public final class ReplayCommand {
                         .collect(Collectors.toCollection(TreeSet::new))
                 : Set.of();
         ReplayDrill.Options o = new ReplayDrill.Options(
-                new CommandWindow(f.get("from", "earliest"), f.get("to", "latest")),
+                new CommandWindow(f.get("from"), f.get("to")),
                 goods,
                 f.has("stock") ? f.getLong("stock", 0) : null,
                 f.has("limit") ? (int) f.getLong("limit", 1) : null,
-                speed(f.get("speed", "max")));
+                speed(f.get("speed")));
         Namespace drill = Namespace.create(base, name);
         // with --json stdout is the document only: what the drill does goes to stderr
         PrintStream say = f.has("json") ? System.err : out;

@@ -29,22 +29,22 @@ public final class SaleCommand {
     public static int open(Settings settings, Flags f, PrintStream out) throws Exception {
         if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
         Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
-        Fairness fairness = Fairness.ofWire(f.get("fairness", "fcfs"));
+        Fairness fairness = Fairness.ofWire(f.get("fairness"));
         if (fairness == null) throw new Flags.UsageError("--fairness is fcfs, lottery or registration");
         long window = f.getLong("window-ms", fairness.drawn() ? 1_000 : 0);
         if (fairness == Fairness.FCFS && window != 0)
             throw new Flags.UsageError("--window-ms is only for --fairness lottery or registration");
         if (fairness.drawn() && (window < 1 || window > OpenSale.MAX_WINDOW_MS))
             throw new Flags.UsageError("--window-ms of a " + fairness.wire() + " is 1.." + OpenSale.MAX_WINDOW_MS);
-        long buckets = f.getLong("buckets", 1);
+        long buckets = f.getLong("buckets");
         if (buckets < 1 || buckets > OpenSale.MAX_BUCKETS)
             throw new Flags.UsageError("--buckets is 1.." + OpenSale.MAX_BUCKETS);
         Command command = new OpenSale(
-                f.getLong("goods", 0),
-                f.getLong("stock", 0),
+                f.getLong("goods"),
+                f.getLong("stock"),
                 start,
-                start.plus(Duration.ofMinutes(f.getLong("minutes", 60))),
-                (int) f.getLong("limit", 1),
+                start.plus(Duration.ofMinutes(f.getLong("minutes"))),
+                (int) f.getLong("limit"),
                 "open-" + UUID.randomUUID(),
                 f.has("force"),
                 fairness,

@@ -20,8 +20,7 @@ public final class TokenCommand {
     private TokenCommand() {}
 
     public static int run(Settings settings, Path home, Flags f, PrintStream out) throws IOException {
-        long user = f.getLong("user", -1);
-        if (user <= 0) throw new Flags.UsageError("--user must be a positive buyer id, got " + user);
+        long user = f.getLong("user"); // required: a positive number, or a usage error naming --user
         Settings signing = settings;
         Path made = ServiceStack.gatewaySecretFile(home);
         if (!f.has("signing-key") && settings.get(GatewaySettings.AUTH_SECRET).isEmpty() && Files.exists(made))

@@ -121,11 +121,11 @@ class CliCommandTest {
         assertThat(checked).as("numeric flags declared").isGreaterThan(60);
         assertThat(CliCommands.LOAD
                         .parse("load --repeat-ratio 0.25 --goods 1001,1002 --rate 1,000".split(" "))
-                        .getDouble("repeat-ratio", 0))
+                        .getDouble("repeat-ratio"))
                 .isEqualTo(0.25);
         assertThat(BenchCommands.BENCH_ANSWER
                         .parse("bench answer --commit-intervals 20,50".split(" "))
-                        .get("commit-intervals", ""))
+                        .get("commit-intervals"))
                 .isEqualTo("20,50");
         assertThatThrownBy(() -> CliCommands.REPLAY.parse("replay --as d --goods 1001,x".split(" ")))
                 .isInstanceOf(Flags.UsageError.class)

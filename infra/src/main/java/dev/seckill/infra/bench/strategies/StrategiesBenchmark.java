@@ -47,13 +47,13 @@ public final class StrategiesBenchmark {
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         StrategyRun.Workload w = new StrategyRun.Workload(
-                f.getLong("stock", 1_000),
-                (int) f.getLong("requests", 50_000),
-                (int) f.getLong("concurrency", 500),
-                (int) f.getLong("users", 25_000),
-                f.getLong("seed", 7),
-                (int) f.getCount("warmup", f.getLong("requests", 50_000)),
-                (int) f.getLong("buckets", 1));
+                f.getLong("stock"),
+                (int) f.getLong("requests"),
+                (int) f.getLong("concurrency"),
+                (int) f.getLong("users"),
+                f.getLong("seed"),
+                (int) f.getCount("warmup", f.getLong("requests")),
+                (int) f.getLong("buckets"));
         // the pipeline's topics have the default partitions, and a goods has at most one bucket per partition
         int most = Math.min(OpenSale.MAX_BUCKETS, TopicProvisioner.DEFAULT_PARTITIONS);
         if (w.buckets() < 1 || w.buckets() > most) throw new Flags.UsageError("--buckets is 1.." + most);

@@ -29,9 +29,9 @@ public final class TokensBenchmark {
     record Cost(double micros, double error) {}
 
     public static int run(Flags f, PrintStream out) throws RunnerException {
-        int seconds = (int) f.getCount("seconds", 5);
-        int warmup = (int) f.getCount("warmup", 3);
-        int forks = (int) f.getCount("forks", 1);
+        int seconds = (int) f.getCount("seconds");
+        int warmup = (int) f.getCount("warmup");
+        int forks = (int) f.getCount("forks");
         out.printf(
                 "bench tokens: the gateway's token check (nimbus-jose-jwt against a JWKS file, the caches of the gateway),"
                         + " JMH average time per token, %d × 1 s measured after %d × 1 s warm-up, %d fork(s), one thread%n",

@@ -3,8 +3,10 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -90,12 +92,17 @@ public final class PurchaseProducer {
         return b.append('"').toString();
     }
 
+    private static final Map<String, Pattern> MEMBERS = new HashMap<>();
+
     /**
-     * A string member of an outcome (a flat JSON object whose strings — requestIds, outcome kinds, reasons — hold no
-     * quote or backslash: docs/contracts.md); null when it has none.
+     * A string member of an outcome (a flat JSON object whose requestId, outcome and reason hold no quote or backslash:
+     * docs/contracts.md), found whole — a quoted name inside another string, such as {@code detail}, is escaped there
+     * and does not match; null when it has none.
      */
     static String member(String outcome, String name) {
-        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"\\\\]*)\"").matcher(outcome);
+        Pattern p = MEMBERS.computeIfAbsent(
+                name, n -> Pattern.compile("\"" + n + "\"\\s*:\\s*\"([^\"\\\\]*)\""));
+        Matcher m = p.matcher(outcome);
         return m.find() ? m.group(1) : null;
     }
 

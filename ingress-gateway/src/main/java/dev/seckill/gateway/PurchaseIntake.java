@@ -35,6 +35,8 @@ final class PurchaseIntake {
     }
 
     private static Read refused(RoutingContext ctx, Reply refusal) {
+        // too many refused tokens is answered without reading anything (RefusalBudget): the body too
+        if (refusal.status() == 429) return new Read(null, refusal);
         String named = PurchaseRequest.namedRequestId(ctx.body().asString());
         if (named != null) ctx.put(Responder.REQUEST_ID, named);
         return new Read(null, refusal);

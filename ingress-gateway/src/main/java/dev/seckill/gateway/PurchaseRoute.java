@@ -160,12 +160,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
                 error -> {
                     spans.failed(error);
                     TraceLog.warn(
-                            LOG,
-                            spans.traceId(a.ctx(), a.traceId()),
-                            spans.spanId(),
-                            "Kafka did not take {}: {}",
-                            requestId,
-                            error.getMessage());
+                            LOG, a.traceId(), spans.span(), "Kafka did not take {}: {}", requestId, error.getMessage());
                     answer(a, Replies.unavailable(requestId, error));
                 });
     }

@@ -86,6 +86,23 @@ class WriteTraceLogTest {
     }
 
     @Test
+    void givenTracingOn_aPaymentWithNoTraceparent_itsLineCarriesItsTraceIdAndNoSpanOfAnotherTrace() throws Exception {
+        spans = InMemorySpanExporter.create();
+        provider = SdkTracerProvider.builder()
+                .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                .build();
+        Tracing.use(OpenTelemetrySdk.builder().setTracerProvider(provider).build());
+        ConsumerRecord<String, byte[]> untraced = payment(3);
+        untraced.headers().remove("traceparent");
+
+        write(untraced);
+
+        assertThat(refusedLine().getMDCPropertyMap())
+                .containsEntry("traceId", TRACE_ID)
+                .doesNotContainKey("spanId");
+    }
+
+    @Test
     void givenTracingOff_theLineCarriesTheSpanTheRecordNames() throws Exception {
         write(payment(2));
 

@@ -89,16 +89,23 @@ class AsyncApiParserTest {
         return false;
     }
 
+    /** Runs {@code command} in the checker's folder, its output to a file, so that a hung one is stopped in time. */
     private static Verdict exec(List<String> command, int seconds) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command)
-                .directory(CHECK.toFile())
-                .redirectErrorStream(true)
-                .start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException(command + " did not end in " + seconds + " s");
+        Path output = Files.createTempFile("asyncapi-check", ".out");
+        try {
+            Process p = new ProcessBuilder(command)
+                    .directory(CHECK.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(
+                        command + " did not end in " + seconds + " s: " + Files.readString(output));
+            }
+            return new Verdict(p.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return new Verdict(p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 }

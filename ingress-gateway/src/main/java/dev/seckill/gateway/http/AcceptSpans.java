@@ -2,6 +2,7 @@ package dev.seckill.gateway.http;
 
 import dev.seckill.kit.trace.Tracing;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -60,9 +61,9 @@ public final class AcceptSpans {
         return publish.getSpanContext().getTraceId();
     }
 
-    /** The request span's id, for the log lines about this request; "" with tracing off. */
-    public String spanId() {
-        return request == null ? "" : request.getSpanContext().getSpanId();
+    /** The request span, for the log lines about this request; invalid with tracing off. */
+    public SpanContext span() {
+        return request == null ? SpanContext.getInvalid() : request.getSpanContext();
     }
 
     public void acked() {

@@ -4,7 +4,6 @@ import dev.seckill.contracts.command.CommandRules;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,9 +62,9 @@ public final class Responder {
             String inPath = ctx.pathParam("requestId");
             requestId = inPath != null && CommandRules.validRequestId(inPath) ? inPath : null;
         }
-        if (requestId == null) return reply.json();
-        JsonObject body = new JsonObject(reply.json());
-        if (body.containsKey("requestId")) return reply.json();
-        return body.put("requestId", requestId).encode();
+        String json = reply.json();
+        if (requestId == null || json.contains("\"requestId\":") || !json.endsWith("}")) return json;
+        // appended, not re-encoded: a 429 under a flood costs a string copy; a valid requestId needs no escaping
+        return json.substring(0, json.length() - 1) + ",\"requestId\":\"" + requestId + "\"}";
     }
 }

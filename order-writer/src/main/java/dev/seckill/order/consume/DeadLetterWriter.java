@@ -95,7 +95,7 @@ public final class DeadLetterWriter {
      * path (a record that can never be written), so no cost to spare.
      */
     private static void warn(ConsumerRecord<String, byte[]> source, String format, Object... args) {
-        try (TraceMdc ignored = TraceMdc.put(TraceHeaders.get(source.headers()), Tracing.spanId(source.headers()))) {
+        try (TraceMdc ignored = TraceMdc.put(TraceHeaders.get(source.headers()), Tracing.spanOf(source.headers()))) {
             LOG.warn(format, args);
         }
     }

@@ -75,9 +75,10 @@ public final class BatchWriter {
      */
     private List<DeadLetter> write(Batch batch) throws SQLException {
         Timer.Sample sample = Timer.start(metrics);
-        WriteSpans spans = WriteSpans.start(batch.records());
+        WriteSpans spans = WriteSpans.NONE;
         List<DeadLetter> deadLetters;
         try (Connection c = db.getConnection()) {
+            spans = WriteSpans.start(batch.records()); // from the transaction's start, not the pool's wait
             c.setAutoCommit(false);
             try {
                 deadLetters = writeFast(c, batch, spans);
@@ -90,7 +91,7 @@ public final class BatchWriter {
                 }
                 throw e;
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (Throwable e) {
             spans.failed(e);
             throw e;
         }
@@ -146,7 +147,7 @@ public final class BatchWriter {
     private boolean apply(Connection c, ConsumerRecord<String, byte[]> r, WriteSpans spans)
             throws SQLException, PoisonRecord {
         String traceId = TraceHeaders.get(r.headers());
-        try (TraceMdc ignored = TraceMdc.put(traceId, spans.spanId(r))) {
+        try (TraceMdc ignored = TraceMdc.put(traceId, spans.spanOf(r))) {
             return handlers.handlerOf(r.topic()).apply(c, r, traceId);
         }
     }

@@ -3,6 +3,7 @@ package dev.seckill.order.write;
 import dev.seckill.kit.trace.Tracing;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -56,12 +57,12 @@ final class WriteSpans {
     }
 
     /**
-     * The span id a log line about {@code r} carries: its write span's, or with tracing off the one its {@code
-     * traceparent} names (the stream's decision), "" when none.
+     * The span a log line about {@code r} names: its write span, or with tracing off the one its {@code traceparent}
+     * names (the stream's decision); invalid when none.
      */
-    String spanId(ConsumerRecord<String, byte[]> r) {
+    SpanContext spanOf(ConsumerRecord<String, byte[]> r) {
         Span span = spans == null ? null : spans.get(r);
-        return span != null ? span.getSpanContext().getSpanId() : Tracing.spanId(r.headers());
+        return span != null ? span.getSpanContext() : Tracing.spanOf(r.headers());
     }
 
     /** The batch committed, {@code deadLetters} of its records sent to the DLQ. */

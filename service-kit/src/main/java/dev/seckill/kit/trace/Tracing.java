@@ -110,10 +110,9 @@ public final class Tracing {
         return W3C.extract(Context.root(), headers, KAFKA_GETTER);
     }
 
-    /** The span id a record's {@code traceparent} names (the hop that sent it), "" when none: for the logs' MDC. */
-    public static String spanId(Headers headers) {
-        SpanContext sc = Span.fromContext(from(headers)).getSpanContext();
-        return sc.isValid() ? sc.getSpanId() : "";
+    /** The span a record's {@code traceparent} names (the hop that sent it); invalid when none: for the logs' MDC. */
+    public static SpanContext spanOf(Headers headers) {
+        return Span.fromContext(from(headers)).getSpanContext();
     }
 
     /** The context an HTTP {@code traceparent} value names (the root context when absent or malformed). */

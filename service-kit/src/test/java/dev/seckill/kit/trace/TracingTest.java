@@ -66,7 +66,7 @@ class TracingTest {
         SpanContext back = Span.fromContext(Tracing.from(headers)).getSpanContext();
         assertThat(back.getTraceId()).isEqualTo(TRACE);
         assertThat(back.getSpanId()).isEqualTo(SPAN);
-        assertThat(Tracing.spanId(headers)).isEqualTo(SPAN);
+        assertThat(Tracing.spanOf(headers).getSpanId()).isEqualTo(SPAN);
     }
 
     @Test
@@ -76,6 +76,6 @@ class TracingTest {
                         .isValid())
                 .isFalse();
         assertThat(Tracing.fromTraceparent(null)).isSameAs(Context.root());
-        assertThat(Tracing.spanId(new RecordHeaders())).isEmpty();
+        assertThat(Tracing.spanOf(new RecordHeaders()).isValid()).isFalse();
     }
 }

@@ -5,10 +5,10 @@ import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.status.Payload;
 import dev.seckill.gateway.status.PurchaseStatus;
-import io.vertx.core.Context;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -42,12 +42,18 @@ final class Door {
 
     static final Verdict PASS = new Verdict.Pass();
 
-    private final GatewayWiring w;
+    private final DoorFacts facts;
     private final List<Function<Attempt, Verdict>> checks =
             List.of(this::rateLimit, this::requestIdOwner, this::saleWindow, this::soldOut);
 
+    /** The door of the running gateway. */
     Door(GatewayWiring wiring) {
-        this.w = wiring;
+        this(DoorFacts.of(wiring));
+    }
+
+    /** A door asking {@code facts} (a test's). */
+    Door(DoorFacts facts) {
+        this.facts = facts;
     }
 
     /**
@@ -64,9 +70,9 @@ final class Door {
             if (v instanceof Verdict.Pass) continue;
             if (v instanceof Verdict.Deferred d) {
                 int next = i + 1;
-                Context context = w.vertx().getOrCreateContext();
+                Executor loop = facts.loop();
                 d.later()
-                        .thenAccept(later -> context.runOnContext(x -> {
+                        .thenAccept(later -> loop.execute(() -> {
                             if (later instanceof Verdict.Pass) judgeFrom(next, a, then);
                             else then.accept(later);
                         }));
@@ -80,11 +86,9 @@ final class Door {
 
     private Verdict rateLimit(Attempt a) {
         RateLimiter.Limited limited =
-                w.limiter().check(a.request().goodsId(), a.request().userId());
+                facts.limited(a.request().goodsId(), a.request().userId());
         if (limited == null) return PASS;
-        w.metrics()
-                .counter("seckill_gateway_rate_limited", "scope", limited.scope())
-                .increment();
+        facts.rateLimited(limited.scope());
         return new Verdict.Answer(Replies.rateLimited(limited, "", "rate_limited"));
     }
 
@@ -96,33 +100,24 @@ final class Door {
     private Verdict requestIdOwner(Attempt a) {
         String requestId = a.request().requestId();
         if (requestId == null) return PASS;
-        RecentIds.Accepted first = w.acceptedIds().accepted(requestId);
+        RecentIds.Accepted first = facts.accepted(requestId);
         if (first == null) return PASS;
         Payload held = first.purchase();
         String differs = held.differingField(a.request().payload());
         if (differs != null) return new Verdict.Answer(Replies.reused(requestId, differs));
         if (a.waitSeconds() > 0) return new Verdict.AwaitOutcome(requestId, "retry_accepted");
         if (first.draw() != null)
-            return new Verdict.Answer(WaitingDraws.reply(
-                    w.view().draws(),
-                    202,
-                    requestId,
-                    held.goodsId(),
-                    first.draw(),
-                    first.entry(),
-                    w.clock().millis(),
-                    "retry_accepted"));
+            return new Verdict.Answer(facts.waitingDraw(requestId, first, facts.nowMs(), "retry_accepted"));
         return new Verdict.Answer(Replies.pending(202, requestId, "retry_accepted"));
     }
 
     private Verdict saleWindow(Attempt a) {
-        long now = w.clock().millis();
-        String outside = w.windows().reject(a.request().goodsId(), now);
+        long now = facts.nowMs();
+        String outside = facts.outsideWindow(a.request().goodsId(), now);
         if (outside == null) return PASS;
         // a registration is a purchase before the start: it goes to the stream, which holds it for the draw
-        if (outside.equals("not_started")
-                && w.view().draws().registering(a.request().goodsId(), now)) return PASS;
-        w.metrics().counter("seckill_gateway_short_circuits", "kind", outside).increment();
+        if (outside.equals("not_started") && facts.registering(a.request().goodsId(), now)) return PASS;
+        facts.shortCircuited(outside);
         return new Verdict.Answer(Replies.outsideWindow(a.request().goodsId(), outside));
     }
 
@@ -134,12 +129,11 @@ final class Door {
      * SOLD_OUT only when it does not (or goes on when Redis cannot say, or the store is rebuilding).
      */
     private Verdict soldOut(Attempt a) {
-        if (!w.view().knownSoldOut(a.request().goodsId())) return PASS;
+        if (!facts.knownSoldOut(a.request().goodsId())) return PASS;
         String requestId = a.request().requestId();
         if (requestId == null) return soldOutAnswer(a);
-        if (w.ids().issued(requestId)) return PASS;
-        return new Verdict.Deferred(w.store()
-                .lookupAtDoor(requestId)
+        if (facts.issued(requestId)) return PASS;
+        return new Verdict.Deferred(facts.lookupAtDoor(requestId)
                 .handle((found, error) ->
                         // a store that lost writes and is catching up cannot say the id is new: the stream decides
                         error == null && found.status() instanceof PurchaseStatus.Unknown && found.sureOfAbsence()
@@ -148,9 +142,7 @@ final class Door {
     }
 
     private Verdict soldOutAnswer(Attempt a) {
-        w.metrics()
-                .counter("seckill_gateway_short_circuits", "kind", "sold_out")
-                .increment();
+        facts.shortCircuited("sold_out");
         return new Verdict.Answer(Replies.soldOut(a.request().goodsId()));
     }
 }

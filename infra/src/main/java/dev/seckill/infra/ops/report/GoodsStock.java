@@ -4,7 +4,6 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,7 @@ import java.util.TreeMap;
  * {@code stockAfter} and the units in transit between them (a TRANSFERRED_OUT seen, its TRANSFERRED_IN not yet). A
  * bucket's own {@code stockAfter} alone would show the goods sold out when its first bucket was.
  *
- * @param points the goods' units left after each stock change, in time order
+ * @param points the goods' units left after each stock change, in the ledger's order (times never decreasing)
  * @param soldOutAt when a purchase first left the goods with no unit anywhere, or null
  * @param buckets each bucket of the goods' last sale split into buckets, in bucket order; empty for one bucket
  */
@@ -25,7 +24,9 @@ record GoodsStock(List<GoodsReport.StockPoint> points, Instant soldOutAt, List<G
     /**
      * Folded in the ledger's order ({@code ledgerOfGoods} as its partition holds it: a transfer's TRANSFERRED_IN is
      * written after its TRANSFERRED_OUT committed, a bucket's OPENED after home's), not by {@code at}, which each
-     * stream instance stamps by its own clock; the points are then put in time order for the charts.
+     * stream instance stamps by its own clock. The points keep that order — each a state the goods was in, the last one
+     * where it is now — with a time no earlier than the point before (two buckets' threads stamp by their own clocks:
+     * sorted by {@code at}, an earlier state could come last).
      */
     static GoodsStock of(List<LedgerEntry> ledgerOfGoods) {
         Map<Integer, Long> left = new HashMap<>();
@@ -50,14 +51,16 @@ record GoodsStock(List<GoodsReport.StockPoint> points, Instant soldOutAt, List<G
             if (e.type() == LedgerType.TRANSFERRED_IN) inTransit.remove(transfer);
             long units = left.values().stream().mapToLong(Long::longValue).sum()
                     + inTransit.values().stream().mapToLong(t -> t[0]).sum();
-            points.add(new GoodsReport.StockPoint(e.at(), units));
+            Instant at = points.isEmpty()
+                            || !e.at().isBefore(points.get(points.size() - 1).at())
+                    ? e.at()
+                    : points.get(points.size() - 1).at();
+            points.add(new GoodsReport.StockPoint(at, units));
             if (soldOut == null && units == 0 && e.type() == LedgerType.DEDUCTED) soldOut = e.at();
             if (e.bucket() != null)
                 buckets.put(
                         b, buckets.getOrDefault(b, GoodsReport.Bucket.none(e)).with(e));
         }
-        points.sort(
-                Comparator.comparing(GoodsReport.StockPoint::at)); // stable: entries of one instant keep their order
         return new GoodsStock(List.copyOf(points), soldOut, List.copyOf(buckets.values()));
     }
 

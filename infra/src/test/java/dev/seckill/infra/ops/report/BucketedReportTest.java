@@ -86,6 +86,26 @@ class BucketedReportTest {
         assertThat(r.soldOutAt()).isEqualTo(T.plusMillis(8));
     }
 
+    @Test
+    void theLastPointIsWhereTheGoodsIsNow_evenWhenABucketStampedItsLastSaleEarlier() {
+        // Given two buckets' threads whose clocks differ: bucket 0's last sale is in the ledger after bucket 1's, but
+        // stamped 3 ms before it
+        List<LedgerEntry> ledger = List.of(
+                entry("open@b0", LedgerType.OPENED, 1, 1, 0, 0, null, null),
+                entry("open@b1", LedgerType.OPENED, 1, 1, 1, 1, null, null),
+                entry("deduct:1001:a", LedgerType.DEDUCTED, 1, 0, 1, 5, 11L, "a"),
+                entry("deduct:1001:b", LedgerType.DEDUCTED, 1, 0, 0, 2, 12L, "b"));
+        // When the report is made
+        GoodsReport r = GoodsReport.of(G, List.of(), ledger, Map.of());
+        // Then the chart ends sold out, its times never going back
+        assertThat(r.stockOverTime().stream().map(GoodsReport.StockPoint::stock))
+                .containsExactly(1L, 2L, 1L, 0L);
+        assertThat(r.stockOverTime().stream().map(GoodsReport.StockPoint::at))
+                .isSorted()
+                .last()
+                .isEqualTo(T.plusMillis(5));
+    }
+
     private static LedgerEntry entry(
             String opId, LedgerType type, long q, long after, int bucket, int ms, Long user, String request) {
         LedgerEntry e = LedgerEntry.of(opId, G, type, q, user, request, null, after, T.plusMillis(ms));

@@ -23,6 +23,7 @@ final class LauncherCommands {
             "mutation",
             "",
             List.of(),
-            "mutation testing (PIT) of the decision code: stock-stream decision/, order-writer store/, by their fast"
+            "mutation testing (PIT) of the decision code: stock-stream decision/, order-writer store/, the gateway's Door, by"
+                    + " their fast"
                     + " tests, on the running stack; reports in <module>/target/pit-reports (docs/quality.md)");
 }

@@ -49,79 +49,84 @@ interface DoorFacts {
 
     /** The running gateway's facts. */
     static DoorFacts of(GatewayWiring w) {
-        return new DoorFacts() {
-            @Override
-            public RateLimiter.Limited limited(long goodsId, long userId) {
-                return w.limiter().check(goodsId, userId);
-            }
+        return new Wired(w);
+    }
 
-            @Override
-            public RecentIds.Accepted accepted(String requestId) {
-                return w.acceptedIds().accepted(requestId);
-            }
+    /** {@link DoorFacts} read from the running gateway's parts. */
+    final class Wired implements DoorFacts {
+        private final GatewayWiring w;
 
-            @Override
-            public Reply waitingDraw(String requestId, RecentIds.Accepted first, long nowMs, String kind) {
-                return WaitingDraws.reply(
-                        w.view().draws(),
-                        202,
-                        requestId,
-                        first.purchase().goodsId(),
-                        first.draw(),
-                        first.entry(),
-                        nowMs,
-                        kind);
-            }
+        Wired(GatewayWiring w) {
+            this.w = w;
+        }
 
-            @Override
-            public long nowMs() {
-                return w.clock().millis();
-            }
+        @Override
+        public RateLimiter.Limited limited(long goodsId, long userId) {
+            return w.limiter().check(goodsId, userId);
+        }
 
-            @Override
-            public String outsideWindow(long goodsId, long nowMs) {
-                return w.windows().reject(goodsId, nowMs);
-            }
+        @Override
+        public RecentIds.Accepted accepted(String requestId) {
+            return w.acceptedIds().accepted(requestId);
+        }
 
-            @Override
-            public boolean registering(long goodsId, long nowMs) {
-                return w.view().draws().registering(goodsId, nowMs);
-            }
+        @Override
+        public Reply waitingDraw(String requestId, RecentIds.Accepted first, long nowMs, String kind) {
+            return WaitingDraws.reply(
+                    w.view().draws(),
+                    202,
+                    requestId,
+                    first.purchase().goodsId(),
+                    first.draw(),
+                    first.entry(),
+                    nowMs,
+                    kind);
+        }
 
-            @Override
-            public boolean knownSoldOut(long goodsId) {
-                return w.view().knownSoldOut(goodsId);
-            }
+        @Override
+        public long nowMs() {
+            return w.clock().millis();
+        }
 
-            @Override
-            public boolean issued(String requestId) {
-                return w.ids().issued(requestId);
-            }
+        @Override
+        public String outsideWindow(long goodsId, long nowMs) {
+            return w.windows().reject(goodsId, nowMs);
+        }
 
-            @Override
-            public CompletionStage<PurchaseStatusStore.Found> lookupAtDoor(String requestId) {
-                return w.store().lookupAtDoor(requestId);
-            }
+        @Override
+        public boolean registering(long goodsId, long nowMs) {
+            return w.view().draws().registering(goodsId, nowMs);
+        }
 
-            @Override
-            public void shortCircuited(String kind) {
-                w.metrics()
-                        .counter("seckill_gateway_short_circuits", "kind", kind)
-                        .increment();
-            }
+        @Override
+        public boolean knownSoldOut(long goodsId) {
+            return w.view().knownSoldOut(goodsId);
+        }
 
-            @Override
-            public void rateLimited(String scope) {
-                w.metrics()
-                        .counter("seckill_gateway_rate_limited", "scope", scope)
-                        .increment();
-            }
+        @Override
+        public boolean issued(String requestId) {
+            return w.ids().issued(requestId);
+        }
 
-            @Override
-            public Executor loop() {
-                Context context = w.vertx().getOrCreateContext();
-                return task -> context.runOnContext(v -> task.run());
-            }
-        };
+        @Override
+        public CompletionStage<PurchaseStatusStore.Found> lookupAtDoor(String requestId) {
+            return w.store().lookupAtDoor(requestId);
+        }
+
+        @Override
+        public void shortCircuited(String kind) {
+            w.metrics().counter("seckill_gateway_short_circuits", "kind", kind).increment();
+        }
+
+        @Override
+        public void rateLimited(String scope) {
+            w.metrics().counter("seckill_gateway_rate_limited", "scope", scope).increment();
+        }
+
+        @Override
+        public Executor loop() {
+            Context context = w.vertx().getOrCreateContext();
+            return task -> context.runOnContext(v -> task.run());
+        }
     }
 }

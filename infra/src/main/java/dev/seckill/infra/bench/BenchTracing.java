@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * answers 200 — the whole cost of tracing (spans, batching, encoding, the HTTP export) without a collector's. Closing
  * it flushes the spans, turns tracing off and prints what the sink took.
  */
-final class BenchTracing implements AutoCloseable {
+public final class BenchTracing implements AutoCloseable {
     private final HttpServer sink;
     private final AutoCloseable tracing;
     private final AtomicLong exports;
@@ -36,7 +36,7 @@ final class BenchTracing implements AutoCloseable {
     }
 
     /** Starts tracing for {@code service} when the flags say {@code --trace}; else a no-op. */
-    static AutoCloseable startIf(Flags f, Settings base, String service, PrintStream out) throws IOException {
+    public static AutoCloseable startIf(Flags f, Settings base, String service, PrintStream out) throws IOException {
         if (!f.has("trace")) return () -> {};
         AtomicLong exports = new AtomicLong();
         AtomicLong bytes = new AtomicLong();

@@ -10,11 +10,11 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /** The reference the decide figures are a ratio to: the same Lua deduct run raw against Redis, with and without pipelining. */
-final class RawLua {
+public final class RawLua {
     private RawLua() {}
 
     /** The purchase script as the stream calls it (fresh requestIds, a sale that never sells out), timed. */
-    static double opsPerSecond(UnifiedJedis redis, String prefix, int ops, boolean pipelined) {
+    public static double opsPerSecond(UnifiedJedis redis, String prefix, int ops, boolean pipelined) {
         RedisKeys keys = new RedisKeys(prefix);
         long goods = 1;
         long end = System.currentTimeMillis() + 3_600_000;
@@ -57,7 +57,7 @@ final class RawLua {
      * The same purchases decided 64 to a call by the batch script ({@link StockScript#PURCHASE_BATCH}), one call per
      * round trip: how many decisions one Redis node can make for one hot goods when the stream batches its purchases.
      */
-    static double batchedOpsPerSecond(UnifiedJedis redis, String prefix, int ops) {
+    public static double batchedOpsPerSecond(UnifiedJedis redis, String prefix, int ops) {
         RedisKeys keys = new RedisKeys(prefix);
         long goods = 1;
         redis.hset(

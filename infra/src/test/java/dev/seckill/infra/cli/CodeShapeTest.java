@@ -213,6 +213,31 @@ class CodeShapeTest {
                 .isEmpty();
     }
 
+    /**
+     * The benchmarks by family: each {@code *Benchmark} lives in its family's package under {@code bench/}, and
+     * {@code bench/} itself holds only what several families share.
+     */
+    @Test
+    void everyBenchmarkIsInItsFamilysPackage() throws IOException {
+        Path bench = ROOT.resolve("infra/src/main/java/dev/seckill/infra/bench");
+        List<String> loose = new ArrayList<>();
+        int benchmarks = 0;
+        for (Path f : mainSources()) {
+            if (!f.startsWith(bench)) continue;
+            boolean top = f.getParent().equals(bench);
+            String name = f.getFileName().toString();
+            if (name.endsWith("Benchmark.java")) benchmarks++;
+            if (top && name.endsWith("Benchmark.java"))
+                loose.add(ROOT.relativize(f).toString());
+            if (top && !SHARED_BY_BENCHMARKS.contains(name)) loose.add(ROOT.relativize(f) + ": not shared");
+        }
+        assertThat(benchmarks).as("benchmarks found").isGreaterThanOrEqualTo(10);
+        assertThat(loose).as("bench/ holds families, and what they share").isEmpty();
+    }
+
+    /** What more than one benchmark family uses, kept in {@code bench/} itself. */
+    static final List<String> SHARED_BY_BENCHMARKS = List.of("RawLua.java", "BenchTracing.java");
+
     static boolean mayUse(String from, String to) {
         return from.equals(to) || to.equals("harness") || from.equals("cli");
     }

@@ -1,0 +1,222 @@
+package dev.seckill.infra.bench.decide;
+
+import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.infra.bench.RawLua;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.Sales;
+import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.kit.kafka.ReliableProducers;
+import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.stock.StockStreamApp;
+import dev.seckill.stock.StockStreamSettings;
+import dev.seckill.stock.bucket.HopSeal;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * {@code ./seckill bench hot}: one goods, every purchase through Lua, decided in 1, 2 and 4 buckets (each count on a
+ * namespace of its own, the same purchases preloaded, then stock-stream started and timed until every purchase has its
+ * committed outcome), next to raw pipelined Lua against the same Redis in the same run. The stock covers every
+ * purchase with a tenth to spare, spread over the buckets as the open's shares: a bucket whose buyers outnumber its
+ * share borrows (docs/invariants.md, "Stock buckets").
+ */
+public final class HotBenchmark {
+    private static final long GOODS = 7_001;
+
+    private HotBenchmark() {}
+
+    /**
+     * One bucket count's run; {@code streamCpuUs}: the stream threads' CPU per purchase (every task of the goods: the
+     * home's routing and claims, every bucket's decisions, their Kafka work), in µs.
+     */
+    record Measured(int buckets, double rate, double steady, long sold, double streamCpuUs) {}
+
+    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+        int n = (int) f.getCount("commands");
+        int warmup = (int) f.getCount("warmup");
+        List<Integer> counts = new ArrayList<>();
+        for (String b : f.get("buckets").split(",")) counts.add(Integer.parseInt(b.trim()));
+        String name = "hot-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        out.printf(
+                "bench hot: %,d purchases of one goods, every one through Lua, in %s buckets, %s stream threads%n",
+                n, counts, f.get("threads"));
+        if (warmup > 0) measure(base, name + "-warmup", f, warmup, counts.get(counts.size() - 1), out);
+        double rawPipelined;
+        try (UnifiedJedis redis = RedisConnections.open(base)) {
+            rawPipelined = RawLua.opsPerSecond(redis, base.redisPrefix() + name + ":raw-p:", 200_000, true);
+        }
+        List<Measured> runs = new ArrayList<>();
+        for (int buckets : counts) runs.add(measure(base, name + "-b" + buckets, f, n, buckets, out));
+        out.printf("%n== bench hot ==%n");
+        out.printf(
+                "raw Lua pipelined   %,.0f ops/s (batches of 32, one connection): one Redis' ceiling for one key%n",
+                rawPipelined);
+        out.printf(
+                "%-8s %14s %14s %12s %12s %10s %16s%n",
+                "buckets", "decisions/s", "steady", "×1 bucket", "×raw Lua", "sold", "stream CPU µs/p");
+        double one = runs.get(0).steady();
+        for (Measured m : runs)
+            out.printf(
+                    "%-8d %,14.0f %,14.0f %12.2f %12.2f %,10d %16.1f%n",
+                    m.buckets(),
+                    m.rate(),
+                    m.steady(),
+                    m.steady() / one,
+                    m.steady() / rawPipelined,
+                    m.sold(),
+                    m.streamCpuUs());
+        projection(runs, out);
+        out.printf(
+                "warm-up             %,d purchases in %d buckets on a namespace of their own before the runs%n",
+                warmup, counts.get(counts.size() - 1));
+        return 0;
+    }
+
+    /** Preloads the open and {@code n} purchases on a namespace of its own, starts the stream, times the outcomes. */
+    private static Measured measure(Settings base, String name, Flags f, int n, int buckets, PrintStream out)
+            throws Exception {
+        Namespace ns = Namespace.create(base, name);
+        try {
+            Settings s = ns.settings()
+                    .and(Map.of(
+                            StockStreamSettings.THREADS.name(), f.get("threads"),
+                            StockStreamSettings.HOP_SECRET.name(), HopSeal.freshKey()));
+            Topics topics = new Topics(s.topicPrefix());
+            TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+            preload(s, topics, n, buckets);
+            ProgressBar bar = new ProgressBar(buckets + " bucket" + (buckets == 1 ? "" : "s"), n);
+            long t0 = System.nanoTime();
+            try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start();
+                    KafkaConsumer<String, byte[]> outcomes = outcomeReader(s, topics)) {
+                long first = 0;
+                long seen = 0;
+                long sold = 0;
+                long deadline = System.nanoTime() + Duration.ofMinutes(20).toNanos();
+                while (seen < n) {
+                    if (System.nanoTime() > deadline)
+                        throw new IllegalStateException("the stream answered " + seen + " of " + n + " in 20 minutes");
+                    for (ConsumerRecord<String, byte[]> r : outcomes.poll(Duration.ofMillis(100))) {
+                        if (first == 0) first = System.nanoTime();
+                        seen++;
+                        if (r.topic().equals(topics.outcome(dev.seckill.contracts.outcome.OutcomeKind.SUCCESS))) sold++;
+                    }
+                    bar.update(seen);
+                }
+                bar.finish(n);
+                long end = System.nanoTime();
+                double cpuUs = streamThreadsCpuNanos() / 1e3 / n;
+                return new Measured(buckets, n / ((end - t0) / 1e9), n / ((end - first) / 1e9), sold, cpuUs);
+            }
+        } finally {
+            ns.deleteTopics();
+            ns.deleteRedisKeys();
+        }
+    }
+
+    /**
+     * The paper projection of docs/performance.md: one bucket's serial work is its thread's ({@code c1} µs per
+     * purchase); with N buckets the home also routes and claims every purchase (the extra CPU per purchase measured
+     * here, {@code cN - c1}) beside deciding its own bucket's share. With a core per stream thread and Redis and the
+     * brokers not the limit, N buckets decide at most min(N / c1, 1 / (cN - c1 + c1 / N)) per µs.
+     */
+    private static void projection(List<Measured> runs, PrintStream out) {
+        double c1 = runs.get(0).streamCpuUs();
+        for (Measured m : runs) {
+            if (m.buckets() == 1) continue;
+            double routing = Math.max(0, m.streamCpuUs() - c1);
+            double buckets = m.buckets() / c1 * 1e6;
+            double home = 1e6 / (routing + c1 / m.buckets());
+            out.printf(
+                    "projection          %d buckets on %d+ cores: %,.0f decisions/s (the buckets %,.0f, the home's"
+                            + " routing %.1f µs per purchase: %,.0f) = ×%.2f of 1 bucket on its core (%,.0f)%n",
+                    m.buckets(),
+                    m.buckets() + 1,
+                    Math.min(buckets, home),
+                    buckets,
+                    routing,
+                    home,
+                    Math.min(buckets, home) / (1e6 / c1),
+                    1e6 / c1);
+        }
+    }
+
+    /** CPU time of this JVM's stream threads so far (they live as long as the app). */
+    private static long streamThreadsCpuNanos() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t == null || !t.getThreadName().contains("StreamThread")) continue;
+            long cpu = mx.getThreadCpuTime(t.getThreadId());
+            if (cpu > 0) total += cpu;
+        }
+        return total;
+    }
+
+    private static void preload(Settings s, Topics topics, int n, int buckets) throws Exception {
+        Instant now = Instant.now();
+        OpenSale started = Sales.started(GOODS, n + n / 10L, Duration.ofHours(2), 1, "hot-open");
+        OpenSale open = new OpenSale(
+                GOODS,
+                started.stock(),
+                started.startAt(),
+                started.endAt(),
+                1,
+                started.opId(),
+                false,
+                started.fairness(),
+                0,
+                buckets);
+        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
+                s, Map.of(ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024))) {
+            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
+                    .get();
+            for (int i = 0; i < n; i++) {
+                Purchase c = new Purchase("h" + i, GOODS, 1 + i, 1, now);
+                p.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c)));
+            }
+            p.flush();
+        }
+    }
+
+    private static KafkaConsumer<String, byte[]> outcomeReader(Settings s, Topics topics) {
+        KafkaConsumer<String, byte[]> c = KafkaClients.consumer(
+                s,
+                Map.of(
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        5000));
+        List<TopicPartition> parts = new ArrayList<>();
+        for (String t : topics.outcomes())
+            c.partitionsFor(t).forEach(p -> parts.add(new TopicPartition(t, p.partition())));
+        c.assign(parts); // no group: nothing left on the broker
+        c.seekToBeginning(parts);
+        return c;
+    }
+}

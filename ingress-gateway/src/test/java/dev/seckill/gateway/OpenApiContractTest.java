@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -39,8 +40,9 @@ import redis.clients.jedis.RedisClient;
  * its documented answers — accepted, decided at the door and by the stream, waited for, each kind of refusal — and
  * each request and answer checked against the document (status, media type, body schema, headers). A planted
  * mismatch (an answer the document lacks, a field of another type) fails the check. The answers of a failing status
- * store and of a pipeline that never decides come from a gateway of its own. Documented but not driven here: the
- * purchase's 503 when Kafka does not take it and the draining 503 (chaos drives both), and a 500.
+ * store, of Kafka not taking a purchase or a payment, and of a pipeline that never decides come from a gateway of its
+ * own. Documented but not driven: the draining gateway's 503 (a request in the instant between the stop and its
+ * listeners closing) and a 500 (a failure no handler caught).
  */
 class OpenApiContractTest {
     static final String SECRET = "openapi-test-secret-Qw7Er4Ty1Ui8Op5As2";
@@ -412,7 +414,9 @@ class OpenApiContractTest {
                             "gateway.status.redis.url", statusRedis.url(),
                             "gateway.pending.bound.ms", "1500",
                             "gateway.limit.status.per.second", "1",
-                            "gateway.limit.status.burst", "3"));
+                            "gateway.limit.status.burst", "3",
+                            "gateway.payment.secret", PAYMENT_SECRET,
+                            "gateway.kafka.timeout.ms", "2000"));
             GatewayApp other = TestGateways.started(failing);
             try {
                 TestGateways.openSale(failing, GOODS);
@@ -479,6 +483,44 @@ class OpenApiContractTest {
                                         token(41)),
                                 r -> r.statusCode() == 503);
                 assertThat(listUnknown.headers().firstValue("Retry-After")).isPresent();
+
+                // Kafka cannot take a purchase or a payment (their topics gone): 503, retry after Retry-After
+                Topics topics = new Topics(failing.topicPrefix());
+                try (Admin admin = Admin.create(Map.of("bootstrap.servers", KafkaFixture.bootstrap()))) {
+                    admin.deleteTopics(List.of(topics.commands(), topics.payments()))
+                            .all()
+                            .get();
+                }
+                String lost = "oa-lost-" + UUID.randomUUID();
+                HttpResponse<String> notTaken = callAt(
+                        violations,
+                        other.port(),
+                        "POST",
+                        "/api/purchases",
+                        "/api/purchases",
+                        "{\"goodsId\":" + GOODS + ",\"requestId\":\"" + lost + "\"}",
+                        "Authorization",
+                        token(42));
+                assertThat(notTaken.statusCode()).as(notTaken.body()).isEqualTo(503);
+                assertThat(notTaken.headers().firstValue("Retry-After")).isPresent();
+                assertThat(Json.MAPPER
+                                .readTree(notTaken.body())
+                                .path("requestId")
+                                .asText())
+                        .isEqualTo(lost);
+                HttpResponse<String> paymentNotTaken = callAt(
+                        violations,
+                        other.port(),
+                        "POST",
+                        "/api/orders/{orderId}/pay",
+                        "/api/orders/59/pay",
+                        "{\"paymentId\":\"psp-lost\"}",
+                        "Authorization",
+                        "Bearer " + PAYMENT_SECRET);
+                assertThat(paymentNotTaken.statusCode())
+                        .as(paymentNotTaken.body())
+                        .isEqualTo(503);
+                assertThat(paymentNotTaken.headers().firstValue("Retry-After")).isPresent();
             } finally {
                 other.close();
                 TestGateways.removeNamespace(failing);

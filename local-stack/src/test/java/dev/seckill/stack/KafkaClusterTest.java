@@ -42,10 +42,16 @@ class KafkaClusterTest {
             assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
                     .hasSize(3);
             admin.createTopics(List.of(new NewTopic("t", 1, (short) -1))).all().get(30, TimeUnit.SECONDS);
-            TopicDescription t = admin.describeTopics(List.of("t"))
-                    .allTopicNames()
-                    .get(30, TimeUnit.SECONDS)
-                    .get("t");
+            // created on the controller; each broker learns it a moment later (a describe before that: unknown)
+            TopicDescription t = Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .ignoreExceptions()
+                    .until(
+                            () -> admin.describeTopics(List.of("t"))
+                                    .allTopicNames()
+                                    .get(30, TimeUnit.SECONDS)
+                                    .get("t"),
+                            d -> d.partitions().get(0).leader() != null);
             assertThat(t.partitions().get(0).replicas())
                     .as("replication factor 3 by default")
                     .hasSize(3);

@@ -227,7 +227,8 @@ public final class KafkaBroker implements AutoCloseable {
         return BrokerProperties.of(nodeId, voters, port, controllerPort, dir.resolve("data"), replication, security);
     }
 
-    static String brokerClasspath() {
+    /** The broker's own classpath (kafka_2.13, kafka-tools): what runs Kafka's command-line tools too. */
+    public static String brokerClasspath() {
         try (InputStream in = KafkaBroker.class.getResourceAsStream(CLASSPATH_RESOURCE)) {
             if (in == null)
                 throw new IllegalStateException(

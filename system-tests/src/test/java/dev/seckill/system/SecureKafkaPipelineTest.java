@@ -11,8 +11,9 @@ import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.audit.SaleAudit;
-import dev.seckill.infra.ops.acl.AclsCommand;
+import dev.seckill.infra.ops.acl.PipelineAcls;
 import dev.seckill.infra.ops.acl.PipelineAcls.Role;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
@@ -21,10 +22,12 @@ import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.reconcile.Reconciler;
 import dev.seckill.stack.SecureKafka;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -35,16 +38,20 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The pipeline on a broker secured as a managed cluster is — SASL_SSL (SCRAM-SHA-512, the broker verified against its
- * CA), an authorizer that refuses what no ACL allows — with the ACLs shipped in {@code deploy/kafka-acls.sh}
- * ({@link dev.seckill.infra.ops.acl.PipelineAcls}, applied by {@code ./seckill acls --apply}): each service runs as its own
+ * CA), an authorizer that refuses what no ACL allows — with the ACLs shipped in {@code deploy/kafka-acls.sh}, applied as
+ * an operator applies them: the script itself, run with Kafka's own {@code kafka-acls.sh} over SASL_SSL (the ACLs it
+ * makes are exactly {@link dev.seckill.infra.ops.acl.PipelineAcls}'s): each service runs as its own
  * principal and a sale is decided and written end to end; each principal is refused what its role does not do.
  */
 class SecureKafkaPipelineTest {
@@ -73,7 +80,24 @@ class SecureKafkaPipelineTest {
                 .and(as(Role.OPERATOR));
         ns = TestNamespaces.create(
                 base, "secure-" + UUID.randomUUID().toString().substring(0, 8));
-        AclsCommand.apply(kafka.superUser(ns.settings())); // the topics and the ACLs, as the super user
+        // the topics, then the ACLs as an operator applies them on a secured cluster: the shipped script, run with
+        // Kafka's own kafka-acls.sh over SASL_SSL as the super user
+        Settings superUser = kafka.superUser(ns.settings());
+        TopicProvisioner.ensure(
+                superUser, new Topics(superUser.topicPrefix()), superUser.get(ToolSettings.TOPIC_PARTITIONS));
+        ShippedAclScript.run(superUser, Files.createTempDirectory("kafka-acls"));
+        List<AclBinding> wanted = PipelineAcls.bindings(superUser);
+        try (Admin admin = KafkaClients.admin(superUser)) {
+            Awaitility.await() // the brokers apply what the controller committed a moment later
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> Set.copyOf(admin.describeAcls(AclBindingFilter.ANY)
+                                    .values()
+                                    .get(30, TimeUnit.SECONDS))
+                            .containsAll(wanted));
+            assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
+                    .as("the script made exactly the pipeline's ACLs")
+                    .containsExactlyInAnyOrderElementsOf(wanted);
+        }
         pipeline = new Pipeline(ns)
                 .as("stock-stream", as(Role.STOCK_STREAM))
                 .as("order-writer", as(Role.ORDER_WRITER))

@@ -4,11 +4,11 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
+import dev.seckill.infra.harness.PreloadProducer;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
-import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.stock.StockStreamApp;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -30,7 +30,6 @@ import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
@@ -108,15 +107,7 @@ public final class DecideRun {
             throws Exception {
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar("preload", n);
-        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
-                s,
-                Map.of(
-                        ProducerConfig.LINGER_MS_CONFIG,
-                        20,
-                        ProducerConfig.BATCH_SIZE_CONFIG,
-                        256 * 1024,
-                        ProducerConfig.COMPRESSION_TYPE_CONFIG,
-                        "lz4"))) {
+        try (KafkaProducer<String, byte[]> p = PreloadProducer.create(s)) {
             for (int g = 0; g < goodsCount; g++) {
                 // not waited for: the stream starts once every command is on the topic
                 OpenSale open = Sales.started(1001 + g, stock, Duration.ofHours(2), 1, "bench-open-" + g);

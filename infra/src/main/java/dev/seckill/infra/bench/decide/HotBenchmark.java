@@ -7,11 +7,11 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.PreloadProducer;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
-import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stock.StockStreamApp;
@@ -30,7 +30,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import redis.clients.jedis.UnifiedJedis;
@@ -188,8 +187,7 @@ public final class HotBenchmark {
                 started.fairness(),
                 0,
                 buckets);
-        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
-                s, Map.of(ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024))) {
+        try (KafkaProducer<String, byte[]> p = PreloadProducer.create(s)) {
             p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
                     .get();
             for (int i = 0; i < n; i++) {

@@ -6,9 +6,9 @@ import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.PreloadProducer;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.order.OrderWriterApp;
 import dev.seckill.order.OrderWriterSettings;
@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -137,15 +136,7 @@ public final class OrdersBenchmark {
         TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar("preload", n);
-        try (KafkaProducer<String, byte[]> p = ReliableProducers.create(
-                s,
-                Map.of(
-                        ProducerConfig.LINGER_MS_CONFIG,
-                        20,
-                        ProducerConfig.BATCH_SIZE_CONFIG,
-                        256 * 1024,
-                        ProducerConfig.COMPRESSION_TYPE_CONFIG,
-                        "lz4"))) {
+        try (KafkaProducer<String, byte[]> p = PreloadProducer.create(s)) {
             p.send(new ProducerRecord<>(
                             topics.ledger(),
                             "1001",

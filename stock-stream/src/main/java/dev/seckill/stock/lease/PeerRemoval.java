@@ -18,6 +18,7 @@ final class PeerRemoval {
     private final long leaseMs;
     private final LeaseJudge judge;
     private final Counter removed;
+    private final Counter fenced;
     private final Predicate<String> holdsLease;
 
     PeerRemoval(
@@ -26,12 +27,14 @@ final class PeerRemoval {
             long leaseMs,
             LeaseJudge judge,
             Counter removed,
+            Counter fenced,
             Predicate<String> holdsLease) {
         this.admin = admin;
         this.applicationId = applicationId;
         this.leaseMs = leaseMs;
         this.judge = judge;
         this.removed = removed;
+        this.fenced = fenced;
         this.holdsLease = holdsLease;
     }
 
@@ -60,18 +63,19 @@ final class PeerRemoval {
                     List<String> transactions = instanceIds.stream()
                             .map(id -> applicationId + "-" + id)
                             .toList();
-                    admin.fenceProducers(transactions)
-                            .all()
-                            .whenComplete((fenced, fenceError) -> LOG.warn(
-                                    "stream instance {} holds no lease ({} ms lease): its members {} {} in {} ms, its"
-                                            + " transactions {} in {} ms; its tasks move now",
-                                    peer,
-                                    leaseMs,
-                                    instanceIds,
-                                    error == null ? "removed from the group" : "not removed",
-                                    removedMs,
-                                    fenceError == null ? "fenced" : "not fenced (" + fenceError + ")",
-                                    (System.nanoTime() - t0) / 1_000_000 - removedMs));
+                    admin.fenceProducers(transactions).all().whenComplete((ok2, fenceError) -> {
+                        if (fenceError == null) fenced.increment();
+                        LOG.warn(
+                                "stream instance {} holds no lease ({} ms lease): its members {} {} in {} ms, its"
+                                        + " transactions {} in {} ms; its tasks move now",
+                                peer,
+                                leaseMs,
+                                instanceIds,
+                                error == null ? "removed from the group" : "not removed",
+                                removedMs,
+                                fenceError == null ? "fenced" : "not fenced (" + fenceError + ")",
+                                (System.nanoTime() - t0) / 1_000_000 - removedMs);
+                    });
                 });
     }
 }

@@ -92,6 +92,9 @@ public final class StreamLeases implements AutoCloseable {
                 Counter.builder("seckill_stream_peers_removed")
                         .description("stream peers removed from the group because their lease lapsed")
                         .register(metrics),
+                Counter.builder("seckill_stream_peer_transactions_fenced")
+                        .description("stream peers whose transactions were fenced because their lease lapsed")
+                        .register(metrics),
                 this::holdsLease);
     }
 

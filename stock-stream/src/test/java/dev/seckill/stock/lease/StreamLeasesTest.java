@@ -31,6 +31,7 @@ import redis.clients.jedis.params.SetParams;
 class StreamLeasesTest {
     @Test
     void aPeerWhoseLeaseLapsesIsRemovedFromTheGroupAndFenced_soonerThanItsSession() throws Exception {
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
         String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
         String topic = app + ".out";
         try (TestRedis redis = new TestRedis();
@@ -40,7 +41,7 @@ class StreamLeasesTest {
             redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000)); // the peer holds its lease
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
                     KafkaProducer<String, String> open = openTransaction(app + "-peer-1", topic);
-                    StreamLeases leases = leases(redis, app, prefix)) {
+                    StreamLeases leases = leases(redis, app, prefix, metrics)) {
                 await().during(Duration.ofSeconds(1))
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> staticMembers(admin, app).contains("peer-1"));
@@ -57,6 +58,12 @@ class StreamLeasesTest {
                 assertThat(removedMs)
                         .as("removed within a few watches, not after its session (60 s)")
                         .isLessThan(5_000);
+                // the fencing follows the removal on the Admin client's thread: its counter says when it is done
+                await().atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> metrics.counter("seckill_stream_peer_transactions_fenced")
+                                        .count()
+                                == 1);
                 assertThatThrownBy(open::commitTransaction)
                         .as("its open transaction was fenced with it")
                         .isInstanceOf(KafkaException.class);
@@ -79,7 +86,7 @@ class StreamLeasesTest {
             String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
             redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
-                    StreamLeases leases = leases(redis, app, prefix)) {
+                    StreamLeases leases = leases(redis, app, prefix, new SimpleMeterRegistry())) {
                 await().during(Duration.ofSeconds(1))
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> redis.redis.exists(prefix + "epoch")
@@ -107,7 +114,7 @@ class StreamLeasesTest {
     }
 
     /** This instance's leases over the group {@code app}: a 400 ms lease renewed every 100 ms. */
-    private static StreamLeases leases(TestRedis redis, String app, String prefix) {
+    private static StreamLeases leases(TestRedis redis, String app, String prefix, SimpleMeterRegistry metrics) {
         return new StreamLeases(
                         redis.redis,
                         admin(),
@@ -116,7 +123,7 @@ class StreamLeasesTest {
                         prefix,
                         Duration.ofMillis(400),
                         Duration.ofMillis(100),
-                        new SimpleMeterRegistry())
+                        metrics)
                 .start();
     }
 }

@@ -39,6 +39,7 @@ final class OutcomeView implements AutoCloseable {
     private final Map<String, Outcome> outcomes;
     private final SoldOutMarks soldOut;
     private final DrawWindows draws = new DrawWindows();
+    private final SaleBuckets buckets = new SaleBuckets();
     private final AtomicBoolean running = new AtomicBoolean(true);
     /**
      * When a poll last succeeded; it starts at construction: the gateway has just reached Kafka (it provisioned the
@@ -126,7 +127,10 @@ final class OutcomeView implements AutoCloseable {
     private void onLedger(LedgerEntry e) {
         draws.onLedger(e);
         // an open says how its sale is split; any entry of a bucketed goods says so too (a view started mid-sale)
-        if (e.type() == LedgerType.OPENED || e.bucket() != null) soldOut.split(e.goodsId(), e.bucketCount());
+        if (e.type() == LedgerType.OPENED || e.bucket() != null) {
+            soldOut.split(e.goodsId(), e.bucketCount());
+            buckets.split(e.goodsId(), e.bucketCount());
+        }
         if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
             soldOut.clear(e.goodsId());
         }
@@ -137,6 +141,11 @@ final class OutcomeView implements AutoCloseable {
     }
 
     /** The lottery windows not drawn yet. */
+    /** Each goods' buckets, as the ledger says: where a purchase is sent. */
+    SaleBuckets buckets() {
+        return buckets;
+    }
+
     DrawWindows draws() {
         return draws;
     }

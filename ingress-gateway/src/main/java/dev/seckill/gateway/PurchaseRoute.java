@@ -140,8 +140,11 @@ final class PurchaseRoute implements Handler<RoutingContext> {
         PurchaseRequest r = a.request();
         Purchase command = new Purchase(
                 requestId, r.goodsId(), r.userId(), r.quantity(), w.clock().instant());
+        // a bucketed goods' purchase straight to the bucket that claims its id; a held one to the home, where its draw
+        // is
+        Integer partition = draw == null ? w.view().buckets().partitionOf(r.goodsId(), requestId) : null;
         ProducerRecord<String, byte[]> record =
-                new ProducerRecord<>(w.topics().commands(), command.key(), CommandCodec.encode(command));
+                new ProducerRecord<>(w.topics().commands(), partition, command.key(), CommandCodec.encode(command));
         AcceptSpans spans =
                 AcceptSpans.start(a.ctx(), PURCHASES_ROUTE, record.topic(), r.goodsId(), requestId, record.headers());
         TraceHeaders.put(record.headers(), spans.traceId(a.ctx(), a.traceId()));

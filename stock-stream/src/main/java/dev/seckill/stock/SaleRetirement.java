@@ -19,9 +19,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * sale of (REJECTED no_sale) are kept {@link #NO_SALE_KEPT}. The goods' fold itself stays, one small record per goods:
  * a later sale of the goods takes its OPENED quantity against the fold's count.
  */
-final class SaleRetirement {
+public final class SaleRetirement {
     /** How long a sale's decisions outlive its keys. */
-    static final Duration DECISIONS_KEPT = Duration.ofDays(7);
+    public static final Duration DECISIONS_KEPT = Duration.ofDays(7);
     /** How long the decision of a purchase of a goods with no sale is kept. */
     static final Duration NO_SALE_KEPT = Duration.ofDays(1);
     /** How often the decisions of goods with no sale are swept (a scan of every decision). */

@@ -14,6 +14,7 @@ import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.reconcile.LedgerReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,13 +66,7 @@ class BucketedSaleEndToEndTest {
     void aGoodsInThreeBucketsSellsEveryUnitOnceWithAnOrderForEachSale() throws Exception {
         Instant start = Instant.now().minusSeconds(5);
         Set<String> ids = new LinkedHashSet<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of(
-                        "bootstrap.servers", pipeline.namespace().settings().kafkaBootstrap(),
-                        "acks", "all",
-                        "enable.idempotence", "true"),
-                new StringSerializer(),
-                new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = producer()) {
             // Given 24 units opened in 3 buckets
             send(
                     producer,
@@ -138,14 +134,87 @@ class BucketedSaleEndToEndTest {
         assertThat(ledger.stream().filter(e -> e.type() == LedgerType.OPENED)).hasSize(3);
     }
 
+    @Test
+    void theGatewaySendsEachPurchaseStraightToThePartitionThatClaimsIt() throws Exception {
+        long goods = GOODS + 1;
+        Instant start = Instant.now().minusSeconds(5);
+        double knownBefore = gatewayGauge("seckill_gateway_bucketed_goods");
+        try (KafkaProducer<String, String> producer = producer()) {
+            // Given 12 units opened in 3 buckets, and the gateway has read the open from the ledger
+            producer.send(new ProducerRecord<>(
+                            pipeline.topics().commands(),
+                            Long.toString(goods),
+                            "{\"v\":1,\"type\":\"open_sale\",\"goodsId\":" + goods + ",\"stock\":12,\"startAt\":\""
+                                    + start + "\",\"endAt\":\"" + start.plusSeconds(3600) + "\",\"perUserLimit\":1,"
+                                    + "\"opId\":\"gw-open\",\"buckets\":3}"))
+                    .get();
+        }
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> gatewayGauge("seckill_gateway_bucketed_goods") > knownBefore);
+        // When 30 buyers buy through the gateway
+        Set<String> ids = new LinkedHashSet<>();
+        List<Integer> statuses = GatewayHttp.together(30, i -> {
+            ids.add("gw-" + i);
+            return GatewayHttp.purchase(pipeline, goods, 500 + i, "gw-" + i);
+        });
+        assertThat(statuses).allMatch(s -> s == 202 || s == 200);
+        assertThat(Drain.awaitDecided(log, ids, Duration.ofSeconds(90))).isTrue();
+        // Then each purchase record is in the partition its (goods, requestId) claims — Kafka's partitioner on the
+        // goods' key for the home, the bucket a murmur2 of "goods:requestId" picks after it — and none went home first
+        int partitions = 4;
+        int home = Utils.toPositive(Utils.murmur2(Long.toString(goods).getBytes(StandardCharsets.UTF_8))) % partitions;
+        Map<String, Integer> landed = new HashMap<>();
+        LedgerReader.readAll(pipeline.namespace().settings(), pipeline.topics().commands(), r -> {
+            if (!Long.toString(goods).equals(r.key()) || r.headers().lastHeader("seckill-hop") != null) return;
+            String value = new String(r.value(), StandardCharsets.UTF_8);
+            if (!value.contains("\"type\":\"purchase\"")) return;
+            String id = value.replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1");
+            landed.put(id, r.partition());
+        });
+        assertThat(landed.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        for (String id : ids) {
+            int claim = Utils.toPositive(Utils.murmur2((goods + ":" + id).getBytes(StandardCharsets.UTF_8))) % 3;
+            assertThat(landed.get(id)).as(id).isEqualTo((home + claim) % partitions);
+        }
+        assertThat(landed.values()).as("the purchases spread over the buckets").contains(home, (home + 1) % partitions);
+        // and the sale is sold out once, an order for each unit
+        List<Outcome> outcomes =
+                log.snapshot().stream().filter(o -> o.goodsId() == goods).toList();
+        assertThat(soldOf(outcomes, goods)).hasSize(12);
+        SaleAudit audit = SaleAudit.of(pipeline, goods, ids, log.snapshot());
+        assertThat(audit.violations).isEmpty();
+        assertThat(audit.redisStock).isZero();
+    }
+
+    private static KafkaProducer<String, String> producer() {
+        return new KafkaProducer<>(
+                Map.of(
+                        "bootstrap.servers", pipeline.namespace().settings().kafkaBootstrap(),
+                        "acks", "all",
+                        "enable.idempotence", "true"),
+                new StringSerializer(),
+                new StringSerializer());
+    }
+
+    /** A gauge of the pipeline's gateway (the pipeline's one registry, which its {@code /metrics} serves). */
+    private static double gatewayGauge(String name) {
+        var gauge = pipeline.metrics().find(name).gauge();
+        return gauge == null ? 0 : gauge.value();
+    }
+
     private static String purchase(String requestId, long user) {
         return "{\"v\":1,\"type\":\"purchase\",\"requestId\":\"" + requestId + "\",\"goodsId\":" + GOODS
                 + ",\"userId\":" + user + ",\"quantity\":1,\"acceptedAt\":\"" + Instant.now() + "\"}";
     }
 
     private static List<Outcome> soldOf(List<Outcome> outcomes) {
+        return soldOf(outcomes, GOODS);
+    }
+
+    private static List<Outcome> soldOf(List<Outcome> outcomes, long goods) {
         return outcomes.stream()
-                .filter(o -> o.goodsId() == GOODS && o.outcome() == OutcomeKind.SUCCESS)
+                .filter(o -> o.goodsId() == goods && o.outcome() == OutcomeKind.SUCCESS)
                 .toList();
     }
 

@@ -1,13 +1,12 @@
 package dev.seckill.stock.bucket;
 
-import java.nio.charset.StandardCharsets;
-import org.apache.kafka.common.utils.Utils;
+import dev.seckill.contracts.command.CommandPartitions;
 
 /**
  * Where the buckets of one goods live and who buys from which (docs/decisions.md, "Stock buckets"). Bucket 0 is the
  * goods' home partition — where Kafka's default partitioner puts the key {@code goodsId}, i.e. where a one-bucket sale
  * is decided today — and bucket b is the b-th partition after it, so N ≤ P buckets are N distinct partitions. A buyer
- * always uses one bucket; a requestId is claimed in one partition whatever its buyer.
+ * always uses one bucket; a requestId is claimed in one bucket whatever its buyer ({@link CommandPartitions}).
  *
  * @param goodsId the goods
  * @param buckets how many buckets its stock is split across, 1..{@link #MAX_BUCKETS} and at most {@code partitions}
@@ -32,7 +31,7 @@ public record BucketPlan(long goodsId, int buckets, int partitions) {
 
     /** The partition Kafka's default partitioner gives the record key {@code key} among {@code partitions}. */
     public static int homeOf(String key, int partitions) {
-        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+        return CommandPartitions.ofKey(key, partitions);
     }
 
     /** The partition bucket {@code bucket} is decided in. */
@@ -44,14 +43,7 @@ public record BucketPlan(long goodsId, int buckets, int partitions) {
 
     /** The bucket a buyer buys from, the same for the whole sale: by a hash of the id, so sequential ids spread. */
     public int bucketOf(long userId) {
-        return buckets == 1
-                ? 0
-                : Utils.toPositive(Utils.murmur2(Long.toString(userId).getBytes(StandardCharsets.UTF_8))) % buckets;
-    }
-
-    /** The partition a purchase's requestId is claimed in, so that it keeps one meaning across buckets. */
-    public int claimPartition(String requestId) {
-        return hashed(goodsId + ":" + requestId);
+        return CommandPartitions.bucketOf(userId, buckets);
     }
 
     /** The opening stock of each bucket: equal shares, the remainder one unit each to the first buckets. */
@@ -65,9 +57,5 @@ public record BucketPlan(long goodsId, int buckets, int partitions) {
     /** The bucket after {@code bucket} on the borrow ring. */
     public int next(int bucket) {
         return (bucket + 1) % buckets;
-    }
-
-    private int hashed(String key) {
-        return homeOf(key, partitions);
     }
 }

@@ -6,8 +6,9 @@ import java.util.Objects;
 /**
  * A record one bucket of a goods sends to another — or to itself — on the commands topic (docs/decisions.md, "Stock
  * buckets"): a client's command routed to the bucket that decides it ({@link Kind#COMMAND}, the client's bytes, an open
- * re-encoded with the sale's bucket count), a {@link Kind#BORROW} going round the ring, or the units a borrow moved
- * ({@link Kind#TRANSFER_IN}). It is produced to {@code (home + bucket) mod partitions}, keyed by the goods, and sealed
+ * re-encoded with the sale's bucket count), a client's purchase sent to the bucket that claims its requestId ({@link
+ * Kind#CLAIM}, the client's bytes; to bucket 0, the home, when it reached a bucket that cannot judge where), a {@link
+ * Kind#BORROW} going round the ring, or the units a borrow moved ({@link Kind#TRANSFER_IN}). It is produced to {@code (home + bucket) mod partitions}, keyed by the goods, and sealed
  * ({@link HopSeal}) so that no producer but the stream can write one.
  *
  * @param kind what the value is
@@ -15,10 +16,13 @@ import java.util.Objects;
  * @param value the record's value
  * @param since a parked purchase's: the record time it was first parked at (its pass is judged from it, however often
  *     it goes round the log); -1 for any other hop
+ * @param claimBuckets an open's share: over how many buckets the sale claims requestIds (1: all at home); -1 for any
+ *     other hop
  */
-public record Hop(Kind kind, int bucket, byte[] value, long since) {
+public record Hop(Kind kind, int bucket, byte[] value, long since, int claimBuckets) {
     public enum Kind {
         COMMAND,
+        CLAIM,
         BORROW,
         TRANSFER_IN;
 
@@ -35,7 +39,19 @@ public record Hop(Kind kind, int bucket, byte[] value, long since) {
 
     /** A hop that is not a parked purchase. */
     public Hop(Kind kind, int bucket, byte[] value) {
-        this(kind, bucket, value, -1);
+        this(kind, bucket, value, -1, -1);
+    }
+
+    /** A hop that is not an open's share. */
+    public Hop(Kind kind, int bucket, byte[] value, long since) {
+        this(kind, bucket, value, since, -1);
+    }
+
+    /** Bucket {@code bucket}'s share of an open ({@code value}), in a sale that claims over {@code claimBuckets}. */
+    public static Hop share(int bucket, byte[] value, int claimBuckets) {
+        if (claimBuckets < 1)
+            throw new IllegalArgumentException("claimBuckets must be at least 1, got " + claimBuckets);
+        return new Hop(Kind.COMMAND, bucket, value, -1, claimBuckets);
     }
 
     public Hop {

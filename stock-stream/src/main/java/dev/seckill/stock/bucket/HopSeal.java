@@ -13,7 +13,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * Seals the stream's hops so that a record on the commands topic is taken for one only when the stream wrote it: an
  * HMAC-SHA256, under a key every stock-stream instance shares ({@code SECKILL_STREAM_HOP_SECRET}), of the hop's kind,
- * bucket, parking time and value, in headers beside them. Any producer may write the commands topic; without the key none can write a
+ * bucket, parking time, claim layout (an open's share) and value, in headers beside them. Any producer may write the commands topic; without the key none can write a
  * transfer that makes units, or a purchase that skips its claim (docs/decisions.md, "Stock buckets").
  */
 public final class HopSeal {
@@ -21,6 +21,7 @@ public final class HopSeal {
     public static final String BUCKET = "seckill-hop-bucket";
     public static final String MAC = "seckill-hop-mac";
     public static final String SINCE = "seckill-hop-since";
+    public static final String CLAIMS = "seckill-hop-claims";
 
     /** What a record's hop headers say: no hop, a hop whose seal holds, or one whose does not. */
     public sealed interface Opened {}
@@ -61,7 +62,12 @@ public final class HopSeal {
         h.add(KIND, hop.kind().wire().getBytes(StandardCharsets.UTF_8));
         h.add(BUCKET, Integer.toString(hop.bucket()).getBytes(StandardCharsets.UTF_8));
         if (hop.since() >= 0) h.add(SINCE, Long.toString(hop.since()).getBytes(StandardCharsets.UTF_8));
-        h.add(MAC, mac(hop.kind(), hop.bucket(), hop.since(), hop.value()).getBytes(StandardCharsets.UTF_8));
+        if (hop.claimBuckets() >= 0)
+            h.add(CLAIMS, Integer.toString(hop.claimBuckets()).getBytes(StandardCharsets.UTF_8));
+        h.add(
+                MAC,
+                mac(hop.kind(), hop.bucket(), hop.since(), hop.claimBuckets(), hop.value())
+                        .getBytes(StandardCharsets.UTF_8));
         return h;
     }
 
@@ -89,18 +95,29 @@ public final class HopSeal {
         } catch (NumberFormatException e) {
             return new Broken("hop since '" + text(sinceHeader) + "' not a number");
         }
+        Header claimsHeader = headers.lastHeader(CLAIMS);
+        int claims;
+        try {
+            claims = claimsHeader == null ? -1 : Integer.parseInt(text(claimsHeader));
+        } catch (NumberFormatException e) {
+            return new Broken("hop claims '" + text(claimsHeader) + "' not a number");
+        }
+        if (claimsHeader != null && (claims < 1 || claims > BucketPlan.MAX_BUCKETS))
+            return new Broken("hop claims " + claims + " out of range");
         if (key == null) return new Broken("a hop arrived but this instance has no SECKILL_STREAM_HOP_SECRET");
-        byte[] expected = mac(kind, bucket, since, value).getBytes(StandardCharsets.UTF_8);
+        byte[] expected = mac(kind, bucket, since, claims, value).getBytes(StandardCharsets.UTF_8);
         if (!MessageDigest.isEqual(expected, macHeader.value()))
             return new Broken("hop seal does not match: not written by the stream, or under another key");
-        return new Sealed(new Hop(kind, bucket, value, since));
+        return new Sealed(new Hop(kind, bucket, value, since, claims));
     }
 
-    private String mac(Hop.Kind kind, int bucket, long since, byte[] value) {
+    private String mac(Hop.Kind kind, int bucket, long since, int claims, byte[] value) {
         try {
             Mac m = Mac.getInstance("HmacSHA256");
             m.init(key);
             m.update((kind.wire() + "\n" + bucket + "\n" + since + "\n").getBytes(StandardCharsets.UTF_8));
+            // an open's share names its claim layout (hops without one keep the seal they had)
+            if (claims >= 0) m.update(("claims " + claims + "\n").getBytes(StandardCharsets.UTF_8));
             return Base64.getEncoder().encodeToString(m.doFinal(value));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);

@@ -3,6 +3,7 @@ package dev.seckill.stock.decision;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
+import dev.seckill.contracts.command.CommandPartitions;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Pay;
@@ -10,6 +11,7 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.stock.SaleRetirement;
 import dev.seckill.stock.bucket.BucketPlan;
 import dev.seckill.stock.bucket.BucketTerms;
 import dev.seckill.stock.bucket.Hop;
@@ -68,6 +70,7 @@ final class BucketSteps {
                 && (HopOut.home(in.key(), terms.partitions()) + hop.bucket()) % terms.partitions() != in.partition())
             return Step.decided(Decision.dlq("a hop for bucket " + hop.bucket() + " of goods " + in.key()
                     + " in partition " + in.partition() + ", not its bucket's (copied, or the partitions changed)"));
+        if (hop.kind() == Hop.Kind.CLAIM) return claim(parsed, hop, in);
         if (hop.kind() != Hop.Kind.COMMAND) return transfers.moved(hop, in);
         if (!(parsed instanceof ParsedCommand.Valid v)
                 || !Long.toString(v.command().goodsId()).equals(in.key()))
@@ -76,15 +79,34 @@ final class BucketSteps {
         return v.command() instanceof Restore ? null : inBucket(v.command(), hop.bucket(), in, true);
     }
 
+    /**
+     * A client's purchase sent on by the stream to the bucket that claims its requestId, or — to bucket 0 — to the home,
+     * from a bucket that could not judge where it is claimed.
+     */
+    private Step claim(ParsedCommand parsed, Hop hop, Decider.Input in) {
+        if (!(parsed instanceof ParsedCommand.Valid v)
+                || !(v.command() instanceof Purchase p)
+                || !Long.toString(p.goodsId()).equals(in.key()))
+            return Step.decided(Decision.dlq("a claim hop that is not a purchase of its key's goods"));
+        if (hop.bucket() == 0) return fromClient(parsed, in); // the home judges it as it judges a client's
+        GoodsFold fold = folds.get(p.goodsId());
+        if (fold == null || !fold.bucketed() || fold.bucket != hop.bucket())
+            return Step.decided(Decision.dlq("a claim for bucket " + hop.bucket() + " of goods " + p.goodsId()
+                    + " reached a partition that is not that bucket of its sale (its share of a re-open refused?)"));
+        return claimedHere(p, fold, in);
+    }
+
     /** A client's command: null (decided as ever) unless its goods is split into buckets or it opens them. */
     private Step fromClient(ParsedCommand parsed, Decider.Input in) {
         if (!(parsed instanceof ParsedCommand.Valid v) || v.command() instanceof Restore) return null;
         Command c = v.command();
+        if (!Long.toString(c.goodsId()).equals(in.key())) return null; // the decider refuses the key
         GoodsFold fold = folds.get(c.goodsId());
         boolean bucketedHere = fold != null && fold.bucketed();
+        boolean home = terms.partitions() == 0 || HopOut.home(in.key(), terms.partitions()) == in.partition();
+        if (!home && c instanceof Purchase p && terms.seal().keyed()) return straightToBucket(p, fold, in);
         if (!bucketedHere && !(c instanceof OpenSale open && open.bucketed())) return null; // a one-bucket sale's
-        if (!Long.toString(c.goodsId()).equals(in.key())) return null; // the decider refuses the key
-        if (terms.partitions() > 0 && HopOut.home(in.key(), terms.partitions()) != in.partition())
+        if (!home)
             return Step.decided(Decision.dlq("goods " + c.goodsId() + " is split into buckets (or opened so): its"
                     + " commands go keyed by the goods id to its home partition, not to partition " + in.partition()));
         if (c instanceof OpenSale o && (o.bucketed() || bucketedHere && fold.bucket == 0)) return open(o, fold, in);
@@ -105,7 +127,9 @@ final class BucketSteps {
             // borrow
             if (in.drawEntry())
                 return b == 0 ? inBucket(p, 0, in, false) : drawn.allotted(p, b, in, () -> claimed(p, b, in));
-            return b == 0 ? inBucket(p, 0, in, true) : claimed(p, b, in);
+            int claim = claimBucket(fold, p);
+            if (claim != 0) return Step.sending(new Hop(Hop.Kind.CLAIM, claim, in.raw()));
+            return claimedHere(p, fold, in);
         }
         if (c instanceof Release r && plan.bucketOf(r.userId()) != 0)
             return Step.sending(new Hop(Hop.Kind.COMMAND, plan.bucketOf(r.userId()), in.raw()));
@@ -114,6 +138,31 @@ final class BucketSteps {
         Step here = inBucket(c, 0, in, true);
         // every bucket closes, whatever bucket 0 found (a retried close is a retry in every bucket too)
         return c instanceof CloseSale ? withHops(here, everyOther(fold.buckets, in.raw()), true) : here;
+    }
+
+    /**
+     * A client's purchase that reached a partition other than its goods' home (a producer that routes by {@link
+     * dev.seckill.contracts.command.CommandPartitions#claimPartition}): claimed here when this is the bucket of a
+     * sale that claims its requestId, else sent to the home, which judges where it is claimed (every bucket learns its
+     * sale's claim layout with its share of the open, after which the home sends it nothing of the sale).
+     */
+    private Step straightToBucket(Purchase p, GoodsFold fold, Decider.Input in) {
+        if (fold != null && fold.bucketed() && fold.bucket != 0 && claimBucket(fold, p) == fold.bucket)
+            return claimedHere(p, fold, in);
+        return Step.sending(new Hop(Hop.Kind.CLAIM, 0, in.raw()));
+    }
+
+    /** The bucket the sale of {@code fold} claims the purchase's requestId in (0: the home). */
+    private static int claimBucket(GoodsFold fold, Purchase p) {
+        return fold.claimBuckets <= 1
+                ? 0
+                : CommandPartitions.claimBucket(p.goodsId(), p.requestId(), fold.claimBuckets);
+    }
+
+    /** A purchase whose requestId this bucket claims: decided here when its buyer's bucket is this one, else sent on. */
+    private Step claimedHere(Purchase p, GoodsFold fold, Decider.Input in) {
+        int b = terms.plan(p.goodsId(), fold.buckets).bucketOf(p.userId());
+        return b == fold.bucket ? inBucket(p, b, in, true) : claimed(p, b, in);
     }
 
     /** A decided restore of a bucketed goods: its entry names its bucket; at home, every other bucket restores too. */
@@ -171,11 +220,31 @@ final class BucketSteps {
                 buckets);
         // a drawn sale is drawn at home alone: the other buckets open first-come and get their winners' units from it
         byte[] elsewhere = CommandCodec.encode(o.fairness().drawn() ? DrawnBuckets.elsewhere(o) : o);
-        return withHops(share(o, 0, in), everyOther(buckets, elsewhere), false);
+        int claims = claimLayout(o, fold, buckets, in.timestamp());
+        List<Hop> shares = new ArrayList<>(buckets - 1);
+        for (int b = 1; b < buckets; b++) shares.add(Hop.share(b, elsewhere, claims));
+        return withHops(share(o, 0, in, claims), shares, false);
     }
 
-    /** Bucket {@code bucket}'s share of an open: the sale on its keys with its share of the units. */
-    private Step share(OpenSale o, int bucket, Decider.Input in) {
+    /**
+     * Over how many buckets a sale opened now claims requestIds: all of them, unless the goods remembers decisions of an
+     * earlier sale (kept a week past its keys, by the open's record time), which keep the layout they were claimed in —
+     * a requestId of an earlier sale is found where it was claimed, and refused in this one — or it is drawn (its
+     * window is ranked at home, where its entries are claimed).
+     */
+    private static int claimLayout(OpenSale o, GoodsFold before, int buckets, long recordTime) {
+        if (o.fairness().drawn()) return 1;
+        boolean remembered = before != null
+                && before.openOffset >= 0
+                && (before.expireAt <= 0 || recordTime <= before.expireAt + SaleRetirement.DECISIONS_KEPT.toMillis());
+        return remembered ? Math.max(1, before.claimBuckets) : buckets;
+    }
+
+    /**
+     * Bucket {@code bucket}'s share of an open: the sale on its keys with its share of the units, claiming requestIds
+     * over {@code claims} buckets.
+     */
+    private Step share(OpenSale o, int bucket, Decider.Input in, int claims) {
         GoodsFold fold = folds.get(o.goodsId());
         if (fold == null) fold = new GoodsFold();
         int wasBuckets = fold.buckets;
@@ -196,6 +265,7 @@ final class BucketSteps {
             if (opened) {
                 now.saleOpId = o.opId();
                 now.drawGiven = 0;
+                now.claimBuckets = claims;
             }
             folds.put(o.goodsId(), now);
             return BucketLedger.tagged(folds, d, o.goodsId(), in.partition(), null);
@@ -208,7 +278,9 @@ final class BucketSteps {
      */
     private Step inBucket(Command c, int bucket, Decider.Input in, boolean mayPark) {
         GoodsFold fold = folds.get(c.goodsId());
-        if (c instanceof OpenSale o) return share(o, bucket, in);
+        // a share without a claim layout (sent before claims spread) claims at home
+        if (c instanceof OpenSale o)
+            return share(o, bucket, in, in.hop() != null ? Math.max(1, in.hop().claimBuckets()) : 1);
         if (fold != null && fold.bucketed() && fold.bucket != bucket)
             return Step.decided(Decision.dlq(
                     "a hop for bucket " + bucket + " of goods " + c.goodsId() + " reached the partition of its bucket "

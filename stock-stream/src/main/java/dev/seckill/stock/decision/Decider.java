@@ -154,8 +154,9 @@ public final class Decider {
                 continue;
             }
             // a borrow or a transfer reads and moves the bucket's fold: after everything before it
-            if (in.hop() != null && in.hop().kind() != Hop.Kind.COMMAND && !waiting.isEmpty())
-                run(waiting, out, inputs.get(i - 1));
+            if (in.hop() != null
+                    && (in.hop().kind() == Hop.Kind.BORROW || in.hop().kind() == Hop.Kind.TRANSFER_IN)
+                    && !waiting.isEmpty()) run(waiting, out, inputs.get(i - 1));
             if (parsed instanceof ParsedCommand.Valid v
                     && (v.command() instanceof OpenSale || v.command() instanceof CloseSale)
                     && !waiting.isEmpty()) {

@@ -60,6 +60,12 @@ public final class GoodsFold {
      * requests are DUPLICATE in their bucket, so no units go with them); 0 for none.
      */
     public long drawGiven;
+    /**
+     * Over how many buckets the current sale claims its purchases' requestIds (docs/decisions.md, "Stock buckets"): a
+     * requestId is claimed in bucket {@code hash(goods:requestId) mod claimBuckets}; 0 or 1: every one at home (a drawn
+     * sale, a sale whose goods remembers decisions of a sale claimed otherwise, a fold from before claims spread).
+     */
+    public int claimBuckets;
 
     /** Whether the current sale is split into buckets. */
     public boolean bucketed() {

@@ -85,6 +85,12 @@ final class BucketRing {
         append(home, new Logged(offsets[home]++, c.key(), CommandCodec.encode(c), ts, null));
     }
 
+    /** A client's command appended to {@code partition}, as a producer that picks the partition writes it. */
+    void sendTo(int partition, Command c, long timestamp) {
+        long ts = appendTime ? (clock = Math.max(clock + 1, timestamp)) : timestamp;
+        append(partition, new Logged(offsets[partition]++, c.key(), CommandCodec.encode(c), ts, null));
+    }
+
     /**
      * A client's command as a drawn window's release passes it on at its goods' home (the draw's order is the order of
      * the calls), held at record time {@code timestamp}.

@@ -235,7 +235,10 @@ class BucketedGoodsTest extends TestRedisCase {
         BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 13);
         long t = System.currentTimeMillis();
         ring.send(open(12, 3, "open-copy"), t);
-        for (int u = 1; u <= 20; u++) ring.send(new Purchase("copy-" + u, GOODS, u, 1, start), t + u);
+        // buyers of buckets 1 and 2 only: bucket 0's units move to them
+        BucketPlan plan = new BucketPlan(GOODS, 3, PARTITIONS);
+        for (int u = 1, sent = 0; sent < 20; u++)
+            if (plan.bucketOf(u) != 0) ring.send(new Purchase("copy-" + u, GOODS, u, 1, start), t + sent++);
         ring.drain(4, 100_000);
         var transfer = ring.sent.stream()
                 .filter(e -> e.getValue().kind() == dev.seckill.stock.bucket.Hop.Kind.TRANSFER_IN)

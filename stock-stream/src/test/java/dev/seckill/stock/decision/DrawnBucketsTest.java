@@ -131,6 +131,50 @@ class DrawnBucketsTest extends TestRedisCase {
         assertFoldsAsOnePool(ring, goods, 10, 10);
     }
 
+    @Test
+    void aDrawnIdReusedByAnotherBuyerStraightToABucketIsRefusedAtHome() {
+        long goods = 5300;
+        // Given a lottery of 10 units in 4 buckets whose draw gave a unit to buyer 1's request — an id a first-come
+        // sale of
+        // 4 buckets would claim away from home
+        String id = "drawn-1";
+        for (int i = 2; dev.seckill.contracts.command.CommandPartitions.claimBucket(goods, id, BUCKETS) == 0; i++)
+            id = "drawn-" + i;
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 9, false, draw);
+        long t = System.currentTimeMillis();
+        ring.send(lottery(goods, 10, "lottery-claims"), t);
+        ring.drain(4, 10_000);
+        ring.sendEntry(new Purchase(id, goods, 1, 1, start.plusMillis(5)), t + 1);
+        ring.drain(4, 10_000);
+        // When another buyer sends the same requestId after the window, straight to every bucket's partition — where a
+        // first-come sale would claim some id
+        // (a buyer of another bucket than home's and the winner's: no bucket of theirs knows the id)
+        BucketPlan plan = new BucketPlan(goods, BUCKETS, PARTITIONS);
+        long other = 2;
+        while (plan.bucketOf(other) == 0 || plan.bucketOf(other) == plan.bucketOf(1)) other++;
+        for (int b = 0; b < BUCKETS; b++)
+            ring.sendTo(
+                    dev.seckill.contracts.command.CommandPartitions.bucketPartition(goods, b, PARTITIONS),
+                    new Purchase(id, goods, other, 1, start.plusSeconds(20)),
+                    t + 2);
+        ring.drain(3, 100_000);
+        // Then every copy is claimed at home, where the draw claimed it: refused, and buyer 1's unit the only one sold
+        long buyer = other;
+        String drawn = id;
+        List<Outcome> answers =
+                ring.outcomes.stream().filter(o -> o.requestId().equals(drawn)).toList();
+        List<Outcome> reused = answers.stream().filter(o -> o.userId() == buyer).toList();
+        assertFalse(reused.isEmpty(), () -> "the reuse answered: " + answers + " " + ring.dlq);
+        assertTrue(
+                reused.stream().allMatch(o -> o.outcome() == OutcomeKind.REJECTED),
+                () -> "the reuse refused: " + answers);
+        assertEquals(
+                1,
+                answers.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS).count(),
+                () -> "one SUCCESS: " + answers);
+        assertTrue(ring.dlq.isEmpty(), () -> "DLQ: " + ring.dlq);
+    }
+
     private OpenSale lottery(long goods, long stock, String opId) {
         return new OpenSale(
                 goods, stock, start, start.plusSeconds(3600), LIMIT, opId, false, Fairness.LOTTERY, WINDOW_MS, BUCKETS);

@@ -1,15 +1,10 @@
 package dev.seckill.infra.bench.decide;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.contracts.command.Purchase;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
-import dev.seckill.infra.harness.PreloadProducer;
 import dev.seckill.infra.harness.ProgressBar;
-import dev.seckill.infra.harness.Sales;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -20,7 +15,6 @@ import dev.seckill.stock.bucket.HopSeal;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -29,8 +23,6 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -39,10 +31,11 @@ import redis.clients.jedis.UnifiedJedis;
  * namespace of its own, the same purchases preloaded, then stock-stream started and timed until every purchase has its
  * committed outcome), next to raw pipelined Lua against the same Redis in the same run. The stock covers every
  * purchase with a tenth to spare, spread over the buckets as the open's shares: a bucket whose buyers outnumber its
- * share borrows (docs/invariants.md, "Stock buckets").
+ * share borrows (docs/invariants.md, "Stock buckets"). A bucketed run's purchases go as {@code --routes} says: each
+ * straight to the partition that claims it, as the gateway sends them ({@code claim}), or keyed to the goods' home
+ * ({@code home}, {@link HotPreload}).
  */
 public final class HotBenchmark {
-    private static final long GOODS = 7_001;
 
     private HotBenchmark() {}
 
@@ -50,7 +43,7 @@ public final class HotBenchmark {
      * One bucket count's run; {@code streamCpuUs}: the stream threads' CPU per purchase (every task of the goods: the
      * home's routing and claims, every bucket's decisions, their Kafka work), in µs.
      */
-    record Measured(int buckets, double rate, double steady, long sold, double streamCpuUs) {}
+    record Measured(int buckets, HotPreload.Route route, double rate, double steady, long sold, double streamCpuUs) {}
 
     public static int run(Settings base, Flags f, PrintStream out) throws Exception {
         int n = (int) f.getCount("commands");
@@ -61,25 +54,32 @@ public final class HotBenchmark {
         out.printf(
                 "bench hot: %,d purchases of one goods, every one through Lua, in %s buckets, %s stream threads%n",
                 n, counts, f.get("threads"));
-        if (warmup > 0) measure(base, name + "-warmup", f, warmup, counts.get(counts.size() - 1), out);
+        if (warmup > 0)
+            measure(base, name + "-warmup", f, warmup, counts.get(counts.size() - 1), HotPreload.Route.HOME);
         double rawPipelined;
         try (UnifiedJedis redis = RedisConnections.open(base)) {
             rawPipelined = RawLua.opsPerSecond(redis, base.redisPrefix() + name + ":raw-p:", 200_000, true);
         }
+        List<HotPreload.Route> routes = new ArrayList<>();
+        for (String r : f.get("routes").split(",")) routes.add(route(r.trim()));
         List<Measured> runs = new ArrayList<>();
-        for (int buckets : counts) runs.add(measure(base, name + "-b" + buckets, f, n, buckets, out));
+        for (int buckets : counts)
+            for (HotPreload.Route route : buckets == 1 ? List.of(HotPreload.Route.HOME) : routes)
+                runs.add(
+                        measure(base, name + "-b" + buckets + "-" + route.name().toLowerCase(), f, n, buckets, route));
         out.printf("%n== bench hot ==%n");
         out.printf(
                 "raw Lua pipelined   %,.0f ops/s (batches of 32, one connection): one Redis' ceiling for one key%n",
                 rawPipelined);
         out.printf(
-                "%-8s %14s %14s %12s %12s %10s %16s%n",
-                "buckets", "decisions/s", "steady", "×1 bucket", "×raw Lua", "sold", "stream CPU µs/p");
+                "%-8s %-6s %14s %14s %12s %12s %10s %16s%n",
+                "buckets", "route", "decisions/s", "steady", "×1 bucket", "×raw Lua", "sold", "stream CPU µs/p");
         double one = runs.get(0).steady();
         for (Measured m : runs)
             out.printf(
-                    "%-8d %,14.0f %,14.0f %12.2f %12.2f %,10d %16.1f%n",
+                    "%-8d %-6s %,14.0f %,14.0f %12.2f %12.2f %,10d %16.1f%n",
                     m.buckets(),
+                    m.buckets() == 1 ? "-" : m.route().name().toLowerCase(),
                     m.rate(),
                     m.steady(),
                     m.steady() / one,
@@ -94,7 +94,12 @@ public final class HotBenchmark {
     }
 
     /** Preloads the open and {@code n} purchases on a namespace of its own, starts the stream, times the outcomes. */
-    private static Measured measure(Settings base, String name, Flags f, int n, int buckets, PrintStream out)
+    private static HotPreload.Route route(String name) {
+        for (HotPreload.Route r : HotPreload.Route.values()) if (r.name().equalsIgnoreCase(name)) return r;
+        throw new Flags.UsageError("--routes takes claim and home, got '" + name + "'");
+    }
+
+    private static Measured measure(Settings base, String name, Flags f, int n, int buckets, HotPreload.Route route)
             throws Exception {
         Namespace ns = Namespace.create(base, name);
         try {
@@ -104,7 +109,7 @@ public final class HotBenchmark {
                             StockStreamSettings.HOP_SECRET.name(), HopSeal.freshKey()));
             Topics topics = new Topics(s.topicPrefix());
             TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
-            preload(s, topics, n, buckets);
+            HotPreload.preload(s, topics, n, buckets, route);
             ProgressBar bar = new ProgressBar(buckets + " bucket" + (buckets == 1 ? "" : "s"), n);
             long t0 = System.nanoTime();
             try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start();
@@ -126,7 +131,7 @@ public final class HotBenchmark {
                 bar.finish(n);
                 long end = System.nanoTime();
                 double cpuUs = streamThreadsCpuNanos() / 1e3 / n;
-                return new Measured(buckets, n / ((end - t0) / 1e9), n / ((end - first) / 1e9), sold, cpuUs);
+                return new Measured(buckets, route, n / ((end - t0) / 1e9), n / ((end - first) / 1e9), sold, cpuUs);
             }
         } finally {
             ns.deleteTopics();
@@ -135,28 +140,35 @@ public final class HotBenchmark {
     }
 
     /**
-     * The paper projection of docs/performance.md: one bucket's serial work is its thread's ({@code c1} µs per
-     * purchase); with N buckets the home also routes and claims every purchase (the extra CPU per purchase measured
-     * here, {@code cN - c1}) beside deciding its own bucket's share. With a core per stream thread and Redis and the
-     * brokers not the limit, N buckets decide at most min(N / c1, 1 / (cN - c1 + c1 / N)) per µs.
+     * The paper projection of docs/performance.md, with a core per stream thread and Redis and the brokers not the
+     * limit. One bucket's serial work is its thread's ({@code c1} µs per purchase). Purchases sent home: the home reads,
+     * claims and sends on every one (the extra CPU per purchase measured here, {@code cN - c1}) beside deciding its own
+     * share, so N buckets decide at most min(N / c1, 1 / (cN - c1 + c1 / N)) per µs. Purchases sent to their claims:
+     * every bucket does 1/N of the claims and 1/N of the decisions, so N buckets decide N / cN per µs.
      */
     private static void projection(List<Measured> runs, PrintStream out) {
         double c1 = runs.get(0).streamCpuUs();
         for (Measured m : runs) {
             if (m.buckets() == 1) continue;
-            double routing = Math.max(0, m.streamCpuUs() - c1);
-            double buckets = m.buckets() / c1 * 1e6;
-            double home = 1e6 / (routing + c1 / m.buckets());
+            double projected;
+            String serial;
+            if (m.route() == HotPreload.Route.CLAIM) {
+                projected = m.buckets() / m.streamCpuUs() * 1e6;
+                serial = String.format("each bucket %.1f µs per purchase of the goods", m.streamCpuUs() / m.buckets());
+            } else {
+                double routing = Math.max(0, m.streamCpuUs() - c1);
+                projected = Math.min(m.buckets() / c1 * 1e6, 1e6 / (routing + c1 / m.buckets()));
+                serial = String.format("the home's routing %.1f µs per purchase", routing);
+            }
             out.printf(
-                    "projection          %d buckets on %d+ cores: %,.0f decisions/s (the buckets %,.0f, the home's"
-                            + " routing %.1f µs per purchase: %,.0f) = ×%.2f of 1 bucket on its core (%,.0f)%n",
+                    "projection          %d buckets, %s, on %d+ cores: %,.0f decisions/s (%s) = ×%.2f of 1 bucket on"
+                            + " its core (%,.0f)%n",
                     m.buckets(),
+                    m.route().name().toLowerCase(),
                     m.buckets() + 1,
-                    Math.min(buckets, home),
-                    buckets,
-                    routing,
-                    home,
-                    Math.min(buckets, home) / (1e6 / c1),
+                    projected,
+                    serial,
+                    projected / (1e6 / c1),
                     1e6 / c1);
         }
     }
@@ -171,31 +183,6 @@ public final class HotBenchmark {
             if (cpu > 0) total += cpu;
         }
         return total;
-    }
-
-    private static void preload(Settings s, Topics topics, int n, int buckets) throws Exception {
-        Instant now = Instant.now();
-        OpenSale started = Sales.started(GOODS, n + n / 10L, Duration.ofHours(2), 1, "hot-open");
-        OpenSale open = new OpenSale(
-                GOODS,
-                started.stock(),
-                started.startAt(),
-                started.endAt(),
-                1,
-                started.opId(),
-                false,
-                started.fairness(),
-                0,
-                buckets);
-        try (KafkaProducer<String, byte[]> p = PreloadProducer.create(s)) {
-            p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
-                    .get();
-            for (int i = 0; i < n; i++) {
-                Purchase c = new Purchase("h" + i, GOODS, 1 + i, 1, now);
-                p.send(new ProducerRecord<>(topics.commands(), c.key(), CommandCodec.encode(c)));
-            }
-            p.flush();
-        }
     }
 
     private static KafkaConsumer<String, byte[]> outcomeReader(Settings s, Topics topics) {

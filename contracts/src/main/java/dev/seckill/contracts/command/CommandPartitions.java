@@ -1,0 +1,50 @@
+package dev.seckill.contracts.command;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Which partition of the commands topic a goods' commands are decided in (docs/decisions.md, "Stock buckets"): the
+ * rule stock-stream decides by and a producer may route by. A goods' <em>home</em> is where Kafka's default
+ * partitioner puts the record key {@code goodsId}; a goods split into N buckets decides bucket b in the b-th partition
+ * after it, a buyer always in one bucket, and claims each purchase's requestId in one bucket picked by a hash of
+ * (goods, requestId) — so that the claims of a hot goods spread over its buckets rather than queue at its home.
+ *
+ * <p>Every command may go to the goods' home, as ever: the stream sends it on. A producer that knows the goods' bucket
+ * count may send a purchase straight to {@link #claimPartition} and save the stream that hop; one that guesses wrong
+ * (a sale opened since with more buckets) costs a hop, never a decision.
+ */
+public final class CommandPartitions {
+    private CommandPartitions() {}
+
+    /** The partition Kafka's default partitioner gives the record key {@code key} among {@code partitions}. */
+    public static int ofKey(String key, int partitions) {
+        if (partitions < 1) throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
+
+    /** The goods' home: where its commands go keyed by the goods id, and where its bucket 0 is decided. */
+    public static int home(long goodsId, int partitions) {
+        return ofKey(Long.toString(goodsId), partitions);
+    }
+
+    /** The partition bucket {@code bucket} of the goods is decided in: the {@code bucket}-th after its home. */
+    public static int bucketPartition(long goodsId, int bucket, int partitions) {
+        return (home(goodsId, partitions) + bucket) % partitions;
+    }
+
+    /** The bucket a buyer buys from in a sale of {@code buckets} buckets: by a hash of the id, so sequential ids spread. */
+    public static int bucketOf(long userId, int buckets) {
+        return buckets <= 1 ? 0 : ofKey(Long.toString(userId), buckets);
+    }
+
+    /** The bucket a purchase's requestId is claimed in, in a first-come sale of {@code buckets} buckets. */
+    public static int claimBucket(long goodsId, String requestId, int buckets) {
+        return buckets <= 1 ? 0 : ofKey(goodsId + ":" + requestId, buckets);
+    }
+
+    /** The partition a purchase's requestId is claimed in: its claim bucket's. */
+    public static int claimPartition(long goodsId, String requestId, int buckets, int partitions) {
+        return bucketPartition(goodsId, claimBucket(goodsId, requestId, buckets), partitions);
+    }
+}

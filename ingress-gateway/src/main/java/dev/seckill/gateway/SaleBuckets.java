@@ -1,0 +1,47 @@
+package dev.seckill.gateway;
+
+import dev.seckill.contracts.command.CommandPartitions;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where the gateway sends a purchase of a goods split into buckets (docs/decisions.md, "Stock buckets"): straight to
+ * the partition that claims its requestId ({@link CommandPartitions#claimPartition}), so the stream decides it with at
+ * most one hop and the goods' home does not read every purchase of the sale. What it knows of each goods' bucket
+ * count comes from the ledger ({@link OutcomeView}); a goods it knows nothing of, or a purchase a draw holds, goes to
+ * the goods' home by its key, as ever — the stream sends on whatever reaches a partition that does not claim it, so a
+ * stale count costs a hop, never a decision.
+ */
+final class SaleBuckets {
+    private final Map<Long, Integer> split = new ConcurrentHashMap<>();
+    private volatile int partitions;
+
+    /** The ledger says the goods' current sale is split into {@code buckets} (1: not split). */
+    void split(long goodsId, int buckets) {
+        if (buckets > 1) split.put(goodsId, buckets);
+        else split.remove(goodsId);
+    }
+
+    /** The commands topic's partition count (until it is known, every purchase goes by its key). */
+    void partitions(int count) {
+        this.partitions = count;
+    }
+
+    /** How many buckets the goods' current sale is split into, as the ledger said last (1: not split, or not known). */
+    int bucketsOf(long goodsId) {
+        return split.getOrDefault(goodsId, 1);
+    }
+
+    /** How many goods the gateway knows split into buckets (a gauge: {@code seckill_gateway_bucketed_goods}). */
+    int splitCount() {
+        return split.size();
+    }
+
+    /** The partition to send the purchase to; null: by its key, to the goods' home. */
+    Integer partitionOf(long goodsId, String requestId) {
+        Integer buckets = split.get(goodsId);
+        int p = partitions;
+        if (buckets == null || p < buckets) return null;
+        return CommandPartitions.claimPartition(goodsId, requestId, buckets, p);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.seckill.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Given what the ledger said of a goods' buckets, when the gateway sends its purchases, then a split goods' purchase
+ * goes to the partition that claims its requestId — the bucket a hash of (goods, requestId) picks, counted from the
+ * partition Kafka's default partitioner gives the goods' key — and anything else by its key.
+ */
+class SaleBucketsTest {
+    private static final int PARTITIONS = 8;
+
+    @Test
+    void aSplitGoodsPurchaseGoesToTheBucketThatClaimsItsRequestId() {
+        SaleBuckets buckets = new SaleBuckets();
+        buckets.partitions(PARTITIONS);
+        buckets.split(77, 4);
+        int home = murmur("77", PARTITIONS);
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            String id = "req-" + i;
+            int claim = murmur("77:" + id, 4);
+            assertThat(buckets.partitionOf(77, id)).isEqualTo((home + claim) % PARTITIONS);
+            used.add(buckets.partitionOf(77, id));
+        }
+        assertThat(used).as("the claims spread over the 4 buckets").hasSize(4);
+        assertThat(buckets.bucketsOf(77)).isEqualTo(4);
+    }
+
+    @Test
+    void aGoodsNotSplitOrNotKnownGoesByItsKey() {
+        SaleBuckets buckets = new SaleBuckets();
+        buckets.split(77, 4);
+        assertThat(buckets.partitionOf(77, "r"))
+                .as("the partition count not known yet")
+                .isNull();
+        buckets.partitions(PARTITIONS);
+        assertThat(buckets.partitionOf(78, "r"))
+                .as("a goods the ledger said nothing of")
+                .isNull();
+        buckets.split(77, 1);
+        assertThat(buckets.partitionOf(77, "r"))
+                .as("a later sale of one bucket")
+                .isNull();
+        assertThat(buckets.splitCount()).isZero();
+        buckets.split(79, 16);
+        assertThat(buckets.partitionOf(79, "r"))
+                .as("more buckets than partitions: not a sale the stream opens")
+                .isNull();
+    }
+
+    private static int murmur(String key, int n) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % n;
+    }
+}

@@ -1,0 +1,216 @@
+package dev.seckill.stock.decision;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.seckill.contracts.command.CommandPartitions;
+import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.contracts.command.Purchase;
+import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.stock.bucket.Hop;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A bucketed goods' purchases sent by producers that route them (docs/decisions.md, "Stock buckets", where a requestId
+ * is claimed): straight to the partition {@link CommandPartitions#claimPartition} names, to the goods' home as ever, or
+ * to a partition a stale producer guessed. One real {@link Decider} per partition over a real Redis ({@link
+ * BucketRing}), the partitions interleaved at random: whatever the route, every requestId keeps one meaning, no unit is
+ * sold twice or left while a buyer hears SOLD_OUT — and a purchase sent straight to its claim passes no home.
+ */
+class ClaimBucketsTest extends TestRedisCase {
+    private static final long GOODS = 5151;
+    private static final int PARTITIONS = 6;
+
+    @Test
+    void purchasesSentByAnyRouteAreEachDecidedOnceAndEveryUnitIsSold() {
+        for (long seed = 1; seed <= 6; seed++) {
+            int buckets = 2 + (int) (seed % 3);
+            long stock = 30 + seed * 5;
+            Random route = new Random(seed);
+            // Given a goods of `stock` units in `buckets` buckets, opened and decided
+            BucketRing ring = new BucketRing(redis, PARTITIONS, 0, seed % 2 == 0 ? 0 : 60_000, seed);
+            long t = System.currentTimeMillis();
+            ring.send(open(stock, buckets, "open-route-" + seed), t);
+            ring.drain(4, 10_000);
+            // When more buyers than units send, some twice, some a retry of the same purchase — each copy by a route
+            // picked at random: straight to its claim partition, to the home, or to any partition
+            int buyers = (int) stock + 25;
+            int sent = 0;
+            for (int u = 1; u <= buyers; u++) {
+                Purchase p = new Purchase("route-" + seed + "-" + u, GOODS, u, 1, start);
+                sendByRoute(ring, route, p, buckets, t + u);
+                sent++;
+                if (u % 5 == 0) sendByRoute(ring, route, p, buckets, t + u); // a retry
+                if (u % 7 == 0) {
+                    sendByRoute(ring, route, new Purchase("route2-" + seed + "-" + u, GOODS, u, 1, start), buckets, t);
+                    sent++;
+                }
+            }
+            ring.drain(16, 300_000);
+            // Then every unit is sold, once per buyer, each requestId has one answer, and only buyers without a unit
+            // hear SOLD_OUT
+            long s = seed;
+            assertTrue(ring.dlq.isEmpty(), () -> "seed " + s + ": no DLQ record, got " + ring.dlq);
+            Map<String, Outcome> byRequest = answeredOnce(ring);
+            assertEquals(sent, byRequest.size(), "seed " + seed + ": every requestId answered");
+            Set<Long> holders = new HashSet<>();
+            long sold = 0;
+            for (Outcome o : byRequest.values())
+                if (o.outcome() == OutcomeKind.SUCCESS) {
+                    sold += o.quantity();
+                    assertTrue(holders.add(o.userId()), "buyer " + o.userId() + " sold to twice");
+                }
+            assertEquals(stock, sold, "seed " + seed + ": every unit sold");
+            for (Outcome o : byRequest.values())
+                if (o.outcome() == OutcomeKind.SOLD_OUT)
+                    assertFalse(holders.contains(o.userId()), () -> "a holder told SOLD_OUT: " + o);
+            long left = ring.ledger.stream().mapToLong(LedgerEntry::stockDelta).sum();
+            assertEquals(0, left, "seed " + seed + ": the ledger's units left");
+        }
+    }
+
+    @Test
+    void aRequestIdReusedByAnotherBuyerIsRefusedWhateverRouteEachCopyTook() {
+        // Given a goods of 4 buckets, and two buyers of different buckets
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 5);
+        long t = System.currentTimeMillis();
+        ring.send(open(100, 4, "open-reuse"), t);
+        ring.drain(4, 10_000);
+        long first = 1;
+        while (CommandPartitions.bucketOf(first, 4) == CommandPartitions.bucketOf(first + 1, 4)) first++;
+        long other = first + 1;
+        int home = CommandPartitions.home(GOODS, PARTITIONS);
+        int claim = CommandPartitions.claimPartition(GOODS, "shared", 4, PARTITIONS);
+        int stray = (claim + 1) % PARTITIONS == home ? (claim + 2) % PARTITIONS : (claim + 1) % PARTITIONS;
+        // When the first buyer sends it straight to its claim, retries it through the home, and the other buyer sends
+        // the same requestId to a partition that does not claim it
+        ring.sendTo(claim, new Purchase("shared", GOODS, first, 1, start), t + 1);
+        ring.send(new Purchase("shared", GOODS, first, 1, start), t + 2);
+        ring.sendTo(stray, new Purchase("shared", GOODS, other, 1, start), t + 3);
+        ring.drain(3, 10_000);
+        // Then the first buyer's purchase succeeds once and the other's is refused, naming the field
+        List<Outcome> answers = ring.outcomes.stream()
+                .filter(o -> o.requestId().equals("shared"))
+                .toList();
+        assertEquals(
+                1,
+                answers.stream().filter(o -> o.outcome() == OutcomeKind.SUCCESS).count(),
+                () -> "one SUCCESS: " + answers);
+        Outcome success = answers.stream()
+                .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(first, success.userId());
+        Outcome refused = answers.stream()
+                .filter(o -> o.outcome() == OutcomeKind.REJECTED)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the reuse refused: " + answers));
+        assertEquals(other, refused.userId());
+        assertTrue(refused.detail().contains("userId"), refused.detail());
+    }
+
+    @Test
+    void aPurchaseSentStraightToItsClaimPassesNoHome() {
+        // Given a goods of 3 buckets, opened and decided
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 9);
+        long t = System.currentTimeMillis();
+        ring.send(open(300, 3, "open-straight"), t);
+        ring.drain(4, 10_000);
+        long hopsAfterOpen = ring.hops;
+        // When 60 buyers each send a purchase straight to its claim partition
+        int routed = 0;
+        for (int u = 1; u <= 60; u++) {
+            String id = "straight-" + u;
+            ring.sendTo(
+                    CommandPartitions.claimPartition(GOODS, id, 3, PARTITIONS),
+                    new Purchase(id, GOODS, u, 1, start),
+                    t);
+            if (CommandPartitions.claimBucket(GOODS, id, 3) != CommandPartitions.bucketOf(u, 3)) routed++;
+        }
+        ring.drain(8, 10_000);
+        // Then each is claimed where it arrived: no claim hop, one command hop for each buyer of another bucket, and
+        // every purchase succeeds
+        long claims = ring.sent.stream()
+                .filter(e -> e.getValue().kind() == Hop.Kind.CLAIM)
+                .count();
+        assertEquals(0, claims, "no purchase went by the home");
+        assertEquals(routed, ring.hops - hopsAfterOpen, "one hop per purchase whose buyer is in another bucket");
+        assertEquals(
+                60,
+                ring.outcomes.stream()
+                        .filter(o -> o.outcome() == OutcomeKind.SUCCESS)
+                        .count());
+    }
+
+    @Test
+    void aReopenInMoreBucketsClaimsWhereTheEarlierSalesIdsWere() {
+        // Given a goods sold in one bucket, whose buyer's request was decided there (no units: SOLD_OUT) — a buyer and
+        // an id that a fresh sale of 4 buckets would put away from home
+        long buyer = 1;
+        while (CommandPartitions.bucketOf(buyer, 4) == 0) buyer++;
+        String early = "early-0";
+        for (int i = 1; CommandPartitions.claimBucket(GOODS, early, 4) == 0; i++) early = "early-" + i;
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 21);
+        long t = System.currentTimeMillis();
+        ring.send(open(0, 1, "open-one"), t);
+        ring.send(new Purchase(early, GOODS, buyer, 1, start), t + 1);
+        ring.drain(2, 10_000);
+        // When it is opened again in 4 buckets, and the request comes again — by its buyer, and by another — each copy
+        // sent straight to the partition a 4-bucket claim would be in
+        ring.send(
+                new OpenSale(GOODS, 40, start, start.plusSeconds(3600), 1, "open-four", true, Fairness.FCFS, 0, 4),
+                t + 2);
+        ring.drain(4, 10_000);
+        assertTrue(ring.dlq.isEmpty(), () -> "the re-open stood: " + ring.dlq);
+        int straight = CommandPartitions.claimPartition(GOODS, early, 4, PARTITIONS);
+        ring.sendTo(straight, new Purchase(early, GOODS, buyer, 1, start), t + 3);
+        ring.sendTo(straight, new Purchase(early, GOODS, buyer + 1, 1, start), t + 4);
+        ring.drain(2, 10_000);
+        // Then both are refused where the id was decided (the home: the sale keeps its goods' earlier claim layout),
+        // and
+        // no unit of the new sale goes to them
+        String id = early;
+        List<Outcome> again = ring.outcomes.stream()
+                .filter(o -> o.requestId().equals(id))
+                .skip(1)
+                .toList();
+        assertEquals(2, again.size(), () -> "both copies answered: " + ring.outcomes);
+        assertTrue(again.stream().allMatch(o -> o.outcome() == OutcomeKind.REJECTED), () -> "refused: " + again);
+        assertTrue(ring.ledger.stream().noneMatch(e -> id.equals(e.requestId())), () -> "no entry: " + ring.ledger);
+    }
+
+    /** Sends {@code p} straight to its claim partition, to its home, or to any partition, at random. */
+    private static void sendByRoute(BucketRing ring, Random route, Purchase p, int buckets, long t) {
+        switch (route.nextInt(3)) {
+            case 0 -> ring.sendTo(CommandPartitions.claimPartition(GOODS, p.requestId(), buckets, PARTITIONS), p, t);
+            case 1 -> ring.send(p, t);
+            default -> ring.sendTo(route.nextInt(PARTITIONS), p, t);
+        }
+    }
+
+    private OpenSale open(long stock, int buckets, String opId) {
+        return new OpenSale(GOODS, stock, start, start.plusSeconds(3600), 1, opId, false, Fairness.FCFS, 0, buckets);
+    }
+
+    /** Each requestId's answers agree (a retry of a decided purchase may be answered again, the same). */
+    private static Map<String, Outcome> answeredOnce(BucketRing ring) {
+        Map<String, Outcome> byRequest = new HashMap<>();
+        for (Outcome o : ring.outcomes) {
+            Outcome before = byRequest.put(o.requestId(), o);
+            assertFalse(
+                    before != null && (before.outcome() != o.outcome() || before.userId() != o.userId()),
+                    () -> "two answers for " + o.requestId());
+        }
+        return byRequest;
+    }
+}

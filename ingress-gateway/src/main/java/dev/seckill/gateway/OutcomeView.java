@@ -140,12 +140,12 @@ final class OutcomeView implements AutoCloseable {
         }
     }
 
-    /** The lottery windows not drawn yet. */
     /** Each goods' buckets, as the ledger says: where a purchase is sent. */
     SaleBuckets buckets() {
         return buckets;
     }
 
+    /** The lottery windows not drawn yet. */
     DrawWindows draws() {
         return draws;
     }

@@ -18,8 +18,10 @@ import java.util.Objects;
  *     it goes round the log); -1 for any other hop
  * @param claimBuckets an open's share: over how many buckets the sale claims requestIds (1: all at home); -1 for any
  *     other hop
+ * @param sale a claimed purchase's: the opId of the open of the sale it was claimed in (its bucket decides it only in
+ *     that sale); null for any other hop
  */
-public record Hop(Kind kind, int bucket, byte[] value, long since, int claimBuckets) {
+public record Hop(Kind kind, int bucket, byte[] value, long since, int claimBuckets, String sale) {
     public enum Kind {
         COMMAND,
         CLAIM,
@@ -39,19 +41,24 @@ public record Hop(Kind kind, int bucket, byte[] value, long since, int claimBuck
 
     /** A hop that is not a parked purchase. */
     public Hop(Kind kind, int bucket, byte[] value) {
-        this(kind, bucket, value, -1, -1);
+        this(kind, bucket, value, -1, -1, null);
     }
 
     /** A hop that is not an open's share. */
     public Hop(Kind kind, int bucket, byte[] value, long since) {
-        this(kind, bucket, value, since, -1);
+        this(kind, bucket, value, since, -1, null);
     }
 
     /** Bucket {@code bucket}'s share of an open ({@code value}), in a sale that claims over {@code claimBuckets}. */
     public static Hop share(int bucket, byte[] value, int claimBuckets) {
         if (claimBuckets < 1)
             throw new IllegalArgumentException("claimBuckets must be at least 1, got " + claimBuckets);
-        return new Hop(Kind.COMMAND, bucket, value, -1, claimBuckets);
+        return new Hop(Kind.COMMAND, bucket, value, -1, claimBuckets, null);
+    }
+
+    /** A purchase claimed in sale {@code sale} (its open's opId), sent to its buyer's bucket {@code bucket}. */
+    public static Hop claimed(int bucket, byte[] value, String sale) {
+        return new Hop(Kind.COMMAND, bucket, value, -1, -1, sale);
     }
 
     public Hop {

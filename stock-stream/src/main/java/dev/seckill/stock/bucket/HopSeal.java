@@ -13,7 +13,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * Seals the stream's hops so that a record on the commands topic is taken for one only when the stream wrote it: an
  * HMAC-SHA256, under a key every stock-stream instance shares ({@code SECKILL_STREAM_HOP_SECRET}), of the hop's kind,
- * bucket, parking time, claim layout (an open's share) and value, in headers beside them. Any producer may write the commands topic; without the key none can write a
+ * bucket, parking time, claim layout (an open's share), sale (a claimed purchase's) and value, in headers beside them. Any producer may write the commands topic; without the key none can write a
  * transfer that makes units, or a purchase that skips its claim (docs/decisions.md, "Stock buckets").
  */
 public final class HopSeal {
@@ -22,6 +22,7 @@ public final class HopSeal {
     public static final String MAC = "seckill-hop-mac";
     public static final String SINCE = "seckill-hop-since";
     public static final String CLAIMS = "seckill-hop-claims";
+    public static final String SALE = "seckill-hop-sale";
 
     /** What a record's hop headers say: no hop, a hop whose seal holds, or one whose does not. */
     public sealed interface Opened {}
@@ -64,9 +65,10 @@ public final class HopSeal {
         if (hop.since() >= 0) h.add(SINCE, Long.toString(hop.since()).getBytes(StandardCharsets.UTF_8));
         if (hop.claimBuckets() >= 0)
             h.add(CLAIMS, Integer.toString(hop.claimBuckets()).getBytes(StandardCharsets.UTF_8));
+        if (hop.sale() != null) h.add(SALE, hop.sale().getBytes(StandardCharsets.UTF_8));
         h.add(
                 MAC,
-                mac(hop.kind(), hop.bucket(), hop.since(), hop.claimBuckets(), hop.value())
+                mac(hop.kind(), hop.bucket(), hop.since(), hop.claimBuckets(), hop.sale(), hop.value())
                         .getBytes(StandardCharsets.UTF_8));
         return h;
     }
@@ -105,19 +107,23 @@ public final class HopSeal {
         if (claimsHeader != null && (claims < 1 || claims > BucketPlan.MAX_BUCKETS))
             return new Broken("hop claims " + claims + " out of range");
         if (key == null) return new Broken("a hop arrived but this instance has no SECKILL_STREAM_HOP_SECRET");
-        byte[] expected = mac(kind, bucket, since, claims, value).getBytes(StandardCharsets.UTF_8);
+        Header saleHeader = headers.lastHeader(SALE);
+        String sale = saleHeader == null ? null : text(saleHeader);
+        byte[] expected = mac(kind, bucket, since, claims, sale, value).getBytes(StandardCharsets.UTF_8);
         if (!MessageDigest.isEqual(expected, macHeader.value()))
             return new Broken("hop seal does not match: not written by the stream, or under another key");
-        return new Sealed(new Hop(kind, bucket, value, since, claims));
+        return new Sealed(new Hop(kind, bucket, value, since, claims, sale));
     }
 
-    private String mac(Hop.Kind kind, int bucket, long since, int claims, byte[] value) {
+    private String mac(Hop.Kind kind, int bucket, long since, int claims, String sale, byte[] value) {
         try {
             Mac m = Mac.getInstance("HmacSHA256");
             m.init(key);
             m.update((kind.wire() + "\n" + bucket + "\n" + since + "\n").getBytes(StandardCharsets.UTF_8));
             // an open's share names its claim layout (hops without one keep the seal they had)
             if (claims >= 0) m.update(("claims " + claims + "\n").getBytes(StandardCharsets.UTF_8));
+            // a claimed purchase names its sale
+            if (sale != null) m.update(("sale " + sale + "\n").getBytes(StandardCharsets.UTF_8));
             return Base64.getEncoder().encodeToString(m.doFinal(value));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);

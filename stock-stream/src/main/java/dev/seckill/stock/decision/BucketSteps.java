@@ -3,7 +3,6 @@ package dev.seckill.stock.decision;
 import dev.seckill.contracts.command.CloseSale;
 import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
-import dev.seckill.contracts.command.CommandPartitions;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.ParsedCommand;
 import dev.seckill.contracts.command.Pay;
@@ -11,7 +10,6 @@ import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
 import dev.seckill.contracts.command.Restore;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.stock.SaleRetirement;
 import dev.seckill.stock.bucket.BucketPlan;
 import dev.seckill.stock.bucket.BucketTerms;
 import dev.seckill.stock.bucket.Hop;
@@ -34,8 +32,6 @@ import java.util.function.Function;
  * empty. Every ledger entry of a bucketed goods names its bucket (a v2 entry).
  */
 final class BucketSteps {
-    private static final String ROUTED = "ROUTED";
-
     private final BucketTerms terms;
     private final StockScripts scripts;
     private final Clock clock;
@@ -44,6 +40,7 @@ final class BucketSteps {
     private final SaleOperations operations;
     private final BucketTransfers transfers;
     private final DrawnBuckets drawn;
+    private final BucketClaims claims;
 
     BucketSteps(
             BucketTerms terms,
@@ -60,6 +57,7 @@ final class BucketSteps {
         this.operations = operations;
         this.transfers = new BucketTransfers(terms, scripts, clock, folds);
         this.drawn = new DrawnBuckets(scripts, clock, folds, purchases);
+        this.claims = new BucketClaims(terms, clock, folds, purchases, this::inBucket);
     }
 
     /** The step of a bucketed goods' command, a hop, or an open with buckets; null for anything else (decided as ever). */
@@ -70,30 +68,18 @@ final class BucketSteps {
                 && (HopOut.home(in.key(), terms.partitions()) + hop.bucket()) % terms.partitions() != in.partition())
             return Step.decided(Decision.dlq("a hop for bucket " + hop.bucket() + " of goods " + in.key()
                     + " in partition " + in.partition() + ", not its bucket's (copied, or the partitions changed)"));
-        if (hop.kind() == Hop.Kind.CLAIM) return claim(parsed, hop, in);
+        if (hop.kind() == Hop.Kind.CLAIM) {
+            Step claimed = claims.claimHop(parsed, hop, in);
+            return claimed != null ? claimed : fromClient(parsed, in); // the home judges it as it judges a client's
+        }
         if (hop.kind() != Hop.Kind.COMMAND) return transfers.moved(hop, in);
         if (!(parsed instanceof ParsedCommand.Valid v)
                 || !Long.toString(v.command().goodsId()).equals(in.key()))
             return Step.decided(Decision.dlq("a hop that is not a command of its key's goods"));
+        if (v.command() instanceof Purchase p && hop.sale() != null)
+            return claims.fromClaim(p, hop.sale(), hop.bucket(), in);
         // the decider runs a restore alone, then restored(...)
         return v.command() instanceof Restore ? null : inBucket(v.command(), hop.bucket(), in, true);
-    }
-
-    /**
-     * A client's purchase sent on by the stream to the bucket that claims its requestId, or — to bucket 0 — to the home,
-     * from a bucket that could not judge where it is claimed.
-     */
-    private Step claim(ParsedCommand parsed, Hop hop, Decider.Input in) {
-        if (!(parsed instanceof ParsedCommand.Valid v)
-                || !(v.command() instanceof Purchase p)
-                || !Long.toString(p.goodsId()).equals(in.key()))
-            return Step.decided(Decision.dlq("a claim hop that is not a purchase of its key's goods"));
-        if (hop.bucket() == 0) return fromClient(parsed, in); // the home judges it as it judges a client's
-        GoodsFold fold = folds.get(p.goodsId());
-        if (fold == null || !fold.bucketed() || fold.bucket != hop.bucket())
-            return Step.decided(Decision.dlq("a claim for bucket " + hop.bucket() + " of goods " + p.goodsId()
-                    + " reached a partition that is not that bucket of its sale (its share of a re-open refused?)"));
-        return claimedHere(p, fold, in);
     }
 
     /** A client's command: null (decided as ever) unless its goods is split into buckets or it opens them. */
@@ -104,7 +90,9 @@ final class BucketSteps {
         GoodsFold fold = folds.get(c.goodsId());
         boolean bucketedHere = fold != null && fold.bucketed();
         boolean home = terms.partitions() == 0 || HopOut.home(in.key(), terms.partitions()) == in.partition();
-        if (!home && c instanceof Purchase p && terms.seal().keyed()) return straightToBucket(p, fold, in);
+        // a purchase sent straight to a bucket (a one-bucket sale decided here as ever: a producer's own partitioning)
+        if (!home && c instanceof Purchase p && terms.seal().keyed() && (fold == null || bucketedHere))
+            return claims.straightToBucket(p, fold, in);
         if (!bucketedHere && !(c instanceof OpenSale open && open.bucketed())) return null; // a one-bucket sale's
         if (!home)
             return Step.decided(Decision.dlq("goods " + c.goodsId() + " is split into buckets (or opened so): its"
@@ -126,10 +114,8 @@ final class BucketSteps {
             // the draw passes its entries on at home: the units go out from here in its order, nothing waits on a
             // borrow
             if (in.drawEntry())
-                return b == 0 ? inBucket(p, 0, in, false) : drawn.allotted(p, b, in, () -> claimed(p, b, in));
-            int claim = claimBucket(fold, p);
-            if (claim != 0) return Step.sending(new Hop(Hop.Kind.CLAIM, claim, in.raw()));
-            return claimedHere(p, fold, in);
+                return b == 0 ? inBucket(p, 0, in, false) : drawn.allotted(p, b, in, () -> claims.claimed(p, b, in));
+            return claims.atHome(p, fold, in);
         }
         if (c instanceof Release r && plan.bucketOf(r.userId()) != 0)
             return Step.sending(new Hop(Hop.Kind.COMMAND, plan.bucketOf(r.userId()), in.raw()));
@@ -140,31 +126,6 @@ final class BucketSteps {
         return c instanceof CloseSale ? withHops(here, everyOther(fold.buckets, in.raw()), true) : here;
     }
 
-    /**
-     * A client's purchase that reached a partition other than its goods' home (a producer that routes by {@link
-     * dev.seckill.contracts.command.CommandPartitions#claimPartition}): claimed here when this is the bucket of a
-     * sale that claims its requestId, else sent to the home, which judges where it is claimed (every bucket learns its
-     * sale's claim layout with its share of the open, after which the home sends it nothing of the sale).
-     */
-    private Step straightToBucket(Purchase p, GoodsFold fold, Decider.Input in) {
-        if (fold != null && fold.bucketed() && fold.bucket != 0 && claimBucket(fold, p) == fold.bucket)
-            return claimedHere(p, fold, in);
-        return Step.sending(new Hop(Hop.Kind.CLAIM, 0, in.raw()));
-    }
-
-    /** The bucket the sale of {@code fold} claims the purchase's requestId in (0: the home). */
-    private static int claimBucket(GoodsFold fold, Purchase p) {
-        return fold.claimBuckets <= 1
-                ? 0
-                : CommandPartitions.claimBucket(p.goodsId(), p.requestId(), fold.claimBuckets);
-    }
-
-    /** A purchase whose requestId this bucket claims: decided here when its buyer's bucket is this one, else sent on. */
-    private Step claimedHere(Purchase p, GoodsFold fold, Decider.Input in) {
-        int b = terms.plan(p.goodsId(), fold.buckets).bucketOf(p.userId());
-        return b == fold.bucket ? inBucket(p, b, in, true) : claimed(p, b, in);
-    }
-
     /** A decided restore of a bucketed goods: its entry names its bucket; at home, every other bucket restores too. */
     Decision restored(Restore r, Decider.Input in, Decision decided) {
         GoodsFold fold = folds.get(r.goodsId());
@@ -173,32 +134,6 @@ final class BucketSteps {
         return in.hop() == null && fold.bucket == 0 && !decided.toDlq()
                 ? tagged.sending(everyOther(fold.buckets, in.raw()))
                 : tagged;
-    }
-
-    /**
-     * A purchase of another bucket's buyer: its requestId claimed here (a retry of the same purchase is sent again; the
-     * id reused for another purchase is refused as any reuse is) and sent to the buyer's bucket.
-     */
-    private Step claimed(Purchase p, int bucket, Decider.Input in) {
-        String payload = StoredDecision.purchasePayload(p.userId(), p.quantity());
-        String stored = folds.decision(p.goodsId(), FoldStore.purchaseKey(p.requestId()));
-        Hop hop = new Hop(Hop.Kind.COMMAND, bucket, in.raw());
-        if (stored == null) {
-            folds.decide(
-                    p.goodsId(),
-                    FoldStore.purchaseKey(p.requestId()),
-                    StoredDecision.of(
-                                    new LuaResult(ROUTED, Integer.toString(bucket), 0, LuaResult.Status.NEW),
-                                    in.position(),
-                                    payload,
-                                    clock.millis())
-                            .encode());
-            return Step.sending(hop);
-        }
-        StoredDecision d = StoredDecision.parse(stored);
-        boolean retry = ROUTED.equals(d.result())
-                && ReusedIds.why(p.requestId(), payload, d, folds.get(p.goodsId()), in.partition()) == null;
-        return retry ? Step.sending(hop) : purchases.step(p, in); // the claim's answer: REJECTED, the id reused
     }
 
     /** A client's open at the goods' home: bucket 0's share decided here, the others' sent once it opened. */
@@ -220,24 +155,12 @@ final class BucketSteps {
                 buckets);
         // a drawn sale is drawn at home alone: the other buckets open first-come and get their winners' units from it
         byte[] elsewhere = CommandCodec.encode(o.fairness().drawn() ? DrawnBuckets.elsewhere(o) : o);
-        int claims = claimLayout(o, fold, buckets, in.timestamp());
+        String drawnRefused = BucketClaims.drawnRefusal(o, fold, in.timestamp());
+        if (drawnRefused != null) return Step.decided(Decision.dlq("open_sale refused: " + drawnRefused));
+        int layout = BucketClaims.layout(o, fold, buckets, in.timestamp());
         List<Hop> shares = new ArrayList<>(buckets - 1);
-        for (int b = 1; b < buckets; b++) shares.add(Hop.share(b, elsewhere, claims));
-        return withHops(share(o, 0, in, claims), shares, false);
-    }
-
-    /**
-     * Over how many buckets a sale opened now claims requestIds: all of them, unless the goods remembers decisions of an
-     * earlier sale (kept a week past its keys, by the open's record time), which keep the layout they were claimed in —
-     * a requestId of an earlier sale is found where it was claimed, and refused in this one — or it is drawn (its
-     * window is ranked at home, where its entries are claimed).
-     */
-    private static int claimLayout(OpenSale o, GoodsFold before, int buckets, long recordTime) {
-        if (o.fairness().drawn()) return 1;
-        boolean remembered = before != null
-                && before.openOffset >= 0
-                && (before.expireAt <= 0 || recordTime <= before.expireAt + SaleRetirement.DECISIONS_KEPT.toMillis());
-        return remembered ? Math.max(1, before.claimBuckets) : buckets;
+        for (int b = 1; b < buckets; b++) shares.add(Hop.share(b, elsewhere, layout));
+        return withHops(share(o, 0, in, layout), shares, false);
     }
 
     /**
@@ -267,6 +190,8 @@ final class BucketSteps {
                 now.drawGiven = 0;
                 now.claimBuckets = claims;
             }
+            // a bucket that refused its share stays in the sale before: a purchase claimed in this one is not sold here
+            now.refusedSale = opened ? null : o.opId();
             folds.put(o.goodsId(), now);
             return BucketLedger.tagged(folds, d, o.goodsId(), in.partition(), null);
         });

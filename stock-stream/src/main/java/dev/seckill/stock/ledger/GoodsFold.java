@@ -66,6 +66,8 @@ public final class GoodsFold {
      * sale, a sale whose goods remembers decisions of a sale claimed otherwise, a fold from before claims spread).
      */
     public int claimBuckets;
+    /** In a bucket that refused its share of the goods' latest open: that open's opId (null otherwise). */
+    public String refusedSale;
 
     /** Whether the current sale is split into buckets. */
     public boolean bucketed() {

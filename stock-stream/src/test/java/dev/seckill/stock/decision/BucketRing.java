@@ -128,6 +128,11 @@ final class BucketRing {
         }
     }
 
+    /** Decides up to {@code n} records of partition {@code p}, as one batch (a schedule the test picks). */
+    void decidePartition(int p, int n) {
+        decide(p, n);
+    }
+
     private void decide(int p, int n) {
         Deque<Logged> log = logs.get(p);
         List<Logged> batch = new ArrayList<>();

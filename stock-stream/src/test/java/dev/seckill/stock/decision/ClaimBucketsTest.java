@@ -189,6 +189,42 @@ class ClaimBucketsTest extends TestRedisCase {
         assertTrue(ring.ledger.stream().noneMatch(e -> id.equals(e.requestId())), () -> "no entry: " + ring.ledger);
     }
 
+    @Test
+    void aPurchaseClaimedAsTheGoodsReopensIsAnsweredTheSameEveryTime() {
+        // Given a goods of 2 buckets, and a purchase whose requestId bucket 1 claims, of a buyer of bucket 0 (the home)
+        long buyer = 1;
+        while (CommandPartitions.bucketOf(buyer, 2) != 0) buyer++;
+        String id = "crossing-0";
+        for (int i = 1; CommandPartitions.claimBucket(GOODS, id, 2) != 1; i++) id = "crossing-" + i;
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 23);
+        long t = System.currentTimeMillis();
+        ring.send(open(10, 2, "open-before"), t);
+        ring.drain(4, 10_000);
+        int home = CommandPartitions.home(GOODS, PARTITIONS);
+        // When the home sends the purchase to its claim, and then opens the goods again before the claim is decided
+        // (the claim decides it in the sale before; its buyer's bucket, the home, is in the new one by then)
+        ring.send(new Purchase(id, GOODS, buyer, 1, start), t + 1);
+        ring.decidePartition(home, 1);
+        ring.send(
+                new OpenSale(GOODS, 10, start, start.plusSeconds(3600), 1, "open-after", true, Fairness.FCFS, 0, 2),
+                t + 2);
+        ring.decidePartition(home, 1);
+        ring.drain(2, 10_000);
+        // and the buyer retries it
+        ring.send(new Purchase(id, GOODS, buyer, 1, start), t + 3);
+        ring.drain(2, 10_000);
+        // Then every answer it gets is the same — not sold in the new sale under a claim of the old one
+        String crossing = id;
+        List<Outcome> answers = ring.outcomes.stream()
+                .filter(o -> o.requestId().equals(crossing))
+                .toList();
+        assertFalse(answers.isEmpty(), () -> "answered: " + ring.outcomes + " " + ring.dlq);
+        assertTrue(
+                answers.stream().allMatch(o -> o.outcome() == answers.get(0).outcome()),
+                () -> "one answer: " + answers);
+        assertTrue(ring.dlq.isEmpty(), () -> "DLQ: " + ring.dlq);
+    }
+
     /** Sends {@code p} straight to its claim partition, to its home, or to any partition, at random. */
     private static void sendByRoute(BucketRing ring, Random route, Purchase p, int buckets, long t) {
         switch (route.nextInt(3)) {

@@ -175,6 +175,51 @@ class DrawnBucketsTest extends TestRedisCase {
         assertTrue(ring.dlq.isEmpty(), () -> "DLQ: " + ring.dlq);
     }
 
+    @Test
+    void aLotteryWaitsUntilTheIdsOfAnEarlierSaleClaimedInBucketsAreForgotten() {
+        long goods = 5400;
+        // Given a first-come sale of 4 buckets (its requestIds claimed over the 4) that sold a unit
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 11, false, draw);
+        long t = System.currentTimeMillis();
+        ring.send(
+                new OpenSale(
+                        goods,
+                        10,
+                        start,
+                        start.plusSeconds(3600),
+                        LIMIT,
+                        "fcfs-first",
+                        false,
+                        Fairness.FCFS,
+                        0,
+                        BUCKETS),
+                t);
+        ring.drain(4, 10_000);
+        ring.send(new Purchase("first-1", goods, 1, 1, start), t + 1);
+        ring.drain(4, 10_000);
+        // When a lottery of the goods is opened while those decisions are kept
+        ring.send(
+                new OpenSale(
+                        goods,
+                        10,
+                        start,
+                        start.plusSeconds(3600),
+                        LIMIT,
+                        "lottery-next",
+                        true,
+                        Fairness.LOTTERY,
+                        WINDOW_MS,
+                        BUCKETS),
+                t + 2);
+        ring.drain(4, 10_000);
+        // Then it is refused, saying why (its entries, claimed at home, would not find the earlier sale's ids)
+        assertTrue(
+                ring.dlq.stream().anyMatch(r -> r.contains("claims every requestId at home")),
+                () -> "DLQ: " + ring.dlq);
+        assertTrue(ring.ledger.stream()
+                .noneMatch(e -> "lottery-next".equals(e.opId()) || e.opId().startsWith("lottery-next@")));
+    }
+
     private OpenSale lottery(long goods, long stock, String opId) {
         return new OpenSale(
                 goods, stock, start, start.plusSeconds(3600), LIMIT, opId, false, Fairness.LOTTERY, WINDOW_MS, BUCKETS);

@@ -98,8 +98,6 @@ public final class GatewayApp implements AutoCloseable {
                 soldOut,
                 Duration.ofMillis(config.outcomeFetchMaxWaitMs()),
                 windows::invalidate);
-        // a bucketed goods' purchases go straight to the partition that claims them
-        view.buckets().partitions(producer.partitionsFor(topics.commands()).size());
         metrics.gauge("seckill_gateway_bucketed_goods", view.buckets(), SaleBuckets::splitCount);
         DrawWindowsBackfill.read(settings, topics, view.draws(), START_READ); // before buyers: draws opened earlier
         status = new StatusStack(config, redis, settings, GroupIds.gatewayStatus(settings), topics, keys, clock);

@@ -83,6 +83,8 @@ final class OutcomeView implements AutoCloseable {
         List<String> followed = new ArrayList<>(topics.outcomes());
         followed.add(topics.ledger());
         TopicProvisioner.assignAll(consumer, followed, true);
+        // a bucketed goods' purchases go straight to the partition that claims them: the commands topic's partitions
+        buckets.partitions(consumer.partitionsFor(topics.commands()).size());
         thread = new Thread(this::run, "gateway-outcome-view");
         thread.setDaemon(true);
         thread.start();

@@ -26,6 +26,9 @@ final class PurchaseDecisions {
         }
     }
 
+    /** A bucket's purchase parked until units come (docs/decisions.md, "Stock buckets"): its id claimed, undecided. */
+    static final String PARKED = "PARKED";
+
     private final StockScripts scripts;
     private final Clock clock;
     private final FoldStore folds;
@@ -85,7 +88,18 @@ final class PurchaseDecisions {
         if (parking != null) {
             return new Step.Call(scripts.purchaseCall(p, KeysAt.unchained(in.offset())), answer -> {
                 Decision parked = "SOLD_OUT".equals(answer.code()) ? parking.apply(answer) : null;
-                return parked != null ? parked : purchased(p, answer, kept(a, answer, in));
+                if (parked == null) return purchased(p, answer, kept(a, answer, in));
+                // the id stays claimed while it waits: a reuse is refused, a retry waits for the answer
+                folds.decide(
+                        a.goodsId(),
+                        FoldStore.purchaseKey(a.requestId()),
+                        StoredDecision.of(
+                                        new LuaResult(PARKED, "", answer.stockAfter(), LuaResult.Status.NEW),
+                                        in.position(),
+                                        a.payload(),
+                                        clock.millis())
+                                .encode());
+                return parked;
             });
         }
         if (shortCircuit) {
@@ -121,6 +135,8 @@ final class PurchaseDecisions {
             return Optional.of(Decision.of(
                     outcome(a, new LuaResult("REJECTED", "invalid", decision.stockAfter(), LuaResult.Status.NEW), in)
                             .withDetail(reuse)));
+        if (PARKED.equals(decision.result())) // the parked purchase back: decided now; a retry of it: answered then
+        return in.hop() != null && in.hop().since() >= 0 ? Optional.empty() : Optional.of(Decision.NOTHING);
         if (!decision.position().equals(in.position()))
             return Optional.of(Decision.NOTHING); // a retry: its answer is out already
         return Optional.of(Decision.of(

@@ -17,7 +17,10 @@ final class ReusedIds {
             String[] was = decided.payload().split(":");
             String[] now = payload.split(":");
             String field = !was[0].equals(now[0]) ? "userId" : "quantity";
-            return "requestId " + requestId + " was already decided (" + decided.result() + ") for userId " + was[0]
+            String was0 = PurchaseDecisions.PARKED.equals(decided.result())
+                    ? " is being decided (parked until units come)"
+                    : " was already decided (" + decided.result() + ")";
+            return "requestId " + requestId + was0 + " for userId " + was[0]
                     + " quantity " + was[1] + "; this one differs in " + field
                     + ": a new purchase needs a new requestId";
         }

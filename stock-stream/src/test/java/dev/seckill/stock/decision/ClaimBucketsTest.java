@@ -225,6 +225,54 @@ class ClaimBucketsTest extends TestRedisCase {
         assertTrue(ring.dlq.isEmpty(), () -> "DLQ: " + ring.dlq);
     }
 
+    @Test
+    void aRequestIdParkedInItsBucketStaysItsFirstBuyers() {
+        // Given a goods of 3 buckets of one unit each, and bucket b's unit sold: a purchase there parks while a borrow
+        // goes round
+        int b = 1;
+        String id = "parked-0";
+        for (int i = 1; CommandPartitions.claimBucket(GOODS, id, 3) != b; i++) id = "parked-" + i;
+        long first = 1;
+        while (CommandPartitions.bucketOf(first, 3) != b) first++;
+        long earlier = first + 1;
+        while (CommandPartitions.bucketOf(earlier, 3) != b) earlier++;
+        long other = 1;
+        while (CommandPartitions.bucketOf(other, 3) == b) other++;
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 25);
+        long t = System.currentTimeMillis();
+        ring.send(open(3, 3, "open-parked"), t);
+        ring.drain(4, 10_000);
+        int partition = CommandPartitions.bucketPartition(GOODS, b, PARTITIONS);
+        ring.sendTo(partition, new Purchase("took-" + earlier, GOODS, earlier, 1, start), t + 1);
+        ring.drain(2, 10_000);
+        // When the first buyer's purchase, and then another buyer's under the same requestId, reach bucket b (its
+        // claim), and the first parks before the second is decided
+        ring.sendTo(partition, new Purchase(id, GOODS, first, 1, start), t + 2);
+        ring.sendTo(partition, new Purchase(id, GOODS, other, 1, start), t + 3);
+        ring.decidePartition(partition, 1);
+        ring.drain(1, 10_000);
+        // Then the id stays the first buyer's: the other's is refused, the first's decided once units come
+        String parked = id;
+        List<Outcome> answers =
+                ring.outcomes.stream().filter(o -> o.requestId().equals(parked)).toList();
+        long o = other;
+        assertTrue(
+                answers.stream()
+                        .filter(a -> a.userId() == o)
+                        .allMatch(a -> a.outcome() == OutcomeKind.REJECTED
+                                && a.detail().contains("userId")),
+                () -> "the reuse refused: " + answers);
+        long f = first;
+        assertEquals(
+                OutcomeKind.SUCCESS,
+                answers.stream()
+                        .filter(a -> a.userId() == f)
+                        .findFirst()
+                        .orElseThrow()
+                        .outcome(),
+                () -> "the first buyer's, with a unit borrowed: " + answers);
+    }
+
     /** Sends {@code p} straight to its claim partition, to its home, or to any partition, at random. */
     private static void sendByRoute(BucketRing ring, Random route, Purchase p, int buckets, long t) {
         switch (route.nextInt(3)) {

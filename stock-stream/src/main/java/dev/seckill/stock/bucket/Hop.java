@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param claimBuckets an open's share: over how many buckets the sale claims requestIds (1: all at home); -1 for any
  *     other hop
  * @param sale a claimed purchase's: the opId of the open of the sale it was claimed in (its bucket decides it only in
- *     that sale); null for any other hop
+ *     that sale); a claim the home sends: the home's sale (claimed only in it); null for any other hop
  */
 public record Hop(Kind kind, int bucket, byte[] value, long since, int claimBuckets, String sale) {
     public enum Kind {
@@ -54,6 +54,11 @@ public record Hop(Kind kind, int bucket, byte[] value, long since, int claimBuck
         if (claimBuckets < 1)
             throw new IllegalArgumentException("claimBuckets must be at least 1, got " + claimBuckets);
         return new Hop(Kind.COMMAND, bucket, value, -1, claimBuckets, null);
+    }
+
+    /** A client's purchase sent by the home, in sale {@code sale}, to bucket {@code bucket}, which claims its id. */
+    public static Hop claim(int bucket, byte[] value, String sale) {
+        return new Hop(Kind.CLAIM, bucket, value, -1, -1, sale);
     }
 
     /** A purchase claimed in sale {@code sale} (its open's opId), sent to its buyer's bucket {@code bucket}. */

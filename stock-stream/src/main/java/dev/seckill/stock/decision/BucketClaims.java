@@ -81,7 +81,7 @@ final class BucketClaims {
     /** A client's purchase at the goods' home (not a draw's entry): claimed here, or sent to the bucket that claims it. */
     Step atHome(Purchase p, GoodsFold fold, Decider.Input in) {
         int claim = claimBucket(fold, p);
-        return claim != 0 ? Step.sending(new Hop(Hop.Kind.CLAIM, claim, in.raw())) : claimedHere(p, fold, in);
+        return claim != 0 ? Step.sending(Hop.claim(claim, in.raw(), fold.saleOpId)) : claimedHere(p, fold, in);
     }
 
     /**
@@ -110,6 +110,10 @@ final class BucketClaims {
         if (fold == null || !fold.bucketed() || fold.bucket != bucket)
             return Step.decided(Decision.dlq("a claim for bucket " + bucket + " of goods " + p.goodsId()
                     + " reached a partition that is not that bucket of its sale (its share of a re-open refused?)"));
+        // the home's sale, which this bucket opened before any claim the home sent after it — unless it refused it
+        if (hop.sale() != null && !hop.sale().equals(fold.saleOpId))
+            return Step.decided(purchases.answered(
+                    p, new LuaResult("REJECTED", "no_sale", Math.max(0, fold.stock), LuaResult.Status.NEW), in));
         return claimedHere(p, fold, in);
     }
 

@@ -28,6 +28,8 @@ final class PurchaseDecisions {
 
     /** A bucket's purchase parked until units come (docs/decisions.md, "Stock buckets"): its id claimed, undecided. */
     static final String PARKED = "PARKED";
+    /** A park older than this lost its hop: a retry of the purchase decides it (parks last a few hundred ms). */
+    static final java.time.Duration PARKED_FOR_AT_MOST = java.time.Duration.ofMinutes(1);
 
     private final StockScripts scripts;
     private final Clock clock;
@@ -135,8 +137,14 @@ final class PurchaseDecisions {
             return Optional.of(Decision.of(
                     outcome(a, new LuaResult("REJECTED", "invalid", decision.stockAfter(), LuaResult.Status.NEW), in)
                             .withDetail(reuse)));
-        if (PARKED.equals(decision.result())) // the parked purchase back: decided now; a retry of it: answered then
-        return in.hop() != null && in.hop().since() >= 0 ? Optional.empty() : Optional.of(Decision.NOTHING);
+        // the parked purchase back: decided now; a retry of it: answered then — or now, once the park is so old that
+        // its hop
+        // was lost (sent to the DLQ: a seal that did not verify, partitions added); the hop, if it comes, is a retry
+        if (PARKED.equals(decision.result())) {
+            boolean back = in.hop() != null && in.hop().since() >= 0;
+            boolean lost = clock.millis() - decision.decidedAt() > PARKED_FOR_AT_MOST.toMillis();
+            return back || lost ? Optional.empty() : Optional.of(Decision.NOTHING);
+        }
         if (!decision.position().equals(in.position()))
             return Optional.of(Decision.NOTHING); // a retry: its answer is out already
         return Optional.of(Decision.of(

@@ -273,6 +273,46 @@ class ClaimBucketsTest extends TestRedisCase {
                 () -> "the first buyer's, with a unit borrowed: " + answers);
     }
 
+    @Test
+    void aPurchaseClaimedInABucketThatRefusedTheReopenIsAnsweredNotSentRound() {
+        // Given a goods of 3 buckets whose bucket k has a live buyer, opened again with force: k refuses its share (it
+        // stays in the sale before), home and the other buckets open the new one
+        int k = 2;
+        long holder = 1;
+        while (CommandPartitions.bucketOf(holder, 3) != k) holder++;
+        long buyer = 1;
+        while (CommandPartitions.bucketOf(buyer, 3) == k) buyer++;
+        String id = "refused-0";
+        for (int i = 1; CommandPartitions.claimBucket(GOODS, id, 3) != k; i++) id = "refused-" + i;
+        BucketRing ring = new BucketRing(redis, PARTITIONS, 0, 60_000, 27);
+        long t = System.currentTimeMillis();
+        ring.send(open(30, 3, "open-a"), t);
+        ring.drain(4, 10_000);
+        ring.send(new Purchase("hold-" + holder, GOODS, holder, 1, start), t + 1);
+        ring.drain(4, 10_000);
+        ring.send(
+                new OpenSale(GOODS, 30, start, start.plusSeconds(3600), 1, "open-b", true, Fairness.FCFS, 0, 3), t + 2);
+        ring.drain(4, 10_000);
+        assertEquals(
+                "open-a",
+                ring.fold(CommandPartitions.bucketPartition(GOODS, k, PARTITIONS), GOODS).saleOpId,
+                () -> "bucket k refused: " + ring.dlq);
+        // When a buyer of another bucket sends a purchase whose requestId bucket k claims, home-keyed and straight to k
+        ring.send(new Purchase(id, GOODS, buyer, 1, start), t + 3);
+        ring.sendTo(
+                CommandPartitions.bucketPartition(GOODS, k, PARTITIONS),
+                new Purchase(id, GOODS, buyer, 1, start),
+                t + 4);
+        // Then it is answered — no unit of a sale bucket k is not in — and nothing goes round for ever
+        ring.drain(4, 2_000);
+        String refused = id;
+        List<Outcome> answers = ring.outcomes.stream()
+                .filter(o -> o.requestId().equals(refused))
+                .toList();
+        assertFalse(answers.isEmpty(), () -> "answered: " + ring.dlq);
+        assertTrue(answers.stream().noneMatch(o -> o.outcome() == OutcomeKind.SUCCESS), () -> "not sold: " + answers);
+    }
+
     /** Sends {@code p} straight to its claim partition, to its home, or to any partition, at random. */
     private static void sendByRoute(BucketRing ring, Random route, Purchase p, int buckets, long t) {
         switch (route.nextInt(3)) {

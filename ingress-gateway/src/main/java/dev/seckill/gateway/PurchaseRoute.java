@@ -78,9 +78,14 @@ final class PurchaseRoute implements Handler<RoutingContext> {
             else {
                 long now = w.clock().millis();
                 DrawWait draw = drawOf(a, now);
-                send(a, draw == null ? w.ids().next(now) : w.ids().nextHeld(now, draw), draw);
+                send(a, draw == null ? issue(a.request(), now) : w.ids().nextHeld(now, draw), draw);
             }
         });
+    }
+
+    /** The id the gateway makes for a purchase that named none (for a goods in buckets, one its buyer's bucket claims). */
+    private String issue(PurchaseRequest r, long nowMs) {
+        return w.view().buckets().issue(r.goodsId(), r.userId(), () -> w.ids().next(nowMs));
     }
 
     /** The draw that will hold this purchase, accepted now ({@code nowMs}); null: it is decided as it comes. */

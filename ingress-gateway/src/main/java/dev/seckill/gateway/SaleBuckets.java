@@ -3,6 +3,7 @@ package dev.seckill.gateway;
 import dev.seckill.contracts.command.CommandPartitions;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Where the gateway sends a purchase of a goods split into buckets (docs/decisions.md, "Stock buckets"): straight to
@@ -10,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * most one hop and the goods' home does not read every purchase of the sale. What it knows of each goods' bucket
  * count comes from the ledger ({@link OutcomeView}); a goods it knows nothing of, or a purchase a draw holds, goes to
  * the goods' home by its key, as ever — the stream sends on whatever reaches a partition that does not claim it, so a
- * stale count costs a hop, never a decision.
+ * stale count costs a hop, never a decision. An id the gateway makes for a buyer ({@link #issue}) is one claimed in
+ * the bucket the buyer buys from, so such a purchase is claimed and decided where it lands, with no hop at all.
  */
 final class SaleBuckets {
     private final Map<Long, Integer> split = new ConcurrentHashMap<>();
@@ -43,5 +45,16 @@ final class SaleBuckets {
         int p = partitions;
         if (buckets == null || p < buckets) return null;
         return CommandPartitions.claimPartition(goodsId, requestId, buckets, p);
+    }
+
+    /**
+     * The requestId the gateway issues for a purchase of {@code goodsId} by {@code userId} that named none, drawn from
+     * {@code fresh}: for a goods split into buckets, one claimed in the buyer's own bucket ({@link
+     * CommandPartitions#idClaimedByBuyer}: {@code buckets} draws expected); otherwise the first drawn.
+     */
+    String issue(long goodsId, long userId, Supplier<String> fresh) {
+        Integer buckets = split.get(goodsId);
+        if (buckets == null || partitions < buckets) return fresh.get();
+        return CommandPartitions.idClaimedByBuyer(goodsId, userId, buckets, fresh);
     }
 }

@@ -58,4 +58,24 @@ class SaleBucketsTest {
     private static int murmur(String key, int n) {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % n;
     }
+
+    @Test
+    void anIdTheGatewayIssuesLandsInTheBuyersOwnBucket() {
+        // Given a goods the ledger said is split into 4 buckets
+        SaleBuckets buckets = new SaleBuckets();
+        buckets.partitions(PARTITIONS);
+        buckets.split(77, 4);
+        int home = murmur("77", PARTITIONS);
+        int[] counter = {0};
+        for (long user = 1; user <= 300; user++) {
+            // When the gateway issues an id for a buyer's purchase
+            String id = buckets.issue(77, user, () -> "g-" + counter[0]++);
+            // Then the purchase is sent to the partition of the bucket the buyer buys from: claimed and decided there
+            int buyers = murmur(Long.toString(user), 4);
+            assertThat(buckets.partitionOf(77, id)).as("user %d", user).isEqualTo((home + buyers) % PARTITIONS);
+        }
+        // and a goods not split takes the first id drawn
+        int before = counter[0];
+        assertThat(buckets.issue(78, 1, () -> "g-" + counter[0]++)).isEqualTo("g-" + before);
+    }
 }

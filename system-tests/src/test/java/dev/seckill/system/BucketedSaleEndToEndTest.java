@@ -187,6 +187,61 @@ class BucketedSaleEndToEndTest {
         assertThat(audit.redisStock).isZero();
     }
 
+    @Test
+    void anIdTheGatewayIssuesIsClaimedWhereItsBuyerBuysSoThePurchaseMakesNoHop() throws Exception {
+        long goods = GOODS + 2;
+        Instant start = Instant.now().minusSeconds(5);
+        double knownBefore = gatewayGauge("seckill_gateway_bucketed_goods");
+        try (KafkaProducer<String, String> producer = producer()) {
+            // Given 90 units opened in 3 buckets (no bucket runs out: nothing parks or borrows), known to the gateway
+            producer.send(new ProducerRecord<>(
+                            pipeline.topics().commands(),
+                            Long.toString(goods),
+                            "{\"v\":1,\"type\":\"open_sale\",\"goodsId\":" + goods + ",\"stock\":90,\"startAt\":\""
+                                    + start + "\",\"endAt\":\"" + start.plusSeconds(3600) + "\",\"perUserLimit\":1,"
+                                    + "\"opId\":\"gw-issued-open\",\"buckets\":3}"))
+                    .get();
+        }
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> gatewayGauge("seckill_gateway_bucketed_goods") > knownBefore);
+        // When 30 buyers buy through the gateway without naming a requestId
+        List<Integer> statuses = GatewayHttp.together(30, i -> GatewayHttp.purchase(pipeline, goods, 700 + i));
+        assertThat(statuses).allMatch(s -> s == 202 || s == 200);
+        int partitions = 4;
+        int home = Utils.toPositive(Utils.murmur2(Long.toString(goods).getBytes(StandardCharsets.UTF_8))) % partitions;
+        Map<String, Integer> landed = new HashMap<>();
+        Map<String, Long> buyer = new HashMap<>();
+        List<String> hopped = new ArrayList<>();
+        LedgerReader.readAll(pipeline.namespace().settings(), pipeline.topics().commands(), r -> {
+            String value = new String(r.value(), StandardCharsets.UTF_8);
+            if (!Long.toString(goods).equals(r.key()) || !value.contains("\"type\":\"purchase\"")) return;
+            String id = value.replaceAll(".*\"requestId\":\"([^\"]+)\".*", "$1");
+            if (r.headers().lastHeader("seckill-hop") != null) hopped.add(id);
+            else {
+                landed.put(id, r.partition());
+                buyer.put(id, Long.parseLong(value.replaceAll(".*\"userId\":(\\d+).*", "$1")));
+            }
+        });
+        assertThat(landed).hasSize(30);
+        assertThat(Drain.awaitDecided(log, landed.keySet(), Duration.ofSeconds(90)))
+                .isTrue();
+        // Then each purchase landed in its buyer's bucket — the bucket a murmur2 of the userId picks, after the home —
+        for (var e : landed.entrySet()) {
+            int bucket = Utils.toPositive(
+                            Utils.murmur2(Long.toString(buyer.get(e.getKey())).getBytes(StandardCharsets.UTF_8)))
+                    % 3;
+            assertThat(e.getValue()).as(e.getKey()).isEqualTo((home + bucket) % partitions);
+        }
+        // and was decided there: the stream sent none of them on (with ids of the buyer's choosing, two in three hop)
+        assertThat(hopped).isEmpty();
+        List<Outcome> outcomes =
+                log.snapshot().stream().filter(o -> o.goodsId() == goods).toList();
+        assertThat(soldOf(outcomes, goods)).hasSize(30);
+        SaleAudit audit = SaleAudit.of(pipeline, goods, landed.keySet(), log.snapshot());
+        assertThat(audit.violations).isEmpty();
+    }
+
     private static KafkaProducer<String, String> producer() {
         return new KafkaProducer<>(
                 Map.of(

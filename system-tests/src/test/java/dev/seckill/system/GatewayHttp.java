@@ -27,6 +27,15 @@ final class GatewayHttp {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** {@code POST /api/purchases} of one unit by {@code user}, naming no requestId: the gateway issues one. */
+    static CompletableFuture<Integer> purchase(Pipeline p, long goods, long user) {
+        String body = "{\"goodsId\":" + goods + ",\"userId\":" + user + "}";
+        return send(HttpRequest.newBuilder(uri(p, "/api/purchases"))
+                .header("Content-Type", "application/json")
+                .header("Authorization", p.bearer(user))
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     /** {@code GET /api/purchases/{requestId}}, anonymous. */
     static CompletableFuture<Integer> status(Pipeline p, String requestId) {
         return send(

@@ -1,6 +1,7 @@
 package dev.seckill.contracts.command;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -12,7 +13,9 @@ import org.apache.kafka.common.utils.Utils;
  *
  * <p>Every command may go to the goods' home, as ever: the stream sends it on. A producer that knows the goods' bucket
  * count may send a purchase straight to {@link #claimPartition} and save the stream that hop; one that guesses wrong
- * (a sale opened since with more buckets) costs a hop, never a decision.
+ * (a sale opened since with more buckets) costs a hop, never a decision. A producer that makes the requestIds itself
+ * can save the last hop too: {@link #idClaimedByBuyer} picks one claimed in the bucket its buyer buys from, so the
+ * purchase is claimed and decided in one place.
  */
 public final class CommandPartitions {
     private CommandPartitions() {}
@@ -46,5 +49,29 @@ public final class CommandPartitions {
     /** The partition a purchase's requestId is claimed in: its claim bucket's. */
     public static int claimPartition(long goodsId, String requestId, int buckets, int partitions) {
         return bucketPartition(goodsId, claimBucket(goodsId, requestId, buckets), partitions);
+    }
+
+    /**
+     * How many fresh ids {@link #idClaimedByBuyer} draws per bucket before it settles for one claimed elsewhere: at 16
+     * per bucket the chance that none of them is the buyer's is below {@code e^-16} (one in nine million), whatever the
+     * bucket count.
+     */
+    public static final int TRIES_PER_BUCKET = 16;
+
+    /**
+     * A requestId for a purchase of {@code goodsId} by {@code userId} in a first-come sale of {@code buckets} buckets
+     * that is claimed in the bucket the buyer buys from, drawn from {@code fresh} (which must give a new, unique id on
+     * every call): so the purchase, sent to {@link #claimPartition}, is decided where it lands, with no hop. Only for
+     * ids the producer makes: a client's own id keeps its meaning wherever it is claimed. Expected draws: {@code
+     * buckets}; at most {@link #TRIES_PER_BUCKET} × buckets, after which the last one is given (it costs a hop, never a
+     * decision).
+     */
+    public static String idClaimedByBuyer(long goodsId, long userId, int buckets, Supplier<String> fresh) {
+        String id = fresh.get();
+        if (buckets <= 1) return id;
+        int mine = bucketOf(userId, buckets);
+        for (int tries = 1; tries < TRIES_PER_BUCKET * buckets && claimBucket(goodsId, id, buckets) != mine; tries++)
+            id = fresh.get();
+        return id;
     }
 }

@@ -58,7 +58,7 @@ public final class BenchCommands {
             "one goods, every purchase through Lua, decided in 1, 2 and 4 buckets: decisions/s next to raw pipelined Lua",
             value("commands", "N", "200000"),
             value("buckets", "N,N,...", "1,2,4"),
-            value("routes", "claim,home", "claim"),
+            value("routes", "own,claim,home", "own,claim"),
             value("threads", "N", "2"),
             value("warmup", "N", "100000"));
     public static final CliCommand BENCH_ORDERS = CliCommand.of(

@@ -32,8 +32,9 @@ import redis.clients.jedis.UnifiedJedis;
  * committed outcome), next to raw pipelined Lua against the same Redis in the same run. The stock covers every
  * purchase with a tenth to spare, spread over the buckets as the open's shares: a bucket whose buyers outnumber its
  * share borrows (docs/invariants.md, "Stock buckets"). A bucketed run's purchases go as {@code --routes} says: each
- * straight to the partition that claims it, as the gateway sends them ({@code claim}), or keyed to the goods' home
- * ({@code home}, {@link HotPreload}).
+ * straight to the partition that claims it, as the gateway sends them ({@code claim}: ids of the clients' choosing;
+ * {@code own}: ids the gateway issues, each claimed where its buyer buys), or keyed to the goods' home ({@code home},
+ * {@link HotPreload}).
  */
 public final class HotBenchmark {
 
@@ -96,7 +97,7 @@ public final class HotBenchmark {
     /** Preloads the open and {@code n} purchases on a namespace of its own, starts the stream, times the outcomes. */
     private static HotPreload.Route route(String name) {
         for (HotPreload.Route r : HotPreload.Route.values()) if (r.name().equalsIgnoreCase(name)) return r;
-        throw new Flags.UsageError("--routes takes claim and home, got '" + name + "'");
+        throw new Flags.UsageError("--routes takes own, claim and home, got '" + name + "'");
     }
 
     private static Measured measure(Settings base, String name, Flags f, int n, int buckets, HotPreload.Route route)
@@ -152,7 +153,7 @@ public final class HotBenchmark {
             if (m.buckets() == 1) continue;
             double projected;
             String serial;
-            if (m.route() == HotPreload.Route.CLAIM) {
+            if (m.route() != HotPreload.Route.HOME) {
                 projected = m.buckets() / m.streamCpuUs() * 1e6;
                 serial = String.format("each bucket %.1f µs per purchase of the goods", m.streamCpuUs() / m.buckets());
             } else {

@@ -30,13 +30,18 @@ import org.apache.kafka.common.TopicPartition;
  * What {@code bench hot} preloads: the open of one goods in N buckets and n purchases by n buyers. Sent as a client
  * keyed by the goods sends them ({@link Route#HOME}: the home reads every purchase and sends it to its claim), or as
  * the gateway sends them once the ledger said how the sale is split ({@link Route#CLAIM}: each purchase straight to the
- * partition that claims its requestId) — for which the open is decided first, by a stream started and stopped here.
+ * partition that claims its requestId; {@link Route#OWN}: with ids the gateway would issue, each claimed in its buyer's
+ * bucket) — for which the open is decided first, by a stream started and stopped here.
  */
 final class HotPreload {
     /** How the purchases reach the stream. */
     enum Route {
+        /** Keyed by the goods: its home reads every purchase and sends it to the bucket that claims it. */
         HOME,
-        CLAIM
+        /** Straight to the partition that claims each client-chosen id: one hop for those the buyer's bucket does not. */
+        CLAIM,
+        /** Ids made as the gateway makes its own, each claimed where its buyer buys: straight there, no hop. */
+        OWN
     }
 
     static final long GOODS = 7_001;
@@ -56,7 +61,7 @@ final class HotPreload {
                 started.fairness(),
                 0,
                 buckets);
-        boolean straight = route == Route.CLAIM && buckets > 1;
+        boolean straight = route != Route.HOME && buckets > 1;
         try (KafkaProducer<String, byte[]> p = PreloadProducer.create(s)) {
             p.send(new ProducerRecord<>(topics.commands(), open.key(), CommandCodec.encode(open)))
                     .get();
@@ -64,7 +69,12 @@ final class HotPreload {
             int partitions = p.partitionsFor(topics.commands()).size();
             Instant now = Instant.now();
             for (int i = 0; i < n; i++) {
-                Purchase c = new Purchase("h" + i, GOODS, 1 + i, 1, now);
+                String client = "h" + i;
+                int[] drawn = {0};
+                String id = route == Route.OWN
+                        ? CommandPartitions.idClaimedByBuyer(GOODS, 1 + i, buckets, () -> client + "-" + drawn[0]++)
+                        : client;
+                Purchase c = new Purchase(id, GOODS, 1 + i, 1, now);
                 Integer to =
                         straight ? CommandPartitions.claimPartition(GOODS, c.requestId(), buckets, partitions) : null;
                 p.send(new ProducerRecord<>(topics.commands(), to, c.key(), CommandCodec.encode(c)));

@@ -3,6 +3,7 @@ package dev.seckill.infra.cli;
 import static dev.seckill.infra.cli.CliCommand.Option.flag;
 import static dev.seckill.infra.cli.CliCommand.Option.value;
 
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.answer.AnswerBenchmark;
 import dev.seckill.infra.bench.coldstart.ColdStartBenchmark;
 import dev.seckill.infra.bench.decide.DecideBenchmark;
@@ -27,18 +28,30 @@ public final class BenchCommands {
             throw new Flags.UsageError("bench needs 'decide', 'hot', 'orders', 'gateway', 'coldstart', 'answer',"
                     + " 'hostile', 'strategies', 'fairness' or 'tokens'");
         return switch (args[1]) {
-            case "decide" -> DecideBenchmark.run(settings, BenchCommands.BENCH_DECIDE.parse(args), out);
-            case "hot" -> HotBenchmark.run(settings, BenchCommands.BENCH_HOT.parse(args), out);
-            case "orders" -> OrdersBenchmark.run(settings, BenchCommands.BENCH_ORDERS.parse(args), out);
-            case "gateway" -> GatewayBenchmark.run(settings, BenchCommands.BENCH_GATEWAY.parse(args), out);
-            case "coldstart" -> ColdStartBenchmark.run(settings, BenchCommands.BENCH_COLDSTART.parse(args), out);
-            case "answer" -> AnswerBenchmark.run(settings, BenchCommands.BENCH_ANSWER.parse(args), out);
-            case "hostile" -> HostileBenchmark.run(settings, BenchCommands.BENCH_HOSTILE.parse(args), out);
-            case "strategies" -> StrategiesBenchmark.run(settings, BenchCommands.BENCH_STRATEGIES.parse(args), out);
-            case "fairness" -> FairnessBenchmark.run(settings, BenchCommands.BENCH_FAIRNESS.parse(args), out);
-            case "tokens" -> TokensBenchmark.run(BenchCommands.BENCH_TOKENS.parse(args), out);
+            case "decide" -> run(BENCH_DECIDE, args, out, (f, o) -> DecideBenchmark.run(settings, f, o));
+            case "hot" -> run(BENCH_HOT, args, out, (f, o) -> HotBenchmark.run(settings, f, o));
+            case "orders" -> run(BENCH_ORDERS, args, out, (f, o) -> OrdersBenchmark.run(settings, f, o));
+            case "gateway" -> run(BENCH_GATEWAY, args, out, (f, o) -> GatewayBenchmark.run(settings, f, o));
+            case "coldstart" -> run(BENCH_COLDSTART, args, out, (f, o) -> ColdStartBenchmark.run(settings, f, o));
+            case "answer" -> run(BENCH_ANSWER, args, out, (f, o) -> AnswerBenchmark.run(settings, f, o));
+            case "hostile" -> run(BENCH_HOSTILE, args, out, (f, o) -> HostileBenchmark.run(settings, f, o));
+            case "strategies" -> run(BENCH_STRATEGIES, args, out, (f, o) -> StrategiesBenchmark.run(settings, f, o));
+            case "fairness" -> run(BENCH_FAIRNESS, args, out, (f, o) -> FairnessBenchmark.run(settings, f, o));
+            case "tokens" -> run(BENCH_TOKENS, args, out, TokensBenchmark::run);
             default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
         };
+    }
+
+    /** A benchmark's body: its exit code, its report and figures written to {@code o}. */
+    private interface Body {
+        int run(Flags f, BenchOutput o) throws Exception;
+    }
+
+    /** Parses the command line, runs the benchmark and, with {@code --json}, prints its document on stdout. */
+    private static int run(CliCommand command, String[] args, PrintStream out, Body body) throws Exception {
+        Flags f = command.parse(args);
+        BenchOutput o = BenchOutput.of(command.words().substring("bench ".length()), f, out, System.err);
+        return o.finish(body.run(f, o));
     }
 
     public static final CliCommand BENCH_DECIDE = CliCommand.of(
@@ -52,7 +65,8 @@ public final class BenchCommands {
             value("raw", "N", "200000"),
             value("warmup", "N", "300000"),
             value("lua-commands", "N", "300000"),
-            flag("trace"));
+            flag("trace"),
+            CliCommands.JSON);
     public static final CliCommand BENCH_HOT = CliCommand.of(
             "bench hot",
             "one goods, every purchase through Lua, decided in 1, 2 and 4 buckets: decisions/s next to raw pipelined Lua",
@@ -60,14 +74,16 @@ public final class BenchCommands {
             value("buckets", "N,N,...", "1,2,4"),
             value("routes", "own,claim,home", "own,claim"),
             value("threads", "N", "2"),
-            value("warmup", "N", "100000"));
+            value("warmup", "N", "100000"),
+            CliCommands.JSON);
     public static final CliCommand BENCH_ORDERS = CliCommand.of(
             "bench orders",
             "order-writer orders/s next to raw single-row and batched INSERT rows/s",
             value("orders", "N", "100000"),
             value("batch", "N"),
             value("raw-single", "N", "5000"),
-            value("warmup", "N", "100000"));
+            value("warmup", "N", "100000"),
+            CliCommands.JSON);
     public static final CliCommand BENCH_GATEWAY = CliCommand.of(
             "bench gateway",
             "accepted/s and accept latency p50/p99/p99.9 with a real broker",
@@ -80,7 +96,8 @@ public final class BenchCommands {
             value("generator", "raw|jvm", "raw"),
             value("settle-rounds", "N"),
             value("token", "hs256|rs256|both", "hs256"),
-            flag("trace"));
+            flag("trace"),
+            CliCommands.JSON);
     public static final CliCommand BENCH_COLDSTART = CliCommand.of(
             "bench coldstart",
             "accept latency in a sale's first second on freshly started services: warm-up off, on, and warmed by traffic",
@@ -91,7 +108,8 @@ public final class BenchCommands {
             value("warm-traffic", "N", "50000"),
             value("gateway-warmup", "N"),
             value("stream-warmup", "N"),
-            value("variants", "cold,warm-up,warmed", "cold,warm-up,warmed"));
+            value("variants", "cold,warm-up,warmed", "cold,warm-up,warmed"),
+            CliCommands.JSON);
     public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
             "bench strategies",
             "the write-up's deduct strategies side by side on one sale (pessimistic lock, optimistic lock, synchronous Redis+Lua, this pipeline), then each SIGKILLed mid-sale",
@@ -104,7 +122,8 @@ public final class BenchCommands {
             value("strategies", "pessimistic,optimistic,sync,pipeline"),
             value("buckets", "N", "1"),
             flag("no-fault"),
-            value("html", "FILE"));
+            value("html", "FILE"),
+            CliCommands.JSON);
     public static final CliCommand BENCH_ANSWER = CliCommand.of(
             "bench answer",
             "time to answer (Prefer: wait) through the whole pipeline per commit interval, next to accept latency and decisions/s",
@@ -117,7 +136,8 @@ public final class BenchCommands {
             value("warmup", "N", "30000"),
             value("decide", "N", "300000"),
             value("poll-ms", "N"),
-            value("caught-up-ms", "N"));
+            value("caught-up-ms", "N"),
+            CliCommands.JSON);
     public static final CliCommand BENCH_HOSTILE = CliCommand.of(
             "bench hostile",
             "a sale alone, then the same sale beside a hostile flood (accounts posting made-up goods at their rate limit,"
@@ -128,7 +148,8 @@ public final class BenchCommands {
             value("hostile-accounts", "N", "100"),
             value("get-connections", "N", "400"),
             value("seconds", "N", "0"),
-            value("report", "FILE"));
+            value("report", "FILE"),
+            CliCommands.JSON);
 
     public static final CliCommand BENCH_FAIRNESS = CliCommand.of(
             "bench fairness",
@@ -140,7 +161,8 @@ public final class BenchCommands {
             value("bots", "N", "100"),
             value("bot-requests", "N", "20"),
             value("window-ms", "N", "2000"),
-            value("allowance-ms", "N", "500"));
+            value("allowance-ms", "N", "500"),
+            CliCommands.JSON);
 
     public static final CliCommand BENCH_TOKENS = CliCommand.of(
             "bench tokens",
@@ -148,5 +170,6 @@ public final class BenchCommands {
                     + " token (a full check), the same forged token again (refused from memory)",
             value("seconds", "N", "5"),
             value("warmup", "N", "3"),
-            value("forks", "N", "1"));
+            value("forks", "N", "1"),
+            CliCommands.JSON);
 }

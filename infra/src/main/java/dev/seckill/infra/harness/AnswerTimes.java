@@ -55,6 +55,24 @@ public final class AnswerTimes {
         return Latencies.at(answeredMicros, 100.0 * rank / answered) / 1000.0;
     }
 
+    /**
+     * What a report prints of these times, by name ({@code --json}): counts, p50 / p99 / p99.9 in ms (null: that rank
+     * had no final answer) and the share known within 100 ms and 1 s.
+     */
+    @com.fasterxml.jackson.annotation.JsonValue
+    public java.util.Map<String, Object> summary() {
+        java.util.Map<String, Object> s = new java.util.LinkedHashMap<>();
+        s.put("requests", count);
+        s.put("answered", answered());
+        for (double p : new double[] {50, 99, 99.9}) {
+            double ms = percentileMillis(p);
+            s.put("p" + (p == 99.9 ? "999" : Integer.toString((int) p)) + "Ms", Double.isFinite(ms) ? ms : null);
+        }
+        s.put("within100Ms", shareWithin(100));
+        s.put("within1S", shareWithin(1000));
+        return s;
+    }
+
     /** The share (0..1) of requests whose final outcome the client held within {@code millis}. */
     public double shareWithin(double millis) {
         if (count == 0) return 0;

@@ -101,6 +101,13 @@ public final class Flags {
         return values.containsKey(name);
     }
 
+    /** Every flag as the command reads it: those given, and the declared defaults of the rest (sorted by name). */
+    public Map<String, String> effective() {
+        Map<String, String> all = new java.util.TreeMap<>(defaults);
+        all.putAll(values);
+        return all;
+    }
+
     public long getLong(String name, long fallback) {
         return number(name, fallback, 1, "a positive number");
     }

@@ -2,6 +2,7 @@ package dev.seckill.infra.bench.answer;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.bench.decide.DecideRun;
 import dev.seckill.infra.harness.Flags;
@@ -38,7 +39,8 @@ public final class AnswerBenchmark {
 
     record Row(int commitMs, double decisionsPerSecond, AnswerPhases.Figures figures) {}
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         int[] intervals = Arrays.stream(f.get("commit-intervals").split(","))
                 .map(String::trim)
                 .mapToInt(Integer::parseInt)
@@ -117,6 +119,7 @@ public final class AnswerBenchmark {
             }
         }
         printTable(out, shape, rows, rawPipelined);
+        o.put("rawLuaPipelinedOpsPerSecond", rawPipelined).put("shape", shape).put("intervals", rows);
         return 0;
     }
 

@@ -2,6 +2,7 @@ package dev.seckill.infra.bench.coldstart;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
@@ -48,7 +49,8 @@ public final class ColdStartBenchmark {
 
     private ColdStartBenchmark() {}
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         int requests = (int) f.getLong("requests");
         int concurrency = (int) f.getLong("concurrency");
         long stock = f.getLong("stock");
@@ -91,6 +93,7 @@ public final class ColdStartBenchmark {
             }
         }
         ColdStartReport.print(out, outcomes, requests, concurrency);
+        o.put("variants", outcomes);
         return 0;
     }
 

@@ -1,6 +1,7 @@
 package dev.seckill.infra.bench.decide;
 
 import dev.seckill.contracts.Topics;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.BenchTracing;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.harness.Flags;
@@ -29,13 +30,14 @@ import redis.clients.jedis.UnifiedJedis;
 public final class DecideBenchmark {
     private DecideBenchmark() {}
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        try (AutoCloseable tracing = BenchTracing.startIf(f, base, "stock-stream", out)) {
-            return measure(base, f, out);
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        try (AutoCloseable tracing = BenchTracing.startIf(f, base, "stock-stream", o.text())) {
+            return measure(base, f, o);
         }
     }
 
-    private static int measure(Settings base, Flags f, PrintStream out) throws Exception {
+    private static int measure(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         int n = (int) f.getLong("commands");
         int goodsCount = (int) f.getLong("goods");
         long stock = f.getLong("stock");
@@ -92,7 +94,20 @@ public final class DecideBenchmark {
                         : "warm-up             none (--warmup %d): the figure includes the JIT compiling the app%n",
                 warmup);
         out.printf("cleaned up          %d topics of this run deleted from the broker, and its Redis keys%n", deleted);
+        o.put("rawLua", Map.of("unpipelined", rawPlain, "pipelined", rawPipelined, "batchScript", rawBatched));
+        o.put("saleAsGiven", figures(n, sale, rawPlain, rawPipelined));
+        if (lua != null) o.put("everyPurchaseThroughLua", figures(luaCommands, lua, rawPlain, rawPipelined));
         return 0;
+    }
+
+    /** A run's figures for {@code --json}: what {@link #print} prints, by name. */
+    private static Map<String, Object> figures(int n, DecideRun.Measured m, double rawPlain, double rawPipelined) {
+        Map<String, Object> figures = new java.util.LinkedHashMap<>();
+        figures.put("commands", n);
+        figures.put("run", m);
+        figures.put("ofRawLuaUnpipelined", m.steady() / rawPlain);
+        figures.put("ofRawLuaPipelined", m.steady() / rawPipelined);
+        return figures;
     }
 
     private static void print(

@@ -1,6 +1,7 @@
 package dev.seckill.infra.bench.decide;
 
 import dev.seckill.contracts.Topics;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
@@ -46,7 +47,8 @@ public final class HotBenchmark {
      */
     record Measured(int buckets, HotPreload.Route route, double rate, double steady, long sold, double streamCpuUs) {}
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         int n = (int) f.getCount("commands");
         int warmup = (int) f.getCount("warmup");
         List<Integer> counts = new ArrayList<>();
@@ -87,10 +89,27 @@ public final class HotBenchmark {
                     m.steady() / rawPipelined,
                     m.sold(),
                     m.streamCpuUs());
-        projection(runs, out);
+        List<Double> projected = projection(runs, out);
         out.printf(
                 "warm-up             %,d purchases in %d buckets on a namespace of their own before the runs%n",
                 warmup, counts.get(counts.size() - 1));
+        o.put("rawLuaPipelinedOpsPerSecond", rawPipelined);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            Measured m = runs.get(i);
+            Map<String, Object> row = new java.util.LinkedHashMap<>();
+            row.put("buckets", m.buckets());
+            row.put("route", m.buckets() == 1 ? null : m.route().name().toLowerCase());
+            row.put("decisionsPerSecond", m.rate());
+            row.put("steadyDecisionsPerSecond", m.steady());
+            row.put("ofOneBucket", m.steady() / one);
+            row.put("ofRawLuaPipelined", m.steady() / rawPipelined);
+            row.put("sold", m.sold());
+            row.put("streamCpuMicrosPerPurchase", m.streamCpuUs());
+            row.put("projectedOfOneBucket", projected.get(i));
+            rows.add(row);
+        }
+        o.put("runs", rows);
         return 0;
     }
 
@@ -145,12 +164,17 @@ public final class HotBenchmark {
      * limit. One bucket's serial work is its thread's ({@code c1} µs per purchase). Purchases sent home: the home reads,
      * claims and sends on every one (the extra CPU per purchase measured here, {@code cN - c1}) beside deciding its own
      * share, so N buckets decide at most min(N / c1, 1 / (cN - c1 + c1 / N)) per µs. Purchases sent to their claims:
-     * every bucket does 1/N of the claims and 1/N of the decisions, so N buckets decide N / cN per µs.
+     * every bucket does 1/N of the claims and 1/N of the decisions, so N buckets decide N / cN per µs. Returns each
+     * run's projected ratio to one bucket (1 for one bucket).
      */
-    private static void projection(List<Measured> runs, PrintStream out) {
+    private static List<Double> projection(List<Measured> runs, PrintStream out) {
         double c1 = runs.get(0).streamCpuUs();
+        List<Double> ratios = new ArrayList<>();
         for (Measured m : runs) {
-            if (m.buckets() == 1) continue;
+            if (m.buckets() == 1) {
+                ratios.add(1.0);
+                continue;
+            }
             double projected;
             String serial;
             if (m.route() != HotPreload.Route.HOME) {
@@ -171,7 +195,9 @@ public final class HotBenchmark {
                     serial,
                     projected / (1e6 / c1),
                     1e6 / c1);
+            ratios.add(projected / (1e6 / c1));
         }
+        return ratios;
     }
 
     /** CPU time of this JVM's stream threads so far (they live as long as the app). */

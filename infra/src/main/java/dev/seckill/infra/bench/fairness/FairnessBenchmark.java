@@ -1,6 +1,7 @@
 package dev.seckill.infra.bench.fairness;
 
 import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.FairSplit;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
@@ -43,7 +44,8 @@ public final class FairnessBenchmark {
                     + " check could not fail");
     }
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         int buyers = (int) f.getLong("buyers");
         long units = f.getLong("units");
         long delay = f.getLong("delay-ms");
@@ -105,6 +107,7 @@ public final class FairnessBenchmark {
                                 + " every buyer sent"
                         : "NOT all fair (a split outside the interval, a draw that does not check out, or one that"
                                 + " did not rank every buyer sent)");
+        o.put("sales", FairnessTable.documented(rows)).put("fair", fair);
         return fair ? 0 : 1;
     }
 }

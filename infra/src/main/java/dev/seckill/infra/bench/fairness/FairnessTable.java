@@ -69,6 +69,17 @@ final class FairnessTable {
         };
     }
 
+    /** The rows for {@code --json}: each a map from the table's header to its cell, as printed. */
+    static List<java.util.Map<String, String>> documented(List<String[]> rows) {
+        List<java.util.Map<String, String>> all = new java.util.ArrayList<>();
+        for (String[] r : rows) {
+            java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < HEADER.length; i++) m.put(HEADER[i], r[i]);
+            all.add(m);
+        }
+        return all;
+    }
+
     static void print(PrintStream out, List<String[]> rows) {
         int[] w = new int[HEADER.length];
         for (int i = 0; i < w.length; i++) {

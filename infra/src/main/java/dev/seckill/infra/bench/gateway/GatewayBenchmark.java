@@ -2,6 +2,7 @@ package dev.seckill.infra.bench.gateway;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.BenchTracing;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.HttpLoad;
@@ -40,13 +41,14 @@ public final class GatewayBenchmark {
         };
     }
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
-        try (AutoCloseable tracing = BenchTracing.startIf(f, base, "ingress-gateway", out)) {
-            return measure(base, f, out);
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        try (AutoCloseable tracing = BenchTracing.startIf(f, base, "ingress-gateway", o.text())) {
+            return measure(base, f, o);
         }
     }
 
-    private static int measure(Settings base, Flags f, PrintStream out) throws Exception {
+    private static int measure(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         String generator = f.get("generator");
         GatewayRun.Load load = new GatewayRun.Load(
                 (int) f.getLong("requests"),
@@ -145,6 +147,18 @@ public final class GatewayBenchmark {
                     runs.get(1).closed().acceptedPerSecond(),
                     closedLoop.acceptedPerSecond());
         }
+        List<Map<String, Object>> phases = new ArrayList<>();
+        for (GatewayRun r : runs)
+            phases.add(Map.of(
+                    "tokens", r.tokens(),
+                    "closedAcceptedPerSecond", r.closed().acceptedPerSecond(),
+                    "closed", r.closed(),
+                    "open", r.open() == null ? Map.of() : r.open()));
+        o.put("runs", phases)
+                .put("rawProducerAcksPerSecond", raw.perSecond())
+                .put("httpFloorPerSecond", floor)
+                .put("ofRawProducer", closedLoop.acceptedPerSecond() / raw.perSecond())
+                .put("ofHttpFloor", closedLoop.acceptedPerSecond() / floor);
         out.printf("the write-up       avg 38 ms, p99 95 ms (4 cores, JMeter, Redis+Lua in the request path)%n");
         out.printf("load generator     %s, sharing the 2 cores with the gateway and the broker%n", describe(generator));
         out.printf(

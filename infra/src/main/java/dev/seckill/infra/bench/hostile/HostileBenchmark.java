@@ -3,6 +3,7 @@ package dev.seckill.infra.bench.hostile;
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.hostile.HostilePhases.Figures;
 import dev.seckill.infra.bench.hostile.HostilePhases.Shape;
 import dev.seckill.infra.harness.Flags;
@@ -42,7 +43,8 @@ public final class HostileBenchmark {
 
     static final int CLAIM_SAMPLE = 200;
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         int buyers = (int) f.getLong("buyers");
         long stock = f.getLong("stock");
         Shape shape = new Shape(
@@ -130,7 +132,29 @@ public final class HostileBenchmark {
         out.printf("report             %s%n", report.toAbsolutePath());
         boolean oversold = HostileReport.oversold(quiet, shape) > 0 || HostileReport.oversold(flood, shape) > 0;
         if (oversold) out.println("VIOLATION: more units sold than the stock");
+        o.put("shape", shape)
+                .put("quiet", figures(quiet, shape))
+                .put("flood", figures(flood, shape))
+                .put("floodOfQuietP99", flood.percentileMillis(99) / quiet.percentileMillis(99));
         return oversold ? 1 : 0;
+    }
+
+    /** A sale's figures for {@code --json}: what the table shows of it (never the buyers' tokens or ids). */
+    private static Map<String, Object> figures(HostilePhases.Figures f, HostilePhases.Shape shape) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("answerP50Ms", f.percentileMillis(50));
+        m.put("answerP99Ms", f.percentileMillis(99));
+        m.put("unitsSold", f.unitsSold());
+        m.put("oversold", HostileReport.oversold(f, shape));
+        m.put("replies", f.sale().replies());
+        m.put("owners", f.owners());
+        m.put("claimsSameInstance", f.claimsSame());
+        m.put("claimsOtherInstance", f.claimsOther());
+        m.put("redisBefore", f.before());
+        m.put("redisAfter", f.after());
+        m.put("flood", f.flood() == null ? Map.of() : f.flood());
+        m.put("loadAverage", f.loadAverage());
+        return m;
     }
 
     /**

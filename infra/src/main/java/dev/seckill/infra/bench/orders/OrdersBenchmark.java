@@ -4,6 +4,7 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.PreloadProducer;
@@ -34,7 +35,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class OrdersBenchmark {
     private OrdersBenchmark() {}
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         int n = (int) f.getLong("orders");
         int rawSingle = (int) f.getLong("raw-single");
         int warmup = (int) f.getCount("warmup");
@@ -76,6 +78,13 @@ public final class OrdersBenchmark {
                             ? "warm-up             %,d orders written by a first writer on its own namespace before this run%n"
                             : "warm-up             none (--warmup %d): the figure includes the JIT compiling the writer%n",
                     warmup);
+            o.put("orders", n)
+                    .put("ordersPerSecond", w.rate())
+                    .put("steadyOrdersPerSecond", w.steady())
+                    .put("rawSingleRowPerSecond", single)
+                    .put("rawMultiRowPerSecond", batched)
+                    .put("ofRawSingleRow", w.steady() / single)
+                    .put("ofRawMultiRow", w.steady() / batched);
         } finally { // also when the run fails: nothing of it stays on the stack
             ns.dropDatabase();
             out.printf(

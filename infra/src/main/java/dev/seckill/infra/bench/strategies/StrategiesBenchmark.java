@@ -1,6 +1,7 @@
 package dev.seckill.infra.bench.strategies;
 
 import dev.seckill.contracts.command.OpenSale;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.buyers.Answer;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
@@ -45,7 +46,8 @@ public final class StrategiesBenchmark {
         }
     }
 
-    public static int run(Settings base, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+        PrintStream out = o.text();
         StrategyRun.Workload w = new StrategyRun.Workload(
                 f.getLong("stock"),
                 (int) f.getLong("requests"),
@@ -117,6 +119,11 @@ public final class StrategiesBenchmark {
                 unsafe
                         ? "VIOLATION: a strategy that claims safety oversold, sold twice or lost a confirmed sale"
                         : "every safety claim held");
+        o.put("workload", w)
+                .put("generatorCeilingPerSecond", ceiling)
+                .put("normal", normal)
+                .put("faulted", faulted)
+                .put("safe", !unsafe);
         return unsafe ? 1 : 0;
     }
 }

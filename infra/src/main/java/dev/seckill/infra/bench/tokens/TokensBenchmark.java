@@ -1,5 +1,6 @@
 package dev.seckill.infra.bench.tokens;
 
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.ProgressBar;
 import java.io.PrintStream;
@@ -28,7 +29,8 @@ public final class TokensBenchmark {
     /** One measured case: µs per token and JMH's 99.9% error. */
     record Cost(double micros, double error) {}
 
-    public static int run(Flags f, PrintStream out) throws RunnerException {
+    public static int run(Flags f, BenchOutput o) throws RunnerException {
+        PrintStream out = o.text();
         int seconds = (int) f.getCount("seconds");
         int warmup = (int) f.getCount("warmup");
         int forks = (int) f.getCount("forks");
@@ -63,6 +65,7 @@ public final class TokensBenchmark {
         }
         bar.finish(done);
         out.print(table(costs));
+        o.put("microsPerToken", costs);
         return 0;
     }
 

@@ -2,6 +2,9 @@ package dev.seckill.infra.bench.strategies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.contracts.Json;
+import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.cli.BenchCommands;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
@@ -23,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Given the pessimistic baseline as a process of its own, when {@code bench strategies} runs a small sale through it and
  * then again with the process SIGKILLed mid-sale and restarted, then both rows are in the table with the restart
- * measured, nothing oversold or sold twice, every buyer answered, the HTML page has its charts, and no database of the
- * run is left behind.
+ * measured, nothing oversold or sold twice, every buyer answered, the HTML page has its charts, {@code --json} gives the
+ * same figures as one document, and no database of the run is left behind.
  */
 class StrategiesBenchmarkTest {
     @TempDir
@@ -35,29 +38,34 @@ class StrategiesBenchmarkTest {
         Settings base = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap()));
         Set<String> before = strategyDatabases(base);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ByteArrayOutputStream json = new ByteArrayOutputStream();
         Path html = dir.resolve("strategies.html");
-
-        int exit = StrategiesBenchmark.run(
-                base,
-                BenchCommands.BENCH_STRATEGIES.parse(new String[] {
-                    "bench",
-                    "strategies",
-                    "--strategies",
-                    "pessimistic",
-                    "--stock",
-                    "20",
-                    "--requests",
-                    "400",
-                    "--concurrency",
-                    "20",
-                    "--users",
-                    "150",
-                    "--warmup",
-                    "100",
-                    "--html",
-                    html.toString()
-                }),
+        String[] args = {
+            "bench",
+            "strategies",
+            "--strategies",
+            "pessimistic",
+            "--stock",
+            "20",
+            "--requests",
+            "400",
+            "--concurrency",
+            "20",
+            "--users",
+            "150",
+            "--warmup",
+            "100",
+            "--html",
+            html.toString(),
+            "--json"
+        };
+        var flags = BenchCommands.BENCH_STRATEGIES.parse(args);
+        BenchOutput output = BenchOutput.of(
+                "strategies",
+                flags,
+                new PrintStream(json, true, StandardCharsets.UTF_8),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        int exit = output.finish(StrategiesBenchmark.run(base, flags, output));
 
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(out).isZero();
@@ -81,6 +89,22 @@ class StrategiesBenchmarkTest {
                 .contains("data-points=\"1\"")
                 .contains("pessimistic")
                 .contains("<th>first second: sent</th>");
+        // and with --json the same figures are one document (the report went to the notes' stream)
+        JsonNode doc = Json.MAPPER.readTree(json.toString(StandardCharsets.UTF_8));
+        assertThat(doc.path("benchmark").asText()).isEqualTo("strategies");
+        assertThat(doc.path("flags").path("stock").asText()).isEqualTo("20");
+        assertThat(doc.path("flags").path("buckets").asText())
+                .as("a default, as declared")
+                .isEqualTo("1");
+        assertThat(doc.path("safe").asBoolean()).isTrue();
+        JsonNode faulted = doc.path("faulted").path(0);
+        assertThat(faulted.path("strategy").asText()).isEqualTo("pessimistic");
+        assertThat(faulted.path("fault").asBoolean()).isTrue();
+        assertThat(faulted.path("audit").path("oversold").asLong()).isZero();
+        assertThat(faulted.path("faultMillis").asLong()).isPositive();
+        assertThat(doc.path("normal").path(0).path("answersPerSecond").asDouble())
+                .isPositive();
+        assertThat(doc.path("exit").asInt()).isZero();
         assertThat(strategyDatabases(base))
                 .as("databases of the run left behind")
                 .isSubsetOf(before);

@@ -1,0 +1,71 @@
+package dev.seckill.infra.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.JsonOutput;
+import java.io.PrintStream;
+
+/**
+ * Where a benchmark writes. Its report goes to {@link #text()}: stdout — or stderr with {@code --json}, when stdout gets
+ * one JSON document instead: {@code {"benchmark", "flags", ...}} and each figure the report prints, by name ({@link
+ * #put}), with the reference measured in the same run beside it. Progress bars and notes go to stderr either way.
+ */
+public final class BenchOutput {
+    private final PrintStream stdout;
+    private final PrintStream text;
+    private final ObjectNode document;
+
+    private BenchOutput(PrintStream stdout, PrintStream text, ObjectNode document) {
+        this.stdout = stdout;
+        this.text = text;
+        this.document = document;
+    }
+
+    /**
+     * The output of {@code ./seckill bench <benchmark>} run with {@code f}: the report on {@code stdout}; with {@code
+     * --json} the report on {@code notes} (stderr) and the document on {@code stdout}.
+     */
+    public static BenchOutput of(String benchmark, Flags f, PrintStream stdout, PrintStream notes) {
+        if (!f.has("json")) return new BenchOutput(stdout, stdout, null);
+        ObjectNode document = JsonOutput.object();
+        document.put("benchmark", benchmark);
+        ObjectNode flags = document.putObject("flags");
+        f.effective().forEach((name, value) -> {
+            if (!name.equals("json")) flags.put(name, value);
+        });
+        return new BenchOutput(stdout, notes, document);
+    }
+
+    /** A report on {@code out} alone (a benchmark run from code, not from the CLI). */
+    public static BenchOutput text(PrintStream out) {
+        return new BenchOutput(out, out, null);
+    }
+
+    /** Where the report's lines go. */
+    public PrintStream text() {
+        return text;
+    }
+
+    /**
+     * A figure of the run under {@code name}: a number, a string, a record or a list of them (as the contracts' mapper
+     * writes them). Nothing without {@code --json}.
+     */
+    public BenchOutput put(String name, Object value) {
+        if (document != null) document.set(name, JsonOutput.tree(value));
+        return this;
+    }
+
+    /** Whether a document is being made (a benchmark skips work only the document needs otherwise). */
+    public boolean json() {
+        return document != null;
+    }
+
+    /** Prints the document on stdout, with {@code --json}; returns {@code exit}. */
+    public int finish(int exit) {
+        if (document != null) {
+            document.put("exit", exit);
+            stdout.println(JsonOutput.render(document));
+        }
+        return exit;
+    }
+}

@@ -3,6 +3,12 @@ package dev.seckill.gateway;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.door.PurchaseRoute;
+import dev.seckill.gateway.door.RecentIds;
+import dev.seckill.gateway.door.SaleBuckets;
+import dev.seckill.gateway.door.SaleWindows;
+import dev.seckill.gateway.door.SoldOutMarks;
+import dev.seckill.gateway.door.WindowLanes;
 import dev.seckill.gateway.http.GatewayProducer;
 import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.RequestRecordSender;
@@ -10,10 +16,15 @@ import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
 import dev.seckill.gateway.limit.RefusalBudget;
+import dev.seckill.gateway.payment.PaymentRoute;
+import dev.seckill.gateway.readside.DrawWindowsBackfill;
+import dev.seckill.gateway.readside.OutcomeView;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
+import dev.seckill.gateway.status.StatusRoute;
 import dev.seckill.gateway.status.StatusStack;
 import dev.seckill.gateway.status.Waiters;
+import dev.seckill.gateway.warmup.GatewayWarmup;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
@@ -25,7 +36,6 @@ import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.LiveSale;
 import dev.seckill.kit.warmup.Readiness;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.vertx.core.Vertx;
@@ -82,7 +92,7 @@ public final class GatewayApp implements AutoCloseable {
         TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
         producer = GatewayProducer.create(settings);
         new KafkaClientMetrics(producer).bindTo(metrics);
-        jwt = buyerIdentity();
+        jwt = GatewayKeys.buyerIdentity(settings, clock, metrics);
         PaymentRoute.credential(settings); // refuse to start on a bad payment credential, before anything listens
         RateLimiter limiter = rateLimiter();
         redis = RedisConnections.open(settings);
@@ -135,15 +145,6 @@ public final class GatewayApp implements AutoCloseable {
         servers.add(admin); // shut down last: scraped while the public port drains
         accepting = true;
         return this;
-    }
-
-    /** The buyers' token verifier (null: auth off), its full checks counted: a rise with 401s is a forged-token flood. */
-    private Jwt buyerIdentity() {
-        Jwt verifier = GatewayKeys.buyerIdentity(settings, clock);
-        if (verifier != null)
-            FunctionCounter.builder("seckill_gateway_token_verifications", verifier, Jwt::verifications)
-                    .register(metrics);
-        return verifier;
     }
 
     private RateLimiter rateLimiter() {
@@ -201,7 +202,7 @@ public final class GatewayApp implements AutoCloseable {
     }
 
     /** One server per event loop on {@code port} (0: a free one), all sharing it ({@link HttpListeners}). */
-    List<HttpServer> listen(Router router, int port) {
+    public List<HttpServer> listen(Router router, int port) {
         return HttpListeners.listen(vertx, router, "gateway", config.host(), port, config.eventLoops());
     }
 

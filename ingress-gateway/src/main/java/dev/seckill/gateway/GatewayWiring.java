@@ -1,7 +1,11 @@
 package dev.seckill.gateway;
 
 import dev.seckill.contracts.Topics;
+import dev.seckill.gateway.auth.BuyerTokens;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.door.PurchaseRoute;
+import dev.seckill.gateway.door.RecentIds;
+import dev.seckill.gateway.door.SaleWindows;
 import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.Problem;
 import dev.seckill.gateway.http.RequestRecordSender;
@@ -9,9 +13,14 @@ import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
 import dev.seckill.gateway.limit.RefusalBudget;
+import dev.seckill.gateway.readside.OutcomeView;
 import dev.seckill.gateway.status.GeneratedIds;
 import dev.seckill.gateway.status.PurchaseStatusStore;
+import dev.seckill.gateway.status.PurchasesListRoute;
+import dev.seckill.gateway.status.StatusReads;
+import dev.seckill.gateway.status.StatusRoute;
 import dev.seckill.gateway.status.Waiters;
+import dev.seckill.gateway.warmup.GatewayWarmup;
 import dev.seckill.kit.trace.TraceMdc;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
@@ -30,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * ({@link GatewayWarmup}) wires a second set over the same event loops and producer, with its own topics, keys, token
  * key and counters.
  */
-record GatewayWiring(
+public record GatewayWiring(
         Vertx vertx,
         KafkaProducer<String, byte[]> producer,
         Clock clock,
@@ -52,10 +61,10 @@ record GatewayWiring(
 
     /**
      * The purchase routes over these parts: {@code POST /api/purchases} ({@link PurchaseRoute}, through the
-     * {@link Door}), {@code GET /api/purchases/{requestId}} ({@link StatusRoute}) and {@code GET /api/purchases}
+     * {@code Door}), {@code GET /api/purchases/{requestId}} ({@link StatusRoute}) and {@code GET /api/purchases}
      * ({@link PurchasesListRoute}).
      */
-    Router routes() {
+    public Router routes() {
         Router router = Router.router(vertx);
         Responder responder = new Responder(metrics);
         RequestRecordSender sender = new RequestRecordSender(vertx, producer, metrics);

@@ -1,5 +1,6 @@
 package dev.seckill.gateway;
 
+import dev.seckill.gateway.readside.OutcomeView;
 import dev.seckill.kit.warmup.Readiness;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;

@@ -12,6 +12,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.payment.PaymentRoute;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.stack.KafkaFixture;
 import io.vertx.core.json.JsonObject;

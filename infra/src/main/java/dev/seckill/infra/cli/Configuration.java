@@ -1,8 +1,8 @@
 package dev.seckill.infra.cli;
 
-import dev.seckill.gateway.DrawWindowsBackfill;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.limit.RefusalBudget;
+import dev.seckill.gateway.readside.DrawWindowsBackfill;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.RedisSettings;

@@ -6,7 +6,7 @@ import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.fair.Fairness;
-import dev.seckill.gateway.DrawWindowsBackfill;
+import dev.seckill.gateway.readside.DrawWindowsBackfill;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;

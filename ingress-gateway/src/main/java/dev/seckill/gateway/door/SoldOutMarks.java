@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
@@ -33,9 +33,9 @@ import java.util.function.LongSupplier;
  * ({@link #bucketEntry}): each names its bucket and that bucket's units left, so once every bucket's last entry says 0
  * with no units in transit the goods is sold out — the moment its last unit is sold, not after a borrow went round.
  */
-final class SoldOutMarks {
+public final class SoldOutMarks {
     /** The stock Redis held at a read of a goods that started at or after {@code sinceMs}; null when there is none. */
-    interface StockReads {
+    public interface StockReads {
         Long stockReadSince(long goodsId, long sinceMs);
     }
 
@@ -79,14 +79,14 @@ final class SoldOutMarks {
     private final LongAdder renewals = new LongAdder();
 
     /** @param clock epoch milliseconds, the clock the reads' start times are taken with */
-    SoldOutMarks(long ttlMs, StockReads reads, LongSupplier clock) {
+    public SoldOutMarks(long ttlMs, StockReads reads, LongSupplier clock) {
         this.ttlMs = ttlMs;
         this.reads = reads;
         this.clock = clock;
     }
 
     /** The gateway's marks: renewed from the sale-window lookups' stock reads, renewals counted in {@code metrics}. */
-    static SoldOutMarks renewedFrom(SaleWindows windows, long ttlMs, MeterRegistry metrics) {
+    public static SoldOutMarks renewedFrom(SaleWindows windows, long ttlMs, MeterRegistry metrics) {
         SoldOutMarks marks = new SoldOutMarks(ttlMs, windows::stockReadSince, System::currentTimeMillis);
         FunctionCounter.builder("seckill_gateway_soldout_renewals", marks, SoldOutMarks::renewals)
                 .description("times the door's sold-out mark was renewed from Redis's stock instead of expiring")
@@ -94,7 +94,7 @@ final class SoldOutMarks {
         return marks;
     }
 
-    void outcome(Outcome o) {
+    public void outcome(Outcome o) {
         boolean takesStock = o.outcome() == OutcomeKind.SOLD_OUT || o.outcome() == OutcomeKind.SUCCESS;
         if (!takesStock) return;
         long now = clock.getAsLong();
@@ -105,7 +105,7 @@ final class SoldOutMarks {
     }
 
     /** The ledger says how many buckets the goods' current sale is split into (1: not split). */
-    void split(long goodsId, int buckets) {
+    public void split(long goodsId, int buckets) {
         if (buckets > 1) bucketed.add(goodsId);
         else bucketed.remove(goodsId);
     }
@@ -115,7 +115,7 @@ final class SoldOutMarks {
      * TRANSFERRED_OUT before its TRANSFERRED_IN; an OPENED of another open starts the sale's count again. A view started
      * mid-sale marks nothing until it has heard every bucket.
      */
-    void bucketEntry(LedgerEntry e) {
+    public void bucketEntry(LedgerEntry e) {
         if (e.bucket() == null) return;
         String opId = e.opId();
         String sale =
@@ -140,11 +140,11 @@ final class SoldOutMarks {
     }
 
     /** Stock came back (a release, a sale opened or restored): the door lets purchases through at once. */
-    void clear(long goodsId) {
+    public void clear(long goodsId) {
         marks.remove(goodsId);
     }
 
-    boolean soldOut(long goodsId) {
+    public boolean soldOut(long goodsId) {
         Mark m = marks.get(goodsId);
         if (m == null) return false;
         long now = clock.getAsLong();

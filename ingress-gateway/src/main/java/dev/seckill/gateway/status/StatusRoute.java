@@ -1,15 +1,14 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.status;
 
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.gateway.GatewayWiring;
+import dev.seckill.gateway.door.RecentIds;
+import dev.seckill.gateway.door.WaitingDraws;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.Responder;
-import dev.seckill.gateway.status.DrawWait;
-import dev.seckill.gateway.status.Payload;
-import dev.seckill.gateway.status.PurchaseStatus;
-import dev.seckill.gateway.status.PurchaseStatusStore;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
@@ -28,12 +27,12 @@ import java.util.function.Predicate;
  * when known, {@code drawDelayed} when the draw is late, and its {@code entry} at the instance that accepted it, to its
  * owner) until its draw is due and the pending bound after it, never NOT_RECEIVED meanwhile.
  */
-final class StatusRoute implements Handler<RoutingContext> {
+public final class StatusRoute implements Handler<RoutingContext> {
     private final GatewayWiring w;
     private final Responder responder;
     private final StatusReads reads;
 
-    StatusRoute(GatewayWiring wiring, Responder responder, StatusReads reads) {
+    public StatusRoute(GatewayWiring wiring, Responder responder, StatusReads reads) {
         this.w = wiring;
         this.responder = responder;
         this.reads = reads;

@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.gateway.status.Payload;

@@ -1,9 +1,11 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.fair.DrawFacts;
+import dev.seckill.gateway.GatewayWiring;
+import dev.seckill.gateway.auth.BuyerTokens;
 import dev.seckill.gateway.http.AcceptSpans;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
@@ -11,6 +13,7 @@ import dev.seckill.gateway.http.RequestHeaders;
 import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
 import dev.seckill.gateway.http.TraceLog;
+import dev.seckill.gateway.readside.DrawWindows;
 import dev.seckill.gateway.status.DrawWait;
 import dev.seckill.gateway.status.EntryReceipt;
 import dev.seckill.gateway.status.PurchaseStatus;
@@ -35,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * draw is due and the pending bound after it: a client's claim lives that long, an id the gateway issues says the draw
  * ({@code GeneratedIds#nextHeld}).
  */
-final class PurchaseRoute implements Handler<RoutingContext> {
+public final class PurchaseRoute implements Handler<RoutingContext> {
     /** The route this class serves (its spans are named by it). */
     static final String PURCHASES_ROUTE = "/api/purchases";
 
@@ -47,7 +50,7 @@ final class PurchaseRoute implements Handler<RoutingContext> {
     private final Door door;
     private final BuyerTokens tokens;
 
-    PurchaseRoute(GatewayWiring wiring, Responder responder, RequestRecordSender sender, BuyerTokens tokens) {
+    public PurchaseRoute(GatewayWiring wiring, Responder responder, RequestRecordSender sender, BuyerTokens tokens) {
         this.w = wiring;
         this.tokens = tokens;
         this.responder = responder;

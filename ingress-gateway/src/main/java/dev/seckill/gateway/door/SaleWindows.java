@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import dev.seckill.contracts.redis.RedisKeys;
 import java.util.List;
@@ -30,7 +30,7 @@ import redis.clients.jedis.UnifiedJedis;
  * queue; the sale goods' windows, and the stock reads their sold-out marks are renewed from ({@link SoldOutMarks}),
  * stay fresh. The sale lane holds at most one lookup per sale goods, so a queue of {@code maxGoods} is never full.
  */
-final class SaleWindows {
+public final class SaleWindows {
     /** {@code readAt}: when the lookup began reading Redis (what it read is at least that recent; its age runs from it). */
     private record Window(Long startAt, Long endAt, boolean closed, Long stock, long readAt) {}
 
@@ -58,7 +58,7 @@ final class SaleWindows {
      * @param floodLane where goods not known to have a sale are looked up ({@link #lookups}): a flood may fill it
      * @param saleLane where goods known to have a sale are looked up ({@link #saleLookups}), apart from the flood
      */
-    SaleWindows(
+    public SaleWindows(
             UnifiedJedis redis,
             RedisKeys keys,
             ExecutorService floodLane,
@@ -134,14 +134,14 @@ final class SaleWindows {
      * Drops a goods' window, as its sale changed (the ledger says so: the goods has a sale, its lookups take the sale
      * lane); a lookup that read Redis before this call does not put its old window back.
      */
-    void invalidate(long goodsId) {
+    public void invalidate(long goodsId) {
         lane(goodsId, true);
         invalidations.incrementAndGet(); // before the remove: a lookup that checks after the remove sees the change
         windows.remove(goodsId);
     }
 
     /** Windows held now (for the gauge and tests). */
-    int cachedGoods() {
+    public int cachedGoods() {
         return windows.size();
     }
 

@@ -1,5 +1,6 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.status;
 
+import dev.seckill.gateway.auth.BuyerTokens;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
@@ -14,7 +15,7 @@ import io.vertx.ext.web.RoutingContext;
  * anything up: the caller's token when one is sent, and the read limit per buyer or per client address; and their
  * answer when the store cannot tell (503 with Retry-After, never a definite "no purchase").
  */
-final class StatusReads {
+public final class StatusReads {
     /** A read that may go on, by {@code caller} (null: no token), or the reply that stops it. */
     record Admitted(Long caller, Reply stop) {}
 
@@ -24,7 +25,7 @@ final class StatusReads {
     private final String addressHeader;
     private final MeterRegistry metrics;
 
-    StatusReads(Jwt jwt, BuyerTokens tokens, ReadLimiter limiter, String addressHeader, MeterRegistry metrics) {
+    public StatusReads(Jwt jwt, BuyerTokens tokens, ReadLimiter limiter, String addressHeader, MeterRegistry metrics) {
         this.jwt = jwt;
         this.tokens = tokens;
         this.limiter = limiter;

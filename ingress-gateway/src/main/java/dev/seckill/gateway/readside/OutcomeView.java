@@ -1,10 +1,12 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.readside;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
+import dev.seckill.gateway.door.SaleBuckets;
+import dev.seckill.gateway.door.SoldOutMarks;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -31,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * sold out, RELEASED/OPENED/RESTORED ledger entries clear the mark at once, so a release makes the goods buyable
  * again without waiting; OPENED/DRAWN/CLOSED entries keep the lottery windows not drawn yet ({@link DrawWindows}).
  */
-final class OutcomeView implements AutoCloseable {
+public final class OutcomeView implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OutcomeView.class);
 
     private final Topics topics;
@@ -55,7 +57,7 @@ final class OutcomeView implements AutoCloseable {
     private volatile Consumer<Outcome> onOutcome = o -> {};
 
     /** @param fetchMaxWait how long the broker may hold a fetch that finds nothing new (Kafka's default 500 ms) */
-    OutcomeView(
+    public OutcomeView(
             Settings settings,
             Topics topics,
             int capacity,
@@ -116,7 +118,7 @@ final class OutcomeView implements AutoCloseable {
     }
 
     /** Called with every outcome after it is in the view (the waiters of {@code Prefer: wait}). */
-    void onOutcome(Consumer<Outcome> listener) {
+    public void onOutcome(Consumer<Outcome> listener) {
         this.onOutcome = listener;
     }
 
@@ -143,25 +145,25 @@ final class OutcomeView implements AutoCloseable {
     }
 
     /** Each goods' buckets, as the ledger says: where a purchase is sent. */
-    SaleBuckets buckets() {
+    public SaleBuckets buckets() {
         return buckets;
     }
 
     /** The lottery windows not drawn yet. */
-    DrawWindows draws() {
+    public DrawWindows draws() {
         return draws;
     }
 
-    Outcome outcome(String requestId) {
+    public Outcome outcome(String requestId) {
         return outcomes.get(requestId);
     }
 
-    boolean knownSoldOut(long goodsId) {
+    public boolean knownSoldOut(long goodsId) {
         return soldOut.soldOut(goodsId);
     }
 
     /** True when the view polled the broker successfully within the last {@code maxAgeMs}. */
-    boolean healthy(long maxAgeMs) {
+    public boolean healthy(long maxAgeMs) {
         return System.currentTimeMillis() - lastPollOk.get() < maxAgeMs;
     }
 

@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.readside;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,7 @@ import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
+import dev.seckill.gateway.door.WaitingDraws;
 import dev.seckill.gateway.status.DrawWait;
 import dev.seckill.kit.config.Settings;
 import java.time.Duration;

@@ -1,5 +1,6 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
+import dev.seckill.gateway.auth.BuyerTokens;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.Responder;

@@ -1,9 +1,10 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.status;
 
+import dev.seckill.gateway.GatewayWiring;
+import dev.seckill.gateway.door.WaitingDraws;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.Responder;
-import dev.seckill.gateway.status.BuyerPurchases;
 import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.json.JsonObject;
@@ -15,12 +16,12 @@ import io.vertx.ext.web.RoutingContext;
  * took their answer, after a 503, when they sent no requestId of their own. Owner only: the buyer is the token's;
  * with authentication off, the {@code userId} parameter. 503 while the store cannot say it holds them all.
  */
-final class PurchasesListRoute implements Handler<RoutingContext> {
+public final class PurchasesListRoute implements Handler<RoutingContext> {
     private final GatewayWiring w;
     private final Responder responder;
     private final StatusReads reads;
 
-    PurchasesListRoute(GatewayWiring wiring, Responder responder, StatusReads reads) {
+    public PurchasesListRoute(GatewayWiring wiring, Responder responder, StatusReads reads) {
         this.w = wiring;
         this.responder = responder;
         this.reads = reads;

@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.readside;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
@@ -51,7 +51,7 @@ public final class DrawWindowsBackfill {
     }
 
     /** Reads the ledger's last {@link #LOOKBACK_MS} into {@code windows}, for at most {@code budget}. */
-    static Read read(Settings settings, Topics topics, DrawWindows windows, Duration budget) {
+    public static Read read(Settings settings, Topics topics, DrawWindows windows, Duration budget) {
         long lookbackMs = settings.get(LOOKBACK_MS);
         try {
             if (lookbackMs < 0)

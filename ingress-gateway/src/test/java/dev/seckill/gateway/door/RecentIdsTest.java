@@ -1,8 +1,9 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seckill.gateway.Racing;
 import dev.seckill.gateway.status.Payload;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

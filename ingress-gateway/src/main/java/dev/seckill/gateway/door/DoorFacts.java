@@ -1,5 +1,6 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
+import dev.seckill.gateway.GatewayWiring;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.status.PurchaseStatusStore;

@@ -1,9 +1,12 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.warmup;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeJson;
 import dev.seckill.contracts.outcome.OutcomeKind;
+import dev.seckill.gateway.door.SaleWindows;
+import dev.seckill.gateway.door.SoldOutMarks;
+import dev.seckill.gateway.readside.OutcomeView;
 import dev.seckill.gateway.status.PurchaseStatusStore;
 import dev.seckill.gateway.status.StatusIndexer;
 import dev.seckill.gateway.status.StatusStack;

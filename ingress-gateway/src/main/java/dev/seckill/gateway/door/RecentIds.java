@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import dev.seckill.gateway.status.DrawWait;
 import dev.seckill.gateway.status.EntryReceipt;
@@ -16,19 +16,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Forgetting is safe: a retry of a forgotten id becomes a second command with the same requestId, and
  * stock-stream answers it from the stored decision of the first.
  */
-final class RecentIds {
+public final class RecentIds {
     /**
      * An accepted id's purchase, when it was accepted (epoch ms), and for a purchase a draw holds, the draw
      * ({@code draw}) and where the broker appended it ({@code entry}, from the send's acknowledgment); else null.
      */
-    record Accepted(Payload purchase, long atMs, DrawWait draw, EntryReceipt entry) {}
+    public record Accepted(Payload purchase, long atMs, DrawWait draw, EntryReceipt entry) {}
 
     private final int generation;
     private volatile long turnovers;
     private volatile ConcurrentHashMap<String, Accepted> current = new ConcurrentHashMap<>();
     private volatile ConcurrentHashMap<String, Accepted> previous = new ConcurrentHashMap<>();
 
-    RecentIds(int capacity) {
+    public RecentIds(int capacity) {
         if (capacity < 2) throw new IllegalArgumentException("capacity must be at least 2, got " + capacity);
         this.generation = capacity / 2;
     }
@@ -39,13 +39,13 @@ final class RecentIds {
     }
 
     /** The purchase an accepted id was sent for, or null when the id is not (or no longer) known. */
-    Payload purchase(String id) {
+    public Payload purchase(String id) {
         Accepted a = accepted(id);
         return a == null ? null : a.purchase();
     }
 
     /** What this gateway accepted under the id, or null when the id is not (or no longer) known. */
-    Accepted accepted(String id) {
+    public Accepted accepted(String id) {
         Accepted a = current.get(id);
         return a != null ? a : previous.get(id);
     }

@@ -1,10 +1,14 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.warmup;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.gateway.GatewayApp;
+import dev.seckill.gateway.GatewayWiring;
 import dev.seckill.gateway.auth.Jwt;
+import dev.seckill.gateway.door.RecentIds;
+import dev.seckill.gateway.door.SaleWindows;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
 import dev.seckill.gateway.limit.RefusalBudget;
@@ -46,7 +50,7 @@ import redis.clients.jedis.UnifiedJedis;
  *       count warm-up requests).</li>
  * </ul>
  */
-final class GatewayWarmup {
+public final class GatewayWarmup {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayWarmup.class);
     /** A warm-up that cannot finish in this time ends there: readiness must not hang on it. */
     private static final Duration LIMIT = Duration.ofMinutes(2);
@@ -67,7 +71,7 @@ final class GatewayWarmup {
     private final Topics topics;
     private final RedisKeys keys;
 
-    GatewayWarmup(
+    public GatewayWarmup(
             GatewayApp app,
             GatewayWiring real,
             Settings settings,
@@ -85,7 +89,7 @@ final class GatewayWarmup {
     }
 
     /** Sends {@code n} purchases through the warm-up door, cleans up, waits for the JIT to settle; says what it did. */
-    String run(int n) throws Exception {
+    public String run(int n) throws Exception {
         long t0 = System.nanoTime();
         byte[] secret = new byte[32];
         new SecureRandom().nextBytes(secret);

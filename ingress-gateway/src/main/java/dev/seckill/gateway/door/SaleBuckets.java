@@ -1,6 +1,7 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import dev.seckill.contracts.command.CommandPartitions;
+import dev.seckill.gateway.readside.OutcomeView;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -14,18 +15,18 @@ import java.util.function.Supplier;
  * stale count costs a hop, never a decision. An id the gateway makes for a buyer ({@link #issue}) is one claimed in
  * the bucket the buyer buys from, so such a purchase is claimed and decided where it lands, with no hop at all.
  */
-final class SaleBuckets {
+public final class SaleBuckets {
     private final Map<Long, Integer> split = new ConcurrentHashMap<>();
     private volatile int partitions;
 
     /** The ledger says the goods' current sale is split into {@code buckets} (1: not split). */
-    void split(long goodsId, int buckets) {
+    public void split(long goodsId, int buckets) {
         if (buckets > 1) split.put(goodsId, buckets);
         else split.remove(goodsId);
     }
 
     /** The commands topic's partition count (until it is known, every purchase goes by its key). */
-    void partitions(int count) {
+    public void partitions(int count) {
         this.partitions = count;
     }
 
@@ -35,7 +36,7 @@ final class SaleBuckets {
     }
 
     /** How many goods the gateway knows split into buckets (a gauge: {@code seckill_gateway_bucketed_goods}). */
-    int splitCount() {
+    public int splitCount() {
         return split.size();
     }
 

@@ -1,8 +1,9 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.door;
 
 import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
+import dev.seckill.gateway.readside.DrawWindows;
 import dev.seckill.gateway.status.DrawWait;
 import dev.seckill.gateway.status.EntryReceipt;
 import java.time.Duration;
@@ -24,7 +25,7 @@ import java.time.Duration;
  *       OPENED entry still open, no DRAWN) — so that buyers are told why no outcome came.
  * </ul>
  */
-final class WaitingDraws {
+public final class WaitingDraws {
     /** How long past its cutoff a draw not drawn yet is said to be late: its round is published a few seconds after. */
     static final Duration LATE = Duration.ofSeconds(30);
 
@@ -34,7 +35,7 @@ final class WaitingDraws {
      * The answer for a purchase {@code wait}'s draw holds ({@code goodsId}: its goods, null when not known), completed
      * from the draw's OPENED entry while it is open: the exact times and the beacon round, and whether it is late.
      */
-    static Reply reply(
+    public static Reply reply(
             DrawWindows draws,
             int status,
             String requestId,
@@ -49,7 +50,7 @@ final class WaitingDraws {
     }
 
     /** {@code drawDelayed} for {@code wait}'s draw, or null when it is not late (or drawn, or not known to be open). */
-    static String delayed(DrawWindows draws, Long goodsId, DrawWait wait, long nowMs) {
+    public static String delayed(DrawWindows draws, Long goodsId, DrawWait wait, long nowMs) {
         DrawFacts open = draws.pending(goodsId, wait);
         return delayed(open, open == null ? wait : DrawWait.of(open), nowMs);
     }

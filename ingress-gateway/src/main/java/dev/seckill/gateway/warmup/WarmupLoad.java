@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.warmup;
 
 import dev.seckill.gateway.auth.Jwt;
 import io.vertx.core.Future;

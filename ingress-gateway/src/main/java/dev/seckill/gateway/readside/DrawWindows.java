@@ -1,4 +1,4 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.readside;
 
 import dev.seckill.contracts.fair.DrawFacts;
 import dev.seckill.contracts.fair.Fairness;
@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * its window from the ledger's past ({@link DrawWindowsBackfill}, before it listens), which counts only for goods the
  * live ledger has not named since.
  */
-final class DrawWindows {
+public final class DrawWindows {
     private final Map<Long, DrawFacts> open = new ConcurrentHashMap<>();
     /** Goods whose window the live ledger changed while the past was read (null once it was read). */
     private Set<Long> heardLive = new HashSet<>();
@@ -42,7 +42,7 @@ final class DrawWindows {
     }
 
     /** The past was read: the live ledger alone from here on. */
-    synchronized void pastRead() {
+    public synchronized void pastRead() {
         heardLive = null;
     }
 
@@ -71,7 +71,7 @@ final class DrawWindows {
      * when the purchase is from its window's start on (inside the window, or after it while the draw has not run);
      * null: none, the purchase is decided as it comes.
      */
-    DrawFacts holding(long goodsId, Instant acceptedAt) {
+    public DrawFacts holding(long goodsId, Instant acceptedAt) {
         DrawFacts d = open.get(goodsId);
         return d != null && !acceptedAt.isBefore(d.windowStartAt()) ? d : null;
     }
@@ -87,7 +87,7 @@ final class DrawWindows {
      * open window with the same end and cutoff (an id a gateway issued names no goods); null when none is known (drawn
      * already, or never heard of).
      */
-    DrawFacts pending(Long goodsId, DrawWait wait) {
+    public DrawFacts pending(Long goodsId, DrawWait wait) {
         if (goodsId != null) {
             DrawFacts d = open.get(goodsId);
             return d != null && wait.sameDraw(d) ? d : null;
@@ -97,7 +97,7 @@ final class DrawWindows {
     }
 
     /** Whether {@code atMs} is inside the registration window of the goods' sale (before its start). */
-    boolean registering(long goodsId, long atMs) {
+    public boolean registering(long goodsId, long atMs) {
         DrawFacts d = open.get(goodsId);
         return d != null
                 && Fairness.REGISTRATION.wire().equals(d.fairness())

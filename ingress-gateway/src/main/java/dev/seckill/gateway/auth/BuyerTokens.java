@@ -1,6 +1,5 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.auth;
 
-import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
 import dev.seckill.gateway.http.RequestHeaders;
@@ -15,16 +14,16 @@ import io.vertx.ext.web.RoutingContext;
  * address has had too many tokens refused — then verified, and the charge given back when it holds. A flood of forged
  * tokens thus costs the gateway a signature check only within its address's budget, and nothing once repeated.
  */
-final class BuyerTokens {
+public final class BuyerTokens {
     /** The buyer the token names, or the reply that refuses the request. */
-    record Checked(Long buyer, Reply refused) {}
+    public record Checked(Long buyer, Reply refused) {}
 
     private final Jwt jwt;
     private final RefusalBudget budget;
     private final String addressHeader;
     private final MeterRegistry metrics;
 
-    BuyerTokens(Jwt jwt, RefusalBudget budget, String addressHeader, MeterRegistry metrics) {
+    public BuyerTokens(Jwt jwt, RefusalBudget budget, String addressHeader, MeterRegistry metrics) {
         this.jwt = jwt;
         this.budget = budget;
         this.addressHeader = addressHeader;
@@ -32,7 +31,7 @@ final class BuyerTokens {
     }
 
     /** The request's token checked; {@code kind} names a refusal in the answers' counter (401). */
-    Checked check(RoutingContext ctx, String kind) {
+    public Checked check(RoutingContext ctx, String kind) {
         Jwt.Lookup token = jwt.lookup(RequestHeaders.bearer(ctx));
         String charged = null;
         if (!token.remembered()) {

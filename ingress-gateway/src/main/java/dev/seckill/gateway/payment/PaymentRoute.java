@@ -1,10 +1,11 @@
-package dev.seckill.gateway;
+package dev.seckill.gateway.payment;
 
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.TraceHeaders;
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.contracts.payment.Payment;
+import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.http.Problem;
 import dev.seckill.gateway.http.Replies;
 import dev.seckill.gateway.http.Reply;
@@ -28,7 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * body must name the provider's own {@code paymentId} (an id as the contracts define it, {@link CommandRules#REQUEST_ID}):
  * it is what makes a retried report the same payment, so none is ever made up here (400 naming the field).
  */
-final class PaymentRoute implements Handler<RoutingContext> {
+public final class PaymentRoute implements Handler<RoutingContext> {
     private final Topics topics;
     private final Clock clock;
     private final Responder responder;
@@ -36,7 +37,8 @@ final class PaymentRoute implements Handler<RoutingContext> {
     /** SHA-256 of the payment provider's credential; null: the pay endpoint is off. */
     private final byte[] credential;
 
-    PaymentRoute(Settings settings, Topics topics, Clock clock, Responder responder, RequestRecordSender sender) {
+    public PaymentRoute(
+            Settings settings, Topics topics, Clock clock, Responder responder, RequestRecordSender sender) {
         this.topics = topics;
         this.clock = clock;
         this.responder = responder;
@@ -49,7 +51,7 @@ final class PaymentRoute implements Handler<RoutingContext> {
      * must be at least 32 characters and not the buyers' JWT secret: a separate credential, so that nothing a buyer
      * holds or could be issued can report a payment.
      */
-    static byte[] credential(Settings settings) {
+    public static byte[] credential(Settings settings) {
         String secret = settings.get(GatewaySettings.PAYMENT_SECRET);
         if (secret.isEmpty()) return null;
         if (secret.length() < 32) {

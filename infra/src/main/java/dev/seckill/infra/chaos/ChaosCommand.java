@@ -67,7 +67,7 @@ public final class ChaosCommand {
             for (int i = 0; i < scenarios.size(); i++)
                 results.add(ChaosRun.run(base, cluster, run, scenarios.get(i), sale, shape, seed + i, say));
         }
-        if (f.has("json")) out.println(json(results, brokers));
+        if (f.has("json")) out.println(json(results, brokers, f.effective()));
         else print(out, results, brokers);
         return results.stream().allMatch(ChaosRun.Result::passed) ? 0 : 1;
     }
@@ -80,8 +80,13 @@ public final class ChaosCommand {
     }
 
     /** {@code chaos --json}: the table's figures per scenario, recoveries in ms (null: never), and the verdict. */
-    static String json(List<ChaosRun.Result> results, int brokers) {
+    static String json(List<ChaosRun.Result> results, int brokers, Map<String, String> flags) {
         ObjectNode root = JsonOutput.object();
+        root.put("command", "chaos");
+        ObjectNode given = root.putObject("flags");
+        flags.forEach((name, value) -> {
+            if (!name.equals("json")) given.put(name, value);
+        });
         root.put("brokers", brokers);
         root.put("passed", results.stream().allMatch(ChaosRun.Result::passed));
         ArrayNode scenarios = root.putArray("scenarios");

@@ -115,8 +115,8 @@ public final class ReferenceDocs {
     }
 
     /**
-     * Writes the reference docs and the production overlay's generated resources ({@link OperatorManifests}) under
-     * {@code root}; says which changed.
+     * Writes the reference docs, the production overlay's generated resources ({@link OperatorManifests}) and the
+     * results tables ({@link ResultTables}) under {@code root}; says which changed.
      */
     static int write(Path root, PrintStream out) throws IOException {
         for (Map.Entry<String, String> doc : new TreeMap<>(Map.of(
@@ -133,6 +133,14 @@ public final class ReferenceDocs {
             boolean same = Files.exists(file) && Files.readString(file).equals(doc.getValue());
             if (!same) Files.writeString(file, doc.getValue());
             out.println(doc.getKey() + (same ? " unchanged" : " written"));
+        }
+        for (String name : ResultTables.DOCS) { // their tables made from the commands' --json documents
+            Path file = root.resolve(name);
+            String now = Files.readString(file);
+            String made = ResultTables.render(now, root);
+            if (!made.equals(now)) Files.writeString(file, made);
+            out.println(
+                    name + (made.equals(now) ? " unchanged" : " written") + " (tables from " + ResultTables.DIR + ")");
         }
         return 0;
     }

@@ -38,9 +38,14 @@ class ChaosJsonTest {
                         "an order lost"));
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         ChaosCommand.print(new PrintStream(text, true, StandardCharsets.UTF_8), results, 1);
-        JsonNode json = new ObjectMapper().readTree(ChaosCommand.json(results, 1));
+        JsonNode json = new ObjectMapper()
+                .readTree(ChaosCommand.json(results, 1, java.util.Map.of("scenario", "kill-stream", "json", "true")));
 
         assertThat(json.get("brokers").asInt()).isEqualTo(1);
+        assertThat(json.path("flags").path("scenario").asText())
+                .as("the command's flags")
+                .isEqualTo("kill-stream");
+        assertThat(json.path("flags").has("json")).isFalse();
         assertThat(json.get("passed").asBoolean()).isFalse();
         List<String> rows = text.toString(StandardCharsets.UTF_8).lines().toList();
         for (int i = 0; i < results.size(); i++) {

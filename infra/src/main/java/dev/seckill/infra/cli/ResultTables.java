@@ -1,0 +1,175 @@
+package dev.seckill.infra.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.seckill.contracts.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The tables of docs/performance.md and docs/reliability.md that are made from what the commands printed with {@code
+ * --json}: the documents are kept in {@link #DIR} as printed, and a block
+ *
+ * <pre>{@code
+ * <!-- results: bench-hot-1.json bench-hot-2.json -->
+ * (the command lines and the table, written by ./seckill docs)
+ * <!-- /results -->
+ * }</pre>
+ *
+ * is the table of those documents, one column of figures per document: a figure is never typed into those tables by
+ * hand, and the command that measured it stands above it. {@code ./seckill docs} rewrites each block; a test fails
+ * when one differs from its documents.
+ */
+final class ResultTables {
+    static final String DIR = "docs/results";
+    static final List<String> DOCS = List.of("docs/performance.md", "docs/reliability.md");
+
+    private static final Pattern BLOCK =
+            Pattern.compile("(<!-- results: ([^>]+?) -->\n)(.*?)(<!-- /results -->)", Pattern.DOTALL);
+
+    private ResultTables() {}
+
+    /** {@code doc} with each results block made from its documents under {@code root}. */
+    static String render(String doc, Path root) throws IOException {
+        Matcher m = BLOCK.matcher(doc);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            List<JsonNode> runs = new ArrayList<>();
+            for (String name : m.group(2).trim().split("\\s+"))
+                runs.add(Json.MAPPER.readTree(Files.readString(root.resolve(DIR).resolve(name))));
+            m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + table(runs) + m.group(4)));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** The command lines and the table of {@code runs}, documents of one command. */
+    static String table(List<JsonNode> runs) {
+        String kind = kind(runs.get(0));
+        for (JsonNode r : runs)
+            if (!kind(r).equals(kind))
+                throw new IllegalArgumentException("one table holds one command's runs: " + kind + " and " + kind(r));
+        StringBuilder b = new StringBuilder();
+        List<String> commands =
+                runs.stream().map(ResultTables::command).distinct().toList();
+        b.append(commands.size() == 1 ? "Measured by " : "Measured by, in turn, ");
+        b.append(String.join(", ", commands.stream().map(c -> "`" + c + "`").toList()));
+        b.append(runs.size() == 1 ? ", one run" : ", " + runs.size() + " runs, one after the other");
+        return switch (kind) {
+            case "bench hot" -> hot(b, runs);
+            case "chaos" -> chaos(b, runs);
+            default -> throw new IllegalArgumentException("no results table for '" + kind + "' yet");
+        };
+    }
+
+    /** {@code bench hot}: a row per bucket count and route, the runs' figures side by side. */
+    private static String hot(StringBuilder b, List<JsonNode> runs) {
+        b.append(" (raw Lua pipelined ")
+                .append(joined(runs, r -> number(r.path("rawLuaPipelinedOpsPerSecond"), 0)))
+                .append(" ops/s in them):\n\n");
+        b.append(
+                "| buckets | route | decisions/s steady | ×1 bucket | ×raw Lua pipelined | stream CPU per purchase (µs) |"
+                        + " projected ×1 bucket, a core per bucket | sold |\n");
+        b.append("|---|---|---|---|---|---|---|---|\n");
+        Map<String, List<JsonNode>> rows = new LinkedHashMap<>();
+        for (JsonNode r : runs)
+            for (JsonNode row : r.path("runs"))
+                rows.computeIfAbsent(
+                                row.path("buckets").asText() + " | "
+                                        + row.path("route").asText("-"),
+                                k -> new ArrayList<>())
+                        .add(row);
+        rows.forEach((key, cells) -> b.append("| ")
+                .append(key)
+                .append(" | ")
+                .append(joinedRows(cells, c -> number(c.path("steadyDecisionsPerSecond"), 0)))
+                .append(" | ")
+                .append(joinedRows(cells, c -> number(c.path("ofOneBucket"), 2)))
+                .append(" | ")
+                .append(joinedRows(cells, c -> number(c.path("ofRawLuaPipelined"), 2)))
+                .append(" | ")
+                .append(joinedRows(cells, c -> number(c.path("streamCpuMicrosPerPurchase"), 1)))
+                .append(" | ")
+                .append(joinedRows(
+                        cells, c -> c.path("buckets").asInt() == 1 ? "-" : number(c.path("projectedOfOneBucket"), 2)))
+                .append(" | ")
+                .append(joinedRows(cells, c -> number(c.path("sold"), 0)))
+                .append(" |\n"));
+        return b.toString();
+    }
+
+    /** {@code chaos}: a row per scenario, a column per run: verdict, faults, answered, sold, recovered in (ms). */
+    private static String chaos(StringBuilder b, List<JsonNode> runs) {
+        b.append(" (recovered in: ms from each fault to the first final answer after it; - : nothing to recover):\n\n");
+        b.append("| scenario |");
+        for (int i = 1; i <= runs.size(); i++) b.append(runs.size() == 1 ? " run |" : " run " + i + " |");
+        b.append("\n|---|").append("---|".repeat(runs.size())).append('\n');
+        Map<String, List<JsonNode>> rows = new LinkedHashMap<>();
+        for (JsonNode r : runs)
+            for (JsonNode s : r.path("scenarios"))
+                rows.computeIfAbsent(s.path("scenario").asText(), k -> new ArrayList<>())
+                        .add(s);
+        rows.forEach((scenario, cells) -> {
+            b.append("| ").append(scenario).append(" |");
+            for (JsonNode s : cells) b.append(' ').append(chaosCell(s)).append(" |");
+            b.append('\n');
+        });
+        return b.toString();
+    }
+
+    private static String chaosCell(JsonNode s) {
+        List<String> recovered = new ArrayList<>();
+        for (JsonNode ms : s.path("recoveredInMs")) recovered.add(ms.isNull() ? "never" : number(ms, 0));
+        int faults = s.path("faults").asInt();
+        return (s.path("passed").asBoolean()
+                        ? "PASS"
+                        : "FAIL: " + s.path("failure").asText())
+                + ", " + faults + (faults == 1 ? " fault" : " faults")
+                + ", " + number(s.path("answered"), 0) + " of " + number(s.path("requests"), 0) + " answered"
+                + ", " + number(s.path("orders"), 0) + " orders for " + number(s.path("successes"), 0) + " SUCCESS"
+                + ", oversold / lost / dup / false dup " + s.path("oversold").asLong() + " / "
+                + s.path("lost").asLong()
+                + " / " + s.path("duplicateBuyers").asLong() + " / "
+                + s.path("falseDuplicates").asLong()
+                + ", recovered in " + (recovered.isEmpty() ? "-" : String.join(" / ", recovered));
+    }
+
+    /** The command a document came from: {@code ./seckill <command>} and every flag it ran with. */
+    static String command(JsonNode doc) {
+        StringBuilder c = new StringBuilder("./seckill ").append(kind(doc));
+        doc.path("flags").fields().forEachRemaining(e -> {
+            c.append(" --").append(e.getKey());
+            if (!e.getValue().asText().equals("true"))
+                c.append(' ').append(e.getValue().asText());
+        });
+        return c.toString();
+    }
+
+    private static String kind(JsonNode doc) {
+        if (doc.has("benchmark")) return "bench " + doc.path("benchmark").asText();
+        if (doc.has("command")) return doc.path("command").asText();
+        throw new IllegalArgumentException("not a --json document of a command: no 'benchmark' or 'command'");
+    }
+
+    private static String joined(List<JsonNode> runs, Function<JsonNode, String> cell) {
+        return String.join(" / ", runs.stream().map(cell).toList());
+    }
+
+    private static String joinedRows(List<JsonNode> rows, Function<JsonNode, String> cell) {
+        return joined(rows, cell);
+    }
+
+    private static String number(JsonNode n, int decimals) {
+        if (n.isMissingNode() || n.isNull()) return "-";
+        return decimals == 0
+                ? String.format("%,.0f", n.asDouble())
+                : String.format("%,." + decimals + "f", n.asDouble());
+    }
+}

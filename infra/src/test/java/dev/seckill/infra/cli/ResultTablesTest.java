@@ -1,0 +1,106 @@
+package dev.seckill.infra.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Given the {@code --json} documents kept in docs/results, when the docs are rendered, then every results table of
+ * docs/performance.md and docs/reliability.md is exactly what its documents say — a figure typed into one by hand, or
+ * a document changed without {@code ./seckill docs}, fails here.
+ */
+@Tag("fast")
+class ResultTablesTest {
+    /** Surefire runs in the module's directory. */
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theDocsTablesAreWhatTheirDocumentsSay() throws IOException {
+        int blocks = 0;
+        for (String name : ResultTables.DOCS) {
+            String doc = Files.readString(ROOT.resolve(name));
+            blocks += doc.split("<!-- results: ", -1).length - 1;
+            assertThat(doc)
+                    .as(name + " differs from its documents in " + ResultTables.DIR + ": run ./seckill docs")
+                    .isEqualTo(ResultTables.render(doc, ROOT));
+        }
+        assertThat(blocks).as("results tables in the docs").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void aBenchmarksTableShowsEachRunsFiguresUnderItsCommand() throws IOException {
+        // Given two runs of bench hot
+        write("hot-1.json", hot(20_000.4, 1.0, 25_000, 1.25));
+        write("hot-2.json", hot(21_000, 1.0, 27_300, 1.3));
+        String doc = "# t\n<!-- results: hot-1.json hot-2.json -->\nstale\n<!-- /results -->\nafter\n";
+        // When the doc is rendered
+        String made = ResultTables.render(doc, dir);
+        // Then the block holds the command and a row per bucket count, the runs side by side; the rest is kept
+        assertThat(made)
+                .startsWith("# t\n<!-- results: hot-1.json hot-2.json -->\n")
+                .contains("`./seckill bench hot --buckets 1,2 --commands 1000`, 2 runs")
+                .contains("| 1 | - | 20,000 / 21,000 | 1.00 / 1.00 |")
+                .contains("| 2 | own | 25,000 / 27,300 | 1.25 / 1.30 |")
+                .doesNotContain("stale")
+                .endsWith("<!-- /results -->\nafter\n");
+        assertThat(ResultTables.render(made, dir)).as("rendering is stable").isEqualTo(made);
+        // and a changed figure in a document changes the table
+        write("hot-2.json", hot(21_000, 1.0, 27_400, 1.3));
+        assertThat(ResultTables.render(made, dir)).contains("25,000 / 27,400").isNotEqualTo(made);
+    }
+
+    @Test
+    void aChaosTableShowsAVerdictPerScenarioAndRun() throws IOException {
+        write("chaos.json", """
+                {"command":"chaos","flags":{"buckets":"3","scenario":"kill-stream,retries"},"brokers":1,"passed":false,
+                 "scenarios":[
+                  {"scenario":"kill-stream","faults":3,"requests":6000,"answered":6000,"successes":600,"orders":600,
+                   "oversold":0,"lost":0,"duplicateBuyers":0,"falseDuplicates":0,"recoveredInMs":[4933,null,5828],
+                   "passed":true},
+                  {"scenario":"retries","faults":2,"requests":6000,"answered":5990,"successes":600,"orders":599,
+                   "oversold":0,"lost":1,"duplicateBuyers":0,"falseDuplicates":0,"recoveredInMs":[],
+                   "passed":false,"failure":"an order lost"}]}
+                """);
+        String made = ResultTables.render("<!-- results: chaos.json -->\n<!-- /results -->\n", dir);
+        assertThat(made)
+                .contains("`./seckill chaos --buckets 3 --scenario kill-stream,retries`, one run")
+                .contains("| kill-stream | PASS, 3 faults, 6,000 of 6,000 answered, 600 orders for 600 SUCCESS,"
+                        + " oversold / lost / dup / false dup 0 / 0 / 0 / 0, recovered in 4,933 / never / 5,828 |")
+                .contains("| retries | FAIL: an order lost, 2 faults, 5,990 of 6,000 answered");
+    }
+
+    @Test
+    void aBlockNamingAMissingOrForeignDocumentIsAnError() throws IOException {
+        assertThatThrownBy(() -> ResultTables.render("<!-- results: gone.json -->\n<!-- /results -->", dir))
+                .isInstanceOf(NoSuchFileException.class);
+        write("other.json", "{\"benchmark\":\"tokens\",\"flags\":{}}");
+        assertThatThrownBy(() -> ResultTables.render("<!-- results: other.json -->\n<!-- /results -->", dir))
+                .hasMessageContaining("no results table for 'bench tokens'");
+    }
+
+    private void write(String name, String json) throws IOException {
+        Files.createDirectories(dir.resolve(ResultTables.DIR));
+        Files.writeString(dir.resolve(ResultTables.DIR).resolve(name), json);
+    }
+
+    private static String hot(double one, double oneRatio, double two, double twoRatio) {
+        return """
+                {"benchmark":"hot","flags":{"buckets":"1,2","commands":"1000"},"rawLuaPipelinedOpsPerSecond":60000,
+                 "runs":[
+                  {"buckets":1,"steadyDecisionsPerSecond":%s,"ofOneBucket":%s,"ofRawLuaPipelined":0.3,"sold":1000,
+                   "streamCpuMicrosPerPurchase":18.0,"projectedOfOneBucket":1.0},
+                  {"buckets":2,"route":"own","steadyDecisionsPerSecond":%s,"ofOneBucket":%s,"ofRawLuaPipelined":0.4,
+                   "sold":1000,"streamCpuMicrosPerPurchase":20.0,"projectedOfOneBucket":1.8}],"exit":0}
+                """.formatted(one, oneRatio, two, twoRatio);
+    }
+}

@@ -1,5 +1,8 @@
 package dev.seckill.infra.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.JsonOutput;
@@ -51,8 +54,17 @@ public final class BenchOutput {
      * writes them). Nothing without {@code --json}.
      */
     public BenchOutput put(String name, Object value) {
-        if (document != null) document.set(name, JsonOutput.tree(value));
+        if (document != null) document.set(name, finite(JsonOutput.tree(value)));
         return this;
+    }
+
+    /** {@code node} with every NaN or infinite number (a ratio to nothing, a percentile never reached) as null. */
+    static JsonNode finite(JsonNode node) {
+        if (node.isNumber() && (node.isDouble() || node.isFloat()) && !Double.isFinite(node.asDouble()))
+            return NullNode.getInstance();
+        if (node instanceof ObjectNode o) o.fields().forEachRemaining(e -> e.setValue(finite(e.getValue())));
+        if (node instanceof ArrayNode a) for (int i = 0; i < a.size(); i++) a.set(i, finite(a.get(i)));
+        return node;
     }
 
     /** Whether a document is being made (a benchmark skips work only the document needs otherwise). */

@@ -51,7 +51,15 @@ public final class BenchCommands {
     private static int run(CliCommand command, String[] args, PrintStream out, Body body) throws Exception {
         Flags f = command.parse(args);
         BenchOutput o = BenchOutput.of(command.words().substring("bench ".length()), f, out, System.err);
-        return o.finish(body.run(f, o));
+        if (!f.has("json")) return body.run(f, o);
+        // stdout is the document's alone: a line any part of the run prints to it (a service's Console) goes to stderr
+        PrintStream stdout = System.out;
+        System.setOut(System.err);
+        try {
+            return o.finish(body.run(f, o));
+        } finally {
+            System.setOut(stdout);
+        }
     }
 
     public static final CliCommand BENCH_DECIDE = CliCommand.of(
@@ -61,7 +69,7 @@ public final class BenchCommands {
             value("goods", "N", "1"),
             value("stock", "N", "1000"),
             value("threads", "N", "2"),
-            value("commit-ms", "N"),
+            value("commit-ms", "N").whenAbsent("the configured SECKILL_STREAM_COMMIT_INTERVAL_MS"),
             value("raw", "N", "200000"),
             value("warmup", "N", "300000"),
             value("lua-commands", "N", "300000"),
@@ -80,7 +88,7 @@ public final class BenchCommands {
             "bench orders",
             "order-writer orders/s next to raw single-row and batched INSERT rows/s",
             value("orders", "N", "100000"),
-            value("batch", "N"),
+            value("batch", "N").whenAbsent("the configured SECKILL_WRITER_BATCH_MAX"),
             value("raw-single", "N", "5000"),
             value("warmup", "N", "100000"),
             CliCommands.JSON);
@@ -94,7 +102,7 @@ public final class BenchCommands {
             flag("closed-only"),
             flag("request-ids"),
             value("generator", "raw|jvm", "raw"),
-            value("settle-rounds", "N"),
+            value("settle-rounds", "N").whenAbsent("10 (rounds of 50000 more requests, stopping once the JIT settles)"),
             value("token", "hs256|rs256|both", "hs256"),
             flag("trace"),
             CliCommands.JSON);
@@ -104,10 +112,10 @@ public final class BenchCommands {
             value("requests", "N", "50000"),
             value("concurrency", "N", "500"),
             value("stock", "N", "1000"),
-            value("users", "N"),
+            value("users", "N").whenAbsent("--requests / 2 (at least 1)"),
             value("warm-traffic", "N", "50000"),
-            value("gateway-warmup", "N"),
-            value("stream-warmup", "N"),
+            value("gateway-warmup", "N").whenAbsent("the configured SECKILL_GATEWAY_WARMUP_REQUESTS"),
+            value("stream-warmup", "N").whenAbsent("the configured SECKILL_STREAM_WARMUP_COMMANDS"),
             value("variants", "cold,warm-up,warmed", "cold,warm-up,warmed"),
             CliCommands.JSON);
     public static final CliCommand BENCH_STRATEGIES = CliCommand.of(
@@ -118,11 +126,11 @@ public final class BenchCommands {
             value("concurrency", "N", "500"),
             value("users", "N", "25000"),
             value("seed", "N", "7"),
-            value("warmup", "N"),
-            value("strategies", "pessimistic,optimistic,sync,pipeline"),
+            value("warmup", "N").whenAbsent("--requests (0: none)"),
+            value("strategies", "pessimistic,optimistic,sync,pipeline").whenAbsent("all four"),
             value("buckets", "N", "1"),
             flag("no-fault"),
-            value("html", "FILE"),
+            value("html", "FILE").whenAbsent(".seckill/reports/strategies-<time>.html"),
             CliCommands.JSON);
     public static final CliCommand BENCH_ANSWER = CliCommand.of(
             "bench answer",
@@ -135,8 +143,8 @@ public final class BenchCommands {
             value("concurrency", "N", "500"),
             value("warmup", "N", "30000"),
             value("decide", "N", "300000"),
-            value("poll-ms", "N"),
-            value("caught-up-ms", "N"),
+            value("poll-ms", "N").whenAbsent("the configured SECKILL_STREAM_POLL_MS"),
+            value("caught-up-ms", "N").whenAbsent("the configured SECKILL_STREAM_CAUGHT_UP_COMMIT_MS"),
             CliCommands.JSON);
     public static final CliCommand BENCH_HOSTILE = CliCommand.of(
             "bench hostile",
@@ -148,7 +156,7 @@ public final class BenchCommands {
             value("hostile-accounts", "N", "100"),
             value("get-connections", "N", "400"),
             value("seconds", "N", "0"),
-            value("report", "FILE"),
+            value("report", "FILE").whenAbsent(".seckill/reports/hostile-<time>.txt"),
             CliCommands.JSON);
 
     public static final CliCommand BENCH_FAIRNESS = CliCommand.of(

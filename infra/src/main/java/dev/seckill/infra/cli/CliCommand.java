@@ -22,9 +22,26 @@ public record CliCommand(String words, String operands, List<Option> options, St
      * placeholder also says what the value is: {@code N}, {@code R}, {@code S}, {@code U} and {@code X} a number,
      * {@code N,...}, {@code G,...} or a list of examples such as {@code 20,50,100} numbers separated by commas; any
      * other value is refused at parse time, naming the flag.
+     *
+     * @param defaultValue the value an absent flag takes, as the command reads it ({@link Flags#get(String)}), or null
+     * @param whenAbsent what an absent optional flag without a declared default means, in words ({@code "--requests /
+     *     2 (at least 1)"}, {@code "the live namespace"}, {@code "none"}), or null; shown beside the defaults
      */
-    public record Option(String name, String placeholder, boolean required, String defaultValue) {
+    public record Option(String name, String placeholder, boolean required, String defaultValue, String whenAbsent) {
         private static final Set<String> NUMBER = Set.of("N", "R", "S", "U", "X");
+
+        public Option {
+            if (defaultValue != null && whenAbsent != null)
+                throw new IllegalArgumentException("--" + name + " declares a default (" + defaultValue
+                        + "): it needs no when-absent text (" + whenAbsent + ")");
+            if (whenAbsent != null && (required || placeholder == null))
+                throw new IllegalArgumentException(
+                        "--" + name + ": only an optional value says what its absence means");
+        }
+
+        public Option(String name, String placeholder, boolean required, String defaultValue) {
+            this(name, placeholder, required, defaultValue, null);
+        }
 
         /** The value is one number. */
         public boolean number() {
@@ -36,7 +53,10 @@ public record CliCommand(String words, String operands, List<Option> options, St
             return placeholder != null && placeholder.matches("[NG],\\.\\.\\.|\\d+(,\\d+)+");
         }
 
-        /** An optional flag with no default shown: absent means none, or its default is computed (its help says). */
+        /**
+         * An optional flag with no literal default: the command reads it with a fallback it computes, or only when it
+         * is given; {@link #whenAbsent(String)} says which.
+         */
         public static Option value(String name, String placeholder) {
             return new Option(name, placeholder, false, null);
         }
@@ -44,6 +64,11 @@ public record CliCommand(String words, String operands, List<Option> options, St
         /** An optional flag and its default, the one place it is set: the command reads it with {@code get(name)}. */
         public static Option value(String name, String placeholder, String defaultValue) {
             return new Option(name, placeholder, false, defaultValue);
+        }
+
+        /** This flag, saying what its absence means: {@code value("users", "N").whenAbsent("--requests / 2")}. */
+        public Option whenAbsent(String meaning) {
+            return new Option(name, placeholder, required, defaultValue, meaning);
         }
 
         public static Option required(String name, String placeholder) {
@@ -102,6 +127,17 @@ public record CliCommand(String words, String operands, List<Option> options, St
                 .filter(o -> o.defaultValue() != null)
                 .map(o -> "--" + o.name() + " " + (o.defaultValue().isEmpty() ? "\"\"" : o.defaultValue()))
                 .collect(Collectors.joining(", "));
+    }
+
+    /**
+     * {@code --users: --requests / 2 (at least 1)}, one entry per flag that declares what its absence means, in
+     * declaration order (help puts each on a line of its own, docs/cli.md joins them with "; ").
+     */
+    public List<String> whenAbsent() {
+        return options.stream()
+                .filter(o -> o.whenAbsent() != null)
+                .map(o -> "--" + o.name() + ": " + o.whenAbsent())
+                .toList();
     }
 
     private Set<String> names(Predicate<Option> which) {

@@ -13,6 +13,9 @@ public final class CliCommands {
     /** {@code --json}, shared by the reporting commands; its help is {@link CliHelp#JSON}. */
     static final CliCommand.Option JSON = flag("json");
 
+    /** {@code --namespace NAME}, shared by the commands that read or write the system's data. */
+    static final CliCommand.Option NAMESPACE = value("namespace", "NAME").whenAbsent("the live namespace");
+
     public static final CliCommand UP = CliCommand.of(
             "up",
             "start (or find) Kafka, Redis and MySQL; say what was done; --brokers 3: a 3-node KRaft cluster (RF 3, min ISR 2);"
@@ -31,11 +34,11 @@ public final class CliCommands {
             value("buckets", "N", "1"),
             value("requests", "N", "50000"),
             value("concurrency", "N", "500"),
-            value("users", "N"),
+            value("users", "N").whenAbsent("--requests / 2 (at least 1)"),
             value("goods", "N", "1001"),
             value("seed", "N", "7"),
             value("warmup", "N", "10000"),
-            value("answer", "N"));
+            value("answer", "N").whenAbsent("--requests (0: no time-to-answer run)"));
     public static final CliCommand SALE_OPEN = CliCommand.of(
             "sale open",
             "an open_sale command through <prefix>commands",
@@ -43,24 +46,24 @@ public final class CliCommands {
             required("stock", "N"),
             value("minutes", "N", "60"),
             value("limit", "N", "1"),
-            value("start-in-seconds", "N"),
+            value("start-in-seconds", "N").whenAbsent("0 (the sale starts now)"),
             flag("force"),
             value("fairness", "fcfs|lottery|registration", "fcfs"),
-            value("window-ms", "N"),
+            value("window-ms", "N").whenAbsent("1000 for a lottery or registration (fcfs has none)"),
             value("buckets", "N", "1"),
-            value("namespace", "NAME"));
+            NAMESPACE);
     public static final CliCommand SALE_CLOSE =
-            CliCommand.of("sale close", "a close_sale command", required("goods", "N"), value("namespace", "NAME"));
+            CliCommand.of("sale close", "a close_sale command", required("goods", "N"), NAMESPACE);
     public static final CliCommand DRAW_VERIFY = CliCommand.of(
             "draw verify",
             "a drawn sale's draw recomputed from the recorded topics (or a file draw export wrote) and the beacon's key"
                     + " alone: every drawn open has its DRAWN, the beacon round verifies and came after the cutoff, the"
                     + " entries give the published digest, none left out, the seed, winners and outcomes follow it (exit"
                     + " 1 naming each fault); --request ID: that purchase's inclusion proof and rank",
-            value("goods", "N"),
-            value("namespace", "NAME"),
-            value("file", "FILE"),
-            value("request", "ID"),
+            value("goods", "N").whenAbsent("required unless --file"),
+            NAMESPACE,
+            value("file", "FILE").whenAbsent("the recorded topics of --namespace"),
+            value("request", "ID").whenAbsent("none (no inclusion proof)"),
             flag("allow-create-time"),
             JSON);
     public static final CliCommand DRAW_EXPORT = CliCommand.of(
@@ -68,52 +71,52 @@ public final class CliCommands {
             "one goods' recorded sale (its commands with their append times, ledger entries, outcomes, the beacon's"
                     + " public key) as one JSON file, for draw verify --file and infra/verify-draw/verify-draw.mjs",
             required("goods", "N"),
-            value("namespace", "NAME"),
+            NAMESPACE,
             required("out", "FILE"));
     public static final CliCommand DLQ_LIST = CliCommand.of(
             "dlq list",
             "the dead letters of <prefix>dlq, one line each (where, when, from where, why); --reason TEXT (a part of the"
                     + " error), --goods N, --minutes N (appended in the last N minutes) choose some",
-            value("reason", "TEXT"),
-            value("goods", "N"),
-            value("minutes", "N"),
-            value("namespace", "NAME"),
+            value("reason", "TEXT").whenAbsent("any error"),
+            value("goods", "N").whenAbsent("any goods"),
+            value("minutes", "N").whenAbsent("any age"),
+            NAMESPACE,
             JSON);
     public static final CliCommand DLQ_SHOW = CliCommand.of(
             "dlq show",
             "dead letters whole, as JSON: headers and value (hex when not text); --at P@O[,P@O...] as dlq list prints",
             required("at", "P@O"),
-            value("namespace", "NAME"));
+            NAMESPACE);
     public static final CliCommand DLQ_RESEND = CliCommand.of(
             "dlq resend",
             "dead letters sent back to the input topic they came from (commands, payments), decided again by the normal"
                     + " path (a second resend changes nothing); --at P@O[,...] or the dlq list filters",
-            value("at", "P@O"),
-            value("reason", "TEXT"),
-            value("goods", "N"),
-            value("minutes", "N"),
-            value("namespace", "NAME"));
+            value("at", "P@O").whenAbsent("what --reason, --goods, --minutes choose (every letter without them)"),
+            value("reason", "TEXT").whenAbsent("any error"),
+            value("goods", "N").whenAbsent("any goods"),
+            value("minutes", "N").whenAbsent("any age"),
+            NAMESPACE);
     public static final CliCommand RECONCILE = CliCommand.of(
             "reconcile",
             "ledger vs Redis vs DB, one row per goods; a dry run unless --repair",
-            value("goods", "N"),
+            value("goods", "N").whenAbsent("every goods"),
             flag("repair"),
-            value("namespace", "NAME"),
+            NAMESPACE,
             JSON);
     public static final CliCommand REPORT = CliCommand.of(
             "report",
             "per goods: requests, outcomes by kind and reason, sell-out time, decision latency, orders; --html FILE adds charts;"
                     + " --json: the same figures as one JSON document on stdout; a drill namespace (or --against NAME):"
                     + " its outcomes beside the recorded ones",
-            value("namespace", "NAME"),
-            value("goods", "N"),
-            value("html", "FILE"),
+            NAMESPACE,
+            value("goods", "N").whenAbsent("every goods"),
+            value("html", "FILE").whenAbsent("none (text only)"),
             JSON,
-            value("against", "NAME"));
+            value("against", "NAME").whenAbsent("the live one for a drill namespace, else no comparison"));
     public static final CliCommand SQL = new CliCommand(
             "sql",
             "[\"SELECT …\"]",
-            List.of(value("namespace", "NAME"), value("export", "DIR"), JSON),
+            List.of(NAMESPACE, value("export", "DIR").whenAbsent("none (no Parquet files)"), JSON),
             "the namespace's outcomes, commands, ledger and orders as DuckDB tables: the query's answer, or a prompt"
                     + " without one; --export DIR writes each table as Parquet");
     public static final CliCommand REPLAY = CliCommand.of(
@@ -123,10 +126,10 @@ public final class CliCommands {
             value("from", "T", "earliest"),
             value("to", "T", "latest"),
             value("speed", "1x|10x|max", "max"),
-            value("goods", "N,..."),
-            value("stock", "N"),
-            value("limit", "N"),
-            value("namespace", "NAME"),
+            value("goods", "N,...").whenAbsent("every goods in the window"),
+            value("stock", "N").whenAbsent("each open_sale's recorded stock"),
+            value("limit", "N").whenAbsent("each open_sale's recorded per-buyer limit"),
+            NAMESPACE,
             JSON);
     public static final CliCommand REPLAY_LIST = CliCommand.of("replay list", "the drills on the stack", JSON);
     public static final CliCommand REPLAY_CLEAN = CliCommand.of(
@@ -141,9 +144,9 @@ public final class CliCommands {
             "one buyer's token for the gateway, valid for an hour, printed alone (TOKEN=$(./seckill token --user 7)):"
                     + " HS256 with SECKILL_GATEWAY_AUTH_SECRET or the secret ./seckill run made, or --signing-key FILE",
             required("user", "N"),
-            value("signing-key", "FILE"),
-            value("issuer", "ISS"),
-            value("audience", "AUD"));
+            value("signing-key", "FILE").whenAbsent("HS256 with SECKILL_GATEWAY_AUTH_SECRET or ./seckill run's secret"),
+            value("issuer", "ISS").whenAbsent("SECKILL_GATEWAY_AUTH_ISSUER (empty: no iss)"),
+            value("audience", "AUD").whenAbsent("SECKILL_GATEWAY_AUTH_AUDIENCE (empty: no aud)"));
     public static final CliCommand LOAD = CliCommand.of(
             "load",
             "purchases at a fixed rate as an upstream service sends them, straight to Kafka or through the gateway (each"
@@ -158,11 +161,11 @@ public final class CliCommands {
             value("repeat-ratio", "X", "0"),
             value("in-flight", "N", "500"),
             value("seed", "N", "7"),
-            value("url", "URL"),
-            value("signing-key", "FILE"),
-            value("issuer", "ISS"),
-            value("audience", "AUD"),
-            value("namespace", "NAME"));
+            value("url", "URL").whenAbsent("http://SECKILL_GATEWAY_HOST:SECKILL_GATEWAY_PORT"),
+            value("signing-key", "FILE").whenAbsent("HS256 with SECKILL_GATEWAY_AUTH_SECRET, if set and auth is on"),
+            value("issuer", "ISS").whenAbsent("SECKILL_GATEWAY_AUTH_ISSUER (empty: no iss)"),
+            value("audience", "AUD").whenAbsent("SECKILL_GATEWAY_AUTH_AUDIENCE (empty: no aud)"),
+            NAMESPACE);
     public static final CliCommand NAMESPACES = CliCommand.of(
             "namespaces",
             "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database",
@@ -189,7 +192,7 @@ public final class CliCommands {
             value("users", "N", "4000"),
             value("buckets", "N", "1"),
             value("stream-instances", "N", "1"),
-            value("warmup", "N"),
+            value("warmup", "N").whenAbsent("SECKILL_GATEWAY_WARMUP_REQUESTS and SECKILL_STREAM_WARMUP_COMMANDS"),
             JSON);
     public static final CliCommand RUN = new CliCommand(
             "run",

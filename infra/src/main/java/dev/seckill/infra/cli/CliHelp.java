@@ -39,11 +39,16 @@ public final class CliHelp {
                 .toList();
     }
 
-    /** One command's help: its usage with every flag it accepts, and what it does. */
+    /**
+     * One command's help: its usage with every flag it accepts, what it does, each flag's default and, one a line, what
+     * each optional flag without one means when absent.
+     */
     public static String help(CliCommand c) {
         String defaults = c.defaults();
+        List<String> absent = c.whenAbsent();
         return "usage: ./seckill " + c.usage() + "\n\n" + c.summary()
                 + (defaults.isEmpty() ? "" : "\ndefaults: " + defaults)
+                + (absent.isEmpty() ? "" : "\nwhen absent:\n  " + String.join("\n  ", absent))
                 + (c.options().contains(CliCommands.JSON) ? "\n" + JSON : "");
     }
 

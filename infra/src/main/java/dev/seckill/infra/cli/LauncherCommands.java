@@ -11,12 +11,14 @@ final class LauncherCommands {
     static final CliCommand IMAGES = new CliCommand(
             "images",
             "",
-            List.of(value("base", "debian|public"), value("only", "NAME,...")),
+            List.of(
+                    value("base", "debian|public").whenAbsent("debian (bases made here with mmdebstrap)"),
+                    value("only", "NAME,...").whenAbsent("all of them")),
             "the images of the four services and of Kafka, Redis and MariaDB (the launcher runs deploy/images/build.sh)");
     static final CliCommand SECRETS = new CliCommand(
             "secrets",
             "",
-            List.of(value("dir", "DIR")),
+            List.of(value("dir", "DIR").whenAbsent("deploy/secrets")),
             "random "
                     + "secrets for deploy/compose.yaml, one file each (the launcher writes them; existing ones kept)");
     static final CliCommand MUTATION = new CliCommand(

@@ -69,7 +69,7 @@ public final class ReferenceDocs {
                 new StringBuilder("# The command line\n\n").append(MADE).append("\n\n");
         b.append(
                 "`./seckill <command>`; `./seckill <command> --help` (or `./seckill help <command>`) prints one command's"
-                        + " flags and their defaults, `./seckill help` all of them, `./seckill --version` the version. A usage error (an unknown flag,"
+                        + " flags with their defaults (or, for an optional flag without one, what it means when absent), `./seckill help` all of them, `./seckill --version` the version. A usage error (an unknown flag,"
                         + " a bad number) is one line and exit code 2. Progress bars go to stderr, and only when it is a"
                         + " terminal; `--json` on the reporting commands prints one JSON document on stdout (their notes go to"
                         + " stderr). A missing server is one line, not a stack trace: `seckill: Kafka is not reachable at"
@@ -81,6 +81,10 @@ public final class ReferenceDocs {
                     .append("` | ")
                     .append(prose(c.summary()))
                     .append(c.defaults().isEmpty() ? "" : " (defaults: " + cell(c.defaults()) + ")")
+                    .append(
+                            c.whenAbsent().isEmpty()
+                                    ? ""
+                                    : " (when absent: " + prose(String.join("; ", c.whenAbsent())) + ")")
                     .append(" |\n");
         return b.toString();
     }

@@ -1,6 +1,7 @@
 package dev.seckill.infra.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.seckill.contracts.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -31,23 +33,38 @@ final class ResultTables {
     static final String DIR = "docs/results";
     static final List<String> DOCS = List.of("docs/performance.md", "docs/reliability.md");
 
-    private static final Pattern BLOCK =
-            Pattern.compile("(<!-- results: ([^>]+?) -->\n)(.*?)(<!-- /results -->)", Pattern.DOTALL);
+    private static final String OPENER = "<!-- results:";
+
+    private static final Pattern BLOCK = Pattern.compile(
+            "(<!-- results: ([^>]+?) -->\\r?\\n)((?:(?!<!-- results:).)*?)(<!-- /results -->)", Pattern.DOTALL);
 
     private ResultTables() {}
 
     /** {@code doc} with each results block made from its documents under {@code root}. */
     static String render(String doc, Path root) throws IOException {
+        int openers = doc.split(Pattern.quote(OPENER), -1).length - 1;
+        long blocks = BLOCK.matcher(doc).results().count();
+        if (openers != blocks)
+            throw new IllegalArgumentException(openers + " results blocks opened, " + blocks + " well formed: each is '"
+                    + OPENER + " a.json ... -->', a line break, then '<!-- /results -->'");
         Matcher m = BLOCK.matcher(doc);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             List<JsonNode> runs = new ArrayList<>();
             for (String name : m.group(2).trim().split("\\s+"))
-                runs.add(Json.MAPPER.readTree(Files.readString(root.resolve(DIR).resolve(name))));
+                runs.add(read(root.resolve(DIR).resolve(name)));
             m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + table(runs) + m.group(4)));
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    private static JsonNode read(Path document) throws IOException {
+        try {
+            return Json.MAPPER.readTree(Files.readString(document));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(document + " is not a --json document: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** The command lines and the table of {@code runs}, documents of one command. */
@@ -78,14 +95,10 @@ final class ResultTables {
                 "| buckets | route | decisions/s steady | ×1 bucket | ×raw Lua pipelined | stream CPU per purchase (µs) |"
                         + " projected ×1 bucket, a core per bucket | sold |\n");
         b.append("|---|---|---|---|---|---|---|---|\n");
-        Map<String, List<JsonNode>> rows = new LinkedHashMap<>();
-        for (JsonNode r : runs)
-            for (JsonNode row : r.path("runs"))
-                rows.computeIfAbsent(
-                                row.path("buckets").asText() + " | "
-                                        + row.path("route").asText("-"),
-                                k -> new ArrayList<>())
-                        .add(row);
+        Map<String, List<JsonNode>> rows = byRun(
+                runs,
+                "runs",
+                row -> row.path("buckets").asText() + " | " + row.path("route").asText("-"));
         rows.forEach((key, cells) -> b.append("| ")
                 .append(key)
                 .append(" | ")
@@ -111,17 +124,33 @@ final class ResultTables {
         b.append("| scenario |");
         for (int i = 1; i <= runs.size(); i++) b.append(runs.size() == 1 ? " run |" : " run " + i + " |");
         b.append("\n|---|").append("---|".repeat(runs.size())).append('\n');
-        Map<String, List<JsonNode>> rows = new LinkedHashMap<>();
-        for (JsonNode r : runs)
-            for (JsonNode s : r.path("scenarios"))
-                rows.computeIfAbsent(s.path("scenario").asText(), k -> new ArrayList<>())
-                        .add(s);
+        Map<String, List<JsonNode>> rows =
+                byRun(runs, "scenarios", s -> s.path("scenario").asText());
         rows.forEach((scenario, cells) -> {
             b.append("| ").append(scenario).append(" |");
-            for (JsonNode s : cells) b.append(' ').append(chaosCell(s)).append(" |");
+            for (JsonNode s : cells)
+                b.append(' ').append(s.isMissingNode() ? "-" : chaosCell(s)).append(" |");
             b.append('\n');
         });
         return b.toString();
+    }
+
+    /**
+     * The rows of {@code runs} by key, one cell per run in the runs' order: a row a run lacks holds a missing node
+     * there (printed "-"), so no figure moves into another run's column.
+     */
+    private static Map<String, List<JsonNode>> byRun(
+            List<JsonNode> runs, String field, Function<JsonNode, String> key) {
+        Map<String, List<JsonNode>> rows = new LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++)
+            for (JsonNode row : runs.get(i).path(field)) {
+                List<JsonNode> cells = rows.computeIfAbsent(key.apply(row), k -> new ArrayList<>());
+                while (cells.size() < i) cells.add(MissingNode.getInstance());
+                cells.add(row);
+            }
+        for (List<JsonNode> cells : rows.values())
+            while (cells.size() < runs.size()) cells.add(MissingNode.getInstance());
+        return rows;
     }
 
     private static String chaosCell(JsonNode s) {
@@ -130,7 +159,7 @@ final class ResultTables {
         int faults = s.path("faults").asInt();
         return (s.path("passed").asBoolean()
                         ? "PASS"
-                        : "FAIL: " + s.path("failure").asText())
+                        : "FAIL: " + cell(s.path("failure").asText()))
                 + ", " + faults + (faults == 1 ? " fault" : " faults")
                 + ", " + number(s.path("answered"), 0) + " of " + number(s.path("requests"), 0) + " answered"
                 + ", " + number(s.path("orders"), 0) + " orders for " + number(s.path("successes"), 0) + " SUCCESS"
@@ -141,15 +170,25 @@ final class ResultTables {
                 + ", recovered in " + (recovered.isEmpty() ? "-" : String.join(" / ", recovered));
     }
 
-    /** The command a document came from: {@code ./seckill <command>} and every flag it ran with. */
+    /** The command a document came from, as it can be run again: {@code ./seckill <command>}, its flags, --json. */
     static String command(JsonNode doc) {
         StringBuilder c = new StringBuilder("./seckill ").append(kind(doc));
         doc.path("flags").fields().forEachRemaining(e -> {
             c.append(" --").append(e.getKey());
-            if (!e.getValue().asText().equals("true"))
-                c.append(' ').append(e.getValue().asText());
+            String value = e.getValue().asText();
+            if (!value.equals("true")) c.append(' ').append(quoted(value));
         });
-        return c.toString();
+        return c.append(" --json").toString();
+    }
+
+    /** A value as a shell reads it back: as is when plain, else in single quotes. */
+    private static String quoted(String value) {
+        return value.matches("[A-Za-z0-9_.,:/@=+-]+") ? value : "'" + value.replace("'", "'\\''") + "'";
+    }
+
+    /** Text in a table cell: no line break, no column break. */
+    private static String cell(String text) {
+        return text.replace("\r", " ").replace("\n", " ").replace("|", "\\|");
     }
 
     private static String kind(JsonNode doc) {
@@ -168,8 +207,6 @@ final class ResultTables {
 
     private static String number(JsonNode n, int decimals) {
         if (n.isMissingNode() || n.isNull()) return "-";
-        return decimals == 0
-                ? String.format("%,.0f", n.asDouble())
-                : String.format("%,." + decimals + "f", n.asDouble());
+        return String.format(Locale.ROOT, "%,." + decimals + "f", n.asDouble());
     }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A flag's default is declared once, on its {@link CliCommand.Option}, where help and docs/cli.md show it: the command
  * reads it without a fallback of its own ({@code f.getLong("requests")}), a read with one of a flag that declares a
- * default is a programming error, and no source passes a literal default a declaration should show.
+ * default is a programming error, and no source passes a literal default a declaration should show. An optional flag
+ * without one says what its absence means ({@code whenAbsent}), shown there too.
  */
 @Tag("fast")
 class FlagDefaultsTest {
@@ -59,6 +60,24 @@ class FlagDefaultsTest {
                 Flags f = c.parse(args.toArray(String[]::new)); // a usage error here: a default its flag refuses
                 assertThat(f.get(o.name())).as(c.words() + " --" + o.name()).isEqualTo(o.defaultValue());
             }
+    }
+
+    @Test
+    void everyOptionalValueFlagSaysWhatItIsWhenAbsent_andHelpShowsIt() {
+        List<String> silent = new ArrayList<>();
+        for (CliCommand c : CliCommands.all())
+            for (CliCommand.Option o : c.options())
+                if (!o.required() && o.placeholder() != null && o.defaultValue() == null && o.whenAbsent() == null)
+                    silent.add(c.words() + " --" + o.name());
+        assertThat(silent)
+                .as("declare a default, or .whenAbsent(...) saying what the command does without the flag")
+                .isEmpty();
+        assertThat(CliHelp.help(BenchCommands.BENCH_COLDSTART))
+                .contains("\nwhen absent:\n  --users: --requests / 2 (at least 1)\n");
+        assertThat(ReferenceDocs.cli()).contains("(when absent: --users: --requests / 2 (at least 1); ");
+        assertThatThrownBy(() -> CliCommand.Option.value("users", "N", "7").whenAbsent("--requests / 2"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--users declares a default (7)");
     }
 
     @Test

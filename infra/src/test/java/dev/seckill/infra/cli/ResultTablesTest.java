@@ -48,7 +48,7 @@ class ResultTablesTest {
         // Then the block holds the command and a row per bucket count, the runs side by side; the rest is kept
         assertThat(made)
                 .startsWith("# t\n<!-- results: hot-1.json hot-2.json -->\n")
-                .contains("`./seckill bench hot --buckets 1,2 --commands 1000`, 2 runs")
+                .contains("`./seckill bench hot --buckets 1,2 --commands 1000 --json`, 2 runs")
                 .contains("| 1 | - | 20,000 / 21,000 | 1.00 / 1.00 |")
                 .contains("| 2 | own | 25,000 / 27,300 | 1.25 / 1.30 |")
                 .doesNotContain("stale")
@@ -73,10 +73,28 @@ class ResultTablesTest {
                 """);
         String made = ResultTables.render("<!-- results: chaos.json -->\n<!-- /results -->\n", dir);
         assertThat(made)
-                .contains("`./seckill chaos --buckets 3 --scenario kill-stream,retries`, one run")
+                .contains("`./seckill chaos --buckets 3 --scenario kill-stream,retries --json`, one run")
                 .contains("| kill-stream | PASS, 3 faults, 6,000 of 6,000 answered, 600 orders for 600 SUCCESS,"
                         + " oversold / lost / dup / false dup 0 / 0 / 0 / 0, recovered in 4,933 / never / 5,828 |")
                 .contains("| retries | FAIL: an order lost, 2 faults, 5,990 of 6,000 answered");
+    }
+
+    @Test
+    void aRunWithoutARowLeavesItsCellEmptyRatherThanShiftingAnother() throws IOException {
+        write("hot-1.json", hot(20_000, 1.0, 25_000, 1.25));
+        write("hot-2.json", """
+                {"benchmark":"hot","flags":{"buckets":"1,2","commands":"1000"},"rawLuaPipelinedOpsPerSecond":60000,
+                 "runs":[{"buckets":2,"route":"own","steadyDecisionsPerSecond":27000,"ofOneBucket":1.3}]}
+                """);
+        String made = ResultTables.render("<!-- results: hot-1.json hot-2.json -->\r\n<!-- /results -->\n", dir);
+        assertThat(made).contains("| 1 | - | 20,000 / - |").contains("| 2 | own | 25,000 / 27,000 |");
+    }
+
+    @Test
+    void anUnclosedBlockIsAnErrorNotASilentPass() {
+        assertThatThrownBy(() -> ResultTables.render(
+                        "<!-- results: a.json -->\ntext\n<!-- results: b.json -->\n<!-- /results -->", dir))
+                .hasMessageContaining("2 results blocks opened, 1 well formed");
     }
 
     @Test

@@ -94,7 +94,11 @@ public final class DecideBenchmark {
                         : "warm-up             none (--warmup %d): the figure includes the JIT compiling the app%n",
                 warmup);
         out.printf("cleaned up          %d topics of this run deleted from the broker, and its Redis keys%n", deleted);
-        o.put("rawLua", Map.of("unpipelined", rawPlain, "pipelined", rawPipelined, "batchScript", rawBatched));
+        Map<String, Double> raw = new java.util.LinkedHashMap<>();
+        raw.put("unpipelined", rawPlain);
+        raw.put("pipelined", rawPipelined);
+        raw.put("batchScript", rawBatched);
+        o.put("rawLua", raw);
         o.put("saleAsGiven", figures(n, sale, rawPlain, rawPipelined));
         if (lua != null) o.put("everyPurchaseThroughLua", figures(luaCommands, lua, rawPlain, rawPipelined));
         return 0;

@@ -148,12 +148,14 @@ public final class GatewayBenchmark {
                     closedLoop.acceptedPerSecond());
         }
         List<Map<String, Object>> phases = new ArrayList<>();
-        for (GatewayRun r : runs)
-            phases.add(Map.of(
-                    "tokens", r.tokens(),
-                    "closedAcceptedPerSecond", r.closed().acceptedPerSecond(),
-                    "closed", r.closed(),
-                    "open", r.open() == null ? Map.of() : r.open()));
+        for (GatewayRun r : runs) {
+            Map<String, Object> phase = new java.util.LinkedHashMap<>();
+            phase.put("tokens", r.tokens());
+            phase.put("closedAcceptedPerSecond", r.closed().acceptedPerSecond());
+            phase.put("closed", r.closed());
+            phase.put("open", r.open());
+            phases.add(phase);
+        }
         o.put("runs", phases)
                 .put("rawProducerAcksPerSecond", raw.perSecond())
                 .put("httpFloorPerSecond", floor)

@@ -60,18 +60,31 @@ public final class CommandPartitions {
 
     /**
      * A requestId for a purchase of {@code goodsId} by {@code userId} in a first-come sale of {@code buckets} buckets
-     * that is claimed in the bucket the buyer buys from, drawn from {@code fresh} (which must give a new, unique id on
-     * every call): so the purchase, sent to {@link #claimPartition}, is decided where it lands, with no hop. Only for
-     * ids the producer makes: a client's own id keeps its meaning wherever it is claimed. Expected draws: {@code
-     * buckets}; at most {@link #TRIES_PER_BUCKET} × buckets, after which the last one is given (it costs a hop, never a
-     * decision).
+     * that claims over as many, claimed in the bucket the buyer buys from ({@link #idClaimedByBuyer(long, long, int, int,
+     * Supplier)}).
      */
     public static String idClaimedByBuyer(long goodsId, long userId, int buckets, Supplier<String> fresh) {
+        return idClaimedByBuyer(goodsId, userId, buckets, buckets, fresh);
+    }
+
+    /**
+     * A requestId for a purchase of {@code goodsId} by {@code userId} in a sale of {@code buckets} buckets whose ids are
+     * claimed over {@code claimBuckets} (the OPENED entries' {@code bucket.claims}), claimed in the bucket the buyer buys
+     * from, drawn from {@code fresh} (which must give a new, unique id on every call): so the purchase, sent to {@link
+     * #claimPartition}, is decided where it lands, with no hop. Only for ids the producer makes: a client's own id keeps
+     * its meaning wherever it is claimed. Expected draws: {@code claimBuckets}; at most {@link #TRIES_PER_BUCKET} ×
+     * claimBuckets, after which the last one is given (it costs a hop, never a decision). A buyer whose bucket claims
+     * nothing in this layout (a drawn sale claims every id at home) gets the first id: no id saves its hop.
+     */
+    public static String idClaimedByBuyer(
+            long goodsId, long userId, int buckets, int claimBuckets, Supplier<String> fresh) {
         String id = fresh.get();
         if (buckets <= 1) return id;
         int mine = bucketOf(userId, buckets);
-        for (int tries = 1; tries < TRIES_PER_BUCKET * buckets && claimBucket(goodsId, id, buckets) != mine; tries++)
-            id = fresh.get();
+        if (mine >= Math.max(1, claimBuckets)) return id;
+        for (int tries = 1;
+                tries < TRIES_PER_BUCKET * claimBuckets && claimBucket(goodsId, id, claimBuckets) != mine;
+                tries++) id = fresh.get();
         return id;
     }
 }

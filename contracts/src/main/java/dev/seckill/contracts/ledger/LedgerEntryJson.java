@@ -49,6 +49,8 @@ public final class LedgerEntryJson {
                     .append(e.bucket().partition());
             if (e.bucket().peer() != null)
                 b.append(",\"peer\":").append(e.bucket().peer().intValue());
+            if (e.bucket().claims() != null)
+                b.append(",\"claims\":").append(e.bucket().claims().intValue());
             b.append('}');
         }
         b.append('}');

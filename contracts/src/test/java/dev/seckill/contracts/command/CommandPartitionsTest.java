@@ -61,4 +61,25 @@ class CommandPartitionsTest {
         assertThat(id).isEqualTo(stuck);
         assertThat(drawn).hasValue(CommandPartitions.TRIES_PER_BUCKET * buckets);
     }
+
+    @Test
+    void aSaleThatKeepsAnotherLayoutIsDrawnForByIt() {
+        // Given a sale of 2 buckets that keeps an earlier sale's layout over 4, and a drawn one that claims at home
+        for (long user = 1; user <= 500; user++) {
+            int mine = CommandPartitions.bucketOf(user, 2);
+            String id = CommandPartitions.idClaimedByBuyer(
+                    GOODS, user, 2, 4, () -> UUID.randomUUID().toString());
+            // Then the id is claimed, in the layout the sale claims by, in the buyer's bucket
+            assertThat(CommandPartitions.claimBucket(GOODS, id, 4))
+                    .as("user %d", user)
+                    .isEqualTo(mine);
+        }
+        AtomicInteger drawn = new AtomicInteger();
+        long away = 1;
+        while (CommandPartitions.bucketOf(away, 4) == 0) away++;
+        // and a buyer whose bucket claims nothing in the layout (all at home) gets the first id: no draw would help
+        assertThat(CommandPartitions.idClaimedByBuyer(GOODS, away, 4, 1, () -> "id-" + drawn.incrementAndGet()))
+                .isEqualTo("id-1");
+        assertThat(drawn).hasValue(1);
+    }
 }

@@ -42,13 +42,14 @@ class LedgerEntryJsonTest {
         }
     }
 
-    /** Half the entries of a one-bucket sale, the rest in a bucket, a third of those a transfer's. */
+    /** Half the entries of a one-bucket sale, the rest in a bucket: a third of those a transfer's, some an open's. */
     private static BucketOf bucket(Random random, int i) {
         if (i % 2 == 0) return null;
         int count = 2 + random.nextInt(BucketOf.MAX_COUNT - 1);
         int index = random.nextInt(count);
-        return i % 3 == 0
-                ? BucketOf.of(index, count, random.nextInt(64)).withPeer((index + 1) % count)
+        if (i % 3 == 0) return BucketOf.of(index, count, random.nextInt(64)).withPeer((index + 1) % count);
+        return i % 5 == 0
+                ? BucketOf.of(index, count, random.nextInt(64)).withClaims(1 + random.nextInt(count))
                 : BucketOf.of(index, count, random.nextInt(64));
     }
 

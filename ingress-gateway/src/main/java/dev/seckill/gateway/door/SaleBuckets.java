@@ -16,12 +16,25 @@ import java.util.function.Supplier;
  * the bucket the buyer buys from, so such a purchase is claimed and decided where it lands, with no hop at all.
  */
 public final class SaleBuckets {
-    private final Map<Long, Integer> split = new ConcurrentHashMap<>();
+    /** A goods' current sale: split into {@code buckets}, its requestIds claimed over {@code claims}. */
+    private record Layout(int buckets, int claims) {}
+
+    private final Map<Long, Layout> split = new ConcurrentHashMap<>();
     private volatile int partitions;
 
-    /** The ledger says the goods' current sale is split into {@code buckets} (1: not split). */
+    /**
+     * The ledger says the goods' current sale is split into {@code buckets} (1: not split): an entry that is not an
+     * open keeps the claim layout its sale's OPENED said, or — a sale whose open this view did not see — takes the
+     * usual one, over every bucket.
+     */
     public void split(long goodsId, int buckets) {
-        if (buckets > 1) split.put(goodsId, buckets);
+        Layout known = split.get(goodsId);
+        opened(goodsId, buckets, known != null && known.buckets() == buckets ? known.claims() : buckets);
+    }
+
+    /** An OPENED entry says the goods' sale is split into {@code buckets} and claims its ids over {@code claims}. */
+    public void opened(long goodsId, int buckets, int claims) {
+        if (buckets > 1) split.put(goodsId, new Layout(buckets, Math.max(1, claims)));
         else split.remove(goodsId);
     }
 
@@ -32,7 +45,8 @@ public final class SaleBuckets {
 
     /** How many buckets the goods' current sale is split into, as the ledger said last (1: not split, or not known). */
     int bucketsOf(long goodsId) {
-        return split.getOrDefault(goodsId, 1);
+        Layout l = split.get(goodsId);
+        return l == null ? 1 : l.buckets();
     }
 
     /** How many goods the gateway knows split into buckets (a gauge: {@code seckill_gateway_bucketed_goods}). */
@@ -40,22 +54,27 @@ public final class SaleBuckets {
         return split.size();
     }
 
-    /** The partition to send the purchase to; null: by its key, to the goods' home. */
+    /** The partition to send the purchase to, the one that claims its id; null: by its key, to the goods' home. */
     Integer partitionOf(long goodsId, String requestId) {
-        Integer buckets = split.get(goodsId);
-        int p = partitions;
-        if (buckets == null || p < buckets) return null;
-        return CommandPartitions.claimPartition(goodsId, requestId, buckets, p);
+        Layout l = known(goodsId);
+        return l == null ? null : CommandPartitions.claimPartition(goodsId, requestId, l.claims(), partitions);
     }
 
     /**
      * The requestId the gateway issues for a purchase of {@code goodsId} by {@code userId} that named none, drawn from
      * {@code fresh}: for a goods split into buckets, one claimed in the buyer's own bucket ({@link
-     * CommandPartitions#idClaimedByBuyer}: {@code buckets} draws expected); otherwise the first drawn.
+     * CommandPartitions#idClaimedByBuyer}: as many draws expected as the sale claims over); otherwise the first drawn.
      */
     String issue(long goodsId, long userId, Supplier<String> fresh) {
-        Integer buckets = split.get(goodsId);
-        if (buckets == null || partitions < buckets) return fresh.get();
-        return CommandPartitions.idClaimedByBuyer(goodsId, userId, buckets, fresh);
+        Layout l = known(goodsId);
+        return l == null
+                ? fresh.get()
+                : CommandPartitions.idClaimedByBuyer(goodsId, userId, l.buckets(), l.claims(), fresh);
+    }
+
+    /** The goods' layout when the gateway can route by it: split, and every bucket and claim a partition. */
+    private Layout known(long goodsId) {
+        Layout l = split.get(goodsId);
+        return l == null || partitions < Math.max(l.buckets(), l.claims()) ? null : l;
     }
 }

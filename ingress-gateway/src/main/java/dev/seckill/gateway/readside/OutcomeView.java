@@ -133,7 +133,9 @@ public final class OutcomeView implements AutoCloseable {
         // an open says how its sale is split; any entry of a bucketed goods says so too (a view started mid-sale)
         if (e.type() == LedgerType.OPENED || e.bucket() != null) {
             soldOut.split(e.goodsId(), e.bucketCount());
-            buckets.split(e.goodsId(), e.bucketCount());
+            if (e.type() == LedgerType.OPENED && e.bucket() != null)
+                buckets.opened(e.goodsId(), e.bucketCount(), e.bucket().claimBuckets());
+            else buckets.split(e.goodsId(), e.bucketCount());
         }
         if (e.type() == LedgerType.RELEASED || e.type() == LedgerType.OPENED || e.type() == LedgerType.RESTORED) {
             soldOut.clear(e.goodsId());

@@ -78,4 +78,35 @@ class SaleBucketsTest {
         int before = counter[0];
         assertThat(buckets.issue(78, 1, () -> "g-" + counter[0]++)).isEqualTo("g-" + before);
     }
+
+    @Test
+    void aSaleThatClaimsByAnotherLayoutIsRoutedAndDrawnForByIt() {
+        SaleBuckets buckets = new SaleBuckets();
+        buckets.partitions(PARTITIONS);
+        int home = murmur("77", PARTITIONS);
+        // Given an OPENED entry of 4 buckets that claims at home (a drawn sale, or an earlier one-bucket sale's layout)
+        buckets.opened(77, 4, 1);
+        // Then every purchase goes to the home, and an id is not drawn in vain
+        for (int i = 0; i < 50; i++)
+            assertThat(buckets.partitionOf(77, "r-" + i)).isEqualTo(home);
+        int[] drawn = {0};
+        long away = 1;
+        while (murmur(Long.toString(away), 4) == 0) away++;
+        buckets.issue(77, away, () -> "g-" + drawn[0]++);
+        assertThat(drawn[0]).as("draws for a buyer no claim bucket serves").isEqualTo(1);
+        // and an entry that is not an open keeps the layout its open said
+        buckets.split(77, 4);
+        assertThat(buckets.partitionOf(77, "r-x")).isEqualTo(home);
+        // Given a sale of 2 buckets that claims over an earlier sale's 4
+        buckets.opened(78, 2, 4);
+        int home78 = murmur("78", PARTITIONS);
+        int[] next = {0};
+        for (long user = 1; user <= 100; user++) {
+            String id = buckets.issue(78, user, () -> "g-" + next[0]++);
+            int claim = murmur("78:" + id, 4);
+            // Then the purchase goes where 4 buckets claim it, which is its buyer's bucket of the 2
+            assertThat(buckets.partitionOf(78, id)).isEqualTo((home78 + claim) % PARTITIONS);
+            assertThat(claim).as("user %d", user).isEqualTo(murmur(Long.toString(user), 2));
+        }
+    }
 }

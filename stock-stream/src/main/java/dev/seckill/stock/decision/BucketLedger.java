@@ -18,6 +18,8 @@ final class BucketLedger {
         GoodsFold fold = folds.get(goodsId);
         if (!d.hasLedger() || fold == null || !fold.bucketed()) return d;
         BucketOf where = BucketOf.of(fold.bucket, fold.buckets, partition);
+        // an open's share says the sale's claim layout, so producers route and draw ids by it (docs/contracts.md)
+        if (d.ledger().type() == LedgerType.OPENED) where = where.withClaims(Math.max(1, fold.claimBuckets));
         LedgerEntry e = d.ledger().inBucket(peer == null ? where : where.withPeer(peer));
         if (e.type() == LedgerType.OPENED || e.type() == LedgerType.CLOSED || e.type() == LedgerType.RESTORED)
             e = e.withOpId(BucketOf.shareOpId(e.opId(), fold.bucket));

@@ -9,9 +9,11 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.contracts.ledger.LedgerEntry;
+import dev.seckill.contracts.ledger.LedgerType;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.stock.bucket.Hop;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -42,6 +44,12 @@ class ClaimBucketsTest extends TestRedisCase {
             long t = System.currentTimeMillis();
             ring.send(open(stock, buckets, "open-route-" + seed), t);
             ring.drain(4, 10_000);
+            // (each bucket's OPENED entry says the sale claims over every bucket: producers route by it)
+            List<Integer> claims = ring.ledger.stream()
+                    .filter(e -> e.type() == LedgerType.OPENED)
+                    .map(e -> e.bucket().claims())
+                    .toList();
+            assertEquals(Collections.nCopies(buckets, buckets), claims, "seed " + seed + ": the open's claim layout");
             // When more buyers than units send, some twice, some a retry of the same purchase — each copy by a route
             // picked at random: straight to its claim partition, to the home, or to any partition
             int buyers = (int) stock + 25;
@@ -172,6 +180,15 @@ class ClaimBucketsTest extends TestRedisCase {
                 t + 2);
         ring.drain(4, 10_000);
         assertTrue(ring.dlq.isEmpty(), () -> "the re-open stood: " + ring.dlq);
+        // (its OPENED entries say it claims at home, the earlier sale's layout: a producer that reads them routes
+        // there)
+        assertEquals(
+                List.of(1, 1, 1, 1),
+                ring.ledger.stream()
+                        .filter(e -> e.type() == LedgerType.OPENED && e.bucket() != null)
+                        .map(e -> e.bucket().claims())
+                        .toList(),
+                "the re-open's claim layout on its OPENED entries");
         int straight = CommandPartitions.claimPartition(GOODS, early, 4, PARTITIONS);
         ring.sendTo(straight, new Purchase(early, GOODS, buyer, 1, start), t + 3);
         ring.sendTo(straight, new Purchase(early, GOODS, buyer + 1, 1, start), t + 4);

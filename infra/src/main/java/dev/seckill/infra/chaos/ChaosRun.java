@@ -105,7 +105,8 @@ final class ChaosRun {
         TopicProvisioner.ensure(s, new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
         String[] failure = {null};
-        try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, shape.env(), sc.reconciler())) {
+        try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, shape.env(), sc.reconciler());
+                GatewayCalls calls = new GatewayCalls(pipeline.port())) {
             pipeline.start();
             StreamInstances.startMore(pipeline, s, shape.streamInstances() - 1, out);
             OpenSale open = Sales.started(Sales.GOODS, sale.stock(), Duration.ofHours(1), 1, "chaos-open");
@@ -115,7 +116,7 @@ final class ChaosRun {
             Random random = new Random(seed);
             BuyerLoad[] load = new BuyerLoad[1];
             ChaosTarget target =
-                    new ChaosTarget(pipeline, servers, s, Sales.GOODS, sale.stock(), random, logs, load, out);
+                    new ChaosTarget(pipeline, servers, s, Sales.GOODS, sale.stock(), random, logs, load, out, calls);
             Runnable faults = () -> {
                 try {
                     sc.fault().inject(target);

@@ -42,6 +42,8 @@ final class ChaosTarget {
     final Path logs;
     /** Where a fault says what it did: the run's narration (stderr under {@code --json}). */
     final PrintStream out;
+    /** The scenario's own buyers at the gateway, beside the load's. */
+    final GatewayCalls calls;
 
     private final BuyerLoad[] load;
     private final List<Long> recoveries = new ArrayList<>();
@@ -60,7 +62,8 @@ final class ChaosTarget {
             Random random,
             Path logs,
             BuyerLoad[] load,
-            PrintStream out) {
+            PrintStream out,
+            GatewayCalls calls) {
         this.pipeline = pipeline;
         this.servers = servers;
         this.settings = settings;
@@ -71,6 +74,7 @@ final class ChaosTarget {
         this.logs = logs;
         this.load = load;
         this.out = out;
+        this.calls = calls;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.seckill.infra.chaos;
 
+import dev.seckill.infra.harness.buyers.FinalAnswer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ final class ClientRetries {
             long user = 60_000_000L + i;
             users.put(rid, user);
             List<CompletableFuture<String>> copies = new ArrayList<>();
-            for (int c = 0; c < COPIES; c++) copies.add(finalStatus(t.pipeline.port(), t.goods, user, rid));
+            for (int c = 0; c < COPIES; c++) copies.add(finalStatus(t, user, rid));
             answers.put(rid, copies);
         }
         Map<String, List<String>> got = new HashMap<>();
@@ -41,15 +42,14 @@ final class ClientRetries {
                 () -> {
                     for (var e : got.entrySet())
                         if (e.getValue().stream().distinct().count() != 1
-                                || e.getValue().get(0).startsWith("HTTP_"))
+                                || !FinalAnswer.DECIDED.contains(e.getValue().get(0)))
                             return "client retries of " + e.getKey() + " were answered " + e.getValue();
                     return TrafficFaults.successesHaveOrders(t, users);
                 });
     }
 
-    /** The final status of one copy ({@link GatewayCalls}); a refusal or no answer as {@code HTTP_<code>}. */
-    private static CompletableFuture<String> finalStatus(int port, long goods, long user, String rid) {
-        return GatewayCalls.purchaseAsync(port, goods, user, 1, rid)
-                .thenApply(a -> a.code() == 200 || a.code() == 0 ? a.status() : "HTTP_" + a.code());
+    /** The final status of one copy ({@link GatewayCalls}); a refusal as {@code HTTP_<code>}, or NO_ANSWER. */
+    private static CompletableFuture<String> finalStatus(ChaosTarget t, long user, String rid) {
+        return t.calls.purchaseAsync(t.goods, user, 1, rid).thenApply(FinalAnswer::word);
     }
 }

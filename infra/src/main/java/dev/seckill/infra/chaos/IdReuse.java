@@ -5,8 +5,8 @@ import dev.seckill.contracts.command.Command;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.contracts.command.Release;
-import dev.seckill.infra.chaos.GatewayCalls.Answer;
 import dev.seckill.infra.harness.Sales;
+import dev.seckill.infra.harness.buyers.FinalAnswer;
 import dev.seckill.kit.kafka.ReliableProducers;
 import java.sql.Connection;
 import java.time.Duration;
@@ -42,7 +42,6 @@ final class IdReuse {
         return t -> {
             long at = System.nanoTime(); // the first hostile request: the fault is the whole sequence that follows
             String run = Long.toString(at, 36);
-            int port = t.pipeline.port();
             long g1 = t.goods;
             long g2 = SECOND_GOODS;
             Sales.open(t.settings, g2, SECOND_STOCK);
@@ -50,24 +49,23 @@ final class IdReuse {
             double storeErrors = GatewayCalls.metric(t.pipeline.metricsPort(), "seckill_gateway_status_store_errors");
             // 1. buyer 1's id on goods 2, then for goods 1 and quantity 2 (422), for buyers 2 (409); the retry
             String r1 = check.id("a");
-            Answer first = GatewayCalls.purchase(port, g2, HOSTILE + 1, 1, r1);
-            check.gateway("buyer 1, goods " + g1, GatewayCalls.purchase(port, g1, HOSTILE + 1, 1, r1), 422, "goodsId");
-            check.gateway("buyer 1, quantity 2", GatewayCalls.purchase(port, g2, HOSTILE + 1, 2, r1), 422, "quantity");
-            check.gateway("buyer 2", GatewayCalls.purchase(port, g2, HOSTILE + 2, 1, r1), 409, "requestId");
-            check.gateway(
-                    "buyer 2, goods " + g1, GatewayCalls.purchase(port, g1, HOSTILE + 2, 1, r1), 409, "requestId");
-            Answer retry = GatewayCalls.purchase(port, g2, HOSTILE + 1, 1, r1);
+            FinalAnswer first = t.calls.purchase(g2, HOSTILE + 1, 1, r1);
+            check.gateway("buyer 1, goods " + g1, t.calls.purchase(g1, HOSTILE + 1, 1, r1), 422, "goodsId");
+            check.gateway("buyer 1, quantity 2", t.calls.purchase(g2, HOSTILE + 1, 2, r1), 422, "quantity");
+            check.gateway("buyer 2", t.calls.purchase(g2, HOSTILE + 2, 1, r1), 409, "requestId");
+            check.gateway("buyer 2, goods " + g1, t.calls.purchase(g1, HOSTILE + 2, 1, r1), 409, "requestId");
+            FinalAnswer retry = t.calls.purchase(g2, HOSTILE + 1, 1, r1);
             if (!first.success() || !retry.toString().equals(first.toString()))
                 check.wrong("buyer 1's purchase was answered " + first + ", its retry " + retry);
             check.decidedOnce(g2, r1);
             check.neverDecided(g1, r1);
             // 2. eight requests at once under one new id: buyers 10-13 on both goods; one goes through
             String r2 = check.id("b");
-            List<CompletableFuture<Answer>> burst = new ArrayList<>();
+            List<CompletableFuture<FinalAnswer>> burst = new ArrayList<>();
             List<Long> burstGoods = new ArrayList<>();
             for (int b = 0; b < 4; b++)
                 for (long g : List.of(g2, g1)) {
-                    burst.add(GatewayCalls.purchaseAsync(port, g, HOSTILE + 10 + b, 1, r2));
+                    burst.add(t.calls.purchaseAsync(g, HOSTILE + 10 + b, 1, r2));
                     burstGoods.add(g);
                 }
             check.burst(r2, burst.stream().map(CompletableFuture::join).toList(), storeErrors);
@@ -75,7 +73,7 @@ final class IdReuse {
             if (burst.get(i).join().success() && burstGoods.get(i) == g2) SaleRecords.awaitOrder(t, g2, r2, null);
             // 3. buyer 3 buys goods 2 with r3; the first sale's buyers released, the sale closed, a second opened
             String r3 = check.id("c");
-            Answer bought = GatewayCalls.purchase(port, g2, HOSTILE + 3, 1, r3);
+            FinalAnswer bought = t.calls.purchase(g2, HOSTILE + 3, 1, r3);
             if (!bought.success())
                 throw new IllegalStateException("buyer 3 of goods " + g2 + " was answered " + bought);
             SaleRecords.awaitOrder(t, g2, r1, null);
@@ -83,10 +81,8 @@ final class IdReuse {
             try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(t.settings)) {
                 secondSale(t, producer, g2);
                 // the same purchase again through the gateway (a retry: its first answer), another buyer's (409)
-                check.sameAnswer(
-                        "buyer 3's r3 in the second sale", GatewayCalls.purchase(port, g2, HOSTILE + 3, 1, r3));
-                check.gateway(
-                        "buyer 4, second sale", GatewayCalls.purchase(port, g2, HOSTILE + 4, 1, r3), 409, "requestId");
+                check.sameAnswer("buyer 3's r3 in the second sale", t.calls.purchase(g2, HOSTILE + 3, 1, r3));
+                check.gateway("buyer 4, second sale", t.calls.purchase(g2, HOSTILE + 4, 1, r3), 409, "requestId");
                 // 4. upstream producers: (goods 1, r4) for buyer 6, then for buyer 7 and for quantity 2 (refused), the
                 // same record again (a retry); (goods 2, r4): another purchase; r3 in goods 2's second sale
                 String r4 = check.id("d");

@@ -1,9 +1,9 @@
 package dev.seckill.infra.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.seckill.infra.chaos.GatewayCalls.Answer;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.harness.audit.SaleFacts;
+import dev.seckill.infra.harness.buyers.FinalAnswer;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,14 +44,14 @@ final class IdReuseCheck {
     }
 
     /** A refusal the gateway must have answered: {@code code} naming {@code field}. */
-    synchronized void gateway(String what, Answer got, int code, String field) {
+    synchronized void gateway(String what, FinalAnswer got, int code, String field) {
         answers.add(what + ": " + got);
         if (got.code() != code || !field.equals(got.field()))
             wrong.add(what + " was answered " + got + ", not " + code + " field=" + field);
     }
 
     /** A purchase sent again as it was (a retry, in a later sale): its first answer, SUCCESS, and nothing new. */
-    synchronized void sameAnswer(String what, Answer got) {
+    synchronized void sameAnswer(String what, FinalAnswer got) {
         answers.add(what + ": " + got);
         if (!got.success()) wrong.add(what + " was answered " + got + ", not its first answer SUCCESS");
     }
@@ -61,7 +61,7 @@ final class IdReuseCheck {
      * the one purchase let through; on the topics, at most one goods decides a purchase under it (two only if the
      * gateway could not claim the id in its status store in time: it then goes on unclaimed, counted).
      */
-    synchronized void burst(String requestId, List<Answer> got, double storeErrorsBefore) {
+    synchronized void burst(String requestId, List<FinalAnswer> got, double storeErrorsBefore) {
         burstId = requestId;
         storeFailed = GatewayCalls.metric(t.pipeline.metricsPort(), "seckill_gateway_status_store_errors")
                 > storeErrorsBefore;
@@ -69,7 +69,7 @@ final class IdReuseCheck {
         long through = got.stream()
                 .filter(a -> a.code() == 200 && !"SOLD_OUT".equals(a.status()))
                 .count();
-        for (Answer a : got)
+        for (FinalAnswer a : got)
             if (a.code() != 200 && a.code() != 409 && a.code() != 422) wrong.add("a request of the burst got " + a);
         if (through > 1 && !storeFailed)
             wrong.add(through + " requests of the burst under one id went through: " + got);

@@ -45,8 +45,8 @@ final class WipedOps {
             String run = Long.toString(System.nanoTime(), 36);
             String payRid = "wipe-pay-" + run;
             String lateRid = "wipe-late-" + run;
-            var paying = GatewayCalls.purchaseAsync(t.pipeline.port(), t.goods, OWN_BUYERS + 1, 1, payRid);
-            var late = GatewayCalls.purchaseAsync(t.pipeline.port(), t.goods, OWN_BUYERS + 2, 1, lateRid);
+            var paying = t.calls.purchaseAsync(t.goods, OWN_BUYERS + 1, 1, payRid);
+            var late = t.calls.purchaseAsync(t.goods, OWN_BUYERS + 2, 1, lateRid);
             if (!paying.join().success() || !late.join().success())
                 throw new IllegalStateException("the scenario's own buyers were answered " + paying.join() + " and "
                         + late.join() + ", not SUCCESS");

@@ -2,12 +2,11 @@ package dev.seckill.infra.bench.hostile;
 
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.PurchaseHttp;
-import dev.seckill.infra.harness.PurchaseHttp.Reply;
+import dev.seckill.infra.harness.buyers.BuyerClient;
+import dev.seckill.infra.harness.buyers.FinalAnswer;
+import dev.seckill.infra.harness.buyers.RetryPolicy;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -18,34 +17,30 @@ import java.util.function.LongFunction;
 
 /**
  * The buyers of one sale of {@code bench hostile}, all at once: each its own account (token) and one purchase under a
- * requestId of its own choosing, sent with {@code Prefer: wait=5} and followed until it has a final answer: a 202 (or a
- * 200 PENDING) is polled with {@code GET /api/purchases/{id}} (the owner's token, also with the wait); a 429 or 503 is
- * sent again after its {@code Retry-After}, no answer after 100 ms; after a minute the buyer gives up (no answer).
- * Its time to answer runs from its first send to the final outcome in hand.
+ * requestId of its own choosing, followed to its final answer by the {@link BuyerClient} as the gateway's contract
+ * asks ({@link RetryPolicy#patient}: {@code Prefer: wait=5}, a 202 followed with the owner's token, a 429 or 503 sent
+ * again after its {@code Retry-After}, no reply after 100 ms, a minute in all). Its time to answer runs from its first
+ * send to the final outcome in hand.
  */
 final class HostileBuyers {
     static final int WAIT_SECONDS = 5;
-    static final String NO_ANSWER = "NO_ANSWER";
-    private static final Set<String> FINAL = Set.of("SUCCESS", "SOLD_OUT", "DUPLICATE", "REJECTED");
-    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(60);
-    private static final long RETRY_MS = 100;
+    static final String NO_ANSWER = FinalAnswer.NO_ANSWER;
 
-    private final Vertx vertx;
-    private final HttpClient client;
-    private final int port;
+    private final BuyerClient buyers;
     private final HostileSale sale;
-    private final long[] start;
     private final AtomicInteger done = new AtomicInteger();
     private final Map<String, LongAdder> replies = new ConcurrentHashMap<>();
     private final CountDownLatch finished;
     private final ProgressBar bar;
 
     private HostileBuyers(Vertx vertx, int port, HostileSale sale, ProgressBar bar) {
-        this.vertx = vertx;
-        this.client = PurchaseHttp.client(vertx, sale.buyers(), 5_000);
-        this.port = port;
+        this.buyers = new BuyerClient(
+                vertx,
+                PurchaseHttp.client(vertx, sale.buyers(), 5_000),
+                port,
+                RetryPolicy.patient(WAIT_SECONDS),
+                (method, status) -> count(method.name(), status));
         this.sale = sale;
-        this.start = new long[sale.buyers()];
         this.finished = new CountDownLatch(sale.buyers());
         this.bar = bar;
     }
@@ -117,64 +112,8 @@ final class HostileBuyers {
     }
 
     private void first(int i) {
-        start[i] = System.nanoTime();
-        post(i);
-    }
-
-    private void post(int i) {
-        if (givenUp(i)) return;
-        String body = PurchaseHttp.body(sale.goods(), 0, sale.quantity(), sale.requestIds()[i]);
-        PurchaseHttp.send(client, port, HttpMethod.POST, PurchaseHttp.PATH, sale.bearers()[i], body, WAIT_SECONDS)
-                .onComplete(ar -> {
-                    if (ar.failed()) {
-                        count("POST", 0);
-                        later(RETRY_MS, () -> post(i));
-                        return;
-                    }
-                    Reply r = ar.result();
-                    count("POST", r.status());
-                    String outcome = r.outcome();
-                    if (r.status() == 200 && FINAL.contains(outcome)) {
-                        // the door's own SOLD_OUT (nothing was sent) names no requestId: not an accepted purchase
-                        if (sale.requestIds()[i].equals(r.body().getString("requestId"))) sale.accepted()[i] = true;
-                        answered(i, outcome);
-                    } else if (r.status() == 202 || r.status() == 200) {
-                        sale.accepted()[i] = true;
-                        sale.polled()[i] = true;
-                        poll(i);
-                    } else if (r.status() == 429 || r.status() >= 500) {
-                        later(r.pauseMillis(RETRY_MS), () -> post(i));
-                    } else {
-                        answered(i, "HTTP_" + r.status());
-                    }
-                });
-    }
-
-    /** The owner asks for the outcome of an accepted purchase until it is decided. */
-    private void poll(int i) {
-        if (givenUp(i)) return;
-        String path = PurchaseHttp.PATH + "/" + sale.requestIds()[i];
-        PurchaseHttp.send(client, port, HttpMethod.GET, path, sale.bearers()[i], null, WAIT_SECONDS)
-                .onComplete(ar -> {
-                    if (ar.failed()) {
-                        count("GET", 0);
-                        later(RETRY_MS, () -> poll(i));
-                        return;
-                    }
-                    Reply r = ar.result();
-                    count("GET", r.status());
-                    if (r.status() == 200 && FINAL.contains(r.outcome())) {
-                        answered(i, r.outcome());
-                    } else if (r.status() == 404) {
-                        // an accepted purchase its owner is told does not exist: counted, then asked again
-                        sale.notFoundWhilePolling()[i] = true;
-                        later(RETRY_MS, () -> poll(i));
-                    } else if (r.status() == 429 || r.status() >= 500) {
-                        later(r.pauseMillis(RETRY_MS), () -> poll(i));
-                    } else {
-                        later(RETRY_MS, () -> poll(i)); // 202 or 200 PENDING: not decided yet
-                    }
-                });
+        buyers.buy(sale.goods(), 0, sale.quantity(), sale.requestIds()[i], sale.bearers()[i])
+                .onComplete(ar -> answered(i, ar.result()));
     }
 
     private void count(String method, int status) {
@@ -188,20 +127,15 @@ final class HostileBuyers {
         return out;
     }
 
-    private boolean givenUp(int i) {
-        if (System.nanoTime() - start[i] <= GIVE_UP_NANOS) return false;
-        answered(i, NO_ANSWER);
-        return true;
-    }
-
-    private void later(long ms, Runnable r) {
-        vertx.setTimer(Math.max(1, ms), t -> r.run());
-    }
-
-    private void answered(int i, String outcome) {
+    private void answered(int i, FinalAnswer a) {
         if (sale.outcomes()[i] != null) return;
-        sale.micros()[i] = (System.nanoTime() - start[i]) / 1_000;
-        sale.outcomes()[i] = outcome;
+        // accepted: followed after a 202, or decided under its own id (the door's own SOLD_OUT names none: not sent)
+        sale.accepted()[i] = a.followed()
+                || a.decided() && sale.requestIds()[i].equals(a.body().getString("requestId"));
+        sale.polled()[i] = a.followed();
+        sale.notFoundWhilePolling()[i] = a.notFoundWhileFollowing();
+        sale.micros()[i] = a.micros();
+        sale.outcomes()[i] = a.word();
         bar.update(done.incrementAndGet());
         finished.countDown();
     }

@@ -1,13 +1,7 @@
 package dev.seckill.infra.harness.buyers;
 
 import dev.seckill.infra.harness.PurchaseHttp;
-import dev.seckill.infra.harness.PurchaseHttp.Reply;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonObject;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,19 +9,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 /**
- * The one load generator of {@code bench strategies}: a closed loop of buyers over HTTP (Vert.x client), the same for
- * every strategy. A buyer sends {@code POST /api/purchases} and holds the reply until it has the final outcome: an
- * answer in the response, or — from the pipeline — a 202 followed by {@code GET /api/purchases/{requestId}} long
- * polls. A request that got no answer (the server was down) is sent again every 100 ms, as a client would retry, for
- * up to a minute (then it counts as no answer). The time to answer runs from the first send to the outcome in hand.
+ * The one load generator of {@code bench strategies} and the chaos runs: a closed loop of buyers, the same for every
+ * strategy, each following its purchase to the final outcome through the {@link BuyerClient} ({@link
+ * RetryPolicy#closedLoop}: an answer in the response, or — from the pipeline — a 202 followed by {@code GET
+ * /api/purchases/{requestId}} long polls; no reply sent again every 100 ms for up to a minute, then no answer). The
+ * time to answer runs from the first send to the outcome in hand.
  */
 public final class BuyerLoad {
     /** The workload; {@code waitSeconds} &gt; 0 adds {@code Prefer: wait=N}. */
     public record Spec(int port, long goodsId, int requests, int concurrency, int users, long seed, int waitSeconds) {}
 
-    public static final String NO_ANSWER = "NO_ANSWER";
-    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(60);
-    private static final long RETRY_MS = 100;
+    public static final String NO_ANSWER = FinalAnswer.NO_ANSWER;
 
     private final Spec spec;
     private final long[] user;
@@ -53,7 +45,7 @@ public final class BuyerLoad {
 
     private volatile int leftAtFault = -1;
     private Vertx vertx;
-    private HttpClient client;
+    private BuyerClient buyers;
     public long elapsedNanos;
 
     public BuyerLoad(Spec spec, IntConsumer progress, int faultAtSuccesses, Runnable fault) {
@@ -119,7 +111,12 @@ public final class BuyerLoad {
 
     public BuyerLoad run() throws InterruptedException {
         vertx = Vertx.vertx();
-        client = PurchaseHttp.client(vertx, spec.concurrency(), 2_000);
+        buyers = new BuyerClient(
+                vertx,
+                PurchaseHttp.client(vertx, spec.concurrency(), 2_000),
+                spec.port(),
+                RetryPolicy.closedLoop(spec.waitSeconds()),
+                (method, status) -> {});
         long start = System.nanoTime();
         try {
             for (int s = 0; s < spec.concurrency(); s++) vertx.runOnContext(v -> next());
@@ -158,74 +155,23 @@ public final class BuyerLoad {
         return faultStartedAt + spreadAfterFaultNanos * (i - first) / Math.max(1, left);
     }
 
-    /** Sends request i; with no answer at all (the server is down) the buyer retries it after a pause, for a minute. */
+    /** Sends request i through the one buyer client; its answer as the load records it. */
     private void purchase(int i, long sent) {
-        purchase(i, sent, null);
-    }
-
-    /** As above, with the requestId the gateway named in a 503 ("UNKNOWN: retry with this requestId"), or null. */
-    private void purchase(int i, long sent, String requestId) {
-        String body = PurchaseHttp.body(spec.goodsId(), user[i], 1, requestId);
-        send(HttpMethod.POST, PurchaseHttp.PATH, body).onComplete(ar -> {
-            if (ar.succeeded()) handle(i, sent, ar.result());
-            else if (System.nanoTime() - sent > GIVE_UP_NANOS) answered(i, sent, NO_ANSWER);
-            else vertx.setTimer(RETRY_MS, t -> purchase(i, sent, requestId));
+        buyers.buy(spec.goodsId(), user[i], 1, null, null).onComplete(ar -> {
+            FinalAnswer a = ar.result();
+            if (a.code() == 200) times.outcome(i, a.body());
+            answered(i, sent, word(a));
         });
     }
 
-    /** A call through {@link PurchaseHttp}, waiting for its answer however long (a paused server answers late). */
-    private Future<Reply> send(HttpMethod method, String path, String body) {
-        return PurchaseHttp.send(
-                client,
-                spec.port(),
-                method,
-                path,
-                null,
-                body == null ? null : Buffer.buffer(body),
-                spec.waitSeconds(),
-                0);
-    }
-
-    private void handle(int i, long sent, Reply r) {
-        JsonObject body = r.body();
-        // a purchase's status is a word; a problem's (RFC 9457, every 4xx/5xx) is the HTTP status, a number
-        String status = body.getValue("status") instanceof String s ? s : "HTTP_" + r.status();
-        if (r.status() == 202 && body.containsKey("requestId")) {
-            poll(i, sent, body.getString("requestId"));
-        } else if (r.status() == 429) {
-            answered(i, sent, Answer.RATE_LIMITED.name());
-        } else if (r.status() == 503 && body.containsKey("requestId") && System.nanoTime() - sent < GIVE_UP_NANOS) {
-            // the pipeline's 503 says UNKNOWN (the command may have been taken): the client retries with the
-            // requestId it was given after Retry-After, as the gateway's contract asks, and learns the true outcome
-            long after = 1_000L * body.getLong("retryAfterSeconds", 1L);
-            vertx.setTimer(after, t -> purchase(i, sent, body.getString("requestId")));
-        } else if (r.status() >= 500) {
-            answered(i, sent, Answer.BUSY.name());
-        } else {
-            times.outcome(i, body);
-            answered(i, sent, status);
-        }
-    }
-
-    /** The pipeline's 202: long polls until the outcome is known (or a minute has passed: no answer). */
-    private void poll(int i, long sent, String requestId) {
-        if (System.nanoTime() - sent > GIVE_UP_NANOS) {
-            answered(i, sent, NO_ANSWER);
-            return;
-        }
-        send(HttpMethod.GET, PurchaseHttp.PATH + "/" + requestId, null).onComplete(ar -> {
-            JsonObject body = ar.succeeded() ? ar.result().body() : new JsonObject();
-            String status = !ar.succeeded() ? "" : body.getValue("status") instanceof String s ? s : "HTTP_200";
-            if (ar.succeeded() && ar.result().status() == 200 && !status.equals("PENDING")) {
-                times.outcome(i, body);
-                answered(i, sent, status);
-            } else if (ar.succeeded() && (ar.result().status() == 202 || status.equals("PENDING"))) {
-                // not decided yet: a long poll ended at its deadline (202), or the gateway said PENDING (200)
-                poll(i, sent, requestId);
-            } else {
-                vertx.setTimer(RETRY_MS, t -> poll(i, sent, requestId)); // the gateway is restarting
-            }
-        });
+    /**
+     * What the buyer was told, as one word: the decision; a 429 as RATE_LIMITED and a 5xx as BUSY (what the baselines
+     * answer, as the pipeline's gateway would); any other refusal as {@code HTTP_<code>}; NO_ANSWER after a minute.
+     */
+    private static String word(FinalAnswer a) {
+        if (a.code() == 429) return Answer.RATE_LIMITED.name();
+        if (a.code() >= 500) return Answer.BUSY.name();
+        return a.word();
     }
 
     private void answered(int i, long sent, String what) {

@@ -36,12 +36,13 @@ public final class FairnessBenchmark {
     static void refuseVacuous(int buyers, long units, int bots) {
         if (buyers < 1) throw new Flags.UsageError("--buyers must be at least 1, got " + buyers);
         if (bots < 1)
-            throw new Flags.UsageError("--bots must be at least 1: with none the second sale has no group to compare");
+            throw new Flags.UsageError(
+                    "--bots must be at least 1: with none the second sale has no group to compare (not tested)");
         long fewest = Math.min(2L * buyers, (long) bots + buyers);
         if (units < 1 || units >= fewest)
             throw new Flags.UsageError("--units must be from 1 to " + (fewest - 1) + " (fewer than a sale's " + fewest
-                    + " buyers), got " + units + ": with a unit for everyone every draw splits evenly and the"
-                    + " check could not fail");
+                    + " buyers), got " + units + ": with a unit for everyone every draw splits evenly: fairness"
+                    + " not tested");
     }
 
     public static int run(Settings base, Flags f, BenchOutput o) throws Exception {

@@ -4,6 +4,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.RawLua;
+import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.bench.decide.DecideRun;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
@@ -128,30 +129,43 @@ public final class AnswerBenchmark {
         out.printf(
                 "time to answer = request sent (open loop: due) -> outcome held by the client (Prefer: wait=%d); accept = -> 202%n",
                 AnswerPhases.WAIT_SECONDS);
-        out.printf(
-                "| commit ms | decisions/s | ×raw Lua pipelined | one at a time p50 | open %,.0f/s p50 | p99 | p99.9 | ≤100 ms | ≤1 s "
-                        + "| open accept p99 | closed %d clients answers/s | closed p50 | closed p99 |%n",
-                shape.rate(), shape.concurrency());
-        out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        TextTable t = TextTable.of(
+                "commit ms",
+                "decisions/s",
+                "×raw Lua pipelined",
+                "one at a time p50",
+                String.format("open %,.0f/s p50", shape.rate()),
+                "p99",
+                "p99.9",
+                "≤100 ms",
+                "≤1 s",
+                "open accept p99",
+                String.format("closed %d clients answers/s", shape.concurrency()),
+                "closed p50",
+                "closed p99");
         for (Row r : rows) {
             AnswerPhases.Figures f = r.figures();
-            out.printf(
-                    "| %d | %,.0f | %.2f | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f%% | %.1f%% | %.1f ms | %,.0f | %.1f ms | %.1f ms |%n",
+            t.row(
                     r.commitMs(),
-                    r.decisionsPerSecond(),
-                    r.decisionsPerSecond() / rawPipelined,
-                    f.sequential().percentileMillis(50),
-                    f.open().percentileMillis(50),
-                    f.open().percentileMillis(99),
-                    f.open().percentileMillis(99.9),
-                    100 * f.open().shareWithin(100),
-                    100 * f.open().shareWithin(1000),
-                    f.openAcceptP99(),
-                    f.closedAnsweredPerSecond(),
-                    f.closed().percentileMillis(50),
-                    f.closed().percentileMillis(99));
+                    String.format("%,.0f", r.decisionsPerSecond()),
+                    String.format("%.2f", r.decisionsPerSecond() / rawPipelined),
+                    ms(f.sequential().percentileMillis(50)),
+                    ms(f.open().percentileMillis(50)),
+                    ms(f.open().percentileMillis(99)),
+                    ms(f.open().percentileMillis(99.9)),
+                    String.format("%.1f%%", 100 * f.open().shareWithin(100)),
+                    String.format("%.1f%%", 100 * f.open().shareWithin(1000)),
+                    ms(f.openAcceptP99()),
+                    String.format("%,.0f", f.closedAnsweredPerSecond()),
+                    ms(f.closed().percentileMillis(50)),
+                    ms(f.closed().percentileMillis(99)));
         }
+        out.print(t.markdown());
         out.println("(an infinite percentile: that share of requests had no outcome within the wait)");
+    }
+
+    private static String ms(double ms) {
+        return String.format("%.1f ms", ms);
     }
 
     /** The stream alone over a preloaded backlog of one hot goods, as {@code bench decide}: decisions/s from first to last commit. */

@@ -2,6 +2,7 @@ package dev.seckill.infra.bench.fairness;
 
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.infra.bench.BenchOutput;
+import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.harness.FairSplit;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
@@ -96,7 +97,8 @@ public final class FairnessBenchmark {
             new Namespaces(base).clean(name);
         }
         out.printf("%n== bench fairness ==%n");
-        FairnessTable.print(out, rows);
+        TextTable table = FairnessTable.of(rows);
+        out.print(table.text());
         out.printf(
                 "%nP(split | fair): the probability of a split this far from even if every buyer had one equal chance"
                         + " (hypergeometric, two-sided); under a lottery it should be inside the 99%% interval, under"
@@ -108,7 +110,7 @@ public final class FairnessBenchmark {
                                 + " every buyer sent"
                         : "NOT all fair (a split outside the interval, a draw that does not check out, or one that"
                                 + " did not rank every buyer sent)");
-        o.put("sales", FairnessTable.documented(rows)).put("fair", fair);
+        o.put("sales", table.documented()).put("fair", fair);
         return fair ? 0 : 1;
     }
 }

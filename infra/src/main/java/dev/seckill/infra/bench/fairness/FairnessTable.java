@@ -1,8 +1,8 @@
 package dev.seckill.infra.bench.fairness;
 
 import dev.seckill.contracts.fair.Fairness;
+import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.harness.FairSplit;
-import java.io.PrintStream;
 import java.util.List;
 
 /** The rows {@code bench fairness} prints: per sale and mode, each group's wins, the fair-draw test, the answer wait. */
@@ -69,30 +69,10 @@ final class FairnessTable {
         };
     }
 
-    /** The rows for {@code --json}: each a map from the table's header to its cell, as printed. */
-    static List<java.util.Map<String, String>> documented(List<String[]> rows) {
-        List<java.util.Map<String, String>> all = new java.util.ArrayList<>();
-        for (String[] r : rows) {
-            java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-            for (int i = 0; i < HEADER.length; i++) m.put(HEADER[i], r[i]);
-            all.add(m);
-        }
-        return all;
-    }
-
-    static void print(PrintStream out, List<String[]> rows) {
-        int[] w = new int[HEADER.length];
-        for (int i = 0; i < w.length; i++) {
-            w[i] = HEADER[i].length();
-            for (String[] r : rows) w[i] = Math.max(w[i], r[i].length());
-        }
-        line(out, HEADER, w);
-        for (String[] r : rows) line(out, r, w);
-    }
-
-    private static void line(PrintStream out, String[] cells, int[] w) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < cells.length; i++) b.append(String.format("%-" + w[i] + "s  ", cells[i]));
-        out.println(b.toString().stripTrailing());
+    /** The table of these rows ({@link #row}): printed as text, given to {@code --json} as documented rows. */
+    static TextTable of(List<String[]> rows) {
+        TextTable t = TextTable.of(HEADER);
+        for (String[] r : rows) t.row((Object[]) r);
+        return t;
     }
 }

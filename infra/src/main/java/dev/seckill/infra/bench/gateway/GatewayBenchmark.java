@@ -4,6 +4,7 @@ import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.BenchTracing;
+import dev.seckill.infra.bench.Targets;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
@@ -136,9 +137,12 @@ public final class GatewayBenchmark {
                 "HTTP floor         the same generator against a server that answers 202 at once: %,.0f answers/s%n",
                 floor);
         out.printf(
-                "ratios             closed loop accepted/s ×%.2f of the raw producer's acks/s (target ≥ 0.5), ×%.2f of the"
-                        + " HTTP floor%n",
-                closedLoop.acceptedPerSecond() / raw.perSecond(), closedLoop.acceptedPerSecond() / floor);
+                "ratios             closed loop accepted/s ×%.2f of the raw producer's acks/s (target %s: %s), ×%.2f of"
+                        + " the HTTP floor%n",
+                closedLoop.acceptedPerSecond() / raw.perSecond(),
+                Targets.GATEWAY_CLOSED_LOOP.bound(),
+                Targets.GATEWAY_CLOSED_LOOP.verdict(closedLoop.acceptedPerSecond() / raw.perSecond()),
+                closedLoop.acceptedPerSecond() / floor);
         if (runs.size() == 2) {
             out.printf(
                     "RS256 / HS256      closed loop accepted/s ×%.2f (%,.0f / %,.0f; a buyer's first request verifies its token, the"

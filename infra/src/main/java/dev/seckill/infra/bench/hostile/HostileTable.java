@@ -1,5 +1,7 @@
 package dev.seckill.infra.bench.hostile;
 
+import dev.seckill.infra.bench.Targets;
+import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.bench.hostile.HostilePhases.Figures;
 import dev.seckill.infra.bench.hostile.HostilePhases.Shape;
 import java.util.LinkedHashMap;
@@ -24,50 +26,44 @@ final class HostileTable {
                 shape.hostileAccounts(),
                 shape.perUserRate(),
                 shape.getConnections()));
-        b.append("| figure | QUIET | FLOOD | target |\n|---|---|---|---|\n");
+        TextTable t = TextTable.of("figure", "QUIET", "FLOOD", "target");
         double ratio50 = flood.percentileMillis(50) / quiet.percentileMillis(50);
         double ratio99 = HostileReport.ratio99(quiet, flood);
-        row(
-                b,
+        t.row(
                 "buyers' time to answer p50",
                 ms(quiet.percentileMillis(50)),
                 ms(flood.percentileMillis(50)) + " (×" + String.format("%.2f", ratio50) + ")",
                 "");
-        row(
-                b,
+        t.row(
                 "buyers' time to answer p99",
                 ms(quiet.percentileMillis(99)),
                 ms(flood.percentileMillis(99)) + " (×" + String.format("%.2f", ratio99) + ")",
-                "FLOOD ≤ 2× QUIET: " + met(ratio99 <= 2));
-        row(b, "buyers' time to answer max", ms(quiet.percentileMillis(100)), ms(flood.percentileMillis(100)), "");
-        row(b, "buyers: outcomes", outcomes(quiet), outcomes(flood), "");
-        row(b, "purchases answered 202 after their wait, then polled", polled(quiet), polled(flood), "");
-        row(b, "buyers' requests answered (incl. retries and polls)", replies(quiet), replies(flood), "");
-        row(
-                b,
+                "FLOOD " + Targets.HOSTILE_FLOOD.bound() + " QUIET: " + Targets.HOSTILE_FLOOD.verdict(ratio99));
+        t.row("buyers' time to answer max", ms(quiet.percentileMillis(100)), ms(flood.percentileMillis(100)), "");
+        t.row("buyers: outcomes", outcomes(quiet), outcomes(flood), "");
+        t.row("purchases answered 202 after their wait, then polled", polled(quiet), polled(flood), "");
+        t.row("buyers' requests answered (incl. retries and polls)", replies(quiet), replies(flood), "");
+        t.row(
                 "units sold / stock (oversold)",
                 sold(quiet, shape),
                 sold(flood, shape),
                 "0 oversold: "
                         + met(HostileReport.oversold(quiet, shape) == 0 && HostileReport.oversold(flood, shape) == 0));
-        row(
-                b,
+        t.row(
                 "accepted purchases answered 404 to their owner: while polling + looked up after",
                 notFound(quiet),
                 notFound(flood),
                 "0: " + met(HostileReport.accepted404(quiet) == 0 && HostileReport.accepted404(flood) == 0));
-        row(
-                b,
+        t.row(
                 "claims lost: another account's POST of a buyer's id taken (this gateway; another instance)",
                 claims(quiet),
                 claims(flood),
                 "0: " + met(HostileReport.claimsLost(quiet) == 0 && HostileReport.claimsLost(flood) == 0));
-        row(b, "machine load average (1 min) after the buyers", load(quiet), load(flood), "");
-        row(b, "Redis used_memory before → after", memory(quiet), memory(flood), "");
-        row(b, "Redis keys (DBSIZE) before → after", keys(quiet), keys(flood), "");
+        t.row("machine load average (1 min) after the buyers", load(quiet), load(flood), "");
+        t.row("Redis used_memory before → after", memory(quiet), memory(flood), "");
+        t.row("Redis keys (DBSIZE) before → after", keys(quiet), keys(flood), "");
         HostileFlood.Counts c = flood.flood();
-        row(
-                b,
+        t.row(
                 "hostile requests sent",
                 "—",
                 String.format(
@@ -81,36 +77,23 @@ final class HostileTable {
                         c.postsHeldBack(),
                         c.gets()),
                 "");
-        row(b, "hostile POSTs (made-up goods) answered", "—", answers(c.postAnswers()), "");
-        row(b, "hostile GETs (random ids) answered", "—", answers(c.getAnswers()), "");
-        row(
-                b,
+        t.row("hostile POSTs (made-up goods) answered", "—", answers(c.postAnswers()), "");
+        t.row("hostile GETs (random ids) answered", "—", answers(c.getAnswers()), "");
+        t.row(
                 "Redis growth per million hostile requests (net of the quiet sale's own growth)",
                 "—",
                 growth(flood, null, c.sent()) + " (" + growth(flood, quiet, c.sent()) + ")",
                 "bounded (stated)");
-        row(
-                b,
+        t.row(
                 "… per million hostile POSTs: what writes (net of the quiet sale's own growth)",
                 "—",
                 growth(flood, null, c.posts()) + " (" + growth(flood, quiet, c.posts()) + ")",
                 "");
+        b.append(t.markdown());
         b.append("(time to answer: first send of the purchase → final outcome in hand, Prefer: wait=")
                 .append(HostileBuyers.WAIT_SECONDS)
                 .append(", 202s polled; answers: HTTP status ×count, 0 = no answer)\n");
         return b.toString();
-    }
-
-    private static void row(StringBuilder b, String figure, String quiet, String flood, String target) {
-        b.append("| ")
-                .append(figure)
-                .append(" | ")
-                .append(quiet)
-                .append(" | ")
-                .append(flood)
-                .append(" | ")
-                .append(target)
-                .append(" |\n");
     }
 
     private static String met(boolean ok) {

@@ -1,5 +1,6 @@
 package dev.seckill.infra.bench.strategies;
 
+import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.harness.Html;
 import dev.seckill.infra.harness.SvgCharts;
 import dev.seckill.infra.harness.audit.StrategyAudit;
@@ -14,51 +15,49 @@ import java.util.stream.Collectors;
 
 /** The comparison table of {@code bench strategies}, as text and as one self-contained HTML page with bar charts. */
 final class StrategyTable {
-    private static final String HEAD = "%-12s %10s %6s %8s %8s %6s %6s %6s %8s %5s %5s %6s %7s %5s %9s%n";
-    private static final String ROW = "%-12s %,10.0f %6s %8.1f %8.1f %6s %,6d %,6d %8d %5d %5d %,6d %,7d %5d %9s%n";
 
     private StrategyTable() {}
 
     static void print(PrintStream out, List<StrategyRun.Result> rs, String title) {
         StrategyRun.Result pipe = pipeline(rs);
         out.printf("%n%s%n", title);
-        out.printf(
-                HEAD,
-                "strategy",
-                "answers/s",
-                "×pipe",
-                "p50 ms",
-                "p99 ms",
-                "×pipe",
-                "sold",
-                "unsold",
-                "oversold",
-                "dup",
-                "lost",
-                "f.dup",
-                "no ans.",
-                "DB",
-                "restart");
+        TextTable t = TextTable.of(
+                        "strategy",
+                        "answers/s",
+                        "×pipe",
+                        "p50 ms",
+                        "p99 ms",
+                        "×pipe",
+                        "sold",
+                        "unsold",
+                        "oversold",
+                        "dup",
+                        "lost",
+                        "f.dup",
+                        "no ans.",
+                        "DB",
+                        "restart")
+                .right(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
         for (StrategyRun.Result r : rs) {
             StrategyAudit a = r.audit();
-            out.printf(
-                    ROW,
+            t.row(
                     r.strategy(),
-                    r.answersPerSecond(),
+                    String.format("%,.0f", r.answersPerSecond()),
                     ratio(r.answersPerSecond(), pipe == null ? 0 : pipe.answersPerSecond()),
-                    r.p50(),
-                    r.p99(),
+                    String.format("%.1f", r.p50()),
+                    String.format("%.1f", r.p99()),
                     ratio(r.p99(), pipe == null ? 0 : pipe.p99()),
-                    a.sold(),
-                    a.stockLeft(),
+                    String.format("%,d", a.sold()),
+                    String.format("%,d", a.stockLeft()),
                     a.oversold(),
                     a.duplicateBuyers(),
                     a.lost(),
-                    a.falseDuplicates(),
-                    r.noAnswer(),
+                    String.format("%,d", a.falseDuplicates()),
+                    String.format("%,d", r.noAnswer()),
                     r.peakActiveConnections(),
                     r.faultMillis() < 0 ? "-" : String.format("%,d ms", r.faultMillis()));
         }
+        out.print(t.text());
         for (StrategyRun.Result r : rs) out.printf("  %-10s answers: %s%n", r.strategy(), outcomes(r.outcomes()));
         for (StrategyRun.Result r : rs) {
             StrategyRun.FirstSecond f = r.firstSecond();

@@ -41,6 +41,21 @@ class ScriptHelpTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"secrets --bogus", "secrets --dir", "images --bogus", "images --base foo", "images --only"})
+    void aBadFlagOfTheScriptsOwnCommandsIsOneLineAndExit2_beforeAnythingIsBuiltOrWritten(String line, @TempDir Path dir)
+            throws Exception {
+        Path script = copyOfTheScript(dir);
+        Run r = run(dir, script, line.split(" "));
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
+        assertThat(r.err().lines()).as("one line").hasSize(1).allMatch(l -> l.startsWith("seckill: "));
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .as("nothing built or written")
+                    .containsExactlyInAnyOrder("seckill", "pom.xml", "docs", ".seckill");
+        }
+    }
+
     @Test
     void helpAndTheVersionAnswerInATreeNotBuiltYet(@TempDir Path dir) throws Exception {
         Path script = copyOfTheScript(dir);

@@ -81,6 +81,7 @@ final class ResultTables {
         b.append(runs.size() == 1 ? ", one run" : ", " + runs.size() + " runs, one after the other");
         return switch (kind) {
             case "bench hot" -> hot(b, runs);
+            case "bench strategies" -> strategies(b, runs);
             case "chaos" -> chaos(b, runs);
             default -> throw new IllegalArgumentException("no results table for '" + kind + "' yet");
         };
@@ -115,6 +116,37 @@ final class ResultTables {
                 .append(" | ")
                 .append(joinedRows(cells, c -> number(c.path("sold"), 0)))
                 .append(" |\n"));
+        return b.toString();
+    }
+
+    /** {@code bench strategies}: a row per strategy of the normal runs, a column per figure, the runs side by side. */
+    private static String strategies(StringBuilder b, List<JsonNode> runs) {
+        b.append(" (the pipeline's sale in ")
+                .append(joined(runs, r -> r.at("/workload/buckets").asText("1")))
+                .append(" bucket(s)):\n\n");
+        String[][] columns = {
+            {"answers/s", "/answersPerSecond", "0"},
+            {"p50 ms", "/p50", "1"},
+            {"p99 ms", "/p99", "1"},
+            {"first second p50 ms", "/firstSecond/p50", "0"},
+            {"first second p99 ms", "/firstSecond/p99", "0"},
+            {"its accepted → decided p50 ms", "/firstSecond/hops/toDecided/p50", "0"},
+            {"its accepted → decided p99 ms", "/firstSecond/hops/toDecided/p99", "0"},
+            {"sold", "/audit/sold", "0"},
+            {"oversold", "/audit/oversold", "0"},
+            {"lost", "/audit/lost", "0"}
+        };
+        b.append("| strategy |");
+        for (String[] c : columns) b.append(' ').append(c[0]).append(" |");
+        b.append("\n|---|").append("---|".repeat(columns.length)).append('\n');
+        byRun(runs, "normal", r -> r.path("strategy").asText()).forEach((strategy, cells) -> {
+            b.append("| ").append(strategy).append(" |");
+            for (String[] c : columns)
+                b.append(' ')
+                        .append(joinedRows(cells, n -> number(n.at(c[1]), Integer.parseInt(c[2]))))
+                        .append(" |");
+            b.append('\n');
+        });
         return b.toString();
     }
 

@@ -60,6 +60,28 @@ class ResultTablesTest {
     }
 
     @Test
+    void aStrategiesTableShowsEachStrategysFiguresPerRun_andADashWhereAStrategyHasNone() throws IOException {
+        // Given a run of bench strategies: the synchronous design (no hops) and the pipeline
+        write("s-1.json", """
+                {"benchmark":"strategies","flags":{"strategies":"sync,pipeline"},"workload":{"buckets":2},
+                 "normal":[
+                  {"strategy":"sync","answersPerSecond":11160.2,"p50":36.78,"p99":251.07,
+                   "firstSecond":{"p50":41.1,"p99":519.8},"audit":{"sold":1000,"oversold":0,"lost":0}},
+                  {"strategy":"pipeline","answersPerSecond":16785.6,"p50":15.92,"p99":363.65,
+                   "firstSecond":{"p50":246.7,"p99":569.6,"hops":{"toDecided":{"p50":160.1,"p99":261.1}}},
+                   "audit":{"sold":1000,"oversold":0,"lost":1}}]}
+                """);
+        // When its block is rendered
+        String made = ResultTables.render("<!-- results: s-1.json -->\n<!-- /results -->\n", dir);
+        // Then a row per strategy, its figures in their columns, "-" where the strategy has no such figure
+        assertThat(made)
+                .contains("`./seckill bench strategies --strategies sync,pipeline --json`, one run")
+                .contains("(the pipeline's sale in 2 bucket(s))")
+                .contains("| sync | 11,160 | 36.8 | 251.1 | 41 | 520 | - | - | 1,000 | 0 | 0 |")
+                .contains("| pipeline | 16,786 | 15.9 | 363.7 | 247 | 570 | 160 | 261 | 1,000 | 0 | 1 |");
+    }
+
+    @Test
     void aChaosTableShowsAVerdictPerScenarioAndRun() throws IOException {
         write("chaos.json", """
                 {"command":"chaos","flags":{"buckets":"3","scenario":"kill-stream,retries"},"brokers":1,"passed":false,

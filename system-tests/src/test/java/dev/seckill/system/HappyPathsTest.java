@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Nothing but the user's work in what they read: each command's happy path, run as the CLI runs it against a live
  * pipeline of its own, exits 0 and prints no stack trace — on stdout or stderr, from the command or from a library it
- * closes (a Vert.x pool refusing work after the table was printed was one). The long-running commands (demo, chaos, the
- * benchmarks but two) are walked by their own tests; the two here are the ones that once printed a trace.
+ * closes (a Vert.x pool refusing work after the table was printed was one). The long-running commands (demo, chaos, most
+ * benchmarks) are walked by their own tests; the three here are the ones that once printed a trace or are quick.
  */
 class HappyPathsTest {
     /** A Java stack frame or the first line of an uncaught exception's trace. */
@@ -80,6 +80,8 @@ class HappyPathsTest {
             runs.add(run(s, "dlq", "list", "--json"));
             runs.add(run(s, "replay", "list", "--json"));
             runs.add(run(s, "namespaces", "--json"));
+            runs.add(run(s, "status"));
+            runs.add(run(s, "status", "--json"));
             runs.add(run(s, "sale", "close", "--goods", Long.toString(goods)));
             runs.add(run(
                     base,
@@ -105,10 +107,22 @@ class HappyPathsTest {
                     "400",
                     "--raw",
                     "400"));
+            runs.add(run(
+                    base,
+                    "bench",
+                    "orders",
+                    "--orders",
+                    "300",
+                    "--batch",
+                    "100",
+                    "--raw-single",
+                    "100",
+                    "--warmup",
+                    "0"));
         } finally {
             new Namespaces(base).clean(ns.name());
         }
-        assertThat(runs).hasSize(18);
+        assertThat(runs).hasSize(21);
         for (Run r : runs) {
             if (r.command().contains("--json"))
                 assertThat(dev.seckill.contracts.Json.MAPPER.readTree(r.out()))

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -149,6 +150,14 @@ public record GoodsReport(
 
     public long requests() {
         return outcomes.size();
+    }
+
+    /**
+     * Whether the goods never had a sale here: no OPENED entry, and every purchase decided was REJECTED {@code no_sale}
+     * (a JIT warm-up's purchases, or a client buying a goods that is not on sale): no sale of the user's.
+     */
+    public boolean noSale() {
+        return openedAt == null && !outcomes.isEmpty() && byKindReason.keySet().equals(Set.of("REJECTED/no_sale"));
     }
 
     public long count(String kindOrReason) {

@@ -15,7 +15,15 @@ public final class TextReport {
         StringBuilder b = new StringBuilder();
         if (reports.isEmpty()) b.append("(no outcomes and no ledger entries: nothing was decided here)\n");
         for (GoodsReport r : reports) {
-            b.append(String.format(Locale.ROOT, "goods %d: %,d requests decided%n", r.goodsId(), r.requests()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "goods %d: %,d requests decided%s%n",
+                    r.goodsId(),
+                    r.requests(),
+                    r.noSale()
+                            ? " — not a sale: never opened, every request REJECTED no_sale (a warm-up's, or a goods"
+                                    + " not on sale)"
+                            : ""));
             for (OutcomeKind k : OutcomeKind.values()) {
                 long n = r.kind(k);
                 if (n == 0) continue;

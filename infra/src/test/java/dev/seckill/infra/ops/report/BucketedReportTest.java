@@ -67,6 +67,23 @@ class BucketedReportTest {
     }
 
     @Test
+    void aGoodsThatWasNeverASaleIsSaidToBeNone_aSaleIsNot() {
+        // Given a goods never opened whose purchases were all REJECTED no_sale (the demo's JIT warm-up), and a sale
+        Outcome refused = Outcome.of("w-1", 9_999, 1, 1, OutcomeKind.REJECTED, "no_sale", 0, T, T.plusMillis(1), 0, 1);
+        GoodsReport warmup = GoodsReport.of(9_999, List.of(refused), List.of(), Map.of());
+        GoodsReport sale = GoodsReport.of(
+                G,
+                List.of(success("a", 11, 1, 2, 4)),
+                List.of(entry("open@b0", LedgerType.OPENED, 2, 2, 0, 0, null, null)),
+                Map.of());
+        // Then the report says the first was not a sale, and says nothing of the kind of the second
+        assertThat(warmup.noSale()).isTrue();
+        assertThat(TextReport.render(List.of(warmup))).contains("goods 9999: 1 requests decided — not a sale");
+        assertThat(sale.noSale()).isFalse();
+        assertThat(TextReport.render(List.of(sale))).doesNotContain("not a sale");
+    }
+
+    @Test
     void theLedgersOrderNotTheInstancesClocksSaysWhereUnitsAre() {
         // Given a transfer whose TRANSFERRED_IN an instance stamped 2 ms before the other stamped its OUT (their clocks
         // differ), the entries in the ledger's order

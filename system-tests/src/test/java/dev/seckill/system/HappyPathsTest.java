@@ -80,6 +80,20 @@ class HappyPathsTest {
             runs.add(run(s, "dlq", "list", "--json"));
             runs.add(run(s, "replay", "list", "--json"));
             runs.add(run(s, "namespaces", "--json"));
+            runs.add(run(
+                    s,
+                    "load",
+                    "--via",
+                    "kafka",
+                    "--requests",
+                    "50",
+                    "--rate",
+                    "200",
+                    "--goods",
+                    Long.toString(goods),
+                    "--users",
+                    "20",
+                    "--json"));
             runs.add(run(s, "status"));
             runs.add(run(s, "status", "--json"));
             runs.add(run(s, "sale", "close", "--goods", Long.toString(goods)));
@@ -122,7 +136,7 @@ class HappyPathsTest {
         } finally {
             new Namespaces(base).clean(ns.name());
         }
-        assertThat(runs).hasSize(21);
+        assertThat(runs).hasSize(22);
         for (Run r : runs) {
             if (r.command().contains("--json"))
                 assertThat(dev.seckill.contracts.Json.MAPPER.readTree(r.out()))

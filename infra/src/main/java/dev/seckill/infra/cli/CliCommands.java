@@ -165,7 +165,8 @@ public final class CliCommands {
             value("signing-key", "FILE").whenAbsent("HS256 with SECKILL_GATEWAY_AUTH_SECRET, if set and auth is on"),
             value("issuer", "ISS").whenAbsent("SECKILL_GATEWAY_AUTH_ISSUER (empty: no iss)"),
             value("audience", "AUD").whenAbsent("SECKILL_GATEWAY_AUTH_AUDIENCE (empty: no aud)"),
-            NAMESPACE);
+            NAMESPACE,
+            JSON);
     public static final CliCommand NAMESPACES = CliCommand.of(
             "namespaces",
             "the live namespace and every demo, drill, benchmark and test run on the stack: topics, database",

@@ -1,11 +1,14 @@
 package dev.seckill.infra.ops;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.IdentityProviderTokens;
+import dev.seckill.infra.harness.JsonOutput;
+import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.UpstreamLoad;
 import dev.seckill.kit.config.Settings;
@@ -17,7 +20,9 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * {@code ./seckill load --via kafka|http --requests N --rate R --goods G[,G...] --users U --repeat-ratio X}: what an
@@ -55,13 +60,20 @@ public final class LoadCommand {
         UpstreamLoad.Result r;
         if (via.equals("kafka")) {
             KafkaClients.require(settings, "run ./seckill up");
-            r = UpstreamLoad.viaKafka(settings, new Topics(settings.topicPrefix()), plan, spec, bar::update);
+            Topics topics = new Topics(settings.topicPrefix());
+            requireTopic(settings, topics.commands());
+            r = UpstreamLoad.viaKafka(settings, topics, plan, spec, bar::update);
         } else {
             String url = f.get(
                     "url", "http://" + settings.get(GatewaySettings.HOST) + ":" + settings.get(GatewaySettings.PORT));
             r = UpstreamLoad.viaHttp(url, tokens, plan, spec, bar::update);
         }
         bar.finish(r.sent());
+        int exit = r.byStatus().keySet().stream().anyMatch(k -> k.startsWith("failed")) ? 1 : 0;
+        if (f.has("json")) {
+            out.println(json(settings.topicPrefix(), via, spec, r, exit));
+            return exit;
+        }
         out.printf(
                 "sent %,d purchases (%,d distinct requestIds, %,d re-sent) via %s to %s* in %.1f s: %,.0f/s (asked %,d/s)%n",
                 r.sent(),
@@ -81,7 +93,41 @@ public final class LoadCommand {
                 via.equals("kafka") ? "until acks=all" : "until the HTTP answer");
         out.println(
                 "outcomes:  ./seckill report" + (f.has("namespace") ? " --namespace " + f.get("namespace", "") : ""));
-        return r.byStatus().keySet().stream().anyMatch(k -> k.startsWith("failed")) ? 1 : 0;
+        return exit;
+    }
+
+    /**
+     * The namespace's commands topic must be there: a producer would otherwise wait for it a minute per purchase (the
+     * broker does not create the pipeline's topics), which looks like a hang.
+     */
+    static void requireTopic(Settings settings, String topic) throws Exception {
+        try (Admin admin = KafkaClients.admin(settings)) {
+            if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic))
+                throw new Namespaces.NoSuchNamespace("no topic " + topic + " at " + settings.kafkaBootstrap()
+                        + ": start the pipeline there (./seckill run) or name a namespace that has one (--namespace)");
+        }
+    }
+
+    /** {@code load --json}: the text's figures as one document (latencies in ms from each request's scheduled time). */
+    static String json(String namespace, String via, UpstreamLoad.Spec spec, UpstreamLoad.Result r, int exit) {
+        ObjectNode doc = JsonOutput.object()
+                .put("command", "load")
+                .put("namespace", namespace)
+                .put("via", via)
+                .put("sent", r.sent())
+                .put("distinctRequestIds", r.distinctRequestIds())
+                .put("resent", r.sent() - r.distinctRequestIds())
+                .put("seconds", r.took().toMillis() / 1000.0)
+                .put("perSecond", r.ratePerSecond())
+                .put("askedPerSecond", spec.rate())
+                .put("latencyUntil", via.equals("kafka") ? "acks=all" : "the HTTP answer")
+                .put("exit", exit);
+        doc.set("answers", JsonOutput.tree(r.byStatus()));
+        doc.putObject("latencyMs")
+                .put("p50", r.latencyQuantileMicros(0.5) / 1000.0)
+                .put("p99", r.latencyQuantileMicros(0.99) / 1000.0)
+                .put("max", r.latencyQuantileMicros(1.0) / 1000.0);
+        return JsonOutput.render(doc);
     }
 
     /**

@@ -3,10 +3,12 @@ package dev.seckill.infra.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import dev.seckill.contracts.Json;
 import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.infra.cli.Seckill;
 import dev.seckill.infra.harness.Namespace;
@@ -56,6 +58,37 @@ class LoadCommandTest {
                 "2"));
         all.putAll(auth);
         return Settings.with(all);
+    }
+
+    @Test
+    void aNamespaceWithoutItsCommandsTopicIsOneLineAndExit2_notAWaitOfAMinutePerPurchase() {
+        // Given a namespace on the tests' broker whose topics were never made
+        Settings none = pipelineSettings(Map.of())
+                .and(Map.of(
+                        "topic.prefix",
+                        "load-none-" + UUID.randomUUID().toString().substring(0, 6) + "."));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream savedErr = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        long started = System.nanoTime();
+        int exit;
+        try {
+            // When an upstream's load is sent there through Kafka
+            exit = Seckill.run(
+                    none,
+                    new String[] {"load", "--via", "kafka", "--requests", "5", "--rate", "10", "--json"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(savedErr);
+        }
+        // Then it says so at once, in one line naming the topic, and sends nothing
+        assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8).strip())
+                .startsWith("seckill: no topic " + none.topicPrefix() + "commands at ")
+                .doesNotContain("\n");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
     @Test
@@ -121,6 +154,26 @@ class LoadCommandTest {
                     .contains("answers    {202=50}")
                     .doesNotContain("failed")
                     .doesNotContain("401");
+            // and --json: the same figures as one document on stdout
+            JsonNode doc = Json.MAPPER.readTree(run(
+                    ns.settings(),
+                    "load",
+                    "--via",
+                    "kafka",
+                    "--requests",
+                    "20",
+                    "--rate",
+                    "2000",
+                    "--goods",
+                    "5403",
+                    "--users",
+                    "200",
+                    "--json"));
+            assertThat(doc.path("sent").asInt()).as(doc.toString()).isEqualTo(20);
+            assertThat(doc.path("answers").path("acked").asInt())
+                    .as(doc.toString())
+                    .isEqualTo(20);
+            assertThat(doc.path("latencyMs").path("p99").asDouble()).isPositive();
         } finally {
             new Namespaces(base).clean(ns.name());
         }

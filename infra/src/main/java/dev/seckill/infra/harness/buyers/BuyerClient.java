@@ -47,11 +47,15 @@ public final class BuyerClient {
     /**
      * Buys {@code quantity} of {@code goods}: as buyer {@code user} named in the body ({@code bearer} null), or as the
      * owner of the {@code bearer} token ({@code user} 0); under {@code requestId}, or one the gateway issues (null).
-     * Completes with the final answer — never fails: no answer within the policy's give-up time is an answer too.
+     * Completes with the final answer — never fails: no answer within the policy's give-up time is an answer too, even
+     * while a call that waits for its reply however long ({@link RetryPolicy#replyMillis} 0) is still out.
      */
     public Future<FinalAnswer> buy(long goods, long user, int quantity, String requestId, String bearer) {
         Promise<FinalAnswer> answer = Promise.promise();
-        new Purchase(answer, goods, user, quantity, bearer, System.nanoTime()).post(requestId);
+        Purchase purchase = new Purchase(answer, goods, user, quantity, bearer, System.nanoTime());
+        long deadline = vertx.setTimer(policy.giveUpMillis(), t -> purchase.giveUp());
+        answer.future().onComplete(done -> vertx.cancelTimer(deadline));
+        purchase.post(requestId);
         return answer.future();
     }
 
@@ -63,8 +67,9 @@ public final class BuyerClient {
         private final int quantity;
         private final String bearer;
         private final long started;
-        private boolean followed;
-        private boolean notFound;
+        private volatile boolean followed;
+        private volatile boolean notFound;
+        private volatile String lastId;
 
         Purchase(Promise<FinalAnswer> answer, long goods, long user, int quantity, String bearer, long started) {
             this.answer = answer;
@@ -76,6 +81,7 @@ public final class BuyerClient {
         }
 
         void post(String requestId) {
+            lastId = requestId;
             if (gaveUp(requestId)) return;
             String body = PurchaseHttp.body(goods, user, quantity, requestId);
             call(HttpMethod.POST, PurchaseHttp.PATH, body).onComplete(ar -> {
@@ -99,6 +105,7 @@ public final class BuyerClient {
         /** An accepted purchase: asked for until it is decided. */
         void follow(String requestId) {
             followed = true;
+            lastId = requestId;
             if (gaveUp(requestId)) return;
             call(HttpMethod.GET, PurchaseHttp.PATH + "/" + requestId, null).onComplete(ar -> {
                 if (ar.failed()) {
@@ -141,9 +148,15 @@ public final class BuyerClient {
         }
 
         private boolean gaveUp(String requestId) {
+            if (answer.future().isComplete()) return true;
             if (System.nanoTime() - started <= TimeUnit.MILLISECONDS.toNanos(policy.giveUpMillis())) return false;
             answer.tryComplete(new FinalAnswer(0, NOTHING, requestId, micros(), followed, notFound));
             return true;
+        }
+
+        /** The give-up time has passed with a call still out: no answer, whatever that call brings later. */
+        void giveUp() {
+            answer.tryComplete(new FinalAnswer(0, NOTHING, lastId, micros(), followed, notFound));
         }
 
         private void done(Reply r, JsonObject body, String requestId) {

@@ -46,8 +46,8 @@ class BuyerClientTest {
     }
 
     @AfterEach
-    void stop() {
-        vertx.close().toCompletionStage().toCompletableFuture().join();
+    void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     private void answer(HttpServerRequest req) {
@@ -60,6 +60,7 @@ class BuyerClientTest {
                     req.getHeader("prefer"));
             seen.add(s);
             Scripted r = script.apply(s);
+            if (r == null) return; // no reply, ever
             if (r.retryAfter() > 0) req.response().putHeader("Retry-After", Integer.toString(r.retryAfter()));
             req.response().setStatusCode(r.status()).end(r.body().encode());
         });
@@ -71,10 +72,14 @@ class BuyerClientTest {
 
     private FinalAnswer buy(RetryPolicy policy, int port, String requestId, String bearer) {
         BuyerClient client = new BuyerClient(vertx, PurchaseHttp.client(vertx, 4, 2_000), port, policy, (m, s) -> {});
-        return client.buy(7, bearer == null ? 42 : 0, 1, requestId, bearer)
-                .toCompletionStage()
-                .toCompletableFuture()
-                .join();
+        try {
+            return client.buy(7, bearer == null ? 42 : 0, 1, requestId, bearer)
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("the buyer had no final answer within 30 s", e);
+        }
     }
 
     private static JsonObject status(String requestId, String status) {
@@ -186,5 +191,19 @@ class BuyerClientTest {
         assertThat(a.word()).isEqualTo(FinalAnswer.NO_ANSWER);
         assertThat(a.micros()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toMicros(600));
         assertThat(List.of(a.followed(), a.notFoundWhileFollowing())).containsOnly(false);
+    }
+
+    @Test
+    void aBuyerWhoseCallIsNeverAnsweredGivesUpAfterItsTimeThoughItWaitsForRepliesHoweverLong() {
+        // Given a gateway that takes the purchase and never replies
+        script = s -> null;
+        RetryPolicy unbounded = new RetryPolicy(0, 0, 600, 50, RetryPolicy.Refusal.FINAL, RetryPolicy.Refusal.FINAL);
+        // When a buyer whose calls wait for their reply however long buys there
+        FinalAnswer a = buy(unbounded, "r-6", null);
+        // Then at its give-up time it has no answer, under the id it sent
+        assertThat(a.word()).isEqualTo(FinalAnswer.NO_ANSWER);
+        assertThat(a.requestId()).isEqualTo("r-6");
+        assertThat(a.micros()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toMicros(600));
+        assertThat(seen).hasSize(1);
     }
 }

@@ -211,6 +211,28 @@ class DrawTopologyTest {
     }
 
     @Test
+    void givenTheWindowClosed_thePurchasesHeldBehindTheDraw_areDecidedAfterIt_inTheOrderTheyArrived() {
+        // Given a closed window, and four purchases after it whose accepted times run against their arrival
+        openLottery();
+        aCrowdArrives(); // "after-window" at window end + 100 ms
+        buy("late-a", 501, WINDOW_MS + 700);
+        buy("late-b", 502, WINDOW_MS + 300);
+        buy("late-c", 503, WINDOW_MS + 500);
+        assertThat(soldOut.readValuesToList()).as("held while the draw is due").isEmpty();
+
+        // When the allowance passes and the draw runs
+        driver.advanceWallClockTime(Duration.ofMillis(WINDOW_MS).plus(ALLOWANCE).plusMillis(100));
+
+        // Then the window's purchases are decided first, the held ones after them in arrival order, not time order
+        List<String> answered =
+                soldOut.readValuesToList().stream().map(Outcome::requestId).toList();
+        assertThat(answered.subList(answered.size() - 4, answered.size()))
+                .containsExactly("after-window", "late-a", "late-b", "late-c");
+        assertThat(answered.subList(0, answered.size() - 4))
+                .noneMatch(r -> r.startsWith("late") || r.startsWith("after"));
+    }
+
+    @Test
     void aDrawLargerThanOneTransaction_passesOnAChunkPerTransaction_inTheSameOrder_laterCommandsBehindIt() {
         driver.close();
         start(4); // 35 held commands: nine transactions instead of one

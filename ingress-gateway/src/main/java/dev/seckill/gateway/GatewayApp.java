@@ -67,6 +67,7 @@ public final class GatewayApp implements AutoCloseable {
 
     private final List<HttpServer> servers = new ArrayList<>();
     private HttpServer admin;
+    private HealthRoute health;
     private Vertx vertx;
     private KafkaProducer<String, byte[]> producer;
     private OutcomeView view;
@@ -137,7 +138,7 @@ public final class GatewayApp implements AutoCloseable {
                 new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
                 view);
         Router router = wiring.routes();
-        HealthRoute health = new HealthRoute(vertx, view, redis, readiness);
+        health = new HealthRoute(vertx, view, redis, readiness);
         serviceRoutes(router, health);
         // the admin port first: one taken fails the start before buyers reach the public port
         admin = AdminPort.listen(vertx, health, metrics, settings.get(SharedSettings.ADMIN_HOST), config.metricsPort());
@@ -228,6 +229,7 @@ public final class GatewayApp implements AutoCloseable {
         if (status != null) status.close();
         if (view != null) view.close();
         if (windowLanes != null) windowLanes.close();
+        if (health != null) health.close();
         if (redis != null) redis.close();
         if (vertx != null) vertx.close();
         if (jwt != null) jwt.close();

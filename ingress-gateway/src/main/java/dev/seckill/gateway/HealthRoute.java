@@ -2,11 +2,13 @@ package dev.seckill.gateway;
 
 import dev.seckill.gateway.readside.OutcomeView;
 import dev.seckill.kit.warmup.Readiness;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -24,6 +26,10 @@ final class HealthRoute implements Handler<RoutingContext> {
     /** Redis as the last background ping found it. */
     private volatile boolean redisUp;
 
+    private final long pingTimer;
+    /** The ping on a worker now, if any: {@link #close} waits for it while the event loops still run. */
+    private volatile Future<Boolean> pinging = Future.succeededFuture(true);
+
     HealthRoute(Vertx vertx, OutcomeView view, UnifiedJedis redis, Readiness readiness) {
         this.vertx = vertx;
         this.view = view;
@@ -32,11 +38,23 @@ final class HealthRoute implements Handler<RoutingContext> {
         // Redis is pinged in the background, never while a probe waits: an unreachable Redis (a lost node, not a
         // refused
         // connection) holds a ping for its socket timeout, longer than a kubelet's probe timeout (1 s)
-        vertx.setPeriodic(
-                1,
-                PING_EVERY_MS,
-                id -> vertx.executeBlocking(this::ping, false)
-                        .onComplete(r -> redisUp = r.succeeded() && Boolean.TRUE.equals(r.result())));
+        pingTimer = vertx.setPeriodic(1, PING_EVERY_MS, id -> {
+            pinging = vertx.executeBlocking(this::ping, false);
+            pinging.onComplete(r -> redisUp = r.succeeded() && Boolean.TRUE.equals(r.result()));
+        });
+    }
+
+    /**
+     * Stops the pings, and waits (a second at most) for one on a worker: before Redis and Vert.x close, so no ping
+     * ends on event loops that are gone (Netty's "event executor terminated", printed as a stack trace at exit).
+     */
+    void close() {
+        vertx.cancelTimer(pingTimer);
+        try {
+            pinging.toCompletionStage().toCompletableFuture().get(1, TimeUnit.SECONDS);
+        } catch (Exception stillPinging) {
+            // a Redis that holds the ping past a second: closing Redis next ends it
+        }
     }
 
     private boolean ping() {

@@ -3,7 +3,6 @@ package dev.seckill.infra.cli;
 import static dev.seckill.infra.cli.CliCommand.Option.flag;
 import static dev.seckill.infra.cli.CliCommand.Option.value;
 
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.answer.AnswerBenchmark;
 import dev.seckill.infra.bench.coldstart.ColdStartBenchmark;
 import dev.seckill.infra.bench.decide.DecideBenchmark;
@@ -15,6 +14,7 @@ import dev.seckill.infra.bench.orders.OrdersBenchmark;
 import dev.seckill.infra.bench.strategies.StrategiesBenchmark;
 import dev.seckill.infra.bench.tokens.TokensBenchmark;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import java.io.PrintStream;
 
@@ -44,13 +44,13 @@ public final class BenchCommands {
 
     /** A benchmark's body: its exit code, its report and figures written to {@code o}. */
     private interface Body {
-        int run(Flags f, BenchOutput o) throws Exception;
+        int run(Flags f, ReportOutput o) throws Exception;
     }
 
     /** Parses the command line, runs the benchmark and, with {@code --json}, prints its document on stdout. */
     private static int run(CliCommand command, String[] args, PrintStream out, Body body) throws Exception {
         Flags f = command.parse(args);
-        BenchOutput o = BenchOutput.of(command.words().substring("bench ".length()), f, out, System.err);
+        ReportOutput o = ReportOutput.of(command.words().substring("bench ".length()), f, out, System.err);
         if (!f.has("json")) return body.run(f, o);
         // stdout is the document's alone: a line any part of the run prints to it (a service's Console) goes to stderr
         PrintStream stdout = System.out;

@@ -38,7 +38,8 @@ public final class CliCommands {
             value("goods", "N", "1001"),
             value("seed", "N", "7"),
             value("warmup", "N", "10000"),
-            value("answer", "N").whenAbsent("--requests (0: no time-to-answer run)"));
+            value("answer", "N").whenAbsent("--requests (0: no time-to-answer run)"),
+            JSON);
     public static final CliCommand SALE_OPEN = CliCommand.of(
             "sale open",
             "an open_sale command through <prefix>commands",
@@ -195,15 +196,6 @@ public final class CliCommands {
             value("stream-instances", "N", "1"),
             value("warmup", "N").whenAbsent("SECKILL_GATEWAY_WARMUP_REQUESTS and SECKILL_STREAM_WARMUP_COMMANDS"),
             JSON);
-    public static final CliCommand RUN = new CliCommand(
-            "run",
-            "<service>",
-            List.of(),
-            "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
-    public static final CliCommand TEST = CliCommand.of(
-            "test",
-            "the whole test suite (the launcher runs Maven); --fast: only the tests that need no server",
-            flag("fast"));
 
     public static List<CliCommand> all() {
         return List.of(
@@ -241,10 +233,10 @@ public final class CliCommands {
                 BenchCommands.BENCH_FAIRNESS,
                 BenchCommands.BENCH_TOKENS,
                 CHAOS,
-                RUN,
+                LauncherCommands.RUN,
                 LauncherCommands.IMAGES,
                 LauncherCommands.SECRETS,
                 LauncherCommands.MUTATION,
-                TEST);
+                LauncherCommands.TEST);
     }
 }

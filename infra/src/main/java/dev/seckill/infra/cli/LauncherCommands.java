@@ -1,5 +1,6 @@
 package dev.seckill.infra.cli;
 
+import static dev.seckill.infra.cli.CliCommand.Option.flag;
 import static dev.seckill.infra.cli.CliCommand.Option.value;
 
 import java.util.List;
@@ -28,4 +29,13 @@ final class LauncherCommands {
             "mutation testing (PIT) of the decision code: stock-stream decision/, order-writer store/, the gateway's Door, by"
                     + " their fast"
                     + " tests, on the running stack; reports in <module>/target/pit-reports (docs/quality.md)");
+    static final CliCommand RUN = new CliCommand(
+            "run",
+            "<service>",
+            List.of(),
+            "one service in the foreground: stock-stream | order-writer | gateway | reconciler");
+    static final CliCommand TEST = CliCommand.of(
+            "test",
+            "the whole test suite (the launcher runs Maven); --fast: only the tests that need no server",
+            flag("fast"));
 }

@@ -1,18 +1,16 @@
 package dev.seckill.infra.ops;
 
-import dev.seckill.contracts.outcome.Outcome;
-import dev.seckill.contracts.outcome.OutcomeKind;
 import dev.seckill.infra.harness.AnswerTimes;
 import dev.seckill.infra.harness.Drain;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Html;
 import dev.seckill.infra.harness.HttpLoad;
-import dev.seckill.infra.harness.Latencies;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.harness.stack.LocalStack;
@@ -34,7 +32,9 @@ import java.util.List;
 public final class DemoCommand {
     private DemoCommand() {}
 
-    public static int run(Settings settings, LocalStack stack, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings settings, LocalStack stack, Flags f, PrintStream stdout) throws Exception {
+        ReportOutput json = ReportOutput.ofCommand("demo", f, stdout, System.err);
+        PrintStream out = json.text();
         long stock = f.getLong("stock");
         int buckets = (int) f.getLong("buckets");
         int requests = (int) f.getLong("requests");
@@ -87,7 +87,8 @@ public final class DemoCommand {
                 decided.finish(drained ? load.acceptedIds().size() : 0);
                 double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
                 SaleAudit audit = SaleAudit.of(p, goods, load.acceptedIds(), log.snapshot());
-                print(out, load, audit, log.snapshot(), drained, drainSeconds);
+                DemoReport report = DemoReport.of(load, audit, log.snapshot(), drained, drainSeconds);
+                report.print(out);
                 AnswerTimes answers = answer > 0
                         ? timeToAnswer(out, p, goods + 2, stock, buckets, answer, concurrency, users, seed, load)
                         : null;
@@ -97,7 +98,9 @@ public final class DemoCommand {
                         settings,
                         answers == null ? "" : answerSection(answers, goods + 2),
                         warmup > 0 ? goods + 1 : -1);
-                return audit.ok() && drained ? 0 : 1;
+                json.put("namespace", name);
+                report.put(json, answers);
+                return json.finish(report.ok() ? 0 : 1);
             }
         }
     }
@@ -136,58 +139,6 @@ public final class DemoCommand {
     /** The goods of the report that were sales: all but the JIT warm-up's ({@code warmupGoods}; -1 for none). */
     static List<GoodsReport> theSales(List<GoodsReport> all, long warmupGoods) {
         return all.stream().filter(g -> g.goodsId() != warmupGoods).toList();
-    }
-
-    static void print(
-            PrintStream out,
-            HttpLoad.Result load,
-            SaleAudit a,
-            List<Outcome> outcomes,
-            boolean drained,
-            double drainSeconds) {
-        long[] decisionMs = outcomes.stream()
-                .filter(o -> o.goodsId() == a.goodsId && o.acceptedAt() != null && o.decidedAt() != null)
-                .mapToLong(o -> Duration.between(o.acceptedAt(), o.decidedAt()).toMillis())
-                .sorted()
-                .toArray();
-        out.println();
-        out.println("== flash-sale report ==================================================");
-        out.printf(
-                "requests sent          %,d in %.1f s (%,.0f req/s), transport errors %d%n",
-                load.requests(), load.elapsedNanos() / 1e9, load.requestsPerSecond(), load.errors());
-        out.printf("HTTP status            %s%n", load.byStatus());
-        out.printf(
-                "accepted (202)         %,d (%,.0f accepted/s)%n",
-                load.acceptedIds().size(), load.acceptedPerSecond());
-        out.printf(
-                "accept latency         p50 %.1f ms   p99 %.1f ms   p99.9 %.1f ms%n",
-                load.percentileMillis(50), load.percentileMillis(99), load.percentileMillis(99.9));
-        out.printf(
-                "decision latency       p50 %d ms   p99 %d ms   (acceptedAt -> decidedAt)%n",
-                Latencies.percentile(decisionMs, 50, 0), Latencies.percentile(decisionMs, 99, 0));
-        out.printf(
-                "outcomes               SUCCESS %,d   SOLD_OUT %,d   DUPLICATE %,d   REJECTED %,d%n",
-                a.outcomesByKind.get(OutcomeKind.SUCCESS),
-                a.outcomesByKind.get(OutcomeKind.SOLD_OUT),
-                a.outcomesByKind.get(OutcomeKind.DUPLICATE),
-                a.outcomesByKind.get(OutcomeKind.REJECTED));
-        out.printf("drained                %s in %.1f s after the load%n", drained ? "yes" : "NO", drainSeconds);
-        out.printf("orders in MySQL        %,d (live %,d)%n", a.ordersInDb, a.liveOrdersInDb);
-        out.printf(
-                "ledger entries         %,d (opened %,d, deducted %,d, released %,d)%n",
-                a.ledgerEntries, a.opened, a.deducted, a.released);
-        out.printf(
-                "stock left             Redis %s   DB %s   ledger %d%n",
-                a.redisStock, a.dbStock, a.opened - a.deducted + a.released);
-        out.printf("oversold units         %d%n", a.oversold);
-        out.printf("duplicate buyers       %d%n", a.duplicateBuyers);
-        if (a.ok() && drained) {
-            out.println("invariants             OK: no oversell, one live purchase per buyer, one order per SUCCESS,");
-            out.println("                       Redis = DB = ledger, every accepted request decided exactly once");
-        } else {
-            out.println("invariants             BROKEN (" + a.what() + "):");
-            a.lines().forEach(line -> out.println("  - " + line));
-        }
     }
 
     /**

@@ -31,7 +31,7 @@ class CliCommandTest {
         assertThat(CliCommands.SALE_OPEN.usage())
                 .isEqualTo(
                         "sale open --goods N --stock N [--minutes N --limit N --start-in-seconds N --force --fairness fcfs|lottery|registration --window-ms N --buckets N --namespace NAME]");
-        assertThat(CliCommands.RUN.usage()).isEqualTo("run <service>");
+        assertThat(LauncherCommands.RUN.usage()).isEqualTo("run <service>");
         assertThat(BenchCommands.BENCH_ORDERS.flagNames())
                 .containsExactlyInAnyOrder("orders", "batch", "raw-single", "warmup", "json");
     }

@@ -237,7 +237,7 @@ class CodeShapeTest {
 
     /** What more than one benchmark family uses, kept in {@code bench/} itself. */
     static final List<String> SHARED_BY_BENCHMARKS =
-            List.of("RawLua.java", "BenchTracing.java", "BenchOutput.java", "Targets.java", "TextTable.java");
+            List.of("RawLua.java", "BenchTracing.java", "Targets.java", "TextTable.java");
 
     static boolean mayUse(String from, String to) {
         return from.equals(to) || to.equals("harness") || from.equals("cli");

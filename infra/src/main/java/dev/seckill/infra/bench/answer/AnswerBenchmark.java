@@ -2,7 +2,6 @@ package dev.seckill.infra.bench.answer;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.bench.decide.DecideRun;
@@ -10,6 +9,7 @@ import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -40,7 +40,7 @@ public final class AnswerBenchmark {
 
     record Row(int commitMs, double decisionsPerSecond, AnswerPhases.Figures figures) {}
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int[] intervals = Arrays.stream(f.get("commit-intervals").split(","))
                 .map(String::trim)

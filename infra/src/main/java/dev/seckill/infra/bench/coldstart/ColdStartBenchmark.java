@@ -2,12 +2,12 @@ package dev.seckill.infra.bench.coldstart;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.auth.Jwt;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.infra.harness.Sales;
 import dev.seckill.infra.harness.ServiceProcess;
 import dev.seckill.kit.config.KafkaSettings;
@@ -49,7 +49,7 @@ public final class ColdStartBenchmark {
 
     private ColdStartBenchmark() {}
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int requests = (int) f.getLong("requests");
         int concurrency = (int) f.getLong("concurrency");

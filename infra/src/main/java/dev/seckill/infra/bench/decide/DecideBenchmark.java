@@ -1,12 +1,12 @@
 package dev.seckill.infra.bench.decide;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.BenchTracing;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -30,13 +30,13 @@ import redis.clients.jedis.UnifiedJedis;
 public final class DecideBenchmark {
     private DecideBenchmark() {}
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         try (AutoCloseable tracing = BenchTracing.startIf(f, base, "stock-stream", o.text())) {
             return measure(base, f, o);
         }
     }
 
-    private static int measure(Settings base, Flags f, BenchOutput o) throws Exception {
+    private static int measure(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int n = (int) f.getLong("commands");
         int goodsCount = (int) f.getLong("goods");

@@ -1,11 +1,11 @@
 package dev.seckill.infra.bench.decide;
 
 import dev.seckill.contracts.Topics;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -47,7 +47,7 @@ public final class HotBenchmark {
      */
     record Measured(int buckets, HotPreload.Route route, double rate, double steady, long sold, double streamCpuUs) {}
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int n = (int) f.getCount("commands");
         int warmup = (int) f.getCount("warmup");

@@ -1,7 +1,6 @@
 package dev.seckill.infra.bench.fairness;
 
 import dev.seckill.contracts.fair.Fairness;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.harness.FairSplit;
 import dev.seckill.infra.harness.Flags;
@@ -9,6 +8,7 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.stock.StockStreamSettings;
@@ -46,7 +46,7 @@ public final class FairnessBenchmark {
                     + " not tested");
     }
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int buyers = (int) f.getLong("buyers");
         long units = f.getLong("units");

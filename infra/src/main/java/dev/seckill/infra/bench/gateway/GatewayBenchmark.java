@@ -2,13 +2,13 @@ package dev.seckill.infra.bench.gateway;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.gateway.GatewaySettings;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.BenchTracing;
 import dev.seckill.infra.bench.Targets;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.HttpLoad;
 import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
@@ -42,13 +42,13 @@ public final class GatewayBenchmark {
         };
     }
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         try (AutoCloseable tracing = BenchTracing.startIf(f, base, "ingress-gateway", o.text())) {
             return measure(base, f, o);
         }
     }
 
-    private static int measure(Settings base, Flags f, BenchOutput o) throws Exception {
+    private static int measure(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         String generator = f.get("generator");
         GatewayRun.Load load = new GatewayRun.Load(

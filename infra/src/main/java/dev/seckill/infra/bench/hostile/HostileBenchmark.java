@@ -3,13 +3,13 @@ package dev.seckill.infra.bench.hostile;
 import dev.seckill.contracts.command.CommandRules;
 import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.bench.hostile.HostilePhases.Figures;
 import dev.seckill.infra.bench.hostile.HostilePhases.Shape;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.infra.harness.Pipeline;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
@@ -43,7 +43,7 @@ public final class HostileBenchmark {
 
     static final int CLAIM_SAMPLE = 200;
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int buyers = (int) f.getLong("buyers");
         long stock = f.getLong("stock");

@@ -4,11 +4,11 @@ import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.ledger.LedgerEntry;
 import dev.seckill.contracts.ledger.LedgerType;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.PreloadProducer;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.order.OrderWriterApp;
@@ -35,7 +35,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class OrdersBenchmark {
     private OrdersBenchmark() {}
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int n = (int) f.getLong("orders");
         int rawSingle = (int) f.getLong("raw-single");

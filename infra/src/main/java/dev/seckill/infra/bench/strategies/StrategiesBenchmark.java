@@ -1,8 +1,8 @@
 package dev.seckill.infra.bench.strategies;
 
 import dev.seckill.contracts.command.OpenSale;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.infra.harness.buyers.Answer;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
@@ -46,7 +46,7 @@ public final class StrategiesBenchmark {
         }
     }
 
-    public static int run(Settings base, Flags f, BenchOutput o) throws Exception {
+    public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         StrategyRun.Workload w = new StrategyRun.Workload(
                 f.getLong("stock"),

@@ -1,8 +1,8 @@
 package dev.seckill.infra.bench.tokens;
 
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.ProgressBar;
+import dev.seckill.infra.harness.ReportOutput;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +29,7 @@ public final class TokensBenchmark {
     /** One measured case: µs per token and JMH's 99.9% error. */
     record Cost(double micros, double error) {}
 
-    public static int run(Flags f, BenchOutput o) throws RunnerException {
+    public static int run(Flags f, ReportOutput o) throws RunnerException {
         PrintStream out = o.text();
         int seconds = (int) f.getCount("seconds");
         int warmup = (int) f.getCount("warmup");

@@ -52,7 +52,7 @@ class HostileBenchmarkTest {
                     "--report",
                     report.toString()
                 }),
-                dev.seckill.infra.bench.BenchOutput.text(new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+                dev.seckill.infra.harness.ReportOutput.text(new PrintStream(bytes, true, StandardCharsets.UTF_8)));
 
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(out).isZero();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.seckill.contracts.Json;
-import dev.seckill.infra.bench.BenchOutput;
 import dev.seckill.infra.cli.BenchCommands;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.db.JdbcUrls;
 import dev.seckill.stack.KafkaFixture;
@@ -60,7 +60,7 @@ class StrategiesBenchmarkTest {
             "--json"
         };
         var flags = BenchCommands.BENCH_STRATEGIES.parse(args);
-        BenchOutput output = BenchOutput.of(
+        ReportOutput output = ReportOutput.of(
                 "strategies",
                 flags,
                 new PrintStream(json, true, StandardCharsets.UTF_8),

@@ -1,4 +1,4 @@
-package dev.seckill.infra.bench;
+package dev.seckill.infra.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,13 +19,13 @@ import org.junit.jupiter.api.Test;
  * the notes' stream, and without {@code --json} stdout holds the report alone.
  */
 @Tag("fast")
-class BenchOutputTest {
+class ReportOutputTest {
     @Test
     void aDocumentHoldsTheFlagsAndFiguresWithNoNonFiniteNumber() throws Exception {
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         ByteArrayOutputStream notes = new ByteArrayOutputStream();
         var flags = BenchCommands.BENCH_HOT.parse(new String[] {"bench", "hot", "--buckets", "1,2", "--json"});
-        BenchOutput o = BenchOutput.of(
+        ReportOutput o = ReportOutput.of(
                 "hot",
                 flags,
                 new PrintStream(stdout, true, StandardCharsets.UTF_8),
@@ -56,7 +56,8 @@ class BenchOutputTest {
     void withoutJsonTheReportIsStdoutsAlone() {
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         var flags = BenchCommands.BENCH_HOT.parse(new String[] {"bench", "hot"});
-        BenchOutput o = BenchOutput.of("hot", flags, new PrintStream(stdout, true, StandardCharsets.UTF_8), System.err);
+        ReportOutput o =
+                ReportOutput.of("hot", flags, new PrintStream(stdout, true, StandardCharsets.UTF_8), System.err);
         o.text().println("== bench hot ==");
         o.put("ratio", 1.0);
         assertThat(o.finish(0)).isZero();

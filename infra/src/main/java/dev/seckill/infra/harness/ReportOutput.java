@@ -1,24 +1,23 @@
-package dev.seckill.infra.bench;
+package dev.seckill.infra.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.seckill.infra.harness.Flags;
-import dev.seckill.infra.harness.JsonOutput;
 import java.io.PrintStream;
 
 /**
- * Where a benchmark writes. Its report goes to {@link #text()}: stdout — or stderr with {@code --json}, when stdout gets
- * one JSON document instead: {@code {"benchmark", "flags", ...}} and each figure the report prints, by name ({@link
- * #put}), with the reference measured in the same run beside it. Progress bars and notes go to stderr either way.
+ * Where a command that reports measured figures writes — every benchmark, and {@code demo}. Its report goes to {@link
+ * #text()}: stdout — or stderr with {@code --json}, when stdout gets one JSON document instead: {@code {"benchmark" (or
+ * "command"), "flags", ...}} and each figure the report prints, by name ({@link #put}), with the reference measured in
+ * the same run beside it. Progress bars and notes go to stderr either way.
  */
-public final class BenchOutput {
+public final class ReportOutput {
     private final PrintStream stdout;
     private final PrintStream text;
     private final ObjectNode document;
 
-    private BenchOutput(PrintStream stdout, PrintStream text, ObjectNode document) {
+    private ReportOutput(PrintStream stdout, PrintStream text, ObjectNode document) {
         this.stdout = stdout;
         this.text = text;
         this.document = document;
@@ -28,20 +27,29 @@ public final class BenchOutput {
      * The output of {@code ./seckill bench <benchmark>} run with {@code f}: the report on {@code stdout}; with {@code
      * --json} the report on {@code notes} (stderr) and the document on {@code stdout}.
      */
-    public static BenchOutput of(String benchmark, Flags f, PrintStream stdout, PrintStream notes) {
-        if (!f.has("json")) return new BenchOutput(stdout, stdout, null);
+    public static ReportOutput of(String benchmark, Flags f, PrintStream stdout, PrintStream notes) {
+        return of("benchmark", benchmark, f, stdout, notes);
+    }
+
+    /** The output of {@code ./seckill <command>} (not a benchmark) run with {@code f}: as {@link #of}'s. */
+    public static ReportOutput ofCommand(String command, Flags f, PrintStream stdout, PrintStream notes) {
+        return of("command", command, f, stdout, notes);
+    }
+
+    private static ReportOutput of(String kind, String name, Flags f, PrintStream stdout, PrintStream notes) {
+        if (!f.has("json")) return new ReportOutput(stdout, stdout, null);
         ObjectNode document = JsonOutput.object();
-        document.put("benchmark", benchmark);
+        document.put(kind, name);
         ObjectNode flags = document.putObject("flags");
-        f.effective().forEach((name, value) -> {
-            if (!name.equals("json")) flags.put(name, value);
+        f.effective().forEach((flag, value) -> {
+            if (!flag.equals("json")) flags.put(flag, value);
         });
-        return new BenchOutput(stdout, notes, document);
+        return new ReportOutput(stdout, notes, document);
     }
 
     /** A report on {@code out} alone (a benchmark run from code, not from the CLI). */
-    public static BenchOutput text(PrintStream out) {
-        return new BenchOutput(out, out, null);
+    public static ReportOutput text(PrintStream out) {
+        return new ReportOutput(out, out, null);
     }
 
     /** Where the report's lines go. */
@@ -53,7 +61,7 @@ public final class BenchOutput {
      * A figure of the run under {@code name}: a number, a string, a record or a list of them (as the contracts' mapper
      * writes them). Nothing without {@code --json}.
      */
-    public BenchOutput put(String name, Object value) {
+    public ReportOutput put(String name, Object value) {
         if (document != null) document.set(name, finite(JsonOutput.tree(value)));
         return this;
     }

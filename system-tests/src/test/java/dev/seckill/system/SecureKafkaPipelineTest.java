@@ -90,8 +90,7 @@ class SecureKafkaPipelineTest {
         }
         kafka.createUsers(users);
         // the namespace's own Kafka clients (its audits, the outcome log) are the operator's tools
-        Settings base = Settings.with(Map.of("gateway.port", "0", "gateway.metrics.port", "0", "topic.partitions", "2"))
-                .and(as(Role.OPERATOR));
+        Settings base = TestNamespaces.onBroker(2, Map.of()).and(as(Role.OPERATOR));
         ns = TestNamespaces.create(
                 base, "secure-" + UUID.randomUUID().toString().substring(0, 8));
         // the topics, then the ACLs as an operator applies them on a secured cluster: the shipped script, run with

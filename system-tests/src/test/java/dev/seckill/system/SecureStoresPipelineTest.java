@@ -15,7 +15,6 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.reconcile.Reconciler;
-import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.LocalTls;
 import dev.seckill.stack.MariaDbServer;
 import dev.seckill.stack.SecureRedis;
@@ -85,21 +84,15 @@ class SecureStoresPipelineTest {
             st.execute("GRANT ALL ON `" + database + "`.* TO 'seckill'@'%'");
         }
 
-        Settings base = Settings.with(Map.of(
-                        Settings.KAFKA_BOOTSTRAP,
-                        KafkaFixture.bootstrap(),
-                        Settings.DB_URL,
-                        tlsDbUrl("seckill") + "&sslMode=VERIFY_IDENTITY",
-                        Settings.DB_USER,
-                        "seckill",
-                        Settings.DB_PASSWORD,
-                        dbPassword,
-                        "gateway.port",
-                        "0",
-                        "gateway.metrics.port",
-                        "0",
-                        "topic.partitions",
-                        "2"))
+        Settings base = TestNamespaces.inProcess(
+                        2,
+                        Map.of(
+                                Settings.DB_URL,
+                                tlsDbUrl("seckill") + "&sslMode=VERIFY_IDENTITY",
+                                Settings.DB_USER,
+                                "seckill",
+                                Settings.DB_PASSWORD,
+                                dbPassword))
                 .and(redisAs("seckill-operator")); // the tests' own reads and clean-up are the operator's
         ns = Namespace.create(base, name);
         assertThat(ns.database()).isEqualTo(database);

@@ -37,6 +37,15 @@ public final class TestNamespaces implements AfterAllCallback {
     public static Settings inProcess(int partitions, Map<String, String> more) {
         Map<String, String> all = new HashMap<>(more);
         all.put(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap());
+        return onBroker(partitions, all);
+    }
+
+    /**
+     * The settings of an in-process pipeline on a broker the test names in {@code more} (a secured cluster of its
+     * own): the gateway and its admin port on free ports, {@code partitions} partitions per topic, and {@code more}.
+     */
+    public static Settings onBroker(int partitions, Map<String, String> more) {
+        Map<String, String> all = new HashMap<>(more);
         all.put("gateway.port", "0");
         all.put("gateway.metrics.port", "0");
         all.put("topic.partitions", Integer.toString(partitions));

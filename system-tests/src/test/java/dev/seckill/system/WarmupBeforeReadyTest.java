@@ -12,7 +12,6 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.observability.MetricsServer;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.warmup.Readiness;
-import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.StockStreamApp;
 import dev.seckill.stock.StreamWarmup;
 import java.net.URI;
@@ -48,18 +47,9 @@ class WarmupBeforeReadyTest {
     void servicesWarmThemselvesWithoutTouchingTheSale_thenAPurchaseSucceeds() throws Exception {
         String secret = UUID.randomUUID() + "-" + UUID.randomUUID();
         Namespace ns = TestNamespaces.create(
-                Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap())),
+                TestNamespaces.inProcess(2, Map.of("gateway.auth.secret", secret, "stream.threads", "1")),
                 "warm-" + UUID.randomUUID().toString().substring(0, 8));
-        Settings s = ns.settings()
-                .and(Map.of(
-                        "gateway.port",
-                        "0",
-                        "gateway.metrics.port",
-                        "0",
-                        "gateway.auth.secret",
-                        secret,
-                        "stream.threads",
-                        "1"));
+        Settings s = ns.settings();
         Topics topics = new Topics(s.topicPrefix());
         Readiness streamReadiness = new Readiness(Readiness.State.STARTING);
         var registry = MetricsServer.newRegistry();

@@ -83,6 +83,7 @@ final class ResultTables {
             case "bench hot" -> hot(b, runs);
             case "bench strategies" -> strategies(b, runs);
             case "chaos" -> chaos(b, runs);
+            case "demo" -> DemoResultTable.render(b, runs);
             default -> throw new IllegalArgumentException("no results table for '" + kind + "' yet");
         };
     }
@@ -229,7 +230,7 @@ final class ResultTables {
         throw new IllegalArgumentException("not a --json document of a command: no 'benchmark' or 'command'");
     }
 
-    private static String joined(List<JsonNode> runs, Function<JsonNode, String> cell) {
+    static String joined(List<JsonNode> runs, Function<JsonNode, String> cell) {
         return String.join(" / ", runs.stream().map(cell).toList());
     }
 
@@ -237,7 +238,7 @@ final class ResultTables {
         return joined(rows, cell);
     }
 
-    private static String number(JsonNode n, int decimals) {
+    static String number(JsonNode n, int decimals) {
         if (n.isMissingNode() || n.isNull()) return "-";
         return String.format(Locale.ROOT, "%,." + decimals + "f", n.asDouble());
     }

@@ -82,6 +82,41 @@ class ResultTablesTest {
     }
 
     @Test
+    void aDemoTableShowsTheReportsFiguresARowEach_aColumnPerRun() throws IOException {
+        // Given two demo runs, the second with its invariants broken and no time-to-answer run
+        write("demo-1.json", """
+                {"command":"demo","flags":{"requests":"50000","seed":"7"},"namespace":"demo-1",
+                 "load":{"requestsPerSecond":5077.2,"accepted":20417,"acceptP50Ms":76.91,"acceptP99Ms":398.9},
+                 "decisionP50Ms":40,"decisionP99Ms":340,
+                 "outcomes":{"SUCCESS":1000,"SOLD_OUT":18000,"DUPLICATE":1417,"REJECTED":0},
+                 "orders":{"all":1000,"live":1000},"stockLeft":{"redis":0,"db":0,"ledger":0},
+                 "oversold":0,"duplicateBuyers":0,"invariantsHeld":true,
+                 "timeToAnswer":{"p50Ms":40.12,"p99Ms":340.4,"within100Ms":0.962}}
+                """);
+        write("demo-2.json", """
+                {"command":"demo","flags":{"requests":"50000","seed":"7"},"namespace":"demo-2",
+                 "load":{"requestsPerSecond":4000,"accepted":20000,"acceptP50Ms":80,"acceptP99Ms":400},
+                 "decisionP50Ms":41,"decisionP99Ms":350,
+                 "outcomes":{"SUCCESS":1001,"SOLD_OUT":17999,"DUPLICATE":1000,"REJECTED":0},
+                 "orders":{"all":1001,"live":1001},"stockLeft":{"redis":0,"db":0,"ledger":-1},
+                 "oversold":1,"duplicateBuyers":0,"invariantsHeld":false,"timeToAnswer":null}
+                """);
+        // When their block is rendered
+        String made = ResultTables.render("<!-- results: demo-1.json demo-2.json -->\n<!-- /results -->\n", dir);
+        // Then a row per figure, the runs side by side, "-" where a run measured nothing
+        assertThat(made)
+                .contains("`./seckill demo --requests 50000 --seed 7 --json`, 2 runs, one after the other")
+                .contains("| figure | run 1 | run 2 |")
+                .contains("| accept latency p50 / p99 ms | 76.9 / 398.9 | 80.0 / 400.0 |")
+                .contains("| time to answer p50 / p99 ms (Prefer: wait) | 40.1 / 340.4 | - / - |")
+                .contains("| knew within 100 ms | 96.2% | - |")
+                .contains("| SUCCESS / SOLD_OUT / DUPLICATE / REJECTED | 1,000 / 18,000 / 1,417 / 0 | 1,001 / 17,999 /"
+                        + " 1,000 / 0 |")
+                .contains("| oversold / duplicate buyers | 0 / 0 | 1 / 0 |")
+                .contains("| invariants | held | BROKEN |");
+    }
+
+    @Test
     void aChaosTableShowsAVerdictPerScenarioAndRun() throws IOException {
         write("chaos.json", """
                 {"command":"chaos","flags":{"buckets":"3","scenario":"kill-stream,retries"},"brokers":1,"passed":false,

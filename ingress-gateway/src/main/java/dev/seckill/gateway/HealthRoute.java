@@ -30,6 +30,8 @@ final class HealthRoute implements Handler<RoutingContext> {
     /** The ping on a worker now, if any: {@link #close} waits for it while the event loops still run. */
     private volatile Future<Boolean> pinging = Future.succeededFuture(true);
 
+    private boolean closed;
+
     HealthRoute(Vertx vertx, OutcomeView view, UnifiedJedis redis, Readiness readiness) {
         this.vertx = vertx;
         this.view = view;
@@ -39,7 +41,10 @@ final class HealthRoute implements Handler<RoutingContext> {
         // refused
         // connection) holds a ping for its socket timeout, longer than a kubelet's probe timeout (1 s)
         pingTimer = vertx.setPeriodic(1, PING_EVERY_MS, id -> {
-            pinging = vertx.executeBlocking(this::ping, false);
+            synchronized (this) {
+                if (closed) return; // a tick that ran as close() cancelled the timer
+                pinging = vertx.executeBlocking(this::ping, false);
+            }
             pinging.onComplete(r -> redisUp = r.succeeded() && Boolean.TRUE.equals(r.result()));
         });
     }
@@ -49,9 +54,14 @@ final class HealthRoute implements Handler<RoutingContext> {
      * ends on event loops that are gone (Netty's "event executor terminated", printed as a stack trace at exit).
      */
     void close() {
-        vertx.cancelTimer(pingTimer);
+        Future<Boolean> last;
+        synchronized (this) {
+            closed = true;
+            vertx.cancelTimer(pingTimer);
+            last = pinging;
+        }
         try {
-            pinging.toCompletionStage().toCompletableFuture().get(1, TimeUnit.SECONDS);
+            last.toCompletionStage().toCompletableFuture().get(1, TimeUnit.SECONDS);
         } catch (Exception stillPinging) {
             // a Redis that holds the ping past a second: closing Redis next ends it
         }

@@ -3,6 +3,9 @@ package dev.seckill.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.seckill.contracts.Json;
 import dev.seckill.contracts.command.Purchase;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.cli.Seckill;
@@ -10,17 +13,24 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.Namespaces;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.kafka.ReliableProducers;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Nothing but the user's work in what they read: each command's happy path, run as the CLI runs it against a live
@@ -35,6 +45,12 @@ class HappyPathsTest {
             Pattern.compile("(?m)^\\s+at [\\w.$/]+\\(|^Exception in thread|^Caused by: |^[\\w.$]+(Exception|Error): ");
 
     record Run(String command, int exit, String out, String err) {}
+
+    /** A reader of exactly one JSON document: anything after it fails the read. */
+    static final ObjectReader ONE_DOCUMENT = Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    @TempDir
+    Path dir;
 
     @Test
     void everyCommandsHappyPathExitsZeroWithoutAStackTrace() throws Exception {
@@ -97,6 +113,34 @@ class HappyPathsTest {
                     "--json"));
             runs.add(run(s, "status"));
             runs.add(run(s, "status", "--json"));
+            // a letter the stream cannot read, then the operator's dead-letter commands on it
+            try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(s)) {
+                producer.send(new ProducerRecord<>(
+                                p.topics().commands(),
+                                Long.toString(goods),
+                                "{\"type\":\"purchase\",oops".getBytes(StandardCharsets.UTF_8)))
+                        .get(30, TimeUnit.SECONDS);
+            }
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> run(s, "dlq", "list", "--json").out().contains("\"at\""));
+            String at = Json.MAPPER
+                    .readTree(run(s, "dlq", "list", "--json").out())
+                    .findValue("at")
+                    .asText();
+            runs.add(run(s, "dlq", "show", "--at", at));
+            runs.add(run(s, "dlq", "resend", "--at", at));
+            runs.add(run(
+                    s,
+                    "report",
+                    "--goods",
+                    Long.toString(goods),
+                    "--html",
+                    dir.resolve("report.html").toString()));
+            runs.add(run(s, "sql", "--export", dir.resolve("parquet").toString()));
+            // a replay drill of the namespace's window, then its removal
+            String drill = "happy" + UUID.randomUUID().toString().substring(0, 6);
+            runs.add(run(s, "replay", "--as", drill, "--json"));
+            runs.add(run(s, "replay", "clean", "--as", drill));
             runs.add(run(s, "sale", "close", "--goods", Long.toString(goods)));
             runs.add(run(
                     base,
@@ -150,22 +194,21 @@ class HappyPathsTest {
                     "200",
                     "--json");
             runs.add(demo);
-            String demoNamespace = dev.seckill.contracts.Json.MAPPER
-                    .readTree(demo.out())
-                    .path("namespace")
-                    .asText("");
-            if (!demoNamespace.isEmpty()) {
+            // read off its first line on stderr, so it is removed even when stdout is not the one document it should be
+            Matcher named = Pattern.compile("namespace\\s+(demo-[0-9-]+)").matcher(demo.err());
+            if (named.find()) {
+                String demoNamespace = named.group(1);
                 new Namespaces(base).clean(demoNamespace);
-                java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(
+                java.nio.file.Files.deleteIfExists(Path.of(
                         base.get(dev.seckill.infra.harness.ToolSettings.HOME), "reports", demoNamespace + ".html"));
             }
         } finally {
             new Namespaces(base).clean(ns.name());
         }
-        assertThat(runs).hasSize(23);
+        assertThat(runs).hasSize(29);
         for (Run r : runs) {
             if (r.command().contains("--json"))
-                assertThat(dev.seckill.contracts.Json.MAPPER.readTree(r.out()))
+                assertThat(ONE_DOCUMENT.readTree(r.out()))
                         .as(r.command() + " prints one JSON document:\n" + r.out())
                         .isNotNull();
             assertThat(r.exit()).as(r.command() + " exit; stderr:\n" + r.err()).isZero();
@@ -191,12 +234,17 @@ class HappyPathsTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream savedErr = System.err;
+        PrintStream savedOut = System.out;
+        // stdout as the CLI has it: the stream the command writes to is System.out, so a stray line lands in it too
+        PrintStream stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        System.setOut(stdout);
         int exit;
         try {
-            exit = Seckill.run(settings, args, new PrintStream(out, true, StandardCharsets.UTF_8));
+            exit = Seckill.run(settings, args, stdout);
         } finally {
             System.setErr(savedErr);
+            System.setOut(savedOut);
         }
         return new Run(
                 String.join(" ", args),

@@ -230,7 +230,7 @@ final class ResultTables {
         throw new IllegalArgumentException("not a --json document of a command: no 'benchmark' or 'command'");
     }
 
-    static String joined(List<JsonNode> runs, Function<JsonNode, String> cell) {
+    private static String joined(List<JsonNode> runs, Function<JsonNode, String> cell) {
         return String.join(" / ", runs.stream().map(cell).toList());
     }
 

@@ -101,9 +101,7 @@ public final class Seckill {
                     return StatusCommand.run(all, CliCommands.STATUS.parse(args), out);
                 }
                 case "demo" -> {
-                    Flags f = CliCommands.DEMO.parse(args); // --json: the stack's lines on stderr, stdout the document
-                    return DemoCommand.run(
-                            settings, new LocalStack(settings, home, f.has("json") ? System.err : out), f, out);
+                    return DemoCommand.run(settings, home, CliCommands.DEMO.parse(args), out);
                 }
                 case "sale" -> {
                     if (args.length < 2) throw new Flags.UsageError("sale needs 'open' or 'close'");

@@ -32,8 +32,20 @@ import java.util.List;
 public final class DemoCommand {
     private DemoCommand() {}
 
-    public static int run(Settings settings, LocalStack stack, Flags f, PrintStream stdout) throws Exception {
+    public static int run(Settings settings, Path home, Flags f, PrintStream stdout) throws Exception {
         ReportOutput json = ReportOutput.ofCommand("demo", f, stdout, System.err);
+        if (!json.json()) return run(settings, new LocalStack(settings, home, stdout), f, json);
+        // stdout is the document's alone: a line any part of the run prints to it (a service's Console) goes to stderr
+        PrintStream saved = System.out;
+        System.setOut(System.err);
+        try {
+            return run(settings, new LocalStack(settings, home, System.err), f, json);
+        } finally {
+            System.setOut(saved);
+        }
+    }
+
+    private static int run(Settings settings, LocalStack stack, Flags f, ReportOutput json) throws Exception {
         PrintStream out = json.text();
         long stock = f.getLong("stock");
         int buckets = (int) f.getLong("buckets");

@@ -105,7 +105,10 @@ record DemoReport(HttpLoad.Result load, SaleAudit audit, long[] decisionMs, bool
         for (OutcomeKind k : OutcomeKind.values()) outcomes.put(k.name(), a.outcomesByKind.getOrDefault(k, 0L));
         o.put("outcomes", outcomes);
         o.put("drained", drained).put("drainSeconds", drainSeconds);
-        o.put("orders", Map.of("all", a.ordersInDb, "live", a.liveOrdersInDb));
+        Map<String, Long> orders = new LinkedHashMap<>();
+        orders.put("all", a.ordersInDb);
+        orders.put("live", a.liveOrdersInDb);
+        o.put("orders", orders);
         Map<String, Long> ledger = new LinkedHashMap<>();
         ledger.put("entries", a.ledgerEntries);
         ledger.put("opened", a.opened);

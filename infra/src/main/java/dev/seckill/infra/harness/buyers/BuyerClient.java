@@ -53,6 +53,7 @@ public final class BuyerClient {
     public Future<FinalAnswer> buy(long goods, long user, int quantity, String requestId, String bearer) {
         Promise<FinalAnswer> answer = Promise.promise();
         Purchase purchase = new Purchase(answer, goods, user, quantity, bearer, System.nanoTime());
+        purchase.lastId = requestId;
         long deadline = vertx.setTimer(policy.giveUpMillis(), t -> purchase.giveUp());
         answer.future().onComplete(done -> vertx.cancelTimer(deadline));
         purchase.post(requestId);
@@ -142,9 +143,19 @@ public final class BuyerClient {
                             bearer,
                             body == null ? null : Buffer.buffer(body),
                             policy.waitSeconds(),
-                            policy.replyMillis())
+                            replyMillis())
                     .andThen(ar ->
                             onReply.accept(method, ar.succeeded() ? ar.result().status() : 0));
+        }
+
+        /**
+         * How long this call may wait for its reply: the policy's time, or when it has none, what is left of the
+         * give-up time — a call abandoned at the give-up time must not hold its pooled connection after it.
+         */
+        private long replyMillis() {
+            if (policy.replyMillis() > 0) return policy.replyMillis();
+            long left = policy.giveUpMillis() - (System.nanoTime() - started) / 1_000_000;
+            return Math.max(1, left);
         }
 
         private boolean gaveUp(String requestId) {

@@ -208,14 +208,12 @@ class HappyPathsTest {
         assertThat(runs).hasSize(29);
         for (Run r : runs) {
             if (r.command().contains("--json"))
-                assertThat(ONE_DOCUMENT.readTree(r.out()))
-                        .as(r.command() + " prints one JSON document:\n" + r.out())
-                        .isNotNull();
+                assertThat(oneDocument(r)).as(r.command()).isTrue();
             assertThat(r.exit()).as(r.command() + " exit; stderr:\n" + r.err()).isZero();
             assertThat(STACK_TRACE.matcher(r.err()).find())
                     .as(r.command() + " printed a stack trace on stderr:\n" + r.err())
                     .isFalse();
-            assertThat(STACK_TRACE.matcher(r.out()).find())
+            assertThat(STACK_TRACE.matcher(withoutTestLog(r.out())).find())
                     .as(r.command() + " printed a stack trace on stdout:\n" + r.out())
                     .isFalse();
         }
@@ -227,6 +225,37 @@ class HappyPathsTest {
         assertThat(STACK_TRACE.matcher(trace).find()).isTrue();
         assertThat(STACK_TRACE.matcher("goods 5701  SUCCESS 3  SOLD_OUT 202\n").find())
                 .isFalse();
+        // a test log event, its exception too, is not the command's stdout; a trace printed after it is
+        String logged =
+                "16:20:05.123 WARN  [main] d.s.X - slow\njava.lang.IllegalStateException: x\n\tat a.B.c(B.java:1)\n";
+        assertThat(withoutTestLog(logged + "{\"a\":1}\n")).isEqualTo("{\"a\":1}\n");
+        assertThat(STACK_TRACE.matcher(withoutTestLog(logged + trace)).find()).isTrue();
+    }
+
+    /**
+     * Whether {@code r}'s stdout is exactly one JSON document, but for this module's log lines (logback-test.xml logs
+     * to stdout; the CLI's own logback.xml sends its console to stderr).
+     */
+    static boolean oneDocument(Run r) {
+        try {
+            return ONE_DOCUMENT.readTree(withoutTestLog(r.out())) != null;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(
+                    r.command() + " does not print one JSON document (" + e.getOriginalMessage() + "):\n" + r.out());
+        }
+    }
+
+    /**
+     * A log event of this module's test pattern ({@code HH:mm:ss.SSS LEVEL [thread] logger - message}) with the
+     * exception lines logback prints under it.
+     */
+    static final Pattern TEST_LOG_EVENT =
+            Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (TRACE|DEBUG|INFO |WARN |ERROR) \\[.*(\\R|$)"
+                    + "((\\s+at |\\s+\\.\\.\\. \\d+ |Caused by: |[\\w.$]+(Exception|Error)\\b).*(\\R|$))*");
+
+    /** {@code out} without this module's log events: what the CLI's stdout holds (its logback logs to stderr). */
+    static String withoutTestLog(String out) {
+        return TEST_LOG_EVENT.matcher(out).replaceAll("");
     }
 
     /** One command as the CLI runs it, stdout and stderr (the logs' console too) captured. */

@@ -15,6 +15,7 @@ import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommittedRecords;
 import dev.seckill.stock.support.StreamProcess;
+import dev.seckill.stock.support.TestTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,14 +31,21 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Two stock-stream instances share the partitions; one is stopped mid-sale: no oversell, no lost or double outcome. */
 class RebalanceTest {
+    private final TestTopics topicsMade = new TestTopics();
+
+    @AfterEach
+    void deleteTheTopicsMade() throws Exception {
+        topicsMade.deleteAll();
+    }
 
     @Test
     void twoInstancesOneStoppedMidSale() throws Exception {
-        String prefix = "rebal-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        String prefix = topicsMade.note("rebal-" + UUID.randomUUID().toString().substring(0, 8) + ".");
         Topics topics = new Topics(prefix);
         TopicProvisioner.ensure(KafkaFixture.settings(), topics, 6);
         long[] goods = {6001, 6002, 6003, 6004, 6005, 6006};

@@ -11,6 +11,7 @@ import dev.seckill.stack.RedisServer;
 import dev.seckill.stack.ServerProcess;
 import dev.seckill.stock.decision.TestRedis;
 import dev.seckill.stock.support.CommandLog;
+import dev.seckill.stock.support.TestTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Protocol;
@@ -29,6 +31,13 @@ import redis.clients.jedis.RedisClient;
  * same outcomes as against a standalone Redis, with no CROSSSLOT errors (every script's keys share a hash tag).
  */
 class RedisClusterTest {
+    private final TestTopics topicsMade = new TestTopics();
+
+    @AfterEach
+    void deleteTheTopicsMade() throws Exception {
+        topicsMade.deleteAll();
+    }
+
     static final List<RedisServer> nodes = new ArrayList<>();
     static String seeds;
 
@@ -80,8 +89,10 @@ class RedisClusterTest {
 
     @Test
     void theSameSaleOnAClusterDecidesTheSame() {
-        Topics a = new Topics("cluster-a-" + UUID.randomUUID().toString().substring(0, 6) + ".");
-        Topics b = new Topics("cluster-b-" + UUID.randomUUID().toString().substring(0, 6) + ".");
+        Topics a = new Topics(
+                topicsMade.note("cluster-a-" + UUID.randomUUID().toString().substring(0, 6) + "."));
+        Topics b = new Topics(
+                topicsMade.note("cluster-b-" + UUID.randomUUID().toString().substring(0, 6) + "."));
         TopicProvisioner.ensure(KafkaFixture.settings(), a, 3);
         TopicProvisioner.ensure(KafkaFixture.settings(), b, 3);
         int purchases = CommandLog.write(KafkaFixture.bootstrap(), a, 8001, 6, 500, 11);

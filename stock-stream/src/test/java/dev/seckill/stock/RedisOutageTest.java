@@ -17,6 +17,7 @@ import dev.seckill.stack.KafkaFixture;
 import dev.seckill.stack.RedisServer;
 import dev.seckill.stack.ServerProcess;
 import dev.seckill.stock.support.CommittedRecords;
+import dev.seckill.stock.support.TestTopics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
@@ -42,6 +44,12 @@ import redis.clients.jedis.RedisClient;
  * requestId ends with exactly one outcome and the stock is exact.
  */
 class RedisOutageTest {
+    private final TestTopics topicsMade = new TestTopics();
+
+    @AfterEach
+    void deleteTheTopicsMade() throws Exception {
+        topicsMade.deleteAll();
+    }
 
     @Test
     void theStreamWaitsForRedisAndResumes() throws Exception {
@@ -49,7 +57,7 @@ class RedisOutageTest {
         var dir = Files.createTempDirectory("redis-outage-");
         List<String> aof = List.of("--appendonly", "yes", "--appendfsync", "always");
         RedisServer redis = new RedisServer(port, dir, aof).start();
-        String prefix = "outage-" + UUID.randomUUID().toString().substring(0, 6) + ".";
+        String prefix = topicsMade.note("outage-" + UUID.randomUUID().toString().substring(0, 6) + ".");
         Topics topics = new Topics(prefix);
         TopicProvisioner.ensure(KafkaFixture.settings(), topics, 2);
         Settings s = Settings.with(Map.of(

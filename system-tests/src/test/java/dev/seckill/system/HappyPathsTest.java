@@ -141,7 +141,7 @@ class HappyPathsTest {
             String drill = "happy" + UUID.randomUUID().toString().substring(0, 6);
             runs.add(run(s, "replay", "--as", drill, "--json"));
             runs.add(run(s, "replay", "clean", "--as", drill));
-            runs.add(run(s, "sale", "close", "--goods", Long.toString(goods)));
+            runs.add(run(s, "sale", "close", "--goods", Long.toString(goods), "--json"));
             runs.add(run(
                     base,
                     "bench",

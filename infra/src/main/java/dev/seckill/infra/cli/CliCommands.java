@@ -52,9 +52,10 @@ public final class CliCommands {
             value("fairness", "fcfs|lottery|registration", "fcfs"),
             value("window-ms", "N").whenAbsent("1000 for a lottery or registration (fcfs has none)"),
             value("buckets", "N", "1"),
-            NAMESPACE);
+            NAMESPACE,
+            JSON);
     public static final CliCommand SALE_CLOSE =
-            CliCommand.of("sale close", "a close_sale command", required("goods", "N"), NAMESPACE);
+            CliCommand.of("sale close", "a close_sale command", required("goods", "N"), NAMESPACE, JSON);
     public static final CliCommand DRAW_VERIFY = CliCommand.of(
             "draw verify",
             "a drawn sale's draw recomputed from the recorded topics (or a file draw export wrote) and the beacon's key"

@@ -8,6 +8,7 @@ import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.gateway.readside.DrawWindowsBackfill;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
@@ -26,7 +27,9 @@ public final class SaleCommand {
     private SaleCommand() {}
 
     /** {@code sale open --goods N --stock N ...}. */
-    public static int open(Settings settings, Flags f, PrintStream out) throws Exception {
+    public static int open(Settings settings, Flags f, PrintStream stdout) throws Exception {
+        ReportOutput result = ReportOutput.ofCommand("sale open", f, stdout, System.err);
+        PrintStream out = result.text();
         if (!f.has("goods") || !f.has("stock")) throw new Flags.UsageError("sale open needs --goods and --stock");
         Instant start = Instant.now().plusSeconds(f.has("start-in-seconds") ? f.getLong("start-in-seconds", 0) : 0);
         Fairness fairness = Fairness.ofWire(f.get("fairness"));
@@ -71,16 +74,23 @@ public final class SaleCommand {
                     "note: the draw's window ends more than %s (%d ms) from now: a gateway started inside it will not"
                             + " find this open in the ledger's past; open it later or raise that setting%n",
                     DrawWindowsBackfill.LOOKBACK_MS.env(), lookback);
-        return send(settings, f, command, "open_sale", out);
+        result.put("startAt", start.toString()).put("buckets", buckets).put("fairness", fairness.wire());
+        return send(settings, f, command, "open_sale", result);
     }
 
     /** {@code sale close --goods N}. */
-    public static int close(Settings settings, Flags f, PrintStream out) throws Exception {
+    public static int close(Settings settings, Flags f, PrintStream stdout) throws Exception {
         if (!f.has("goods")) throw new Flags.UsageError("sale close needs --goods");
-        return send(settings, f, new CloseSale(f.getLong("goods", 0), "close-" + UUID.randomUUID()), "close_sale", out);
+        ReportOutput result = ReportOutput.ofCommand("sale close", f, stdout, System.err);
+        return send(
+                settings, f, new CloseSale(f.getLong("goods", 0), "close-" + UUID.randomUUID()), "close_sale", result);
     }
 
-    private static int send(Settings settings, Flags f, Command command, String kind, PrintStream out)
+    /**
+     * Sends {@code command} and says where it went: a line, or with {@code --json} the document {@code {"command",
+     * "flags", "sent", "goods", "topic", "partition", "offset", "opId", "exit"}} (and what the command put before).
+     */
+    private static int send(Settings settings, Flags f, Command command, String kind, ReportOutput result)
             throws Exception {
         KafkaClients.require(settings, "run ./seckill up");
         settings = NamespaceCommands.chosen(settings, f);
@@ -90,10 +100,15 @@ public final class SaleCommand {
             RecordMetadata meta = producer.send(
                             new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))
                     .get(30, TimeUnit.SECONDS);
-            out.printf(
-                    "sent %s to %s partition %d offset %d (opId %s); stock-stream decides it in that partition's order%n",
-                    kind, topics.commands(), meta.partition(), meta.offset(), command.idempotencyId());
+            result.text()
+                    .printf(
+                            "sent %s to %s partition %d offset %d (opId %s); stock-stream decides it in that"
+                                    + " partition's order%n",
+                            kind, topics.commands(), meta.partition(), meta.offset(), command.idempotencyId());
+            result.put("sent", kind).put("goods", command.goodsId()).put("topic", topics.commands());
+            result.put("partition", meta.partition()).put("offset", meta.offset());
+            result.put("opId", command.idempotencyId());
         }
-        return 0;
+        return result.finish(0);
     }
 }

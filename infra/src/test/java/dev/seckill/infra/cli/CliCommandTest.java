@@ -30,7 +30,7 @@ class CliCommandTest {
     void theUsageShowsRequiredFlagsThenOptionalOnesAndSwitches() {
         assertThat(CliCommands.SALE_OPEN.usage())
                 .isEqualTo(
-                        "sale open --goods N --stock N [--minutes N --limit N --start-in-seconds N --force --fairness fcfs|lottery|registration --window-ms N --buckets N --namespace NAME]");
+                        "sale open --goods N --stock N [--minutes N --limit N --start-in-seconds N --force --fairness fcfs|lottery|registration --window-ms N --buckets N --namespace NAME --json]");
         assertThat(LauncherCommands.RUN.usage()).isEqualTo("run <service>");
         assertThat(BenchCommands.BENCH_ORDERS.flagNames())
                 .containsExactlyInAnyOrder("orders", "batch", "raw-single", "warmup", "json");

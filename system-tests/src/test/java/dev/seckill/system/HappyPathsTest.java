@@ -92,6 +92,7 @@ class HappyPathsTest {
             runs.add(run(s, "replay", "list"));
             runs.add(run(s, "namespaces"));
             runs.add(run(s, "acls"));
+            runs.add(run(s, "acls", "--json"));
             // the reporting commands' --json: one document on stdout
             runs.add(run(s, "reconcile", "--goods", Long.toString(goods), "--json"));
             runs.add(run(s, "dlq", "list", "--json"));
@@ -205,7 +206,7 @@ class HappyPathsTest {
         } finally {
             new Namespaces(base).clean(ns.name());
         }
-        assertThat(runs).hasSize(29);
+        assertThat(runs).hasSize(30);
         for (Run r : runs) {
             if (r.command().contains("--json"))
                 assertThat(oneDocument(r)).as(r.command()).isTrue();

@@ -182,7 +182,8 @@ public final class CliCommands {
             "the pipeline's Kafka ACLs, one principal per role; --script: as deploy/kafka-acls.sh; --apply: create the"
                     + " topics and the ACLs on the configured cluster (as a super user)",
             flag("script"),
-            flag("apply"));
+            flag("apply"),
+            JSON);
     public static final CliCommand CHAOS = CliCommand.of(
             "chaos",
             "break the running pipeline mid-sale (services SIGKILLed, broker killed, Redis restarted empty, DB stopped, slow Redis/DB, poison, retries, a rebalance) and check every invariant from the outside",

@@ -2,6 +2,7 @@ package dev.seckill.infra.ops.acl;
 
 import dev.seckill.contracts.Topics;
 import dev.seckill.infra.harness.Flags;
+import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.ops.acl.PipelineAcls.Names;
 import dev.seckill.infra.ops.acl.PipelineAcls.Rule;
@@ -9,11 +10,13 @@ import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
@@ -27,26 +30,39 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 public final class AclsCommand {
     private AclsCommand() {}
 
-    public static int run(Settings settings, Flags f, PrintStream out) throws Exception {
+    public static int run(Settings settings, Flags f, PrintStream stdout) throws Exception {
         if (f.has("script")) {
-            out.print(AclScript.render());
+            if (f.has("json"))
+                throw new Flags.UsageError("acls --script prints a script, not a document: not with --json");
+            stdout.print(AclScript.render());
             return 0;
         }
+        ReportOutput result = ReportOutput.ofCommand("acls", f, stdout, System.err);
+        PrintStream out = result.text();
         if (f.has("apply")) {
             int n = apply(settings);
             out.println("acls     " + n + " ACLs of " + PipelineAcls.Role.values().length + " principals in force on "
                     + settings.kafkaBootstrap() + " (topics " + settings.topicPrefix() + "*)");
-            return 0;
+            result.put("applied", n).put("bootstrap", settings.kafkaBootstrap());
+            return result.finish(0);
         }
-        for (Rule r : PipelineAcls.rules(Names.of(settings)))
+        List<Map<String, Object>> rules = new ArrayList<>();
+        for (Rule r : PipelineAcls.rules(Names.of(settings))) {
+            List<String> operations =
+                    r.operations().stream().map(o -> AclScript.camel(o.name())).toList();
             out.printf(
                     "%-31s %-40s %-16s %-8s %s%n",
-                    r.role().defaultPrincipal(),
-                    r.operations().stream().map(o -> AclScript.camel(o.name())).collect(Collectors.joining(",")),
-                    r.type(),
-                    r.pattern(),
-                    r.name());
-        return 0;
+                    r.role().defaultPrincipal(), String.join(",", operations), r.type(), r.pattern(), r.name());
+            Map<String, Object> rule = new LinkedHashMap<>();
+            rule.put("principal", r.role().defaultPrincipal());
+            rule.put("operations", operations);
+            rule.put("resourceType", r.type().toString());
+            rule.put("pattern", r.pattern().toString());
+            rule.put("name", r.name());
+            rules.add(rule);
+        }
+        result.put("rules", rules);
+        return result.finish(0);
     }
 
     /**

@@ -51,15 +51,7 @@ public final class BenchCommands {
     private static int run(CliCommand command, String[] args, PrintStream out, Body body) throws Exception {
         Flags f = command.parse(args);
         ReportOutput o = ReportOutput.of(command.words().substring("bench ".length()), f, out, System.err);
-        if (!f.has("json")) return body.run(f, o);
-        // stdout is the document's alone: a line any part of the run prints to it (a service's Console) goes to stderr
-        PrintStream stdout = System.out;
-        System.setOut(System.err);
-        try {
-            return o.finish(body.run(f, o));
-        } finally {
-            System.setOut(stdout);
-        }
+        return o.run(() -> body.run(f, o));
     }
 
     public static final CliCommand BENCH_DECIDE = CliCommand.of(

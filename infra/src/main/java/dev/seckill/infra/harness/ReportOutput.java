@@ -80,6 +80,28 @@ public final class ReportOutput {
         return document != null;
     }
 
+    /** A command's run: its exit status. */
+    @FunctionalInterface
+    public interface Run {
+        int run() throws Exception;
+    }
+
+    /**
+     * Runs {@code body}, then {@link #finish}es with its exit status. With {@code --json} stdout is the document's
+     * alone: for the run, System.out goes to stderr, so a line any part of it prints there (a service's Console, a
+     * stack's notes) cannot break the document.
+     */
+    public int run(Run body) throws Exception {
+        if (document == null) return finish(body.run());
+        PrintStream saved = System.out;
+        System.setOut(System.err);
+        try {
+            return finish(body.run());
+        } finally {
+            System.setOut(saved);
+        }
+    }
+
     /** Prints the document on stdout, with {@code --json}; returns {@code exit}. */
     public int finish(int exit) {
         if (document != null) {

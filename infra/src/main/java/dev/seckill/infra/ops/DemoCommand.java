@@ -34,15 +34,7 @@ public final class DemoCommand {
 
     public static int run(Settings settings, Path home, Flags f, PrintStream stdout) throws Exception {
         ReportOutput json = ReportOutput.ofCommand("demo", f, stdout, System.err);
-        if (!json.json()) return run(settings, new LocalStack(settings, home, stdout), f, json);
-        // stdout is the document's alone: a line any part of the run prints to it (a service's Console) goes to stderr
-        PrintStream saved = System.out;
-        System.setOut(System.err);
-        try {
-            return run(settings, new LocalStack(settings, home, System.err), f, json);
-        } finally {
-            System.setOut(saved);
-        }
+        return json.run(() -> run(settings, new LocalStack(settings, home, json.text()), f, json));
     }
 
     private static int run(Settings settings, LocalStack stack, Flags f, ReportOutput json) throws Exception {
@@ -112,7 +104,7 @@ public final class DemoCommand {
                         warmup > 0 ? goods + 1 : -1);
                 json.put("namespace", name);
                 report.put(json, answers);
-                return json.finish(report.ok() ? 0 : 1);
+                return report.ok() ? 0 : 1;
             }
         }
     }

@@ -105,23 +105,20 @@ record DemoReport(HttpLoad.Result load, SaleAudit audit, long[] decisionMs, bool
         for (OutcomeKind k : OutcomeKind.values()) outcomes.put(k.name(), a.outcomesByKind.getOrDefault(k, 0L));
         o.put("outcomes", outcomes);
         o.put("drained", drained).put("drainSeconds", drainSeconds);
-        Map<String, Long> orders = new LinkedHashMap<>();
-        orders.put("all", a.ordersInDb);
-        orders.put("live", a.liveOrdersInDb);
-        o.put("orders", orders);
-        Map<String, Long> ledger = new LinkedHashMap<>();
-        ledger.put("entries", a.ledgerEntries);
-        ledger.put("opened", a.opened);
-        ledger.put("deducted", a.deducted);
-        ledger.put("released", a.released);
-        o.put("ledger", ledger);
-        Map<String, Object> left = new LinkedHashMap<>();
-        left.put("redis", a.redisStock);
-        left.put("db", a.dbStock);
-        left.put("ledger", a.opened - a.deducted + a.released);
-        o.put("stockLeft", left);
+        o.put("orders", new Orders(a.ordersInDb, a.liveOrdersInDb));
+        o.put("ledger", new Ledger(a.ledgerEntries, a.opened, a.deducted, a.released));
+        o.put("stockLeft", new StockLeft(a.redisStock, a.dbStock, a.opened - a.deducted + a.released));
         o.put("oversold", a.oversold).put("duplicateBuyers", a.duplicateBuyers);
         o.put("invariantsHeld", ok()).put("broken", ok() ? List.of() : a.lines());
         o.put("timeToAnswer", answers);
     }
+
+    /** The sale's order rows: all, and those not released. */
+    private record Orders(long all, long live) {}
+
+    /** The goods' ledger: entries, and its units opened, deducted and released. */
+    private record Ledger(long entries, long opened, long deducted, long released) {}
+
+    /** Units left by each store's count (null: Redis or the DB could not be read). */
+    private record StockLeft(Long redis, Long db, long ledger) {}
 }

@@ -22,7 +22,8 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
 
 /**
- * The suite's last check (system-tests' {@code leftovers} execution, at {@code verify}, after every module's tests):
+ * The suite's last check (system-tests' {@code leftovers} execution after every module's tests: at {@code verify} in one
+ * reactor, once the lanes have ended in {@code ./seckill test}):
  * no test left a database or Redis keys behind on the machine's servers. It fails naming each one.
  *
  * <p>What counts as a test's: a database {@code seckill_*} on the tests' server ({@code SECKILL_TEST_DB_SERVER}, else
@@ -38,8 +39,8 @@ import redis.clients.jedis.params.ScanParams;
  * well; a user who runs a command on the same servers while the suite runs skips the check for that run.
  *
  * <p>Only what this build left fails it: a database whose tables were all created before the build started
- * ({@code seckill.build.started}, Maven's build timestamp) and Redis keys idle since before it are an earlier run's,
- * listed as a warning. It reads the servers as they are at the end: a test JVM of another build running at the same
+ * ({@code seckill.build.started}: Maven's build timestamp, or the suite's start that {@code ./seckill test} passes)
+ * and Redis keys idle since before it are an earlier run's, listed as a warning. It reads the servers as they are at the end: a test JVM of another build running at the same
  * moment can have a namespace open; {@code -Dseckill.leftovers.skip=true} skips the check for such a run, and
  * {@code -Dseckill.leftovers.remove=true} removes what it names (it still fails, so the run that left them is seen).
  */

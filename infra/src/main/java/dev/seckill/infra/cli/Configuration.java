@@ -74,6 +74,14 @@ public final class Configuration {
                         "",
                         "set: ./seckill runs every command from the tree as built, never building first (the tools that start services set it)"),
                 new EnvOnly(
+                        "SECKILL_TEST_LANES",
+                        "2, or half the cores from 4",
+                        "how many of the suite's jobs ./seckill test runs at a time (a module's tests, each in a Maven of its own)"),
+                new EnvOnly(
+                        "SECKILL_TEST_HEAVY",
+                        "1, or a quarter of the cores from 8",
+                        "how many of those may be heavy at once (infra's and system-tests': whole pipelines, chaos processes and their time bounds)"),
+                new EnvOnly(
                         "SECKILL_IMAGE_TAG",
                         "0.1.0",
                         "the tag of the images ./seckill images builds (seckill/<name>:<tag>) and the container test runs"));

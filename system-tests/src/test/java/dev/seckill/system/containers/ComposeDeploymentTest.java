@@ -41,6 +41,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Skipped, with one line saying why, where podman cannot run containers.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag(Podman.CONTAINERS)
 class ComposeDeploymentTest {
     static final List<String> SERVICES =
             List.of("kafka", "redis", "mariadb", "ingress-gateway", "stock-stream", "order-writer", "reconciler");

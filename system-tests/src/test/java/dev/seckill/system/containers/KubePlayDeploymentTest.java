@@ -33,6 +33,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * address, as a kubelet and Prometheus do; the restricted securityContext is checked as podman applied it, and each
  * pod's environment holds its own service's secrets and no other's.
  */
+@Tag(Podman.CONTAINERS)
 class KubePlayDeploymentTest {
     private static final ObjectMapper YAML = new YAMLMapper();
     private static final Map<String, Integer> METRICS_PORTS =

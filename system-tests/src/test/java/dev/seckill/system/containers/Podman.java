@@ -15,6 +15,12 @@ import java.util.concurrent.TimeUnit;
  * ({@code deploy/images/containers.conf}) unless {@code CONTAINERS_CONF} is set, each call's output kept whole.
  */
 final class Podman {
+    /**
+     * The tag of every class here: {@code ./seckill test} runs them as a job of their own, beside the services' tests
+     * (they wait on podman), while the rest of system-tests runs as a heavy job (the seckill launcher's TEST_JOBS).
+     */
+    static final String CONTAINERS = "containers";
+
     /** The repository's root: the first folder up from the working directory that holds deploy/images. */
     static final Path ROOT = root();
 

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.kafka.KafkaContainer;
 
@@ -25,6 +26,7 @@ import org.testcontainers.kafka.KafkaContainer;
  * idempotence, as the pipeline's clients are. Skipped, with one line saying why, where podman's API or the image is
  * missing.
  */
+@Tag(Podman.CONTAINERS)
 class TestcontainersKafkaTest {
     @Test
     void aKafkaContainerOnTheProjectsImageTakesAWriteAndGivesItBack() throws Exception {

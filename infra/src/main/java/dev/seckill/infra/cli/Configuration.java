@@ -75,11 +75,11 @@ public final class Configuration {
                         "set: ./seckill runs every command from the tree as built, never building first (the tools that start services set it)"),
                 new EnvOnly(
                         "SECKILL_TEST_LANES",
-                        "2, or half the cores from 4",
+                        "SECKILL_TEST_HEAVY + 1",
                         "how many of the suite's jobs ./seckill test runs at a time (a module's tests, each in a Maven of its own)"),
                 new EnvOnly(
                         "SECKILL_TEST_HEAVY",
-                        "1, or a quarter of the cores from 8",
+                        "half the cores, at least 1",
                         "how many of those may be heavy at once (infra's and system-tests': whole pipelines, chaos processes and their time bounds)"),
                 new EnvOnly(
                         "SECKILL_IMAGE_TAG",

@@ -46,8 +46,8 @@ final class DrawKill {
     static final long UNITS = 40;
     static final int BUYERS = 200;
     /**
-     * Long enough for a restart inside it: 3–5 s alone here, up to 12 s with the suite's other jobs beside it (a podman
-     * build, the services' tests). One that outlasts it fails the check, naming why.
+     * Long enough for a restart inside it (3–5 s here on a quiet machine, 12 s and more beside other heavy work). One
+     * that outlasts it fails the check, naming why.
      */
     static final long WINDOW_MS = 20_000;
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,8 +27,18 @@ class SuiteJobsTest {
         Matcher m = JOBS.matcher(Files.readString(Podman.ROOT.resolve("seckill")));
         assertThat(m.find()).as("TEST_JOBS in the launcher").isTrue();
         List<String> jobs = m.group(1).lines().map(l -> l.split(" ")[0]).toList();
-        assertThat(m.group(1).lines()).allMatch(l -> l.matches("\\S+ (heavy|light)"));
-        assertThat(jobs).doesNotHaveDuplicates().contains("system-tests@!containers", "system-tests@containers");
+        assertThat(m.group(1).lines()).allMatch(l -> l.matches("\\S+ (alone|heavy|light)"));
+        assertThat(jobs).doesNotHaveDuplicates();
+        assertThat(jobs.stream().filter(j -> j.startsWith("system-tests")))
+                .as("system-tests split on the containers tag, into two jobs that cover it")
+                .containsExactlyInAnyOrder("system-tests@!containers", "system-tests@containers");
+        for (String split : jobs.stream().filter(j -> j.contains("@!")).toList())
+            assertThat(jobs.stream().filter(j -> j.startsWith(split.replaceAll("@.*", "@"))))
+                    .as("a module split on a tag: its tagged classes and the rest, nothing else")
+                    .containsExactlyInAnyOrder(split, split.replace("@!", "@"));
+        assertThat(jobs.stream().filter(j -> j.contains("@") && !j.contains("@!")))
+                .as("every tagged job has its complement")
+                .allMatch(j -> jobs.contains(j.replace("@", "@!")));
         List<String> modules;
         try (Stream<Path> dirs = Files.list(Podman.ROOT)) {
             modules = dirs.filter(d -> Files.isDirectory(d.resolve("src/test")))
@@ -40,16 +52,24 @@ class SuiteJobsTest {
     }
 
     @Test
-    void everyContainerTestCarriesTheTagItsJobSelects() throws IOException {
-        Path here = Podman.ROOT.resolve("system-tests/src/test/java/dev/seckill/system/containers");
-        List<Path> tests;
-        try (Stream<Path> files = Files.list(here)) {
-            tests = files.filter(f -> f.getFileName().toString().endsWith("Test.java"))
-                    .filter(f -> !f.getFileName().toString().equals("SuiteJobsTest.java"))
-                    .toList();
+    void everyContainerTestCarriesTheTagItsJobSelects() throws Exception {
+        Path here = Podman.ROOT.resolve("system-tests/src/test/java");
+        List<Class<?>> tests = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(here.resolve("dev/seckill/system/containers"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                String name = here.relativize(f).toString().replace(".java", "").replace('/', '.');
+                Class<?> c = Class.forName(name);
+                if (c != SuiteJobsTest.class
+                        && Arrays.stream(c.getDeclaredMethods()).anyMatch(m -> m.isAnnotationPresent(Test.class)))
+                    tests.add(c);
+            }
         }
         assertThat(tests).hasSizeGreaterThanOrEqualTo(3);
-        for (Path t : tests) assertThat(Files.readString(t)).as(t.toString()).contains("@Tag(Podman.CONTAINERS)");
+        for (Class<?> t : tests)
+            assertThat(t.getAnnotationsByType(Tag.class))
+                    .as(t.getName() + "'s tags")
+                    .extracting(Tag::value)
+                    .contains(Podman.CONTAINERS);
         assertThat(Podman.CONTAINERS).isEqualTo("containers");
     }
 }

@@ -23,6 +23,7 @@ import dev.seckill.infra.ops.sql.SqlCommand;
 import dev.seckill.kit.config.BadSetting;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.Unreachable;
+import dev.seckill.kit.observability.OneLine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -177,10 +178,10 @@ public final class Seckill {
             }
             return 0;
         } catch (Unreachable | BadSetting | Flags.UsageError | Namespaces.NoSuchNamespace e) {
-            System.err.println("seckill: " + e.getMessage());
+            System.err.println("seckill: " + OneLine.of(e.getMessage()));
             return 2;
         } catch (Exception e) {
-            System.err.println("seckill " + args[0] + " failed: " + e.getMessage());
+            System.err.println("seckill " + args[0] + " failed: " + OneLine.of(e.getMessage()));
             return 1;
         }
     }

@@ -15,6 +15,7 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.seckill.kit.observability.OneLine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,7 +70,7 @@ public final class IdentityProviderTokens {
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("no file " + file);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + oneLine(e.toString()));
+            throw new IllegalArgumentException("cannot read " + file + ": " + OneLine.of(e.toString()));
         }
         return new IdentityProviderTokens(key(json, file), issuer, audience);
     }
@@ -108,7 +109,7 @@ public final class IdentityProviderTokens {
             if (keys.isEmpty()) throw new IllegalArgumentException(file + " is a JWK set without keys");
             return keys.stream().filter(JWK::isPrivate).findFirst().orElse(keys.get(0));
         } catch (ParseException e) {
-            throw new IllegalArgumentException(file + " is not a JWK or a JWK set: " + oneLine(e.getMessage()));
+            throw new IllegalArgumentException(file + " is not a JWK or a JWK set: " + OneLine.of(e.getMessage()));
         }
     }
 
@@ -127,9 +128,5 @@ public final class IdentityProviderTokens {
                     "the key is for " + declared + "; only RS256 (RSA) and ES256 (EC P-256)" + " tokens are signed");
         }
         return algorithm;
-    }
-
-    private static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s+", " ").strip();
     }
 }

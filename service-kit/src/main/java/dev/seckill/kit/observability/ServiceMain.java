@@ -56,26 +56,25 @@ public final class ServiceMain {
                                 try {
                                     service.close();
                                 } catch (Exception e) {
-                                    System.err.println(name + ": " + e.getMessage());
+                                    System.err.println(name + ": " + OneLine.of(e.getMessage()));
                                 }
                                 if (server != null) server.close();
                                 try {
                                     tracing.close(); // the spans still buffered are exported
                                 } catch (Exception e) {
-                                    System.err.println(name + ": " + e.getMessage());
+                                    System.err.println(name + ": " + OneLine.of(e.getMessage()));
                                 }
                             },
                             name + "-shutdown"));
             Thread.currentThread().join();
         } catch (Unreachable | IllegalStateException | IllegalArgumentException e) {
-            System.err.println(name + ": " + e.getMessage());
+            System.err.println(name + ": " + OneLine.of(e.getMessage()));
             System.exit(2);
         } catch (Exception e) {
             // anything else that stops the start (e.g. the reconciler before order-writer made the schema): one line
-            // and
-            // an exit, so that the orchestrator starts it again; left alone, the JVM's other threads kept a dead
+            // and an exit, so that the orchestrator starts it again; left alone, the JVM's other threads kept a dead
             // service up
-            System.err.println(name + ": could not start: " + e);
+            System.err.println(name + ": could not start: " + OneLine.of(e.toString()));
             System.exit(1);
         }
     }

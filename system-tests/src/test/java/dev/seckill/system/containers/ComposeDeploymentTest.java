@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.seckill.contracts.Json;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.outcome.Outcome;
@@ -37,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -122,11 +124,18 @@ class ComposeDeploymentTest {
             for (var port : service.getValue().entrySet())
                 for (String path : port.getValue()) {
                     URI uri = URI.create("http://" + ip + ":" + port.getKey() + path);
-                    await(service.getKey() + " " + uri)
-                            .atMost(Duration.ofMinutes(3))
-                            .pollInterval(Duration.ofMillis(500))
-                            .ignoreExceptions()
-                            .until(() -> get(uri).statusCode() == 200);
+                    try {
+                        await(service.getKey() + " " + uri)
+                                .atMost(Duration.ofMinutes(3))
+                                .pollInterval(Duration.ofMillis(500))
+                                .ignoreExceptions()
+                                .until(() -> get(uri).statusCode() == 200);
+                    } catch (ConditionTimeoutException e) {
+                        throw new AssertionError(
+                                e.getMessage() + "\n" + project.describe(service.getKey()) + "\n"
+                                        + project.describe("mariadb") + "\n" + project.describe("kafka"),
+                                e);
+                    }
                     if (path.equals("/metrics"))
                         assertThat(get(uri).body())
                                 .as("%s scraped from outside", uri)
@@ -147,9 +156,13 @@ class ComposeDeploymentTest {
             assertThat(lines).as(service + "'s output").isNotEmpty();
             for (String line : lines) {
                 if (line.startsWith(service + ": ")) continue; // a readable one-line error on stderr (Kafka not yet up)
-                assertThat(Json.MAPPER.readTree(line).path("level").asText())
-                        .as("%s: a JSON log line: %s", service, line)
-                        .isNotEmpty();
+                String level;
+                try {
+                    level = Json.MAPPER.readTree(line).path("level").asText();
+                } catch (JsonProcessingException e) {
+                    throw new AssertionError(service + ": a line neither JSON nor one-line error: " + line, e);
+                }
+                assertThat(level).as("%s: a JSON log line: %s", service, line).isNotEmpty();
             }
             assertThat(lines)
                     .as(service + " said it runs, as a JSON line of the console logger")

@@ -67,6 +67,27 @@ final class ComposeProject implements AutoCloseable {
         return Podman.podman("logs", container(service)).output();
     }
 
+    /**
+     * For a failure's message: the container's state, restarts and last exit code, and the last lines of its log (a
+     * CI run's reader has no other view of the containers, which are gone when it reads).
+     */
+    String describe(String service) {
+        try {
+            String state = Podman.podman(
+                            "inspect",
+                            "--format",
+                            "{{.State.Status}}, {{.RestartCount}} restarts, last exit code {{.State.ExitCode}}",
+                            container(service))
+                    .trimmed();
+            List<String> lines = logs(service).lines().toList();
+            List<String> last = lines.subList(Math.max(0, lines.size() - 15), lines.size());
+            return service + " (" + state + "), the last " + last.size() + " of its " + lines.size() + " log lines:\n  "
+                    + String.join("\n  ", last);
+        } catch (IOException | RuntimeException e) {
+            return service + ": not described (" + e + ")";
+        }
+    }
+
     /** Every container's log into {@code dir} (kept for a failed run's reader). */
     void saveLogs(Path dir, List<String> services) throws IOException {
         Files.createDirectories(dir);

@@ -1,6 +1,7 @@
 package dev.seckill.stock.draw.beacon;
 
 import dev.seckill.contracts.Json;
+import dev.seckill.kit.observability.OneLine;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -142,7 +143,7 @@ final class RelayFetcher {
             return "connection refused";
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) return oneLine(t.getMessage());
+            if (t.getMessage() != null && !t.getMessage().isBlank()) return OneLine.of(t.getMessage());
             if (t.getCause() == t) break;
         }
         return e.getClass().getSimpleName();
@@ -150,12 +151,8 @@ final class RelayFetcher {
 
     private static String quoted(byte[] body) {
         if (body == null || body.length == 0) return "";
-        String text = oneLine(new String(body, StandardCharsets.UTF_8));
+        String text = OneLine.of(new String(body, StandardCharsets.UTF_8));
         if (text.isEmpty()) return "";
         return " (\"" + (text.length() > QUOTED_BODY_CHARS ? text.substring(0, QUOTED_BODY_CHARS) + "…" : text) + "\")";
-    }
-
-    private static String oneLine(String text) {
-        return text.replaceAll("\\s+", " ").strip();
     }
 }

@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -155,7 +157,7 @@ final class ResultTables {
     private static String chaos(StringBuilder b, List<JsonNode> runs) {
         b.append(" (recovered in: ms from each fault to the first final answer after it; - : nothing to recover):\n\n");
         b.append("| scenario |");
-        for (int i = 1; i <= runs.size(); i++) b.append(runs.size() == 1 ? " run |" : " run " + i + " |");
+        for (String header : runHeaders(runs)) b.append(' ').append(header).append(" |");
         b.append("\n|---|").append("---|".repeat(runs.size())).append('\n');
         Map<String, List<JsonNode>> rows =
                 byRun(runs, "scenarios", s -> s.path("scenario").asText());
@@ -166,6 +168,37 @@ final class ResultTables {
             b.append('\n');
         });
         return b.toString();
+    }
+
+    /**
+     * A column's name per run: "run" alone; else the flags by which the runs differ ({@code --brokers 3}), or
+     * "run N" where they differ in none.
+     */
+    static List<String> runHeaders(List<JsonNode> runs) {
+        if (runs.size() == 1) return List.of("run");
+        Map<String, String> first = flags(runs.get(0));
+        Set<String> differ = new TreeSet<>();
+        for (JsonNode r : runs) {
+            Map<String, String> f = flags(r);
+            for (String k : first.keySet()) if (!first.get(k).equals(f.get(k))) differ.add(k);
+            for (String k : f.keySet()) if (!f.get(k).equals(first.get(k))) differ.add(k);
+        }
+        List<String> headers = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            Map<String, String> f = flags(runs.get(i));
+            List<String> parts = new ArrayList<>();
+            for (String k : differ) parts.add(f.containsKey(k) ? "--" + k + " " + f.get(k) : "no --" + k);
+            headers.add(differ.isEmpty() ? "run " + (i + 1) : String.join(" ", parts));
+        }
+        return headers;
+    }
+
+    private static Map<String, String> flags(JsonNode doc) {
+        Map<String, String> f = new LinkedHashMap<>();
+        doc.path("flags")
+                .fields()
+                .forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
+        return f;
     }
 
     /**

@@ -137,6 +137,31 @@ class ResultTablesTest {
     }
 
     @Test
+    void givenRunsOfOneCommandWithDifferentFlags_whenTabled_thenEachColumnIsNamedByTheFlagsItsRunDiffersIn()
+            throws IOException {
+        String scenario = "{\"scenario\":\"poison\",\"faults\":3,\"requests\":10,\"answered\":10,\"successes\":1,"
+                + "\"orders\":1,\"recoveredInMs\":[],\"passed\":true}";
+        write(
+                "c1.json",
+                "{\"command\":\"chaos\",\"flags\":{\"brokers\":\"1\",\"seed\":\"42\"},\"scenarios\":[" + scenario
+                        + "]}");
+        write(
+                "c3.json",
+                "{\"command\":\"chaos\",\"flags\":{\"brokers\":\"3\",\"seed\":\"42\"},\"scenarios\":[" + scenario
+                        + "]}");
+        write(
+                "c3b.json",
+                "{\"command\":\"chaos\",\"flags\":{\"brokers\":\"3\",\"seed\":\"42\"},\"scenarios\":[" + scenario
+                        + "]}");
+
+        assertThat(ResultTables.render("<!-- results: c1.json c3.json -->\n<!-- /results -->\n", dir))
+                .contains("| scenario | --brokers 1 | --brokers 3 |");
+        assertThat(ResultTables.render("<!-- results: c3.json c3b.json -->\n<!-- /results -->\n", dir))
+                .as("runs of the same flags are numbered")
+                .contains("| scenario | run 1 | run 2 |");
+    }
+
+    @Test
     void aRunWithoutARowLeavesItsCellEmptyRatherThanShiftingAnother() throws IOException {
         write("hot-1.json", hot(20_000, 1.0, 25_000, 1.25));
         write("hot-2.json", """

@@ -66,6 +66,14 @@ public final class SharedSettings {
                     + "and Prometheus scrapes the pod's own address); the gateway's purchases (and its public /health and "
                     + "/live) listen on SECKILL_GATEWAY_HOST");
 
+    public static final Setting<Long> START_WAIT_MS = Setting.number(
+            "start.wait.ms",
+            0,
+            "how long a service waits at its start for Kafka, Redis and the database to accept connections, saying once"
+                    + " on stderr what it waits for, before it stops with one line (0: it stops at once); the images"
+                    + " set 120000, as their servers start beside them (an orchestrator restarting a service that"
+                    + " stopped at once starts a JVM a second on a host whose servers are still starting)");
+
     public static final Setting<String> TRACE_OTLP_ENDPOINT = Setting.text(
             "trace.otlp.endpoint",
             "",

@@ -7,6 +7,7 @@ import dev.seckill.kit.config.Unreachable;
 import dev.seckill.kit.trace.Tracing;
 import dev.seckill.kit.warmup.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
 
 /**
  * What every service's {@code main} does: settings from the environment, a Prometheus registry served on
@@ -42,7 +43,12 @@ public final class ServiceMain {
                     ? null
                     : MetricsServer.start(registry, adminHost, settings.get(metricsPort), readiness);
             AutoCloseable tracing = Tracing.start(settings, name);
-            AutoCloseable service = starter.start(settings, registry);
+            AutoCloseable service;
+            try (AutoCloseable waiting = Unreachable.waitAtStart(
+                    Duration.ofMillis(settings.get(SharedSettings.START_WAIT_MS)),
+                    line -> System.err.println(name + ": " + line))) {
+                service = starter.start(settings, registry);
+            }
             MetricsServer server = early != null
                     ? early
                     : metricsPort == null

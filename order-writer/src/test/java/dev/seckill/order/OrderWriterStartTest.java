@@ -33,17 +33,20 @@ class OrderWriterStartTest {
         Started run = start(
                 dir,
                 Map.of(
-                        "SECKILL_DB_URL", "jdbc:mysql://127.0.0.1:3306/seckill_refused",
+                        "SECKILL_DB_URL",
+                        TestDb.SERVER + "/seckill_refused",
                         "SECKILL_DB_USER",
-                                "nobody_" + UUID.randomUUID().toString().substring(0, 8),
-                        "SECKILL_DB_PASSWORD", "not-the-password",
-                        "SECKILL_DB_CONNECT_TIMEOUT_MS", "1000"));
+                        "nobody_" + UUID.randomUUID().toString().substring(0, 8),
+                        "SECKILL_DB_PASSWORD",
+                        "not-the-password",
+                        "SECKILL_DB_CONNECT_TIMEOUT_MS",
+                        "5000"));
 
         assertThat(run.exit()).as("exit code; stderr: %s", run.stderr()).isEqualTo(1);
         assertThat(run.stderr()).as("stderr").hasSize(1);
         assertThat(run.stderr().get(0))
                 .startsWith("order-writer: could not start: ")
-                .contains("Unable to obtain connection", "Access denied")
+                .contains("Unable to obtain connection")
                 .doesNotContain("---");
     }
 

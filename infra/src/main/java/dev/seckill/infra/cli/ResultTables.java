@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -188,8 +189,13 @@ final class ResultTables {
             Map<String, String> f = flags(runs.get(i));
             List<String> parts = new ArrayList<>();
             for (String k : differ) parts.add(f.containsKey(k) ? "--" + k + " " + f.get(k) : "no --" + k);
-            headers.add(differ.isEmpty() ? "run " + (i + 1) : String.join(" ", parts));
+            headers.add(differ.isEmpty() ? "run " + (i + 1) : cell(String.join(" ", parts)));
         }
+        // runs of the same flags among others: told apart by their place
+        List<String> named = List.copyOf(headers);
+        for (int i = 0; i < headers.size(); i++)
+            if (!differ.isEmpty() && Collections.frequency(named, named.get(i)) > 1)
+                headers.set(i, headers.get(i) + " (run " + (i + 1) + ")");
         return headers;
     }
 

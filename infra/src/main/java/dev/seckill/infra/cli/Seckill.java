@@ -178,10 +178,10 @@ public final class Seckill {
             }
             return 0;
         } catch (Unreachable | BadSetting | Flags.UsageError | Namespaces.NoSuchNamespace e) {
-            System.err.println("seckill: " + OneLine.of(e.getMessage()));
+            System.err.println("seckill: " + OneLine.message(e));
             return 2;
         } catch (Exception e) {
-            System.err.println("seckill " + args[0] + " failed: " + OneLine.of(e.getMessage()));
+            System.err.println("seckill " + args[0] + " failed: " + OneLine.message(e));
             return 1;
         }
     }

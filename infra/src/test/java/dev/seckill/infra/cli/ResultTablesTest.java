@@ -159,6 +159,9 @@ class ResultTablesTest {
         assertThat(ResultTables.render("<!-- results: c3.json c3b.json -->\n<!-- /results -->\n", dir))
                 .as("runs of the same flags are numbered")
                 .contains("| scenario | run 1 | run 2 |");
+        assertThat(ResultTables.render("<!-- results: c1.json c3.json c3b.json -->\n<!-- /results -->\n", dir))
+                .as("runs of the same flags among others are told apart by their place")
+                .contains("| scenario | --brokers 1 | --brokers 3 (run 2) | --brokers 3 (run 3) |");
     }
 
     @Test

@@ -22,14 +22,18 @@ public final class Unreachable extends RuntimeException {
 
     private static volatile StartWait startWait;
 
+    private static final Duration LONGEST_WAIT = Duration.ofDays(365);
+
     /**
      * Until the returned handle is closed, or {@code budget} has passed, {@link #requireTcp} waits for a server that
      * does not accept connections yet (saying once through {@code note} what it waits for) instead of throwing at
      * once. A service's start ({@code ServiceMain}); a zero budget waits for nothing.
      */
     public static AutoCloseable waitAtStart(Duration budget, Consumer<String> note) {
-        StartWait wait = new StartWait(System.nanoTime() + budget.toNanos(), budget, note);
-        if (!budget.isZero() && !budget.isNegative()) startWait = wait;
+        Duration bounded =
+                budget.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : budget; // nanoTime arithmetic stays exact
+        StartWait wait = new StartWait(System.nanoTime() + bounded.toNanos(), bounded, note);
+        if (!bounded.isZero() && !bounded.isNegative()) startWait = wait;
         return () -> {
             if (startWait == wait) startWait = null;
         };
@@ -53,7 +57,7 @@ public final class Unreachable extends RuntimeException {
             if (!said) {
                 wait.note()
                         .accept("waiting for " + component + " at " + first + " (up to "
-                                + wait.budget().toSeconds() + " s from the start)");
+                                + inSecondsOrMillis(wait.budget()) + " from the start)");
                 said = true;
             }
             try {
@@ -64,6 +68,10 @@ public final class Unreachable extends RuntimeException {
             }
             pauseMs = Math.min(2 * pauseMs, 2000);
         }
+    }
+
+    private static String inSecondsOrMillis(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     private static boolean accepts(String host, int port) {

@@ -13,6 +13,12 @@ import java.util.List;
 public final class OneLine {
     private OneLine() {}
 
+    /** An exception's message as one line; its class and message ({@link Throwable#toString}) when that is empty. */
+    public static String message(Throwable e) {
+        String line = of(e.getMessage());
+        return line.isEmpty() ? of(e.toString()) : line;
+    }
+
     /** {@code text} as one line; null: the empty string. */
     public static String of(String text) {
         if (text == null) return "";

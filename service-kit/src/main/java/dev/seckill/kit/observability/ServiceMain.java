@@ -62,19 +62,19 @@ public final class ServiceMain {
                                 try {
                                     service.close();
                                 } catch (Exception e) {
-                                    System.err.println(name + ": " + OneLine.of(e.getMessage()));
+                                    System.err.println(name + ": " + OneLine.message(e));
                                 }
                                 if (server != null) server.close();
                                 try {
                                     tracing.close(); // the spans still buffered are exported
                                 } catch (Exception e) {
-                                    System.err.println(name + ": " + OneLine.of(e.getMessage()));
+                                    System.err.println(name + ": " + OneLine.message(e));
                                 }
                             },
                             name + "-shutdown"));
             Thread.currentThread().join();
         } catch (Unreachable | IllegalStateException | IllegalArgumentException e) {
-            System.err.println(name + ": " + OneLine.of(e.getMessage()));
+            System.err.println(name + ": " + OneLine.message(e));
             System.exit(2);
         } catch (Exception e) {
             // anything else that stops the start (e.g. the reconciler before order-writer made the schema): one line

@@ -32,5 +32,9 @@ class OneLineTest {
         assertThat(OneLine.of("a\r\n\tb  c")).isEqualTo("a; b c");
         assertThat(OneLine.of(null)).isEmpty();
         assertThat(OneLine.of("-5 units")).isEqualTo("-5 units");
+        assertThat(OneLine.message(new IllegalStateException("----\n")))
+                .isEqualTo("java.lang.IllegalStateException: ----");
+        assertThat(OneLine.message(new NullPointerException())).isEqualTo("java.lang.NullPointerException");
+        assertThat(OneLine.message(new IllegalStateException("a\nb"))).isEqualTo("a; b");
     }
 }

@@ -4,22 +4,40 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The MariaDB image's first start is done again when it was cut short. Given a data volume where the first start made
- * the data directory and was stopped before it made the database and its user (the container stopped, or its server
- * slower than the script's wait), when the image starts again on that volume, then the database's user logs in to its
- * database: the services are not refused for good.
+ * The MariaDB image's first start (deploy/images/mariadb/mariadb-node): done again when it was cut short, never over a
+ * folder in use, and with passwords as given, whatever characters they hold.
  */
 @Tag(Podman.CONTAINERS)
 class MariaDbImageTest {
+    static final String DATA = "/var/lib/mysql";
+
     final String name = "seckill-mdb-" + UUID.randomUUID().toString().substring(0, 8);
+    String image;
+
+    @BeforeEach
+    void theImage() throws Exception {
+        String why = Podman.unusable();
+        if (why != null) System.out.println("MariaDbImageTest skipped: " + why);
+        assumeTrue(why == null, why);
+        Images.ensureBuilt();
+        String cannot = Podman.cannotRun("seckill/ingress-gateway:" + Images.tag());
+        if (cannot != null) System.out.println("MariaDbImageTest skipped: " + cannot);
+        assumeTrue(cannot == null, cannot);
+        image = "localhost/seckill/mariadb:" + Images.tag();
+        Podman.podman("volume", "create", name).orThrow("podman volume create");
+    }
 
     @AfterEach
     void removeTheContainerAndItsVolume() throws Exception {
@@ -27,71 +45,102 @@ class MariaDbImageTest {
         Podman.podman("volume", "rm", "-f", name);
     }
 
+    /**
+     * Given what a first start leaves when it is stopped right after {@code mariadb-install-db} (no database, no user),
+     * when the image starts again on that volume, then the user logs in to its database.
+     */
     @Test
     void givenAFirstStartCutShortAfterTheDataDirectory_whenTheImageStartsAgain_thenTheUserLogsInToItsDatabase()
             throws Exception {
-        String why = Podman.unusable();
-        if (why != null) System.out.println("MariaDbImageTest skipped: " + why);
-        assumeTrue(why == null, why);
-        Images.ensureBuilt();
-        String image = "localhost/seckill/mariadb:" + Images.tag();
-        String cannot = Podman.cannotRun("seckill/ingress-gateway:" + Images.tag());
-        if (cannot != null) System.out.println("MariaDbImageTest skipped: " + cannot);
-        assumeTrue(cannot == null, cannot);
-        Podman.podman("volume", "create", name).orThrow("podman volume create");
-        // Given: what a first start leaves when it is stopped right after mariadb-install-db
-        Podman.podman(
-                        "run",
-                        "--rm",
-                        "-v",
-                        name + ":/var/lib/mysql",
-                        "--entrypoint",
-                        "mariadb-install-db",
-                        image,
-                        "--datadir=/var/lib/mysql",
-                        "--auth-root-authentication-method=normal",
-                        "--skip-test-db")
-                .orThrow("mariadb-install-db in the image");
+        onTheVolume(
+                "mariadb-install-db",
+                "--datadir=" + DATA,
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db");
 
-        // When
+        start("shopper-pw");
+
+        assertThat(awaitLogin("shopper-pw")).as("the user's database").isEqualTo("shop");
+    }
+
+    /** Given passwords with a quote, a backslash and a dollar, when the image first starts, then they are as given. */
+    @Test
+    void givenPasswordsWithQuotesBackslashesAndDollars_whenTheImageFirstStarts_thenTheUserLogsInWithItsOwn()
+            throws Exception {
+        String password = "it's a \\ $HOME `pw`";
+
+        start(password);
+
+        assertThat(awaitLogin(password)).isEqualTo("shop");
+    }
+
+    /**
+     * Given a volume in use that an image made before its first start left markers (a table with a row, the markers
+     * removed), when the image starts on it, then nothing is made again: the row is there.
+     */
+    @Test
+    void givenAVolumeInUseFromBeforeTheMarkers_whenTheImageStarts_thenItIsKeptAsItIs() throws Exception {
+        start("shopper-pw");
+        awaitLogin("shopper-pw");
+        sql("shopper-pw", "CREATE TABLE kept (id INT PRIMARY KEY); INSERT INTO kept VALUES (42)");
+        Podman.podman("rm", "-f", "-t", "10", name).orThrow("podman rm");
+        onTheVolume("sh", "-c", "rm -f " + DATA + "/.seckill-initialised " + DATA + "/.seckill-initialising");
+
+        start("shopper-pw");
+
+        awaitLogin("shopper-pw");
+        assertThat(sql("shopper-pw", "SELECT id FROM kept").trimmed()).isEqualTo("42");
+    }
+
+    private void onTheVolume(String entrypoint, String... args) throws IOException {
+        List<String> cmd =
+                new ArrayList<>(List.of("run", "--rm", "-v", name + ":" + DATA, "--entrypoint", entrypoint, image));
+        cmd.addAll(List.of(args));
+        Podman.podman(cmd.toArray(String[]::new)).orThrow(entrypoint + " on the volume");
+    }
+
+    private void start(String password) throws IOException {
         Podman.podman(
                         "run",
                         "-d",
                         "--name",
                         name,
                         "-v",
-                        name + ":/var/lib/mysql",
+                        name + ":" + DATA,
                         "-e",
                         "MARIADB_DATABASE=shop",
                         "-e",
                         "MARIADB_USER=shopper",
                         "-e",
-                        "MARIADB_PASSWORD=shopper-pw",
+                        "MARIADB_PASSWORD=" + password,
                         "-e",
-                        "MARIADB_ROOT_PASSWORD=root-pw",
+                        "MARIADB_ROOT_PASSWORD=root-" + password,
                         image)
                 .orThrow("podman run the mariadb image");
+    }
 
-        // Then
+    /** Waits until the user logs in over TCP; its database's name. */
+    private String awaitLogin(String password) throws Exception {
         try {
             await("the user shopper logs in to shop over TCP")
                     .atMost(Duration.ofMinutes(2))
                     .pollInterval(Duration.ofMillis(500))
-                    .until(() -> login().exit() == 0);
+                    .until(() -> sql(password, "SELECT DATABASE()").exit() == 0);
         } catch (ConditionTimeoutException e) {
             throw new AssertionError(
-                    e.getMessage() + "; last login: " + Podman.tail(login().output()) + "; the server's log: "
+                    e.getMessage() + "; last login: "
+                            + Podman.tail(sql(password, "SELECT 1").output()) + "; the server's log: "
                             + Podman.tail(Podman.podman("logs", name).output()),
                     e);
         }
-        assertThat(login().trimmed()).as("the user's database").isEqualTo("shop");
+        return sql(password, "SELECT DATABASE()").trimmed();
     }
 
-    private Podman.Result login() throws Exception {
+    private Podman.Result sql(String password, String statements) throws IOException {
         return Podman.podman(
                 "exec",
                 "-e",
-                "MYSQL_PWD=shopper-pw",
+                "MYSQL_PWD=" + password,
                 name,
                 "mariadb",
                 "-h127.0.0.1",
@@ -100,6 +149,6 @@ class MariaDbImageTest {
                 "-s",
                 "shop",
                 "-e",
-                "SELECT DATABASE()");
+                statements);
     }
 }

@@ -143,7 +143,8 @@ final class RelayFetcher {
             return "connection refused";
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && !t.getMessage().isBlank()) return OneLine.of(t.getMessage());
+            String line = OneLine.of(t.getMessage());
+            if (!line.isEmpty()) return line;
             if (t.getCause() == t) break;
         }
         return e.getClass().getSimpleName();

@@ -7,13 +7,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -85,7 +82,7 @@ final class ResultTables {
         return switch (kind) {
             case "bench hot" -> hot(b, runs);
             case "bench strategies" -> strategies(b, runs);
-            case "chaos" -> chaos(b, runs);
+            case "chaos" -> ChaosResultTable.render(b, runs);
             case "demo" -> DemoResultTable.render(b, runs);
             default -> throw new IllegalArgumentException("no results table for '" + kind + "' yet");
         };
@@ -154,65 +151,11 @@ final class ResultTables {
         return b.toString();
     }
 
-    /** {@code chaos}: a row per scenario, a column per run: verdict, faults, answered, sold, recovered in (ms). */
-    private static String chaos(StringBuilder b, List<JsonNode> runs) {
-        b.append(" (recovered in: ms from each fault to the first final answer after it; - : nothing to recover):\n\n");
-        b.append("| scenario |");
-        for (String header : runHeaders(runs)) b.append(' ').append(header).append(" |");
-        b.append("\n|---|").append("---|".repeat(runs.size())).append('\n');
-        Map<String, List<JsonNode>> rows =
-                byRun(runs, "scenarios", s -> s.path("scenario").asText());
-        rows.forEach((scenario, cells) -> {
-            b.append("| ").append(scenario).append(" |");
-            for (JsonNode s : cells)
-                b.append(' ').append(s.isMissingNode() ? "-" : chaosCell(s)).append(" |");
-            b.append('\n');
-        });
-        return b.toString();
-    }
-
-    /**
-     * A column's name per run: "run" alone; else the flags by which the runs differ ({@code --brokers 3}), or
-     * "run N" where they differ in none.
-     */
-    static List<String> runHeaders(List<JsonNode> runs) {
-        if (runs.size() == 1) return List.of("run");
-        Map<String, String> first = flags(runs.get(0));
-        Set<String> differ = new TreeSet<>();
-        for (JsonNode r : runs) {
-            Map<String, String> f = flags(r);
-            for (String k : first.keySet()) if (!first.get(k).equals(f.get(k))) differ.add(k);
-            for (String k : f.keySet()) if (!f.get(k).equals(first.get(k))) differ.add(k);
-        }
-        List<String> headers = new ArrayList<>();
-        for (int i = 0; i < runs.size(); i++) {
-            Map<String, String> f = flags(runs.get(i));
-            List<String> parts = new ArrayList<>();
-            for (String k : differ) parts.add(f.containsKey(k) ? "--" + k + " " + f.get(k) : "no --" + k);
-            headers.add(differ.isEmpty() ? "run " + (i + 1) : cell(String.join(" ", parts)));
-        }
-        // runs of the same flags among others: told apart by their place
-        List<String> named = List.copyOf(headers);
-        for (int i = 0; i < headers.size(); i++)
-            if (!differ.isEmpty() && Collections.frequency(named, named.get(i)) > 1)
-                headers.set(i, headers.get(i) + " (run " + (i + 1) + ")");
-        return headers;
-    }
-
-    private static Map<String, String> flags(JsonNode doc) {
-        Map<String, String> f = new LinkedHashMap<>();
-        doc.path("flags")
-                .fields()
-                .forEachRemaining(e -> f.put(e.getKey(), e.getValue().asText()));
-        return f;
-    }
-
     /**
      * The rows of {@code runs} by key, one cell per run in the runs' order: a row a run lacks holds a missing node
      * there (printed "-"), so no figure moves into another run's column.
      */
-    private static Map<String, List<JsonNode>> byRun(
-            List<JsonNode> runs, String field, Function<JsonNode, String> key) {
+    static Map<String, List<JsonNode>> byRun(List<JsonNode> runs, String field, Function<JsonNode, String> key) {
         Map<String, List<JsonNode>> rows = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++)
             for (JsonNode row : runs.get(i).path(field)) {
@@ -223,23 +166,6 @@ final class ResultTables {
         for (List<JsonNode> cells : rows.values())
             while (cells.size() < runs.size()) cells.add(MissingNode.getInstance());
         return rows;
-    }
-
-    private static String chaosCell(JsonNode s) {
-        List<String> recovered = new ArrayList<>();
-        for (JsonNode ms : s.path("recoveredInMs")) recovered.add(ms.isNull() ? "never" : number(ms, 0));
-        int faults = s.path("faults").asInt();
-        return (s.path("passed").asBoolean()
-                        ? "PASS"
-                        : "FAIL: " + cell(s.path("failure").asText()))
-                + ", " + faults + (faults == 1 ? " fault" : " faults")
-                + ", " + number(s.path("answered"), 0) + " of " + number(s.path("requests"), 0) + " answered"
-                + ", " + number(s.path("orders"), 0) + " orders for " + number(s.path("successes"), 0) + " SUCCESS"
-                + ", oversold / lost / dup / false dup " + s.path("oversold").asLong() + " / "
-                + s.path("lost").asLong()
-                + " / " + s.path("duplicateBuyers").asLong() + " / "
-                + s.path("falseDuplicates").asLong()
-                + ", recovered in " + (recovered.isEmpty() ? "-" : String.join(" / ", recovered));
     }
 
     /** The command a document came from, as it can be run again: {@code ./seckill <command>}, its flags, --json. */
@@ -259,7 +185,7 @@ final class ResultTables {
     }
 
     /** Text in a table cell: no line break, no column break. */
-    private static String cell(String text) {
+    static String cell(String text) {
         return text.replace("\r", " ").replace("\n", " ").replace("|", "\\|");
     }
 

@@ -58,7 +58,7 @@ public final class TopicProvisioner {
      * to a partition the broker has not finished creating can lose records despite idempotence (KAFKA-15591: a first
      * batch rejected NOT_LEADER, the next accepted, the first then spins on OUT_OF_ORDER_SEQUENCE until it expires).
      */
-    static void awaitWritable(Admin admin, List<String> topics) throws Exception {
+    public static void awaitWritable(Admin admin, List<String> topics) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {

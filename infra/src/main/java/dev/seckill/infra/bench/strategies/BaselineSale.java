@@ -3,6 +3,7 @@ package dev.seckill.infra.bench.strategies;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.order.db.Database;
 import java.sql.Connection;
@@ -53,10 +54,13 @@ final class BaselineSale {
             }
         }
         try (Admin admin = KafkaClients.admin(ns.settings())) {
-            admin.createTopics(List.of(new NewTopic(
-                            StrategyMain.ordersTopic(ns.settings()), Optional.of(ORDER_PARTITIONS), Optional.empty())))
+            String orders = StrategyMain.ordersTopic(ns.settings());
+            admin.createTopics(List.of(new NewTopic(orders, Optional.of(ORDER_PARTITIONS), Optional.empty())))
                     .all()
                     .get(60, TimeUnit.SECONDS);
+            // the strategy's idempotent producer must not meet a partition its leader has not finished creating: its
+            // first batch refused NOT_LEADER, it spins on OUT_OF_ORDER_SEQUENCE_NUMBER (KAFKA-15591)
+            TopicProvisioner.awaitWritable(admin, List.of(orders));
         }
     }
 }

@@ -121,9 +121,11 @@ final class WarmupLoad {
     }
 
     private static Future<Integer> exchange(HttpClient client, RequestOptions options, Buffer body) {
+        // the body asked for in the task that sends: a body whose chunks came before anyone asked is dropped by
+        // Vert.x, and a lane started from this plain thread would wait out the warm-up's limit
         return client.request(options.setTimeout(10_000))
-                .compose(req -> body == null ? req.send() : req.send(body))
-                .compose(resp -> resp.body().map(b -> resp.statusCode()));
+                .compose(req -> (body == null ? req.send() : req.send(body))
+                        .compose(resp -> resp.body().map(b -> resp.statusCode())));
     }
 
     /** The client requestIds sent (their status claims are the warm-up's only Redis writes). */

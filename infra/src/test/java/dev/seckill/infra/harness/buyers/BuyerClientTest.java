@@ -182,19 +182,9 @@ class BuyerClientTest {
                 : gets() == 1
                         ? new Scripted(404, 0, new JsonObject().put("status", 404))
                         : new Scripted(200, 0, status("r-4", "REJECTED"));
-        // (a closed-loop buyer whose calls wait 5 s for their reply, not the minute of its give-up time: twice in the
-        // suite, beside its heavy jobs, one call here had no reply for 30 s; a call sent again is asked the same)
-        RetryPolicy closedLoop = RetryPolicy.closedLoop(1);
-        FinalAnswer a = buy(
-                new RetryPolicy(
-                        1,
-                        5_000,
-                        closedLoop.giveUpMillis(),
-                        closedLoop.pauseMillis(),
-                        closedLoop.tooMany(),
-                        closedLoop.busy()),
-                "r-4",
-                null);
+        // When a closed-loop buyer buys
+        FinalAnswer a = buy(RetryPolicy.closedLoop(1), "r-4", null);
+        // Then the not-found was noted, asked again, and the decision is its answer
         assertThat(a.word()).isEqualTo("REJECTED");
         assertThat(a.notFoundWhileFollowing()).isTrue();
         // and a 409 naming its field is the answer at once

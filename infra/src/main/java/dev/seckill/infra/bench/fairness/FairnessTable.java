@@ -3,7 +3,9 @@ package dev.seckill.infra.bench.fairness;
 import dev.seckill.contracts.fair.Fairness;
 import dev.seckill.infra.bench.TextTable;
 import dev.seckill.infra.harness.FairSplit;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The rows {@code bench fairness} prints: per sale and mode, each group's wins, the fair-draw test, the answer wait. */
 final class FairnessTable {
@@ -11,9 +13,9 @@ final class FairnessTable {
         "sale",
         "mode",
         "group A won",
-        "per buyer",
+        "A per buyer",
         "group B won",
-        "per buyer",
+        "B per buyer",
         "P(split | fair)",
         "99% interval (A)",
         "draw",
@@ -30,7 +32,6 @@ final class FairnessTable {
         return FairSplit.of(wonA, wonA + wonB, a.buyers(), (long) a.buyers() + b.buyers());
     }
 
-    /** Under a lottery: the split within the 99% interval of a fair draw, and the draw verified from the topics. */
     /**
      * A lottery is fair here when its split is within the 99% interval of an equal chance, its draw checks out from the
      * topics, and the draw ranked exactly the buyers the sale sent (a draw of fewer buyers could look fair by leaving
@@ -67,6 +68,42 @@ final class FairnessTable {
                                             "%,d of %,d buyers", r.draw().buyers(), buyersSent(sale)),
             String.format("%d / %d", r.answerPercentile(50), r.answerPercentile(99))
         };
+    }
+
+    /**
+     * One sale's figures for {@code --json}, as numbers: each group's buyers, units won and wins per buyer, the fair
+     * draw's test (p, the 99% interval of group A's wins), the draw's check (null under first come first served) and
+     * the answer wait.
+     */
+    static Map<String, Object> document(List<FairSale.Group> sale, FairSale.Result r) {
+        FairSplit s = split(sale, r);
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("sale", sale.get(0).name() + " vs " + sale.get(1).name());
+        d.put("mode", r.mode().wire());
+        d.put("groupA", group(sale.get(0), s.groupWon(), s.groupRate()));
+        d.put("groupB", group(sale.get(1), s.won() - s.groupWon(), s.othersRate()));
+        d.put("pSplitIfFair", s.p());
+        d.put("interval99A", Map.of("low", s.low99(), "high", s.high99(), "within", s.within99()));
+        if (r.draw() != null)
+            d.put(
+                    "draw",
+                    Map.of(
+                            "verified", r.draw().follows(),
+                            "buyersRanked", r.draw().buyers(),
+                            "buyersSent", buyersSent(sale)));
+        d.put("fair", r.mode() == Fairness.FCFS ? null : fair(sale, r));
+        d.put("answerP50Ms", r.answerPercentile(50));
+        d.put("answerP99Ms", r.answerPercentile(99));
+        return d;
+    }
+
+    private static Map<String, Object> group(FairSale.Group g, long won, double perBuyer) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("name", g.name());
+        d.put("buyers", g.buyers());
+        d.put("won", won);
+        d.put("wonPerBuyer", perBuyer);
+        return d;
     }
 
     /** The table of these rows ({@link #row}): printed as text, given to {@code --json} as documented rows. */

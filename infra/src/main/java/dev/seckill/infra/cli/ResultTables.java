@@ -50,10 +50,13 @@ final class ResultTables {
         Matcher m = BLOCK.matcher(doc);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
+            List<String> names = new ArrayList<>(List.of(m.group(2).trim().split("\\s+")));
+            boolean headlines = names.get(0).equals(HeadlineTable.WORD);
+            if (headlines) names.remove(0);
             List<JsonNode> runs = new ArrayList<>();
-            for (String name : m.group(2).trim().split("\\s+"))
-                runs.add(read(root.resolve(DIR).resolve(name)));
-            m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + table(runs) + m.group(4)));
+            for (String name : names) runs.add(read(root.resolve(DIR).resolve(name)));
+            String table = headlines ? HeadlineTable.render(runs) : table(runs);
+            m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + table + m.group(4)));
         }
         m.appendTail(out);
         return out.toString();
@@ -189,7 +192,7 @@ final class ResultTables {
         return text.replace("\r", " ").replace("\n", " ").replace("|", "\\|");
     }
 
-    private static String kind(JsonNode doc) {
+    static String kind(JsonNode doc) {
         if (doc.has("benchmark")) return "bench " + doc.path("benchmark").asText();
         if (doc.has("command")) return doc.path("command").asText();
         throw new IllegalArgumentException("not a --json document of a command: no 'benchmark' or 'command'");
@@ -201,6 +204,11 @@ final class ResultTables {
 
     private static String joinedRows(List<JsonNode> rows, Function<JsonNode, String> cell) {
         return joined(rows, cell);
+    }
+
+    static String number(double n, int decimals) {
+        if (Double.isNaN(n) || Double.isInfinite(n)) return "-";
+        return String.format(Locale.ROOT, "%,." + decimals + "f", n);
     }
 
     static String number(JsonNode n, int decimals) {

@@ -12,18 +12,19 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each target a printer reads ({@link Targets}) is the target docs/performance.md states in its row of "Current
- * figures": one declaration in the code, one statement in the docs, held equal.
+ * Each target ({@link Targets}) is checked in its row of docs/performance.md's "Current figures" (a table made from
+ * the benchmarks' documents): a target no row checks — one whose benchmark's document is not in the table, or whose
+ * row was renamed — fails here.
  */
 @Tag("fast")
 class TargetsTest {
     private static final Path PERFORMANCE = root().resolve("docs/performance.md");
 
     @Test
-    void everyTargetIsTheOneItsRowOfTheCurrentFiguresStates() throws IOException {
+    void everyTargetIsCheckedInItsRowOfTheCurrentFigures() throws IOException {
         List<String[]> rows = currentFigures();
         String[] header = rows.get(0);
-        int target = Arrays.asList(header).indexOf("target (ratio)");
+        int target = Arrays.asList(header).indexOf("target");
         assertThat(target)
                 .as("the column of targets in " + Arrays.toString(header))
                 .isPositive();
@@ -32,9 +33,7 @@ class TargetsTest {
                     .filter(r -> r[0].equals(t.row) || r[0].startsWith(t.row + " ("))
                     .toList();
             assertThat(mine).as("the row of " + t + " (\"" + t.row + "\")").hasSize(1);
-            assertThat(mine.get(0)[target])
-                    .as("the target of " + t + " in its row")
-                    .isEqualTo(t.stated);
+            assertThat(mine.get(0)[target]).as("the targets of " + t + "'s row").contains(t.stated);
             assertThat(t.stated).as(t + " states its bound").contains(t.bound().replace(".0", ""));
         }
     }
@@ -50,6 +49,9 @@ class TargetsTest {
                 .isFalse();
         assertThat(Targets.HOT_TWO_BUCKETS.bound()).isEqualTo("≥ ×1.6");
         assertThat(Targets.HOSTILE_FLOOD.bound()).isEqualTo("≤ ×2");
+        assertThat(Targets.DECIDE_ONE_GOODS.bound()).isEqualTo("≥ 31,000/s");
+        assertThat(Targets.ANSWER_OPEN_P99.met(150)).isTrue();
+        assertThat(Targets.ANSWER_OPEN_P99.met(150.1)).isFalse();
     }
 
     /** The "Current figures" table's rows, the header first, each split into its cells ({@code \|} kept in a cell). */

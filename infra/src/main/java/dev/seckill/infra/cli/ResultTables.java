@@ -85,6 +85,7 @@ final class ResultTables {
         return switch (kind) {
             case "bench hot" -> hot(b, runs);
             case "bench strategies" -> strategies(b, runs);
+            case "bench answer" -> AnswerResultTable.render(b, runs);
             case "chaos" -> ChaosResultTable.render(b, runs);
             case "demo" -> DemoResultTable.render(b, runs);
             default -> throw new IllegalArgumentException("no results table for '" + kind + "' yet");

@@ -60,6 +60,31 @@ class ResultTablesTest {
     }
 
     @Test
+    void anAnswerTableShowsARowPerCommitInterval_itsThroughputAsARatioToItsOwnRunsRawLua() throws IOException {
+        // Given a run of bench answer at two commit intervals, the second without a throughput figure
+        write("answer.json", """
+                {"benchmark":"answer","flags":{"commit-intervals":"20,100"},"rawLuaPipelinedOpsPerSecond":50000,
+                 "intervals":[
+                  {"commitMs":20,"decisionsPerSecond":90000,"figures":{
+                    "sequential":{"p50Ms":15.1,"p99Ms":27.9},"open":{"p50Ms":18.7,"p99Ms":100.7,"p999Ms":155.3,
+                    "within100Ms":0.99},"openAcceptP99":17.8,"closedAnsweredPerSecond":7171,
+                    "closed":{"p50Ms":67.1,"p99Ms":131.2}}},
+                  {"commitMs":100,"figures":{"sequential":{"p50Ms":13.6},"open":{"p50Ms":21.7,"within100Ms":0.986},
+                    "openAcceptP99":18.8,"closedAnsweredPerSecond":5445,"closed":{"p50Ms":73.3,"p99Ms":155.1}}}],
+                 "exit":0}
+                """);
+        // When its block is rendered
+        String made = ResultTables.render("<!-- results: answer.json -->\n<!-- /results -->\n", dir);
+        // Then each interval is a row; a figure the run lacks is a dash, not a neighbour's figure
+        assertThat(made)
+                .contains(
+                        "`./seckill bench answer --commit-intervals 20,100 --json`, one run (raw Lua pipelined 50,000")
+                .contains(
+                        "| 20 | 1.80 | 90,000 | 15.1 / 27.9 | 18.7 / 100.7 / 155.3 | 99.0% | 17.8 | 7,171 | 67.1 / 131.2 |")
+                .contains("| 100 | - | - | 13.6 / - | 21.7 / - / - | 98.6% | 18.8 | 5,445 | 73.3 / 155.1 |");
+    }
+
+    @Test
     void aStrategiesTableShowsEachStrategysFiguresPerRun_andADashWhereAStrategyHasNone() throws IOException {
         // Given a run of bench strategies: the synchronous design (no hops) and the pipeline
         write("s-1.json", """

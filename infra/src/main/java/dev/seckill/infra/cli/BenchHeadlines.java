@@ -34,10 +34,10 @@ final class BenchHeadlines {
                 "the gateway's own producer alone, same records and settings: " + n(d, "/rawProducerAcksPerSecond", 0)
                         + " acks/s; the HTTP floor (same generator, a server that answers 202 at once): "
                         + n(d, "/httpFloorPerSecond", 0) + "/s",
-                x(d.path("ofRawProducer").asDouble()) + " raw producer, "
-                        + x(d.path("ofHttpFloor").asDouble()) + " HTTP floor",
+                x(d.path("ofRawProducer").asDouble(Double.NaN)) + " raw producer, "
+                        + x(d.path("ofHttpFloor").asDouble(Double.NaN)) + " HTTP floor",
                 List.of(Check.of(
-                        Targets.GATEWAY_CLOSED_LOOP, d.path("ofRawProducer").asDouble()))));
+                        Targets.GATEWAY_CLOSED_LOOP, d.path("ofRawProducer").asDouble(Double.NaN)))));
         JsonNode open = first.path("open");
         if (!open.isMissingNode()) {
             long answered = 0;
@@ -53,7 +53,7 @@ final class BenchHeadlines {
                     "— (the write-up's absolute target)",
                     "—",
                     List.of(
-                            Check.of(Targets.GATEWAY_OPEN_P99, open.path("p99").asDouble()),
+                            Check.of(Targets.GATEWAY_OPEN_P99, open.path("p99").asDouble(Double.NaN)),
                             Check.zero("not accepted", refused))));
         }
         JsonNode rs = find(d.path("runs"), r -> r.path("tokens").asText().equals("rs256"));
@@ -63,8 +63,8 @@ final class BenchHeadlines {
                     n(rs, "/closedAcceptedPerSecond", 0) + " vs " + n(first, "/closedAcceptedPerSecond", 0)
                             + " accepted/s",
                     "the HS256 phase of the same run",
-                    x(rs.path("closedAcceptedPerSecond").asDouble()
-                            / first.path("closedAcceptedPerSecond").asDouble()),
+                    x(rs.path("closedAcceptedPerSecond").asDouble(Double.NaN)
+                            / first.path("closedAcceptedPerSecond").asDouble(Double.NaN)),
                     List.of()));
         return rows;
     }
@@ -87,14 +87,14 @@ final class BenchHeadlines {
                         + d.at("/shape/seconds").asText() + " s, " + interval,
                 "p99 " + n(f, "/open/p99Ms", 1) + " ms (p50 " + n(f, "/open/p50Ms", 1) + ", p99.9 "
                         + n(f, "/open/p999Ms", 1) + "); "
-                        + number(f.at("/open/within100Ms").asDouble() * 100, 1)
+                        + number(f.at("/open/within100Ms").asDouble(Double.NaN) * 100, 1)
                         + "% knew within 100 ms",
                 "accept p99 " + n(f, "/openAcceptP99", 1) + " ms in its own run",
                 "—",
                 List.of(Check.of(Targets.ANSWER_OPEN_P99, f.at("/open/p99Ms").asDouble(Double.NaN)))));
         if (row.path("decisionsPerSecond").isNumber()) {
-            double ratio = row.path("decisionsPerSecond").asDouble()
-                    / d.path("rawLuaPipelinedOpsPerSecond").asDouble();
+            double ratio = row.path("decisionsPerSecond").asDouble(Double.NaN)
+                    / d.path("rawLuaPipelinedOpsPerSecond").asDouble(Double.NaN);
             rows.add(new Row(
                     Targets.ANSWER_THROUGHPUT.row + " (" + interval,
                     n(row, "/decisionsPerSecond", 0) + " decisions/s",
@@ -129,30 +129,28 @@ final class BenchHeadlines {
     }
 
     static List<Row> hostile(JsonNode d) {
-        long lost = d.at("/flood/claimsSameInstance/lost").asLong()
-                + d.at("/flood/claimsOtherInstance/lost").asLong()
-                + d.at("/quiet/claimsSameInstance/lost").asLong()
-                + d.at("/quiet/claimsOtherInstance/lost").asLong();
-        long oversold =
-                d.at("/flood/oversold").asLong() + d.at("/quiet/oversold").asLong();
-        long notFound = d.at("/flood/owners/notFound").asLong()
-                + d.at("/quiet/owners/notFound").asLong();
-        double posts = d.at("/flood/flood/posts").asDouble();
+        double lost = sum(d, "/claimsSameInstance/lost", "/claimsOtherInstance/lost");
+        double oversold = sum(d, "/oversold");
+        // accepted purchases answered 404, by their owners' look-ups and while their buyers followed them
+        double notFound = sum(d, "/owners/notFound", "/notFoundWhilePolling");
+        double posts = d.at("/flood/flood/posts").asDouble(Double.NaN);
         double bytes = grown(d, "usedMemory");
         double keys = grown(d, "keys");
         return List.of(
                 new Row(
                         Targets.HOSTILE_FLOOD.row + " (" + flag(d, "buyers") + " buyers, " + flag(d, "stock")
                                 + " units, " + flag(d, "hostile-accounts") + " hostile accounts)",
-                        "FLOOD time to answer p99 " + n(d, "/flood/answerP99Ms", 0) + " ms; owners told 404 " + notFound
-                                + "; claims lost " + lost + "; oversold " + oversold,
+                        "FLOOD time to answer p99 " + n(d, "/flood/answerP99Ms", 0)
+                                + " ms; accepted purchases told 404 "
+                                + number(notFound, 0) + "; claims lost " + number(lost, 0) + "; oversold "
+                                + number(oversold, 0),
                         "the same sale alone (QUIET, p99 " + n(d, "/quiet/answerP99Ms", 0) + " ms)",
-                        x(d.path("floodOfQuietP99").asDouble()) + " FLOOD÷QUIET p99",
+                        x(d.path("floodOfQuietP99").asDouble(Double.NaN)) + " FLOOD÷QUIET p99",
                         List.of(
                                 Check.of(
                                         Targets.HOSTILE_FLOOD,
-                                        d.path("floodOfQuietP99").asDouble()),
-                                Check.zero("owners told 404", notFound),
+                                        d.path("floodOfQuietP99").asDouble(Double.NaN)),
+                                Check.zero("accepted purchases told 404", notFound),
                                 Check.zero("claims lost", lost),
                                 Check.zero("oversold", oversold))),
                 new Row(
@@ -164,12 +162,20 @@ final class BenchHeadlines {
                         List.of()));
     }
 
+    /** The figures at {@code pointers} summed over both sales; NaN when a document lacks one (the check then fails). */
+    private static double sum(JsonNode d, String... pointers) {
+        double total = 0;
+        for (String sale : List.of("/quiet", "/flood"))
+            for (String p : pointers) total += d.at(sale + p).asDouble(Double.NaN);
+        return total;
+    }
+
     /** What Redis grew by in the flood beyond what the quiet sale grew it by. */
     private static double grown(JsonNode d, String field) {
-        return d.at("/flood/redisAfter/" + field).asDouble()
-                - d.at("/flood/redisBefore/" + field).asDouble()
-                - (d.at("/quiet/redisAfter/" + field).asDouble()
-                        - d.at("/quiet/redisBefore/" + field).asDouble());
+        return d.at("/flood/redisAfter/" + field).asDouble(Double.NaN)
+                - d.at("/flood/redisBefore/" + field).asDouble(Double.NaN)
+                - (d.at("/quiet/redisAfter/" + field).asDouble(Double.NaN)
+                        - d.at("/quiet/redisBefore/" + field).asDouble(Double.NaN));
     }
 
     static List<Row> strategies(JsonNode d) {
@@ -227,9 +233,10 @@ final class BenchHeadlines {
                         + n(t, "/ES256 forgedAgain/micros", 2) + " µs; a token verified before "
                         + n(t, "/RS256 verifiedBefore/micros", 2) + " / " + n(t, "/ES256 verifiedBefore/micros", 2),
                 "the full check of the same run",
-                x(t.at(rsNew).asDouble() / t.at("/RS256 forgedAgain/micros").asDouble()) + " (RS256) and "
-                        + x(t.at(esNew).asDouble()
-                                / t.at("/ES256 forgedAgain/micros").asDouble())
+                x(t.at(rsNew).asDouble(Double.NaN)
+                                / t.at("/RS256 forgedAgain/micros").asDouble(Double.NaN)) + " (RS256) and "
+                        + x(t.at(esNew).asDouble(Double.NaN)
+                                / t.at("/ES256 forgedAgain/micros").asDouble(Double.NaN))
                         + " (ES256) cheaper for a repeated forgery",
                 List.of()));
     }

@@ -38,8 +38,10 @@ final class HeadlineRows {
         return number(d.at(pointer), decimals);
     }
 
+    /** A flag's value as the run read it; a whole number written as the tables write figures (50,000). */
     static String flag(JsonNode d, String name) {
-        return d.at("/flags/" + name).asText("-");
+        String value = d.at("/flags/" + name).asText("-");
+        return value.matches("\\d{4,18}") ? number(Long.parseLong(value), 0) : value;
     }
 
     /** A ratio as the tables write it: ×0.44. */
@@ -57,11 +59,11 @@ final class HeadlineRows {
                 n(d, "/saleAsGiven/run/steady", 0) + " decisions/s steady (" + n(d, "/saleAsGiven/run/rate", 0)
                         + " with start-up)",
                 reference,
-                x(d.at("/saleAsGiven/ofRawLuaPipelined").asDouble()) + " pipelined, "
-                        + x(d.at("/saleAsGiven/ofRawLuaUnpipelined").asDouble()) + " unpipelined",
+                x(d.at("/saleAsGiven/ofRawLuaPipelined").asDouble(Double.NaN)) + " pipelined, "
+                        + x(d.at("/saleAsGiven/ofRawLuaUnpipelined").asDouble(Double.NaN)) + " unpipelined",
                 List.of(Check.of(
                         Targets.DECIDE_AS_GIVEN,
-                        d.at("/saleAsGiven/ofRawLuaPipelined").asDouble()))));
+                        d.at("/saleAsGiven/ofRawLuaPipelined").asDouble(Double.NaN)))));
         JsonNode lua = d.path("everyPurchaseThroughLua");
         if (!lua.isMissingNode())
             rows.add(new Row(
@@ -69,21 +71,21 @@ final class HeadlineRows {
                             + " purchases of one goods, stock for each)",
                     n(lua, "/run/steady", 0) + " decisions/s steady; waiting for Redis "
                             + number(
-                                    lua.at("/run/redisWaitSeconds").asDouble()
-                                            / lua.at("/run/seconds").asDouble()
+                                    lua.at("/run/redisWaitSeconds").asDouble(Double.NaN)
+                                            / lua.at("/run/seconds").asDouble(Double.NaN)
                                             * 100,
                                     0)
                             + "% of the run",
                     reference,
-                    x(lua.path("ofRawLuaPipelined").asDouble()) + " pipelined, "
-                            + x(lua.path("ofRawLuaUnpipelined").asDouble()) + " unpipelined",
+                    x(lua.path("ofRawLuaPipelined").asDouble(Double.NaN)) + " pipelined, "
+                            + x(lua.path("ofRawLuaUnpipelined").asDouble(Double.NaN)) + " unpipelined",
                     List.of(
                             Check.of(
                                     Targets.DECIDE_THROUGH_LUA,
-                                    lua.path("ofRawLuaPipelined").asDouble()),
+                                    lua.path("ofRawLuaPipelined").asDouble(Double.NaN)),
                             Check.of(
                                     Targets.DECIDE_ONE_GOODS,
-                                    lua.at("/run/steady").asDouble()))));
+                                    lua.at("/run/steady").asDouble(Double.NaN)))));
         return rows;
     }
 
@@ -100,9 +102,9 @@ final class HeadlineRows {
             buckets.add(Integer.toString(b));
             steady.add(number(r.path("steadyDecisionsPerSecond"), 0));
             if (b == 1) continue;
-            ratios.add(b + " buckets " + x(r.path("ofOneBucket").asDouble()));
-            projected.add(b + " buckets " + x(r.path("projectedOfOneBucket").asDouble()));
-            if (b == 2) two = r.path("ofOneBucket").asDouble();
+            ratios.add(b + " buckets " + x(r.path("ofOneBucket").asDouble(Double.NaN)));
+            projected.add(b + " buckets " + x(r.path("projectedOfOneBucket").asDouble(Double.NaN)));
+            if (b == 2) two = r.path("ofOneBucket").asDouble(Double.NaN);
         }
         return List.of(new Row(
                 Targets.HOT_TWO_BUCKETS.row + " (" + flag(d, "commands")
@@ -121,8 +123,8 @@ final class HeadlineRows {
                 n(d, "/steadyOrdersPerSecond", 0) + " orders/s steady",
                 "raw multi-row INSERT (1,000 rows per statement) " + n(d, "/rawMultiRowPerSecond", 0)
                         + " rows/s; raw single-row INSERT " + n(d, "/rawSingleRowPerSecond", 0),
-                x(d.path("ofRawMultiRow").asDouble()) + " multi-row, "
-                        + x(d.path("ofRawSingleRow").asDouble()) + " single-row",
+                x(d.path("ofRawMultiRow").asDouble(Double.NaN)) + " multi-row, "
+                        + x(d.path("ofRawSingleRow").asDouble(Double.NaN)) + " single-row",
                 List.of()));
     }
 
@@ -135,11 +137,12 @@ final class HeadlineRows {
                         + n(d, "/timeToAnswer/p50Ms", 1) + " / " + n(d, "/timeToAnswer/p99Ms", 1) + " ms",
                 "the accept latency of the audited run",
                 "answer/accept "
-                        + x(d.at("/timeToAnswer/p99Ms").asDouble()
-                                / d.at("/load/acceptP99Ms").asDouble()) + " at p99",
+                        + x(d.at("/timeToAnswer/p99Ms").asDouble(Double.NaN)
+                                / d.at("/load/acceptP99Ms").asDouble(Double.NaN))
+                        + " at p99",
                 List.of(
-                        Check.zero("oversold", d.path("oversold").asDouble()),
-                        Check.zero("duplicate buyers", d.path("duplicateBuyers").asDouble()),
+                        Check.zero("oversold", d.path("oversold").asDouble(Double.NaN)),
+                        Check.zero("duplicate buyers", d.path("duplicateBuyers").asDouble(Double.NaN)),
                         new Check(
                                 "every invariant held", d.path("invariantsHeld").asBoolean(), ""))));
     }

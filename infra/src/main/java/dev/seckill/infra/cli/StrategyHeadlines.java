@@ -21,44 +21,58 @@ final class StrategyHeadlines {
         return MissingNode.getInstance();
     }
 
+    /**
+     * A target's row; with the pipeline's sale in buckets, a row of its own ("the write-up's strategies with the
+     * pipeline's sale in 2 buckets: …"), held to the same target.
+     */
+    private static String label(JsonNode d, Targets t) {
+        String buckets = flag(d, "buckets");
+        if (buckets.equals("1") || buckets.equals("-")) return t.row;
+        return t.row.replace(
+                "the write-up's strategies:",
+                "the write-up's strategies with the pipeline's sale in " + buckets + " buckets:");
+    }
+
     static List<Row> of(JsonNode d) {
         String shape = " (" + flag(d, "stock") + " units, " + flag(d, "requests") + " purchases, "
-                + flag(d, "concurrency") + " clients, the pipeline's sale in " + flag(d, "buckets") + " bucket(s))";
+                + flag(d, "concurrency") + " clients)";
         JsonNode pipeline = run(d, "normal", "pipeline");
         JsonNode sync = run(d, "normal", "sync");
         JsonNode pessimistic = run(d, "normal", "pessimistic");
         List<Row> rows = new ArrayList<>();
         if (pipeline.isMissingNode() || sync.isMissingNode()) return rows;
-        double ofSync = pipeline.path("answersPerSecond").asDouble()
-                / sync.path("answersPerSecond").asDouble();
+        double ofSync = pipeline.path("answersPerSecond").asDouble(Double.NaN)
+                / sync.path("answersPerSecond").asDouble(Double.NaN);
         List<Check> throughput = new ArrayList<>();
         String reference = "synchronous Redis+Lua " + n(sync, "/answersPerSecond", 0) + "/s";
         String ratio = x(ofSync) + " synchronous";
         if (!pessimistic.isMissingNode()) {
-            double ofPessimistic = pipeline.path("answersPerSecond").asDouble()
-                    / pessimistic.path("answersPerSecond").asDouble();
+            double ofPessimistic = pipeline.path("answersPerSecond").asDouble(Double.NaN)
+                    / pessimistic.path("answersPerSecond").asDouble(Double.NaN);
             reference = "pessimistic lock " + n(pessimistic, "/answersPerSecond", 0) + "/s; " + reference;
             ratio = x(ofPessimistic) + " pessimistic, " + ratio;
             throughput.add(Check.of(Targets.STRATEGIES_PESSIMISTIC, ofPessimistic));
         }
         throughput.add(Check.of(Targets.STRATEGIES_SYNCHRONOUS, ofSync));
         rows.add(new Row(
-                Targets.STRATEGIES_SYNCHRONOUS.row + shape,
+                label(d, Targets.STRATEGIES_SYNCHRONOUS) + shape,
                 "pipeline " + n(pipeline, "/answersPerSecond", 0) + " answers/s (the load generator's ceiling here "
                         + n(d, "/generatorCeilingPerSecond", 0) + "/s)",
                 reference,
                 ratio,
                 throughput));
-        double tail = pipeline.path("p99").asDouble() / sync.path("p99").asDouble();
+        double tail =
+                pipeline.path("p99").asDouble(Double.NaN) / sync.path("p99").asDouble(Double.NaN);
         rows.add(new Row(
-                Targets.STRATEGIES_SYNC_TAIL.row + shape,
+                label(d, Targets.STRATEGIES_SYNC_TAIL) + shape,
                 "pipeline p99 " + n(pipeline, "/p99", 1) + " ms (p50 " + n(pipeline, "/p50", 1)
                         + "); its first second's accepted → decided p50 / p99 "
                         + n(pipeline, "/firstSecond/hops/toDecided/p50", 0) + " / "
                         + n(pipeline, "/firstSecond/hops/toDecided/p99", 0) + " ms",
                 "synchronous Redis+Lua p99 " + n(sync, "/p99", 1) + " ms (p50 " + n(sync, "/p50", 1) + ")",
                 "p99 " + x(tail) + ", p50 "
-                        + x(pipeline.path("p50").asDouble() / sync.path("p50").asDouble()),
+                        + x(pipeline.path("p50").asDouble(Double.NaN)
+                                / sync.path("p50").asDouble(Double.NaN)),
                 List.of(Check.of(Targets.STRATEGIES_SYNC_TAIL, tail))));
         JsonNode killed = run(d, "faulted", "pipeline");
         if (!killed.isMissingNode()) rows.add(killed(d, killed, shape));
@@ -80,11 +94,11 @@ final class StrategyHeadlines {
                                 + n(sync, "/audit/falseDuplicates", 0) + " told DUPLICATE without an order",
                 "—",
                 List.of(
-                        Check.zero("oversold", a.path("oversold").asDouble()),
-                        Check.zero("duplicate buyers", a.path("duplicateBuyers").asDouble()),
-                        Check.zero("lost", a.path("lost").asDouble()),
+                        Check.zero("oversold", a.path("oversold").asDouble(Double.NaN)),
+                        Check.zero("duplicate buyers", a.path("duplicateBuyers").asDouble(Double.NaN)),
+                        Check.zero("lost", a.path("lost").asDouble(Double.NaN)),
                         Check.zero(
                                 "told DUPLICATE without an order",
-                                a.path("falseDuplicates").asDouble())));
+                                a.path("falseDuplicates").asDouble(Double.NaN))));
     }
 }

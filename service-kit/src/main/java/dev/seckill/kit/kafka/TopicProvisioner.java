@@ -3,6 +3,7 @@ package dev.seckill.kit.kafka;
 import dev.seckill.contracts.Topics;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
+import dev.seckill.kit.observability.OneLine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -115,9 +117,14 @@ public final class TopicProvisioner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted creating topics");
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(
+                    "cannot create topics at " + settings.kafkaBootstrap() + ": no broker answered in time"
+                            + " (is Kafka running there? ./seckill up starts one)",
+                    e);
         } catch (Exception e) {
             throw new IllegalStateException(
-                    "cannot create topics at " + settings.kafkaBootstrap() + ": " + e.getMessage(), e);
+                    "cannot create topics at " + settings.kafkaBootstrap() + ": " + OneLine.message(e), e);
         }
     }
 

@@ -148,6 +148,7 @@ public final class HostileBenchmark {
         m.put("oversold", HostileReport.oversold(f, shape));
         m.put("replies", f.sale().replies());
         m.put("owners", f.owners());
+        m.put("notFoundWhilePolling", f.sale().notFoundCount());
         m.put("claimsSameInstance", f.claimsSame());
         m.put("claimsOtherInstance", f.claimsOther());
         m.put("redisBefore", f.before());

@@ -3,79 +3,9 @@ package dev.seckill.infra.cli;
 import static dev.seckill.infra.cli.CliCommand.Option.flag;
 import static dev.seckill.infra.cli.CliCommand.Option.value;
 
-import dev.seckill.infra.bench.answer.AnswerBenchmark;
-import dev.seckill.infra.bench.coldstart.ColdStartBenchmark;
-import dev.seckill.infra.bench.decide.DecideBenchmark;
-import dev.seckill.infra.bench.decide.HotBenchmark;
-import dev.seckill.infra.bench.fairness.FairnessBenchmark;
-import dev.seckill.infra.bench.gateway.GatewayBenchmark;
-import dev.seckill.infra.bench.hostile.HostileBenchmark;
-import dev.seckill.infra.bench.orders.OrdersBenchmark;
-import dev.seckill.infra.bench.strategies.StrategiesBenchmark;
-import dev.seckill.infra.bench.tokens.TokensBenchmark;
-import dev.seckill.infra.harness.Flags;
-import dev.seckill.infra.harness.ReportOutput;
-import dev.seckill.infra.harness.stack.LocalStack;
-import dev.seckill.kit.config.Settings;
-import java.io.PrintStream;
-import java.nio.file.Path;
-
 /** The {@code bench} commands' declarations (see {@link CliCommands}: every command declared once). */
 public final class BenchCommands {
     private BenchCommands() {}
-
-    /**
-     * Runs {@code ./seckill bench <name> ...}; its exit code. Every benchmark but {@code tokens} (JMH, in one JVM)
-     * measures the real stack: what of it is missing is started first, as {@code up} and the demo do, and said.
-     */
-    static int run(Settings settings, Path home, String[] args, PrintStream out) throws Exception {
-        if (args.length < 2)
-            throw new Flags.UsageError("bench needs 'decide', 'hot', 'orders', 'gateway', 'coldstart', 'answer',"
-                    + " 'hostile', 'strategies', 'fairness' or 'tokens'");
-        return switch (args[1]) {
-            case "decide" ->
-                onStack(settings, home, BENCH_DECIDE, args, out, (f, o) -> DecideBenchmark.run(settings, f, o));
-            case "hot" -> onStack(settings, home, BENCH_HOT, args, out, (f, o) -> HotBenchmark.run(settings, f, o));
-            case "orders" ->
-                onStack(settings, home, BENCH_ORDERS, args, out, (f, o) -> OrdersBenchmark.run(settings, f, o));
-            case "gateway" ->
-                onStack(settings, home, BENCH_GATEWAY, args, out, (f, o) -> GatewayBenchmark.run(settings, f, o));
-            case "coldstart" ->
-                onStack(settings, home, BENCH_COLDSTART, args, out, (f, o) -> ColdStartBenchmark.run(settings, f, o));
-            case "answer" ->
-                onStack(settings, home, BENCH_ANSWER, args, out, (f, o) -> AnswerBenchmark.run(settings, f, o));
-            case "hostile" ->
-                onStack(settings, home, BENCH_HOSTILE, args, out, (f, o) -> HostileBenchmark.run(settings, f, o));
-            case "strategies" ->
-                onStack(settings, home, BENCH_STRATEGIES, args, out, (f, o) -> StrategiesBenchmark.run(settings, f, o));
-            case "fairness" ->
-                onStack(settings, home, BENCH_FAIRNESS, args, out, (f, o) -> FairnessBenchmark.run(settings, f, o));
-            case "tokens" -> run(BENCH_TOKENS, args, out, TokensBenchmark::run);
-            default -> throw new Flags.UsageError("unknown benchmark '" + args[1] + "'");
-        };
-    }
-
-    /** A benchmark's body: its exit code, its report and figures written to {@code o}. */
-    private interface Body {
-        int run(Flags f, ReportOutput o) throws Exception;
-    }
-
-    /** Parses the command line, runs the benchmark and, with {@code --json}, prints its document on stdout. */
-    private static int run(CliCommand command, String[] args, PrintStream out, Body body) throws Exception {
-        Flags f = command.parse(args);
-        ReportOutput o = ReportOutput.of(command.words().substring("bench ".length()), f, out, System.err);
-        return o.run(() -> body.run(f, o));
-    }
-
-    /** {@link #run(CliCommand, String[], PrintStream, Body)} on the local stack, started where it is missing. */
-    private static int onStack(
-            Settings settings, Path home, CliCommand command, String[] args, PrintStream out, Body body)
-            throws Exception {
-        return run(command, args, out, (f, o) -> {
-            new LocalStack(settings, home, o.text()).up();
-            return body.run(f, o);
-        });
-    }
 
     public static final CliCommand BENCH_DECIDE = CliCommand.of(
             "bench decide",

@@ -130,7 +130,7 @@ public final class Seckill {
                     };
                 }
                 case "bench" -> {
-                    return BenchCommands.run(settings, home, args, out);
+                    return BenchLauncher.run(settings, home, args, out);
                 }
                 case "chaos" -> {
                     return ChaosCommand.run(settings, CliCommands.CHAOS.parse(args), out);

@@ -2,9 +2,15 @@ package dev.seckill.infra.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.infra.cli.Seckill;
 import dev.seckill.kit.config.Settings;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A benchmark run from the CLI measures the real stack and first makes sure it is there, as {@code up} and the demo
@@ -24,5 +30,41 @@ class BenchOnTheStackTest {
                 .containsPattern("(?m)^mysql +\\S+ +answers \\(using it\\)$")
                 .containsPattern("(?m)^kafka +" + settings.kafkaBootstrap() + " +answers \\(using it\\)$")
                 .contains("orders/s");
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "bench hot --routes sideways|--routes",
+                "bench hot --buckets 2,x|--buckets",
+                "bench gateway --token none|--token",
+                "bench gateway --generator jvm --request-ids|--request-ids",
+                "bench strategies --strategies sync,magic|--strategies",
+                "bench strategies --buckets 99|--buckets",
+                "bench coldstart --variants hot|--variants",
+                "bench fairness --bots 0|--bots"
+            })
+    void aBadValueOfAFlagABenchmarkReadsIsOneLineBeforeAnythingStarts(String command, String flag) {
+        // Given the tests' stack, which a benchmark would say it uses before measuring
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream savedErr = System.err;
+        int exit;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            // When a benchmark is asked for with a value it cannot take
+            exit = Seckill.run(
+                    LoadCommandTest.pipelineSettings(Map.of()),
+                    command.split(" "),
+                    new PrintStream(out, true, StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(savedErr);
+        }
+        // Then it is refused in one line naming the flag, exit 2, before the stack was looked at
+        String said = err.toString(StandardCharsets.UTF_8).strip();
+        assertThat(exit).as(said).isEqualTo(2);
+        assertThat(said).contains(flag).doesNotContain("\n");
+        assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("answers (using it)");
     }
 }

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.LongFunction;
 
@@ -49,7 +50,15 @@ public final class ColdStartBenchmark {
 
     private ColdStartBenchmark() {}
 
+    /** The values of the flags this benchmark reads by name, refused before anything starts. */
+    public static void refuseBadFlags(Flags f) {
+        for (String v : f.get("variants").split(","))
+            if (!Set.of("cold", "warm-up", "warmed").contains(v))
+                throw new Flags.UsageError("--variants lists cold, warm-up, warmed");
+    }
+
     public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
+        refuseBadFlags(f);
         PrintStream out = o.text();
         int requests = (int) f.getLong("requests");
         int concurrency = (int) f.getLong("concurrency");

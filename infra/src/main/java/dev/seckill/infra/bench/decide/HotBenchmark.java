@@ -52,6 +52,7 @@ public final class HotBenchmark {
         int n = (int) f.getCount("commands");
         int warmup = (int) f.getCount("warmup");
         List<Integer> counts = new ArrayList<>();
+        refuseBadFlags(f);
         for (String b : f.get("buckets").split(",")) counts.add(Integer.parseInt(b.trim()));
         String name = "hot-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
@@ -114,6 +115,14 @@ public final class HotBenchmark {
     }
 
     /** Preloads the open and {@code n} purchases on a namespace of its own, starts the stream, times the outcomes. */
+    /** The values of the flags this benchmark reads by name, refused before anything starts. */
+    public static void refuseBadFlags(Flags f) {
+        for (String b : f.get("buckets").split(","))
+            if (!b.trim().matches("[1-9][0-9]{0,2}"))
+                throw new Flags.UsageError("--buckets lists bucket counts (1, 2, 4 ...), got '" + b.trim() + "'");
+        for (String r : f.get("routes").split(",")) route(r.trim());
+    }
+
     private static HotPreload.Route route(String name) {
         for (HotPreload.Route r : HotPreload.Route.values()) if (r.name().equalsIgnoreCase(name)) return r;
         throw new Flags.UsageError("--routes takes own, claim and home, got '" + name + "'");

@@ -46,6 +46,11 @@ public final class FairnessBenchmark {
                     + " not tested");
     }
 
+    /** The values of the flags this benchmark reads by name, refused before anything starts. */
+    public static void refuseBadFlags(Flags f) {
+        refuseVacuous((int) f.getLong("buyers"), f.getLong("units"), (int) f.getLong("bots"));
+    }
+
     public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
         PrintStream out = o.text();
         int buyers = (int) f.getLong("buyers");

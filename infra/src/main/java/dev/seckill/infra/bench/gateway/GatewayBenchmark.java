@@ -42,7 +42,18 @@ public final class GatewayBenchmark {
         };
     }
 
+    /** The values of the flags this benchmark reads by name, refused before anything starts. */
+    public static void refuseBadFlags(Flags f) {
+        String generator = f.get("generator");
+        if (!Set.of("raw", "jvm").contains(generator)) throw new Flags.UsageError("--generator is raw or jvm");
+        if (f.has("request-ids") && !generator.equals("raw"))
+            throw new Flags.UsageError("--request-ids needs the raw generator");
+        if (!Set.of("hs256", "rs256", "both").contains(f.get("token")))
+            throw new Flags.UsageError("--token is hs256, rs256 or both");
+    }
+
     public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
+        refuseBadFlags(f);
         try (AutoCloseable tracing = BenchTracing.startIf(f, base, "ingress-gateway", o.text())) {
             return measure(base, f, o);
         }
@@ -61,9 +72,6 @@ public final class GatewayBenchmark {
                 f.has("request-ids"));
         int requests = load.requests();
         int concurrency = load.concurrency();
-        if (load.requestIds() && !generator.equals("raw"))
-            throw new Flags.UsageError("--request-ids needs the raw generator");
-        if (!Set.of("raw", "jvm").contains(generator)) throw new Flags.UsageError("--generator is raw or jvm");
         List<String> kinds = switch (f.get("token")) {
             case "hs256" -> List.of("hs256");
             case "rs256" -> List.of("rs256");

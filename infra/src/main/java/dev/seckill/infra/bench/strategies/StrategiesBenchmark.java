@@ -46,7 +46,19 @@ public final class StrategiesBenchmark {
         }
     }
 
+    /** The values of the flags this benchmark reads by name, refused before anything starts. */
+    public static void refuseBadFlags(Flags f) {
+        // the pipeline's topics have the default partitions, and a goods has at most one bucket per partition
+        int most = Math.min(OpenSale.MAX_BUCKETS, TopicProvisioner.DEFAULT_PARTITIONS);
+        long buckets = f.getLong("buckets");
+        if (buckets < 1 || buckets > most) throw new Flags.UsageError("--buckets is 1.." + most);
+        for (String st : f.get("strategies", String.join(",", ALL)).split(","))
+            if (!Set.copyOf(ALL).contains(st))
+                throw new Flags.UsageError("--strategies takes " + String.join(",", ALL) + "; not '" + st + "'");
+    }
+
     public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
+        refuseBadFlags(f);
         PrintStream out = o.text();
         StrategyRun.Workload w = new StrategyRun.Workload(
                 f.getLong("stock"),
@@ -56,14 +68,8 @@ public final class StrategiesBenchmark {
                 f.getLong("seed"),
                 (int) f.getCount("warmup", f.getLong("requests")),
                 (int) f.getLong("buckets"));
-        // the pipeline's topics have the default partitions, and a goods has at most one bucket per partition
-        int most = Math.min(OpenSale.MAX_BUCKETS, TopicProvisioner.DEFAULT_PARTITIONS);
-        if (w.buckets() < 1 || w.buckets() > most) throw new Flags.UsageError("--buckets is 1.." + most);
         List<String> strategies =
                 Arrays.asList(f.get("strategies", String.join(",", ALL)).split(","));
-        for (String st : strategies)
-            if (!Set.copyOf(ALL).contains(st))
-                throw new Flags.UsageError("--strategies takes " + String.join(",", ALL) + "; not '" + st + "'");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
                 "bench strategies: a sale of %,d units, %,d purchases from %d concurrent buyers over %,d buyers (one unit"

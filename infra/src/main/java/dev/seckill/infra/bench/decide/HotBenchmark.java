@@ -1,6 +1,7 @@
 package dev.seckill.infra.bench.decide;
 
 import dev.seckill.contracts.Topics;
+import dev.seckill.contracts.command.OpenSale;
 import dev.seckill.infra.bench.RawLua;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.Namespace;
@@ -114,12 +115,13 @@ public final class HotBenchmark {
         return 0;
     }
 
-    /** Preloads the open and {@code n} purchases on a namespace of its own, starts the stream, times the outcomes. */
     /** The values of the flags this benchmark reads by name, refused before anything starts. */
     public static void refuseBadFlags(Flags f) {
+        // a goods has at most one bucket per partition of the pipeline's topics
+        int most = Math.min(OpenSale.MAX_BUCKETS, TopicProvisioner.DEFAULT_PARTITIONS);
         for (String b : f.get("buckets").split(","))
-            if (!b.trim().matches("[1-9][0-9]{0,2}"))
-                throw new Flags.UsageError("--buckets lists bucket counts (1, 2, 4 ...), got '" + b.trim() + "'");
+            if (!b.trim().matches("[0-9]{1,3}") || Integer.parseInt(b.trim()) < 1 || Integer.parseInt(b.trim()) > most)
+                throw new Flags.UsageError("--buckets lists bucket counts of 1.." + most + ", got '" + b.trim() + "'");
         for (String r : f.get("routes").split(",")) route(r.trim());
     }
 
@@ -128,6 +130,7 @@ public final class HotBenchmark {
         throw new Flags.UsageError("--routes takes own, claim and home, got '" + name + "'");
     }
 
+    /** Preloads the open and {@code n} purchases on a namespace of its own, starts the stream, times the outcomes. */
     private static Measured measure(Settings base, String name, Flags f, int n, int buckets, HotPreload.Route route)
             throws Exception {
         Namespace ns = Namespace.create(base, name);

@@ -49,6 +49,8 @@ public final class FairnessBenchmark {
     /** The values of the flags this benchmark reads by name, refused before anything starts. */
     public static void refuseBadFlags(Flags f) {
         refuseVacuous((int) f.getLong("buyers"), f.getLong("units"), (int) f.getLong("bots"));
+        for (String positive : new String[] {"delay-ms", "bot-requests", "window-ms", "allowance-ms"})
+            f.getLong(positive); // each refused below 1 as it is read
     }
 
     public static int run(Settings base, Flags f, ReportOutput o) throws Exception {

@@ -1,6 +1,7 @@
 package dev.seckill.infra.cli;
 
 import static dev.seckill.infra.cli.ResultTables.number;
+import static dev.seckill.infra.cli.ResultTables.percent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
@@ -63,9 +64,5 @@ final class AnswerResultTable {
         for (String p : pointers)
             s.append(s.length() == 0 ? "" : " / ").append(number(row.at("/figures/" + load + p), 1));
         return s.toString();
-    }
-
-    private static String percent(JsonNode share) {
-        return share.isMissingNode() || share.isNull() ? "-" : number(100 * share.asDouble(), 1) + "%";
     }
 }

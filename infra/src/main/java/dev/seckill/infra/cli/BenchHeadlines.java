@@ -3,26 +3,20 @@ package dev.seckill.infra.cli;
 import static dev.seckill.infra.cli.HeadlineRows.flag;
 import static dev.seckill.infra.cli.HeadlineRows.n;
 import static dev.seckill.infra.cli.HeadlineRows.x;
+import static dev.seckill.infra.cli.ResultTables.find;
 import static dev.seckill.infra.cli.ResultTables.number;
+import static dev.seckill.infra.cli.ResultTables.percent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.seckill.infra.bench.Targets;
 import dev.seckill.infra.cli.HeadlineTable.Check;
 import dev.seckill.infra.cli.HeadlineTable.Row;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /** The headline rows of the gateway's, the buyers' and the draw's benchmarks ({@link HeadlineRows}). */
 final class BenchHeadlines {
     private BenchHeadlines() {}
-
-    /** The first element of {@code array} that {@code which} holds for; missing when none does. */
-    private static JsonNode find(JsonNode array, Predicate<JsonNode> which) {
-        for (JsonNode e : array) if (which.test(e)) return e;
-        return MissingNode.getInstance();
-    }
 
     static List<Row> gateway(JsonNode d) {
         List<Row> rows = new ArrayList<>();
@@ -87,8 +81,7 @@ final class BenchHeadlines {
                         + d.at("/shape/seconds").asText() + " s, " + interval,
                 "p99 " + n(f, "/open/p99Ms", 1) + " ms (p50 " + n(f, "/open/p50Ms", 1) + ", p99.9 "
                         + n(f, "/open/p999Ms", 1) + "); "
-                        + number(f.at("/open/within100Ms").asDouble(Double.NaN) * 100, 1)
-                        + "% knew within 100 ms",
+                        + percent(f.at("/open/within100Ms")) + " knew within 100 ms",
                 "accept p99 " + n(f, "/openAcceptP99", 1) + " ms in its own run",
                 "—",
                 List.of(Check.of(Targets.ANSWER_OPEN_P99, f.at("/open/p99Ms").asDouble(Double.NaN)))));

@@ -1,6 +1,7 @@
 package dev.seckill.infra.cli;
 
 import static dev.seckill.infra.cli.ResultTables.number;
+import static dev.seckill.infra.cli.ResultTables.percent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
@@ -56,11 +57,5 @@ final class DemoResultTable {
             b.append('\n');
         }
         return b.toString();
-    }
-
-    private static String percent(JsonNode share) {
-        return share.isMissingNode() || share.isNull()
-                ? "-"
-                : String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share.asDouble());
     }
 }

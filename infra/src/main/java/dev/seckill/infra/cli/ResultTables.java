@@ -207,6 +207,17 @@ final class ResultTables {
         return joined(rows, cell);
     }
 
+    /** A share (0..1) as a percentage with one decimal; "-" when the document has none. */
+    static String percent(JsonNode share) {
+        return share.isMissingNode() || share.isNull() ? "-" : number(100 * share.asDouble(), 1) + "%";
+    }
+
+    /** The first element of {@code array} that {@code which} holds for; a missing node when none does. */
+    static JsonNode find(JsonNode array, java.util.function.Predicate<JsonNode> which) {
+        for (JsonNode e : array) if (which.test(e)) return e;
+        return MissingNode.getInstance();
+    }
+
     static String number(double n, int decimals) {
         if (Double.isNaN(n) || Double.isInfinite(n)) return "-";
         return String.format(Locale.ROOT, "%,." + decimals + "f", n);

@@ -5,7 +5,6 @@ import static dev.seckill.infra.cli.HeadlineRows.n;
 import static dev.seckill.infra.cli.HeadlineRows.x;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.seckill.infra.bench.Targets;
 import dev.seckill.infra.cli.HeadlineTable.Check;
 import dev.seckill.infra.cli.HeadlineTable.Row;
@@ -17,8 +16,7 @@ final class StrategyHeadlines {
     private StrategyHeadlines() {}
 
     private static JsonNode run(JsonNode d, String list, String strategy) {
-        for (JsonNode r : d.path(list)) if (r.path("strategy").asText().equals(strategy)) return r;
-        return MissingNode.getInstance();
+        return ResultTables.find(d.path(list), r -> r.path("strategy").asText().equals(strategy));
     }
 
     /**

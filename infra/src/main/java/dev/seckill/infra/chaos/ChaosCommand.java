@@ -36,7 +36,8 @@ public final class ChaosCommand {
                 (int) f.getLong("concurrency"),
                 (int) f.getLong("users"),
                 (int) f.getLong("buckets"));
-        ChaosRun.Shape shape = new ChaosRun.Shape((int) f.getCount("stream-instances"), warmup(f));
+        ChaosRun.Shape shape =
+                new ChaosRun.Shape((int) f.getCount("stream-instances"), warmup(f), f.getCount("restart-after-ms"));
         int brokers = (int) f.getCount("brokers");
         if (brokers != 1 && brokers != 3) throw new Flags.UsageError("--brokers must be 1 or 3, got " + brokers);
         String run = "chaos-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
@@ -44,7 +45,7 @@ public final class ChaosCommand {
         PrintStream say = f.has("json") ? System.err : out;
         say.printf(
                 "chaos: %s; each on a sale of %,d units%s, %,d purchases from %d buyers at once over %,d buyers (those"
-                        + " left when the fault starts spread over %d s), seed %d; %d stock-stream instance(s)%s%n",
+                        + " left when the fault starts spread over %d s), seed %d; %d stock-stream instance(s)%s%s%n",
                 scenarios.stream().map(ChaosScenario::name).collect(Collectors.joining(", ")),
                 sale.stock(),
                 sale.buckets() > 1 ? " in " + sale.buckets() + " buckets" : "",
@@ -54,7 +55,10 @@ public final class ChaosCommand {
                 ChaosRun.SPREAD_AFTER_FAULT_MS / 1000,
                 seed,
                 shape.streamInstances(),
-                shape.env().isEmpty() ? ", every service with its defaults" : ", " + shape.env());
+                shape.env().isEmpty() ? ", every service with its defaults" : ", " + shape.env(),
+                shape.restartAfterMs() > 0
+                        ? String.format("; a SIGKILLed service started again %,d ms later", shape.restartAfterMs())
+                        : "");
         List<ChaosRun.Result> results = new ArrayList<>();
         // with 3 brokers every scenario runs on a cluster of the run's own (RF 3, min ISR 2), which kill-broker breaks
         try (KafkaCluster cluster = brokers == 3 ? KafkaCluster.onFreePorts(3) : null) {

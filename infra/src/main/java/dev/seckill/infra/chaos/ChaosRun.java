@@ -68,9 +68,11 @@ final class ChaosRun {
 
     /**
      * How the pipeline is run: stock-stream instances (1 as {@code ./seckill run} starts it; 2 as the manifests run
-     * it, each with its standby) and {@code SECKILL_*} variables beyond the services' defaults (none unless asked).
+     * it, each with its standby), {@code SECKILL_*} variables beyond the services' defaults (none unless asked), and
+     * how long a SIGKILLed service stays down before it is started again (0: at once, as the harness always did; more:
+     * as a supervisor's restart back-off, or a process on a host of its own, leaves the survivors the machine's cores).
      */
-    record Shape(int streamInstances, Map<String, String> env) {}
+    record Shape(int streamInstances, Map<String, String> env, long restartAfterMs) {}
 
     private ChaosRun() {}
 
@@ -115,8 +117,8 @@ final class ChaosRun {
             ProgressBar bar = new ProgressBar(sc.name(), sale.requests());
             Random random = new Random(seed);
             BuyerLoad[] load = new BuyerLoad[1];
-            ChaosTarget target =
-                    new ChaosTarget(pipeline, servers, s, Sales.GOODS, sale.stock(), random, logs, load, out, calls);
+            ChaosTarget target = new ChaosTarget(
+                    pipeline, servers, s, Sales.GOODS, sale.stock(), random, logs, load, out, calls, shape);
             Runnable faults = () -> {
                 try {
                     sc.fault().inject(target);

@@ -44,6 +44,8 @@ final class ChaosTarget {
     final PrintStream out;
     /** The scenario's own buyers at the gateway, beside the load's. */
     final GatewayCalls calls;
+    /** How long a SIGKILLed service stays down before it is started again ({@code --restart-after-ms}). */
+    final long restartAfterMs;
 
     private final BuyerLoad[] load;
     private final List<Long> recoveries = new ArrayList<>();
@@ -63,7 +65,8 @@ final class ChaosTarget {
             Path logs,
             BuyerLoad[] load,
             PrintStream out,
-            GatewayCalls calls) {
+            GatewayCalls calls,
+            ChaosRun.Shape shape) {
         this.pipeline = pipeline;
         this.servers = servers;
         this.settings = settings;
@@ -75,6 +78,7 @@ final class ChaosTarget {
         this.load = load;
         this.out = out;
         this.calls = calls;
+        this.restartAfterMs = shape.restartAfterMs();
     }
 
     /**

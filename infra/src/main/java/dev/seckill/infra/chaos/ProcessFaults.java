@@ -2,6 +2,8 @@ package dev.seckill.infra.chaos;
 
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.kafka.KafkaClients;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -15,7 +17,8 @@ final class ProcessFaults {
     private ProcessFaults() {}
 
     /**
-     * SIGKILL of {@code part} {@code times} times, 0.5–3 s apart, each restarted at once. Recovery as the buyer feels
+     * SIGKILL of {@code part} {@code times} times, 0.5–3 s apart, each restarted at once (or {@code
+     * --restart-after-ms} later). Recovery as the buyer feels
      * it: SIGKILL → the first final answer to a purchase sent after it (the order-writer, whom no answer
      * waits for: its restart's /health 200 → an order for every SUCCESS so far); the restart's /health 200 is logged.
      */
@@ -26,8 +29,14 @@ final class ProcessFaults {
                 // with several stream instances, the one that owns the sale's partition: a kill elsewhere is not felt
                 String victim = part.equals(STREAM) ? owner(t) : part;
                 long at = System.nanoTime();
-                long health = t.pipeline.killAndRestart(victim);
-                t.out.printf("    %s SIGKILLed: its restart's /health 200 after %,d ms%n", victim, health);
+                LocalTime wall = LocalTime.now().truncatedTo(ChronoUnit.MILLIS); // to read the services' logs by
+                long health = t.pipeline.killAndRestart(victim, t.restartAfterMs);
+                t.out.printf(
+                        "    %s SIGKILLed at %s%s: its restart's /health 200 after %,d ms%n",
+                        victim,
+                        wall,
+                        t.restartAfterMs > 0 ? String.format(", started again %,d ms later", t.restartAfterMs) : "",
+                        health);
                 // the buyers' answers do not wait for the writer: its recovery is its restart → an order for every
                 // SUCCESS
                 if (part.equals("order-writer")) {

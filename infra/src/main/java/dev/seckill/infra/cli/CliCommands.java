@@ -196,6 +196,7 @@ public final class CliCommands {
             value("users", "N", "4000"),
             value("buckets", "N", "1"),
             value("stream-instances", "N", "1"),
+            value("restart-after-ms", "N", "0"),
             value("warmup", "N").whenAbsent("SECKILL_GATEWAY_WARMUP_REQUESTS and SECKILL_STREAM_WARMUP_COMMANDS"),
             JSON);
 

@@ -100,7 +100,13 @@ public final class Configuration {
                         "SECKILL_LOG_LEVEL",
                         "INFO",
                         "the root level: TRACE, DEBUG, INFO, WARN, ERROR or OFF (a word logback does not know: DEBUG);"
-                                + " Kafka, Netty, HikariCP and Flyway stay at WARN"),
+                                + " Kafka (SECKILL_KAFKA_LOG_LEVEL), Netty, HikariCP and Flyway stay at WARN"),
+                new EnvOnly(
+                        "SECKILL_KAFKA_LOG_LEVEL",
+                        "WARN",
+                        "the Kafka clients' and Kafka Streams' level; INFO shows a failover's timeline (the group's"
+                                + " rebalances, each task's restore, each stream thread's state), read beside the"
+                                + " chaos run's SIGKILL times (docs/reliability.md)"),
                 new EnvOnly(
                         "SECKILL_LOG_FILE",
                         "<SECKILL_HOME>/logs/seckill.log",

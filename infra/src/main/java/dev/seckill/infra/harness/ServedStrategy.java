@@ -218,9 +218,18 @@ public final class ServedStrategy implements AutoCloseable {
 
     /** SIGKILLs one part ({@code stock-stream}, {@code order-writer}, {@code gateway}), starts it again at once; returns the milliseconds until it was healthy. */
     public long killAndRestart(String part) throws IOException, InterruptedException {
+        return killAndRestart(part, 0);
+    }
+
+    /**
+     * As {@link #killAndRestart(String)}, the part started again {@code downMs} after the SIGKILL (a supervisor's
+     * back-off); returns the milliseconds from the SIGKILL until it was healthy.
+     */
+    public long killAndRestart(String part, long downMs) throws IOException, InterruptedException {
         int i = indexOf(part);
         long t0 = System.nanoTime();
         running.get(i).sigkill();
+        if (downMs > 0) Thread.sleep(downMs); // the time it stays down, the fault's shape: not a wait for anything
         Part p = parts.get(i);
         ServiceProcess restarted = launch(p);
         running.set(i, restarted);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The chaos suite's smoke inside {@code ./seckill test}: stock-stream SIGKILLed three times at random moments of a live
  * sale, Redis (the scenario's own) restarted without persistence mid-sale and repaired by the reconciler, and a poison
- * storm in the sale's partition; every invariant holds when read from the DB and the topics against what every buyer
+ * storm in the sale's partition (each SIGKILLed stream started again a second later); every invariant holds when read from the DB and the topics against what every buyer
  * was told, and each scenario's row says PASS with its faults counted and its recoveries measured.
  */
 class ChaosSmokeTest {
@@ -41,12 +41,22 @@ class ChaosSmokeTest {
                     "7",
                     // the services' warm-up before ready, shortened for the suite's time (a restart mid-sale skips it)
                     "--warmup",
-                    "2000"
+                    "2000",
+                    // each SIGKILLed stream down a second before its restart, as a supervisor's back-off leaves it
+                    "--restart-after-ms",
+                    "1000"
                 }),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(out).isZero();
+        // each kill's restart waited its second: the time from the SIGKILL to the restart's /health 200 includes it
+        assertThat(out.lines().filter(l -> l.contains("SIGKILLed at ")))
+                .isNotEmpty()
+                .allSatisfy(l -> assertThat(l).contains("started again 1,000 ms later"))
+                .allSatisfy(l -> assertThat(Long.parseLong(l.replaceAll(".*/health 200 after ([0-9,]+) ms$", "$1")
+                                .replace(",", "")))
+                        .isGreaterThanOrEqualTo(1_000));
         String table = out.substring(out.indexOf("== chaos (1 broker) =="));
         assertThat(table.lines()
                         .filter(l -> l.startsWith("kill-stream ")

@@ -89,7 +89,15 @@ class LogbackConfigTest {
                 .anyMatch(l -> l.contains("ERROR [main] " + LoggingProbe.LOGGER + " trace=" + LoggingProbe.TRACE_ID
                         + " - purchase 42 failed"))
                 .anyMatch(l -> l.endsWith(" trace= - after the request"))
-                .noneMatch(l -> l.contains("DEBUG") || l.contains("a debug line"));
+                .noneMatch(l -> l.contains("DEBUG") || l.contains("a debug line"))
+                .noneMatch(l -> l.contains("(Re-)joining group")); // Kafka's INFO only when asked for
+    }
+
+    @Test
+    void kafkasOwnLevelIsItsOwnSetting() throws Exception {
+        Run run = run(Map.of("SECKILL_KAFKA_LOG_LEVEL", "INFO"), List.of());
+        assertThat(run.file(run.home().resolve("logs/seckill.log")))
+                .anyMatch(l -> l.contains("INFO  [main] o.a.k.c.c.i.ConsumerCoordinator trace= - (Re-)joining group"));
     }
 
     @Test
@@ -117,7 +125,7 @@ class LogbackConfigTest {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .directory(runHome.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("SECKILL_LOG_"));
+        pb.environment().keySet().removeIf(k -> k.startsWith("SECKILL_LOG_") || k.equals("SECKILL_KAFKA_LOG_LEVEL"));
         pb.environment().put("SECKILL_HOME", runHome.toString());
         pb.environment().putAll(env);
         Process p = pb.start();

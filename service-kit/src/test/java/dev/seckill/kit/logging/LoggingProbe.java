@@ -6,10 +6,12 @@ import org.slf4j.MDC;
 
 /**
  * What a service does while it handles a request, in a JVM of its own started by {@link LogbackConfigTest}: a DEBUG
- * line, an INFO and an ERROR line (with an exception) under a traceId in the MDC, then an INFO line outside it.
+ * line, an INFO and an ERROR line (with an exception) under a traceId in the MDC, then an INFO line outside it, and
+ * an INFO line as a Kafka client writes one (a rebalance).
  */
 public final class LoggingProbe {
     static final String LOGGER = "dev.seckill.probe";
+    static final String KAFKA_LOGGER = "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator";
     static final String TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 
     private LoggingProbe() {}
@@ -25,5 +27,6 @@ public final class LoggingProbe {
             MDC.remove("traceId");
         }
         log.info("after the request");
+        LoggerFactory.getLogger(KAFKA_LOGGER).info("(Re-)joining group");
     }
 }

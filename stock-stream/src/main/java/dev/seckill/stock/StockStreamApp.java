@@ -98,6 +98,10 @@ public final class StockStreamApp implements AutoCloseable {
         // ms
         // for data that is not there at each step (1.3 s of a 3.6 s takeover, measured)
         p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
+        // a partition a thread takes over joins its fetches only once the fetch in flight to that broker returns, which
+        // on a quiet partition set waits up to fetch.max.wait.ms (500 by default) before the first command is seen
+        // (docs/reliability.md, "A failover, phase by phase")
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         // a hot goods writes five records per sale to five partitions (outcome, ledger, three changelogs): at the
         // default 16 KB a batch, and with it an lz4 frame (a 64 KB buffer and a hash), was opened every ~50 records

@@ -17,10 +17,10 @@ final class ProcessFaults {
     private ProcessFaults() {}
 
     /**
-     * SIGKILL of {@code part} {@code times} times, 0.5–3 s apart, each restarted at once (or {@code
-     * --restart-after-ms} later). Recovery as the buyer feels
-     * it: SIGKILL → the first final answer to a purchase sent after it (the order-writer, whom no answer
-     * waits for: its restart's /health 200 → an order for every SUCCESS so far); the restart's /health 200 is logged.
+     * SIGKILL of {@code part} {@code times} times, 0.5–3 s apart, each restarted at once (or {@code --restart-after-ms}
+     * later). Recovery as the buyer feels it: SIGKILL → the first final answer to a purchase sent after it (the
+     * order-writer, whom no answer waits for: its restart's /health 200 → an order for every SUCCESS so far); the
+     * SIGKILL's wall-clock time (to read the services' logs by) and the restart's /health 200 are logged.
      */
     static ChaosScenario.Fault kill(String part, int times) {
         return t -> {

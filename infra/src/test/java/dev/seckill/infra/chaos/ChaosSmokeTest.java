@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chaos suite's smoke inside {@code ./seckill test}: stock-stream SIGKILLed three times at random moments of a live
- * sale, Redis (the scenario's own) restarted without persistence mid-sale and repaired by the reconciler, and a poison
- * storm in the sale's partition (each SIGKILLed stream started again a second later); every invariant holds when read from the DB and the topics against what every buyer
- * was told, and each scenario's row says PASS with its faults counted and its recoveries measured.
+ * sale (each started again a second later), Redis (the scenario's own) restarted without persistence mid-sale and
+ * repaired by the reconciler, and a poison storm in the sale's partition; every invariant holds when read from the DB
+ * and the topics against what every buyer was told, and each scenario's row says PASS with its faults counted and its
+ * recoveries measured.
  */
 class ChaosSmokeTest {
     @Test

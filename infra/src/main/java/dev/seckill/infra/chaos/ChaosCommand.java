@@ -57,7 +57,9 @@ public final class ChaosCommand {
                 shape.streamInstances(),
                 shape.env().isEmpty() ? ", every service with its defaults" : ", " + shape.env(),
                 shape.restartAfterMs() > 0
-                        ? String.format("; a SIGKILLed service started again %,d ms later", shape.restartAfterMs())
+                        ? String.format(
+                                "; a service SIGKILLed by kill-stream, kill-writer or kill-gateway started again %,d ms later",
+                                shape.restartAfterMs())
                         : "");
         List<ChaosRun.Result> results = new ArrayList<>();
         // with 3 brokers every scenario runs on a cluster of the run's own (RF 3, min ISR 2), which kill-broker breaks

@@ -74,7 +74,7 @@ final class DrawKill {
                                 + " %d purchases held and committed%n",
                         LOTTERY_GOODS, REGISTRATION_GOODS, sent.size());
                 long killedAt = System.nanoTime();
-                t.recovered(killedAt, t.pipeline.killAndRestart("stock-stream"));
+                t.recovered(killedAt, t.pipeline.killAndRestart("stock-stream", 0));
                 send(t, producer, sent, run, BUYERS / 2 + 1, BUYERS);
                 for (Future<RecordMetadata> f : sent) f.get(30, TimeUnit.SECONDS);
             }

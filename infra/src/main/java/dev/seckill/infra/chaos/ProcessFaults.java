@@ -106,7 +106,7 @@ final class ProcessFaults {
                 if (ChaosTarget.await(() -> rebalancing(admin, group), 60) < 0)
                     throw new IllegalStateException("the group " + group + " never left STABLE after a second member");
                 long at = System.nanoTime();
-                t.recovered(at, t.pipeline.killAndRestart("stock-stream"));
+                t.recovered(at, t.pipeline.killAndRestart("stock-stream", 0));
                 t.pipeline.awaitHealthy(second);
             }
         };

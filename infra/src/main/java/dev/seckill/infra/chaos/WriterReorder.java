@@ -103,7 +103,7 @@ final class WriterReorder {
             } finally {
                 // started again whatever happened meanwhile: its process is dead already, the SIGKILL a no-op
                 downMs = (System.nanoTime() - at) / 1_000_000;
-                health = t.pipeline.killAndRestart("order-writer");
+                health = t.pipeline.killAndRestart("order-writer", 0);
             }
             Set<String> owed = WriterReorderReads.successes(t);
             long caughtUp =

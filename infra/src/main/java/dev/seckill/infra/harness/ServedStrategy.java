@@ -64,19 +64,11 @@ public final class ServedStrategy implements AutoCloseable {
         return new ServedStrategy(new ArrayList<>(List.of(p)), sharedEnv(s), logDir, port, 0);
     }
 
-    /** The pipeline: gateway (auth off as for the baselines, a fixed id secret so a restarted gateway reads its ids), stream, writer. */
-    public static ServedStrategy pipeline(Settings s, Path logDir) throws IOException {
-        return pipeline(s, logDir, Map.of());
-    }
-
-    /** The pipeline with more {@code SECKILL_*} variables for its processes (a setting under test). */
-    public static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more) throws IOException {
-        return pipeline(s, logDir, more, false);
-    }
-
     /**
-     * As above; with {@code reconciler} the fourth service too (last, once the order-writer has migrated the schema it
-     * reads), repairing every second.
+     * The pipeline: gateway (auth off as for the baselines, a fixed id secret so a restarted gateway reads its ids),
+     * stream, writer, with {@code more} {@code SECKILL_*} variables for its processes (a setting under test); with
+     * {@code reconciler} the fourth service too (last, once the order-writer has migrated the schema it reads),
+     * repairing every second.
      */
     public static ServedStrategy pipeline(Settings s, Path logDir, Map<String, String> more, boolean reconciler)
             throws IOException {
@@ -131,7 +123,7 @@ public final class ServedStrategy implements AutoCloseable {
 
     /**
      * Starts one more stock-stream instance (another static member of the same group: a rebalance), without waiting
-     * for it; returns its name, {@code stock-stream-N}, for {@link #awaitHealthy} and {@link #killAndRestart(String)}.
+     * for it; returns its name, {@code stock-stream-N}, for {@link #awaitHealthy} and {@link #killAndRestart(String, long)}.
      */
     public String startStreamInstance() throws IOException {
         int port = ServerProcess.freePort();
@@ -216,14 +208,9 @@ public final class ServedStrategy implements AutoCloseable {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
-    /** SIGKILLs one part ({@code stock-stream}, {@code order-writer}, {@code gateway}), starts it again at once; returns the milliseconds until it was healthy. */
-    public long killAndRestart(String part) throws IOException, InterruptedException {
-        return killAndRestart(part, 0);
-    }
-
     /**
-     * As {@link #killAndRestart(String)}, the part started again {@code downMs} after the SIGKILL (a supervisor's
-     * back-off); returns the milliseconds from the SIGKILL until it was healthy.
+     * SIGKILLs one part ({@code stock-stream}, {@code order-writer}, {@code gateway}) and starts it again {@code downMs}
+     * later (0: at once); returns the milliseconds from the SIGKILL until it was healthy.
      */
     public long killAndRestart(String part, long downMs) throws IOException, InterruptedException {
         int i = indexOf(part);

@@ -86,7 +86,7 @@ public final class StrategyRun {
         ServedStrategy served;
         if (strategy.equals(PIPELINE)) {
             TopicProvisioner.ensure(s, new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
-            served = ServedStrategy.pipeline(s, logs);
+            served = ServedStrategy.pipeline(s, logs, Map.of(), false);
         } else {
             BaselineSale.prepare(
                     ns, strategy, Map.of(StrategyWarmup.GOODS, StrategyWarmup.stock(w), Sales.GOODS, w.stock()));

@@ -37,7 +37,14 @@ public enum Targets {
             0.5,
             "",
             "HTTP itself on two cores: the same generator against a server that answers at once is the ceiling"),
-    GATEWAY_OPEN_P99("gateway, open loop", "p99 ≤ 25 ms with every request accepted", Bound.AT_MOST, 25, " ms", ""),
+    GATEWAY_OPEN_P99(
+            "gateway, open loop",
+            "p99 ≤ 25 ms with every request accepted",
+            Bound.AT_MOST,
+            25,
+            " ms",
+            "15,000/s is this machine's closed-loop capacity (13–23k/s in the same runs): a run that falls behind"
+                    + " queues, p99 37 ms to 1.2 s over nine runs"),
     ANSWER_SEQUENTIAL_P50("time to answer, one request at a time", "p50 ≤ 50 ms", Bound.AT_MOST, 50, " ms", ""),
     ANSWER_OPEN_P99("time to answer, open loop", "p99 ≤ 150 ms", Bound.AT_MOST, 150, " ms", ""),
     ANSWER_THROUGHPUT(

@@ -4,6 +4,7 @@ import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.limit.RefusalBudget;
 import dev.seckill.gateway.readside.DrawWindowsBackfill;
 import dev.seckill.infra.harness.ToolSettings;
+import dev.seckill.kit.config.JitChoice;
 import dev.seckill.kit.config.KafkaSettings;
 import dev.seckill.kit.config.RedisSettings;
 import dev.seckill.kit.config.Setting;
@@ -63,6 +64,10 @@ public final class Configuration {
                         "SECKILL_JAVA_OPTS",
                         "G1, 512 MB-4 GB heap",
                         "the launcher's JVM options, replacing its defaults"),
+                new EnvOnly(
+                        JitChoice.ENV,
+                        "tiered",
+                        "c1: the JVMs ./seckill and the tools start compile with C1 only (./seckill test sets it: a third less CPU over a short life)"),
                 new EnvOnly(
                         "SECKILL_USE_DOCKER", "", "false: the tests' Kafka fixture never starts a broker in Docker"),
                 new EnvOnly(

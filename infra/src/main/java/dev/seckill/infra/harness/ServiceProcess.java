@@ -1,5 +1,6 @@
 package dev.seckill.infra.harness;
 
+import dev.seckill.kit.config.JitChoice;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -72,6 +73,7 @@ public final class ServiceProcess implements AutoCloseable {
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JitChoice.jvmOptions()); // SECKILL_JIT, as ./seckill run reads it
         command.addAll(jvmOptions);
         command.add("-DSECKILL_LOG_FILE=" + log.toAbsolutePath()); // its log lines beside its output
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));

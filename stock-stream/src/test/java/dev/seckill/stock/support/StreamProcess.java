@@ -1,10 +1,12 @@
 package dev.seckill.stock.support;
 
+import dev.seckill.kit.config.JitChoice;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -21,12 +23,10 @@ public final class StreamProcess implements AutoCloseable {
 
     public static StreamProcess start(Map<String, String> env, Path log) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(List.of(
-                        java,
-                        "-Xmx512m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "dev.seckill.stock.StockStreamApp"))
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m"));
+        command.addAll(JitChoice.jvmOptions()); // SECKILL_JIT, as ./seckill run reads it
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.seckill.stock.StockStreamApp"));
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

@@ -45,9 +45,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     public static final String STORE = "draw-holds";
     private static final Logger LOG = LoggerFactory.getLogger(DrawHold.class);
     static final Duration CHECK_EVERY = Duration.ofMillis(50);
-    /** Records this far behind the wall clock are a replay or a backlog, not live traffic. */
-    static final Duration LIVE_LAG = Duration.ofSeconds(60);
-    /** How long a replay's partition must be quiet before the wall clock closes a window. */
+    /** The longest a partition read behind its records must be quiet before the wall clock closes a window. */
     static final Duration REPLAY_QUIET = Duration.ofSeconds(10);
     /** In the bytes of every open_sale that is drawn (a lottery, a registration): checked before parsing. */
     private static final byte[] FAIRNESS = "\"fairness\"".getBytes(StandardCharsets.UTF_8);
@@ -62,7 +60,7 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     private DrawRelease releases;
     private KeyValueStore<Long, GoodsFold> folds;
     private long lastRecordAt;
-    /** The newest record time seen: far behind the wall clock, the task reads a replay (or a backlog). */
+    /** The newest record time seen: far behind the wall clock when read, the task reads a replay (or a backlog). */
     private long newestRecordTime;
     /** The last reason logged for a round not reachable, per goods (said once, not every 50 ms). */
     private final Map<Long, String> said = new HashMap<>();
@@ -130,18 +128,18 @@ public final class DrawHold implements Processor<String, byte[], String, Held> {
     }
 
     /**
-     * The wall clock closes a window once it is past the cutoff and the partition has been quiet for the allowance —
-     * for {@link #REPLAY_QUIET} when the newest record is much older than the clock (a replay, a backlog after a
-     * restart): a pause in a drill's copy must not close it before the rest of the window's purchases come. Then every
-     * closed window whose beacon round is published is drawn.
+     * The wall clock closes a window once it is past the cutoff and the partition has been quiet for the allowance, or
+     * for as long as the task was behind its newest record when it read it (at most {@link #REPLAY_QUIET}): a replay
+     * drill's copy of a sale recorded seconds ago, or a backlog after a restart, may pause longer than the allowance
+     * before the rest of the window's purchases come, and such a pause must not close the window. Then every closed
+     * window whose beacon round is published is drawn.
      */
     private void onWallClock(long now) {
         releases.newTransaction();
         releases.passOnAll();
         if (pending.isEmpty()) return;
-        long quiet = now - newestRecordTime > LIVE_LAG.toMillis()
-                ? Math.max(terms.allowance().toMillis(), REPLAY_QUIET.toMillis())
-                : terms.allowance().toMillis();
+        long behind = Math.min(lastRecordAt - newestRecordTime, REPLAY_QUIET.toMillis());
+        long quiet = Math.max(terms.allowance().toMillis(), behind);
         if (now - lastRecordAt >= quiet) closeWindows(now);
         drawReady();
     }

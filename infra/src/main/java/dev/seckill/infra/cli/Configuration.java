@@ -67,7 +67,7 @@ public final class Configuration {
                 new EnvOnly(
                         JitChoice.ENV,
                         "tiered",
-                        "c1: the JVMs ./seckill and the tools start compile with C1 only (./seckill test sets it: a third less CPU over a short life)"),
+                        "c1: the JVMs ./seckill run, the CLI and the tools' service launchers start compile with C1 only (./seckill test sets it: a third less CPU over a short life)"),
                 new EnvOnly(
                         "SECKILL_USE_DOCKER", "", "false: the tests' Kafka fixture never starts a broker in Docker"),
                 new EnvOnly(

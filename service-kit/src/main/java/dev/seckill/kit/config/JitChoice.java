@@ -19,9 +19,9 @@ public final class JitChoice {
         return jvmOptions(System.getenv(ENV));
     }
 
-    /** The JVM options for {@code value} (null or blank: the default). */
+    /** The JVM options for {@code value} (null or empty: the default). */
     public static List<String> jvmOptions(String value) {
-        if (value == null || value.isBlank() || value.equals("tiered")) return List.of();
+        if (value == null || value.isEmpty() || value.equals("tiered")) return List.of();
         if (value.equals("c1")) return List.of("-XX:TieredStopAtLevel=1");
         throw new BadSetting(ENV + " is tiered or c1, not '" + value + "'");
     }

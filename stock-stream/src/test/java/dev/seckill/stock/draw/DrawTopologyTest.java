@@ -397,8 +397,13 @@ class DrawTopologyTest {
                 .as("no registration is told not_started")
                 .isEmpty();
 
-        // read at the start, 10 s after the last registration was appended: the hold waits as long for any straggler
-        driver.advanceWallClockTime(Duration.ofSeconds(10).plusMillis(100));
+        // read at the start, 10 s after the last registration was appended: the hold waits as long for any straggler,
+        // not only the allowance
+        driver.advanceWallClockTime(ALLOWANCE.plusMillis(100));
+        assertThat(success.readValuesToList())
+                .as("no draw an allowance after the cutoff")
+                .isEmpty();
+        driver.advanceWallClockTime(Duration.ofSeconds(10).minus(ALLOWANCE));
 
         List<LedgerEntry> entries = ledger.readValuesToList();
         LedgerEntry opened = entries.get(0);

@@ -84,7 +84,9 @@ class DrandRelaysTest {
                     .until(
                             () -> { // asked for again, it is tried again (after a backoff), in vain
                                 assertThat(reason(relays.round(1))).isEqualTo(expected);
-                                return liar.requests() >= 3;
+                                // the relay counts a request when it comes, the client a failure once it read the
+                                // reply: wait for both
+                                return liar.requests() >= 3 && relays.failures() >= 3;
                             });
             assertThat(relays.failures()).isGreaterThanOrEqualTo(3);
         }

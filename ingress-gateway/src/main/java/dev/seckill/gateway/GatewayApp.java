@@ -90,7 +90,7 @@ public final class GatewayApp implements AutoCloseable {
 
     public GatewayApp start() {
         KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
-        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(settings, topics);
         producer = GatewayProducer.create(settings);
         new KafkaClientMetrics(producer).bindTo(metrics);
         jwt = GatewayKeys.buyerIdentity(settings, clock, metrics);

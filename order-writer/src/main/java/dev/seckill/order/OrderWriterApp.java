@@ -100,7 +100,7 @@ public final class OrderWriterApp implements AutoCloseable {
         KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         HikariDataSource db = Database.open(settings, "order-writer", metrics);
         Duration paymentTimeout = Duration.ofMillis(config.paymentTimeoutMs());
-        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(settings, topics);
         KafkaConsumer<String, byte[]> consumer = newConsumer();
         new KafkaClientMetrics(consumer).bindTo(metrics);
         KafkaProducer<String, byte[]> producer = newProducer();

@@ -115,7 +115,7 @@ public final class StockStreamApp implements AutoCloseable {
         KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         redis = RedisConnections.open(settings);
         Topics topics = new Topics(settings.topicPrefix());
-        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(settings, topics);
         StockStreamSettings config = StockStreamSettings.from(settings);
         StockScripts scripts = new StockScripts(
                 redis,

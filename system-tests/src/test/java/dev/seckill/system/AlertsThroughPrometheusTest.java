@@ -217,7 +217,7 @@ class AlertsThroughPrometheusTest {
                 .noneMatch(a -> a.startsWith("SeckillStreamLagging{")
                         || a.startsWith("SeckillPurchasesMostlyRejected{")
                         || a.equals("SeckillDlqGrowing{source=stock-stream}"));
-        TopicProvisioner.ensure(base, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(base, topics);
         Backlog.write(
                 base,
                 topics.commands(),

@@ -13,9 +13,9 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
 import dev.seckill.infra.harness.Sales;
-import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.reconcile.Reconciler;
 import dev.seckill.reconcile.ReconcilerApp;
 import dev.seckill.stack.KafkaFixture;
@@ -247,7 +247,7 @@ class ReconcilerTest {
     @Test
     void redisWipedWhileItsPartitionIsBusy_isRestoredWithoutWaitingForQuiet() throws Exception {
         long goods = 6104;
-        long busyGoods = sharingPartitionWith(goods, base().get(ToolSettings.TOPIC_PARTITIONS));
+        long busyGoods = sharingPartitionWith(goods, base().get(SharedSettings.TOPIC_PARTITIONS));
         try (RedisServer own = RedisServer.onFreePort().start()) {
             Namespace ns = TestNamespaces.create(
                     base().and(Map.of(Settings.REDIS_URL, own.url(), "reconcile.interval.ms", "300")),

@@ -11,11 +11,11 @@ import dev.seckill.infra.harness.LoadSpec;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
-import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.ops.acl.PipelineAcls;
 import dev.seckill.infra.ops.acl.PipelineAcls.Role;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
@@ -97,7 +97,7 @@ class SecureKafkaPipelineTest {
         // Kafka's own kafka-acls.sh over SASL_SSL as the super user
         Settings superUser = kafka.superUser(ns.settings());
         TopicProvisioner.ensure(
-                superUser, new Topics(superUser.topicPrefix()), superUser.get(ToolSettings.TOPIC_PARTITIONS));
+                superUser, new Topics(superUser.topicPrefix()), superUser.get(SharedSettings.TOPIC_PARTITIONS));
         ShippedAclScript.run(superUser, Files.createTempDirectory("kafka-acls"));
         List<AclBinding> wanted = PipelineAcls.bindings(superUser);
         try (Admin admin = KafkaClients.admin(superUser)) {

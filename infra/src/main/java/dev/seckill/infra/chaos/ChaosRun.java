@@ -104,7 +104,7 @@ final class ChaosRun {
             Namespace ns, ChaosServers servers, ChaosScenario sc, Sale sale, Shape shape, long seed, PrintStream out)
             throws Exception {
         Settings s = ns.settings();
-        TopicProvisioner.ensure(s, new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, new Topics(s.topicPrefix()));
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
         String[] failure = {null};
         try (ServedStrategy pipeline = ServedStrategy.pipeline(s, logs, shape.env(), sc.reconciler());

@@ -56,7 +56,7 @@ final class BenchLauncher {
                         settings,
                         home,
                         BENCH_HOT,
-                        HotBenchmark::refuseBadFlags,
+                        f -> HotBenchmark.refuseBadFlags(settings, f),
                         args,
                         out,
                         (f, o) -> HotBenchmark.run(settings, f, o));
@@ -110,7 +110,7 @@ final class BenchLauncher {
                         settings,
                         home,
                         BENCH_STRATEGIES,
-                        StrategiesBenchmark::refuseBadFlags,
+                        f -> StrategiesBenchmark.refuseBadFlags(settings, f),
                         args,
                         out,
                         (f, o) -> StrategiesBenchmark.run(settings, f, o));

@@ -9,6 +9,7 @@ import dev.seckill.gateway.GatewayApp;
 import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.ReliableProducers;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -88,7 +89,7 @@ public final class Pipeline implements AutoCloseable {
     }
 
     public Pipeline start() {
-        TopicProvisioner.ensure(settingsOf("operator"), topics, ns.settings().get(ToolSettings.TOPIC_PARTITIONS));
+        TopicProvisioner.ensure(settingsOf("operator"), topics, ns.settings().get(SharedSettings.TOPIC_PARTITIONS));
         redis = RedisConnections.open(ns.settings());
         writer = new OrderWriterApp(settingsOf("order-writer"), metrics).start();
         Settings streamSettings = DrawBeacons.with(settingsOf("stock-stream"));

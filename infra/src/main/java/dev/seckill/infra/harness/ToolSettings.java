@@ -9,8 +9,6 @@ public final class ToolSettings {
 
     public static final Setting<String> HOME = Setting.text(
             "home", ".seckill", "the local stack's data and logs (the launcher sets it to .seckill next to itself)");
-    public static final Setting<Integer> TOPIC_PARTITIONS = Setting.integer(
-            "topic.partitions", 12, "partitions of the topics a demo or drill pipeline (or acls --apply) creates");
 
     /** Every setting declared here, in order. */
     public static List<Setting<?>> all() {

@@ -11,7 +11,6 @@ import dev.seckill.gateway.GatewaySettings;
 import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Pipeline;
-import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.KafkaClients;
@@ -90,7 +89,7 @@ public final class ReplayDrill {
                 drill.name(),
                 drill.settings()
                         .and(Map.of(
-                                ToolSettings.TOPIC_PARTITIONS.name(),
+                                SharedSettings.TOPIC_PARTITIONS.name(),
                                 Integer.toString(partitions),
                                 GatewaySettings.PORT.name(),
                                 "0",

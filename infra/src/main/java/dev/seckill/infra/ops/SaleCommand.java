@@ -95,7 +95,7 @@ public final class SaleCommand {
         KafkaClients.require(settings, "run ./seckill up");
         settings = NamespaceCommands.chosen(settings, f);
         Topics topics = new Topics(settings.topicPrefix());
-        TopicProvisioner.ensure(settings, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(settings, topics);
         try (KafkaProducer<String, byte[]> producer = ReliableProducers.create(settings)) {
             RecordMetadata meta = producer.send(
                             new ProducerRecord<>(topics.commands(), command.key(), CommandCodec.encode(command)))

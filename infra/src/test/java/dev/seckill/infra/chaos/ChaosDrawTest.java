@@ -46,7 +46,7 @@ class ChaosDrawTest {
                     "--seed",
                     "11",
                     "--warmup",
-                    "2000"
+                    "300"
                 }),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
 

@@ -42,7 +42,7 @@ class ChaosSmokeTest {
                     "7",
                     // the services' warm-up before ready, shortened for the suite's time (a restart mid-sale skips it)
                     "--warmup",
-                    "2000",
+                    "300",
                     // each SIGKILLed stream down a second before its restart, as a supervisor's back-off leaves it
                     "--restart-after-ms",
                     "1000"

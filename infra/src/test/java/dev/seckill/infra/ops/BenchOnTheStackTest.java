@@ -36,9 +36,11 @@ class BenchOnTheStackTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "bench hot --routes sideways|--routes",
+                "bench hot --buckets 1 --routes sideways|--routes",
                 "bench hot --buckets 2,x|--buckets",
                 "bench hot --buckets 1,13|--buckets",
+                // one bucket per partition of the topics it creates: the stack's topic.partitions, 2 here
+                "bench hot --buckets 1,3|--buckets lists bucket counts of 1..2,",
                 "bench gateway --token none|--token",
                 "bench gateway --generator jvm --request-ids|--request-ids",
                 "bench strategies --strategies sync,magic|--strategies",

@@ -43,6 +43,11 @@ public final class SharedSettings {
             "the commands topic's record times when it is created (message.timestamp.type): LogAppendTime, the broker's "
                     + "clock, which closes drawn windows whatever a producer's clock says; CreateTime only for a drill "
                     + "namespace that copies a recording with its recorded times");
+    public static final Setting<Integer> TOPIC_PARTITIONS = Setting.integer(
+            "topic.partitions",
+            12,
+            "partitions of each pipeline topic a service, demo, drill, benchmark or acls --apply creates when it is"
+                    + " missing (a topic that exists keeps its own count); a goods has at most one bucket per partition");
     public static final Setting<String> STREAM_APPLICATION_ID = Setting.text(
             "stream.application.id",
             s -> s.topicPrefix() + "stock-stream",

@@ -22,8 +22,6 @@ import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates the pipeline's topics (idempotently) from {@link Topics}: the one place their shape is defined. */
 public final class TopicProvisioner {
-    public static final int DEFAULT_PARTITIONS = 12;
-
     private TopicProvisioner() {}
 
     /**
@@ -97,7 +95,15 @@ public final class TopicProvisioner {
         return parts;
     }
 
-    /** Creates whatever of the pipeline's topics is missing; returns the names it created. */
+    /**
+     * Creates whatever of the pipeline's topics is missing, with {@link SharedSettings#TOPIC_PARTITIONS} partitions;
+     * returns the names it created.
+     */
+    public static List<String> ensure(Settings settings, Topics topics) {
+        return ensure(settings, topics, settings.get(SharedSettings.TOPIC_PARTITIONS));
+    }
+
+    /** Creates whatever of the pipeline's topics is missing, with {@code partitions}; returns the names it created. */
     public static List<String> ensure(Settings settings, Topics topics, int partitions) {
         try (Admin admin = KafkaClients.admin(settings)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);

@@ -174,7 +174,7 @@ public final class AnswerBenchmark {
         Settings s = ns.settings().and(Map.of("stream.commit.interval.ms", Integer.toString(commitMs)));
         Topics topics = new Topics(s.topicPrefix());
         try {
-            TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+            TopicProvisioner.ensure(s, topics);
             DecideRun.preload(s, topics, n, 1, 1000, out);
             DecideRun.Run run;
             try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {

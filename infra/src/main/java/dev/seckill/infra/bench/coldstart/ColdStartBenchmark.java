@@ -119,7 +119,7 @@ public final class ColdStartBenchmark {
             throws Exception {
         Settings s = ns.settings();
         Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS); // a deployment finds its topics
+        TopicProvisioner.ensure(s, topics); // a deployment finds its topics
         int gatewayPort = ServerProcess.freePort();
         int gatewayAdminPort = ServerProcess.freePort();
         int streamPort = ServerProcess.freePort();

@@ -147,7 +147,7 @@ public final class DecideBenchmark {
         Namespace ns = Namespace.create(base, name + "-warmup");
         Settings s = streamSettings(ns, f);
         Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, topics);
         DecideRun.preload(s, topics, n, goodsCount, stock, out);
         ProgressBar bar = new ProgressBar("warm-up", n + goodsCount);
         try (StockStreamApp app = new StockStreamApp(s, new SimpleMeterRegistry()).start()) {

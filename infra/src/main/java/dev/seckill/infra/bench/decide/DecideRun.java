@@ -60,7 +60,7 @@ public final class DecideRun {
     static Measured measure(Settings s, int n, int goodsCount, long stock, String label, PrintStream out)
             throws Exception {
         Topics topics = new Topics(s.topicPrefix());
-        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, topics);
         preload(s, topics, n, goodsCount, stock, out);
         ProgressBar bar = new ProgressBar(label, n + goodsCount);
         long t0 = System.nanoTime();

@@ -8,6 +8,7 @@ import dev.seckill.infra.harness.Namespace;
 import dev.seckill.infra.harness.ProgressBar;
 import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -53,7 +54,7 @@ public final class HotBenchmark {
         int n = (int) f.getCount("commands");
         int warmup = (int) f.getCount("warmup");
         List<Integer> counts = new ArrayList<>();
-        refuseBadFlags(f);
+        refuseBadFlags(base, f);
         for (String b : f.get("buckets").split(",")) counts.add(Integer.parseInt(b.trim()));
         String name = "hot-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         out.printf(
@@ -116,9 +117,9 @@ public final class HotBenchmark {
     }
 
     /** The values of the flags this benchmark reads by name, refused before anything starts. */
-    public static void refuseBadFlags(Flags f) {
-        // a goods has at most one bucket per partition of the pipeline's topics
-        int most = Math.min(OpenSale.MAX_BUCKETS, TopicProvisioner.DEFAULT_PARTITIONS);
+    public static void refuseBadFlags(Settings settings, Flags f) {
+        // a goods has at most one bucket per partition of the topics the benchmark creates
+        int most = Math.min(OpenSale.MAX_BUCKETS, settings.get(SharedSettings.TOPIC_PARTITIONS));
         for (String b : f.get("buckets").split(","))
             if (!b.trim().matches("[0-9]{1,3}") || Integer.parseInt(b.trim()) < 1 || Integer.parseInt(b.trim()) > most)
                 throw new Flags.UsageError("--buckets lists bucket counts of 1.." + most + ", got '" + b.trim() + "'");
@@ -140,7 +141,7 @@ public final class HotBenchmark {
                             StockStreamSettings.THREADS.name(), f.get("threads"),
                             StockStreamSettings.HOP_SECRET.name(), HopSeal.freshKey()));
             Topics topics = new Topics(s.topicPrefix());
-            TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+            TopicProvisioner.ensure(s, topics);
             HotPreload.preload(s, topics, n, buckets, route);
             ProgressBar bar = new ProgressBar(buckets + " bucket" + (buckets == 1 ? "" : "s"), n);
             long t0 = System.nanoTime();

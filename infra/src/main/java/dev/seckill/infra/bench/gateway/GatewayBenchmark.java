@@ -92,7 +92,7 @@ public final class GatewayBenchmark {
                         Long.toString(UNCAPPED),
                         GatewaySettings.LIMIT_GOODS_PER_SECOND.name(),
                         Long.toString(UNCAPPED)));
-        TopicProvisioner.ensure(s, new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, new Topics(s.topicPrefix()));
         out.printf(
                 "bench gateway: %,d requests from %d concurrent clients (after a %,d-request warm-up and up to %d rounds more until the "
                         + "JIT settles), auth on (%s tokens%s), acks=all, per-user rate limit on, %s, load generator in %s, namespace %s%n",

@@ -142,7 +142,7 @@ public final class OrdersBenchmark {
     }
 
     static void preload(Settings s, Topics topics, int n, PrintStream out) throws Exception {
-        TopicProvisioner.ensure(s, topics, TopicProvisioner.DEFAULT_PARTITIONS);
+        TopicProvisioner.ensure(s, topics);
         Instant now = Instant.now();
         ProgressBar bar = new ProgressBar("preload", n);
         try (KafkaProducer<String, byte[]> p = PreloadProducer.create(s)) {

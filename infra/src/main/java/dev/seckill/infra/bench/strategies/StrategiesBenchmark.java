@@ -6,7 +6,7 @@ import dev.seckill.infra.harness.ReportOutput;
 import dev.seckill.infra.harness.buyers.Answer;
 import dev.seckill.infra.harness.buyers.BuyerLoad;
 import dev.seckill.kit.config.Settings;
-import dev.seckill.kit.kafka.TopicProvisioner;
+import dev.seckill.kit.config.SharedSettings;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,9 +47,9 @@ public final class StrategiesBenchmark {
     }
 
     /** The values of the flags this benchmark reads by name, refused before anything starts. */
-    public static void refuseBadFlags(Flags f) {
-        // the pipeline's topics have the default partitions, and a goods has at most one bucket per partition
-        int most = Math.min(OpenSale.MAX_BUCKETS, TopicProvisioner.DEFAULT_PARTITIONS);
+    public static void refuseBadFlags(Settings settings, Flags f) {
+        // a goods has at most one bucket per partition of the topics the benchmark creates
+        int most = Math.min(OpenSale.MAX_BUCKETS, settings.get(SharedSettings.TOPIC_PARTITIONS));
         long buckets = f.getLong("buckets");
         if (buckets < 1 || buckets > most) throw new Flags.UsageError("--buckets is 1.." + most);
         for (String st : f.get("strategies", String.join(",", ALL)).split(","))
@@ -58,7 +58,7 @@ public final class StrategiesBenchmark {
     }
 
     public static int run(Settings base, Flags f, ReportOutput o) throws Exception {
-        refuseBadFlags(f);
+        refuseBadFlags(base, f);
         PrintStream out = o.text();
         StrategyRun.Workload w = new StrategyRun.Workload(
                 f.getLong("stock"),

@@ -85,7 +85,7 @@ public final class StrategyRun {
         Path logs = Path.of(System.getenv().getOrDefault("SECKILL_HOME", ".seckill"), "logs", ns.name());
         ServedStrategy served;
         if (strategy.equals(PIPELINE)) {
-            TopicProvisioner.ensure(s, new Topics(s.topicPrefix()), TopicProvisioner.DEFAULT_PARTITIONS);
+            TopicProvisioner.ensure(s, new Topics(s.topicPrefix()));
             served = ServedStrategy.pipeline(s, logs, Map.of(), false);
         } else {
             BaselineSale.prepare(

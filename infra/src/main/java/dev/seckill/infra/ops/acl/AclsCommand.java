@@ -3,10 +3,10 @@ package dev.seckill.infra.ops.acl;
 import dev.seckill.contracts.Topics;
 import dev.seckill.infra.harness.Flags;
 import dev.seckill.infra.harness.ReportOutput;
-import dev.seckill.infra.harness.ToolSettings;
 import dev.seckill.infra.ops.acl.PipelineAcls.Names;
 import dev.seckill.infra.ops.acl.PipelineAcls.Rule;
 import dev.seckill.kit.config.Settings;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import java.io.PrintStream;
@@ -72,7 +72,7 @@ public final class AclsCommand {
     public static int apply(Settings settings) throws Exception {
         KafkaClients.require(settings, "set SECKILL_KAFKA_BOOTSTRAP");
         TopicProvisioner.ensure(
-                settings, new Topics(settings.topicPrefix()), settings.get(ToolSettings.TOPIC_PARTITIONS));
+                settings, new Topics(settings.topicPrefix()), settings.get(SharedSettings.TOPIC_PARTITIONS));
         List<AclBinding> wanted = PipelineAcls.bindings(settings);
         try (Admin admin = KafkaClients.admin(settings)) {
             admin.createAcls(wanted).all().get(60, TimeUnit.SECONDS);

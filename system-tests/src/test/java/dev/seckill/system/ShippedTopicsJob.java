@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.seckill.stack.KafkaBroker;
+import dev.seckill.stack.ServerProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,8 +23,8 @@ import java.util.concurrent.TimeUnit;
  * from the manifest, run by bash with only the Job's environment, where Apache Kafka's image would have
  * {@code /opt/kafka/bin/kafka-topics.sh} a stand-in that does what that script does — Kafka's own tool
  * ({@code org.apache.kafka.tools.TopicCommand}, on the broker's classpath) in a JVM of its own per call, with
- * {@code kafka-run-class.sh}'s default heap, 256 MB (C1 only and the serial collector: the sixteen short-lived JVMs of
- * two runs start sooner, some seconds in all) — and where the Job mounts the Secret {@code seckill-topics-client} a
+ * {@code kafka-run-class.sh}'s default heap, 256 MB (C1 only, the serial collector and a class archive made by the
+ * first call: the sixteen short-lived JVMs of two runs start sooner) — and where the Job mounts the Secret {@code seckill-topics-client} a
  * folder that holds the given {@code client.properties}, or nothing (the Secret is optional).
  */
 final class ShippedTopicsJob {
@@ -41,6 +42,15 @@ final class ShippedTopicsJob {
         boolean succeeded() {
             return ended && exitCode == 0;
         }
+    }
+
+    private static Path classArchive;
+
+    /** Where the stand-in's class archive is kept: a folder of this JVM's own, gone with it. */
+    private static synchronized Path classArchive() throws IOException {
+        if (classArchive == null)
+            classArchive = ServerProcess.tempDir("seckill-topics-job-cds-").resolve("kafka-topics.jsa");
+        return classArchive;
     }
 
     private final List<String> command;
@@ -96,11 +106,16 @@ final class ShippedTopicsJob {
             throws IOException, InterruptedException {
         Path image = Files.createDirectories(dir.resolve("image"));
         Path tool = Files.createDirectories(image.resolve("bin")).resolve("kafka-topics.sh");
+        // the first call of this JVM's runs archives the classes it loaded (application class-data sharing), and the
+        // later calls start from that archive: half the start of each (1.1 s against 2.4 s on an idle machine)
+        String archive = classArchive().toString();
         Files.writeString(
                 tool,
-                "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                        + "' -Xmx256M -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp '" + KafkaBroker.brokerClasspath()
-                        + "' " + TOOL + " \"$@\"\n");
+                "#!/bin/sh\nif [ -s '" + archive + "' ]; then cds='-XX:SharedArchiveFile=" + archive + "';"
+                        + " else cds='-XX:ArchiveClassesAtExit=" + archive + "'; fi\n"
+                        + "exec '" + Path.of(System.getProperty("java.home"), "bin", "java")
+                        + "' -Xmx256M -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $cds -Xlog:cds=off -Xlog:cds+dynamic=off"
+                        + " -cp '" + KafkaBroker.brokerClasspath() + "' " + TOOL + " \"$@\"\n");
         assertThat(tool.toFile().setExecutable(true)).isTrue();
         Path mount = Files.createDirectories(dir.resolve("secret"));
         if (clientProperties != null) {

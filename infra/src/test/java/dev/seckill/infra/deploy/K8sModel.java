@@ -37,6 +37,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -52,6 +53,13 @@ final class K8sModel {
     static final Path DIR = Path.of("..", "deploy", "k8s").toAbsolutePath().normalize();
 
     static final Path BASE = DIR.resolve("base");
+
+    /**
+     * Each overlay's rendering, made once per test JVM: the files do not change while the tests run, and a test that
+     * breaks a rule parses its own copy ({@link #parse} makes new objects each time).
+     */
+    private static final Map<String, String> RENDERED = new ConcurrentHashMap<>();
+
     /** The overlays, each a cluster the pipeline is deployed to. */
     static final List<String> OVERLAYS = List.of("local", "production");
 
@@ -110,6 +118,14 @@ final class K8sModel {
      * for the overlays' patches).
      */
     static String render(String overlay) throws IOException {
+        String done = RENDERED.get(overlay);
+        if (done != null) return done;
+        String yaml = kustomize(overlay);
+        RENDERED.put(overlay, yaml);
+        return yaml;
+    }
+
+    private static String kustomize(String overlay) throws IOException {
         Process p;
         try {
             p = new ProcessBuilder(

@@ -80,7 +80,7 @@ public final class Configuration {
                         "set: ./seckill runs every command from the tree as built, never building first (the tools that start services set it)"),
                 new EnvOnly(
                         "SECKILL_TEST_LANES",
-                        "SECKILL_TEST_HEAVY + 1",
+                        "SECKILL_TEST_HEAVY + 2",
                         "how many of the suite's jobs ./seckill test runs at a time (a module's tests, each in a Maven of its own)"),
                 new EnvOnly(
                         "SECKILL_TEST_HEAVY",

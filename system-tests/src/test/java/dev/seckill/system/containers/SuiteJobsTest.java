@@ -27,7 +27,7 @@ class SuiteJobsTest {
         Matcher m = JOBS.matcher(Files.readString(Podman.ROOT.resolve("seckill")));
         assertThat(m.find()).as("TEST_JOBS in the launcher").isTrue();
         List<String> jobs = m.group(1).lines().map(l -> l.split(" ")[0]).toList();
-        assertThat(m.group(1).lines()).allMatch(l -> l.matches("\\S+ (alone|heavy|light)"));
+        assertThat(m.group(1).lines()).allMatch(l -> l.matches("\\S+ (alone|heavy|light)( [1-9])?"));
         assertThat(jobs).doesNotHaveDuplicates();
         assertThat(jobs.stream().filter(j -> j.startsWith("system-tests")))
                 .as("system-tests split on the containers tag, into two jobs that cover it")

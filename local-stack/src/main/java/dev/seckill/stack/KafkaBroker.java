@@ -1,5 +1,6 @@
 package dev.seckill.stack;
 
+import dev.seckill.kit.config.JitChoice;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import java.io.File;
@@ -132,6 +133,8 @@ public final class KafkaBroker implements AutoCloseable {
             if (!Files.exists(dir.resolve("data/meta.properties"))) {
                 List<String> format = new ArrayList<>(List.of(
                         javaBin(),
+                        "-XX:TieredStopAtLevel=1", // a tool of a few seconds: C2 would not repay its compiling
+                        "-XX:+UseSerialGC",
                         "-cp",
                         cp,
                         "-Dlog4j2.configurationFile=" + log4j,
@@ -162,6 +165,9 @@ public final class KafkaBroker implements AutoCloseable {
                     cp,
                     "kafka.Kafka",
                     props.toString()));
+            // SECKILL_JIT: the brokers a test starts for itself live a minute (./seckill test starts its shared one
+            // with the tiered compilers: it serves the whole suite)
+            cmd.addAll(1, JitChoice.jvmOptions());
             process = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))

@@ -165,8 +165,7 @@ public final class KafkaBroker implements AutoCloseable {
                     cp,
                     "kafka.Kafka",
                     props.toString()));
-            // SECKILL_JIT: the brokers a test starts for itself live a minute (./seckill test starts its shared one
-            // with the tiered compilers: it serves the whole suite)
+            // SECKILL_JIT: a test's own broker lives a minute; ./seckill test starts its shared one tiered
             cmd.addAll(1, JitChoice.jvmOptions());
             process = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)

@@ -24,8 +24,9 @@ import java.util.concurrent.TimeUnit;
  * {@code /opt/kafka/bin/kafka-topics.sh} a stand-in that does what that script does — Kafka's own tool
  * ({@code org.apache.kafka.tools.TopicCommand}, on the broker's classpath) in a JVM of its own per call, with
  * {@code kafka-run-class.sh}'s default heap, 256 MB (C1 only, the serial collector and a class archive made by the
- * first call: the sixteen short-lived JVMs of two runs start sooner) — and where the Job mounts the Secret {@code seckill-topics-client} a
- * folder that holds the given {@code client.properties}, or nothing (the Secret is optional).
+ * first call: the sixteen short-lived JVMs of two runs start sooner) — and where the Job mounts the Secret
+ * {@code seckill-topics-client} a folder that holds the given {@code client.properties}, or nothing (the Secret is
+ * optional).
  */
 final class ShippedTopicsJob {
     static final Path MANIFEST = Examples.ROOT
@@ -114,7 +115,7 @@ final class ShippedTopicsJob {
                 "#!/bin/sh\nif [ -s '" + archive + "' ]; then cds='-XX:SharedArchiveFile=" + archive + "';"
                         + " else cds='-XX:ArchiveClassesAtExit=" + archive + "'; fi\n"
                         + "exec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                        + "' -Xmx256M -XX:TieredStopAtLevel=1 -XX:+UseSerialGC $cds -Xlog:cds=off -Xlog:cds+dynamic=off"
+                        + "' -Xmx256M -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \"$cds\" -Xlog:cds=off -Xlog:cds+dynamic=off"
                         + " -cp '" + KafkaBroker.brokerClasspath() + "' " + TOOL + " \"$@\"\n");
         assertThat(tool.toFile().setExecutable(true)).isTrue();
         Path mount = Files.createDirectories(dir.resolve("secret"));

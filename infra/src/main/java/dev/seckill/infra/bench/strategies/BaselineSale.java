@@ -2,6 +2,7 @@ package dev.seckill.infra.bench.strategies;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.seckill.infra.harness.Namespace;
+import dev.seckill.kit.config.SharedSettings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.redis.RedisConnections;
@@ -24,8 +25,6 @@ import redis.clients.jedis.UnifiedJedis;
  * order topic.
  */
 final class BaselineSale {
-    static final int ORDER_PARTITIONS = 12;
-
     private BaselineSale() {}
 
     /** A sale of each goods given, with its stock. */
@@ -55,7 +54,9 @@ final class BaselineSale {
         }
         try (Admin admin = KafkaClients.admin(ns.settings())) {
             String orders = StrategyMain.ordersTopic(ns.settings());
-            admin.createTopics(List.of(new NewTopic(orders, Optional.of(ORDER_PARTITIONS), Optional.empty())))
+            // as many partitions as the pipeline's topics in the same run: the designs compared on equal terms
+            int partitions = ns.settings().get(SharedSettings.TOPIC_PARTITIONS);
+            admin.createTopics(List.of(new NewTopic(orders, Optional.of(partitions), Optional.empty())))
                     .all()
                     .get(60, TimeUnit.SECONDS);
             // the strategy's idempotent producer must not meet a partition its leader has not finished creating: its

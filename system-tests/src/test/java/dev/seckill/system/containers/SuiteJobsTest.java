@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The suite's jobs as the launcher declares them (TEST_JOBS in {@code seckill}) hold every module's tests: system-tests
- * split by the {@code containers} tag, each container test carrying it, every module with tests named once.
+ * split by the {@code containers} tag, each container test carrying it, every module with tests named once; and the
+ * lanes keep two jobs of one module apart.
  */
 @Tag("fast")
 class SuiteJobsTest {
@@ -49,6 +50,22 @@ class SuiteJobsTest {
         assertThat(jobs.stream().map(j -> j.replaceAll("@.*", "")).distinct().toList())
                 .as("a job for every module with tests, and no other")
                 .containsExactlyInAnyOrderElementsOf(modules);
+    }
+
+    /**
+     * Two jobs of one module run at once (system-tests' two), and Surefire deletes its temporary directory when it
+     * ends: shared, that deletion broke the other job's test JVMs as they started ("The forked VM terminated without
+     * properly saying goodbye", a CI run's system-tests job failing in 5 s). Each job names a directory of its own.
+     */
+    @Test
+    void everyJobStartsItsTestJvmsFromATemporaryDirectoryOfItsOwn() throws IOException {
+        String script = Files.readString(Podman.ROOT.resolve("seckill"));
+        Matcher lane = Pattern.compile("(?s)\ntest_lane\\(\\) \\{(.*?)\n\\}\n").matcher(script);
+        assertThat(lane.find()).as("test_lane in the launcher").isTrue();
+        String body = lane.group(1);
+        assertThat(body).contains("groups+=(-DtempDir=\"surefire-${job//[@!]/-}\")");
+        assertThat(body.indexOf("-DtempDir=")).isLessThan(body.indexOf("mvn -B"));
+        assertThat(body).contains("\"${groups[@]}\"");
     }
 
     @Test

@@ -84,7 +84,7 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), sessionTimeoutMs);
         p.put(
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
-                Math.max(100, sessionTimeoutMs / 5));
+                StreamLeases.heartbeatMs(settings, sessionTimeoutMs));
         String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
         if (!instance.isBlank()) {
             // the instance in every client id: a peer names a dropped instance's transactional ids from its members'

@@ -7,9 +7,11 @@ import java.io.File;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
@@ -62,6 +64,23 @@ public final class RedisConnections {
         HostAndPort at = JedisURIHelper.getHostAndPort(u);
         Unreachable.requireTcp("Redis", at.getHost() + ":" + at.getPort(), "start it or set " + variable);
         return RedisClient.builder().hostAndPort(at).clientConfig(config).build();
+    }
+
+    /**
+     * Makes connections of their own to the standalone Redis the settings name, each under {@code clientName} (how
+     * {@code CLIENT LIST} shows it: a peer sees it close the moment its process dies); null with a Redis Cluster, whose
+     * nodes each list their own clients. Each call of the supplier opens one (it throws when Redis is not there).
+     */
+    public static Supplier<Jedis> namedConnections(Settings settings, String clientName) {
+        String cluster = settings.redisCluster();
+        if (cluster != null && !cluster.isBlank()) return null;
+        URI u = URI.create(settings.redisUrl());
+        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
+                .from(config(settings, u, "SECKILL_REDIS_URL"))
+                .clientName(clientName)
+                .build();
+        HostAndPort at = JedisURIHelper.getHostAndPort(u);
+        return () -> new Jedis(at, config);
     }
 
     /** The client configuration: the URL's database, credentials and scheme, else the settings'. */

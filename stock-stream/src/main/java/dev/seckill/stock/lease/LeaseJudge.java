@@ -10,7 +10,8 @@ import java.util.TreeSet;
 /**
  * Which peers to drop from the stream's group, from what one watch saw (docs/decisions.md, "A dead stream instance
  * noticed in a lease, not a session"): a peer is dropped when its lease has been missing from Redis for at least
- * {@code graceMs} on consecutive watches while it is still a member, and only a peer whose lease this judge saw
+ * {@code graceMs} on consecutive watches while it is still a member, or at once when its lease connection closed (its
+ * process died: {@link LeaseConnection}), and only a peer whose lease this judge saw
  * held at least once (an instance running without leases is never dropped). Nothing is judged on a watch whose own
  * renewal failed (Redis unreachable), nor for {@code quietMs} after Redis was seen to have lost its memory
  * ({@link #redisForgot}: restarted empty, or a replica promoted without the leases) — every lease is missing then,
@@ -43,6 +44,15 @@ public final class LeaseJudge {
      * and whether this instance's own renewal just succeeded. Returns the peers to drop now (each once per absence).
      */
     public synchronized Set<String> judge(long now, Set<String> members, Set<String> holding, boolean ownRenewed) {
+        return judge(now, members, holding, ownRenewed, Set.of());
+    }
+
+    /**
+     * The same, with the peers whose lease connection closed since the last watch ({@link LeaseConnection}): a process
+     * that died, dropped at once, its lease not waited for (a lease seen held before, and the same guards).
+     */
+    public synchronized Set<String> judge(
+            long now, Set<String> members, Set<String> holding, boolean ownRenewed, Set<String> vanished) {
         for (String peer : holding) {
             if (!peer.equals(self)) leased.add(peer);
             missingSince.remove(peer);
@@ -54,7 +64,12 @@ public final class LeaseJudge {
         }
         Set<String> drop = new TreeSet<>();
         for (String peer : members) {
-            if (peer.equals(self) || holding.contains(peer) || !leased.contains(peer)) continue;
+            if (peer.equals(self) || !leased.contains(peer)) continue;
+            if (vanished.contains(peer)) {
+                drop.add(peer);
+                continue;
+            }
+            if (holding.contains(peer)) continue;
             long since = missingSince.computeIfAbsent(peer, p -> now);
             if (now - since >= graceMs) drop.add(peer);
         }

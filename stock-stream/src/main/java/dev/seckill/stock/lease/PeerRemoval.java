@@ -1,15 +1,25 @@
 package dev.seckill.stock.lease;
 
 import io.micrometer.core.instrument.Counter;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What {@link StreamLeases} does to a peer whose lease lapsed: its members removed, its transactions fenced. */
+/**
+ * What {@link StreamLeases} reads of the stream's group and does to a peer judged dead: its static members, removed,
+ * its transactions fenced.
+ */
 final class PeerRemoval {
     private static final Logger LOG = LoggerFactory.getLogger(StreamLeases.class);
 
@@ -44,7 +54,7 @@ final class PeerRemoval {
      * already, its transaction perhaps open still), unless the peer holds a lease again (its restart, whose own
      * initialisation fenced its predecessor).
      */
-    void remove(String peer, List<String> instanceIds) {
+    void remove(String peer, List<String> instanceIds, String why) {
         long t0 = System.nanoTime();
         admin.removeMembersFromConsumerGroup(
                         applicationId,
@@ -66,9 +76,10 @@ final class PeerRemoval {
                     admin.fenceProducers(transactions).all().whenComplete((ok2, fenceError) -> {
                         if (fenceError == null) fenced.increment();
                         LOG.warn(
-                                "stream instance {} holds no lease ({} ms lease): its members {} {} in {} ms, its"
+                                "stream instance {} {} ({} ms lease): its members {} {} in {} ms, its"
                                         + " transactions {} in {} ms; its tasks move now",
                                 peer,
+                                why,
                                 leaseMs,
                                 instanceIds,
                                 error == null ? "removed from the group" : "not removed",
@@ -77,5 +88,27 @@ final class PeerRemoval {
                                 (System.nanoTime() - t0) / 1_000_000 - removedMs);
                     });
                 });
+    }
+
+    /** The group's static members by instance: each stream thread is {@code <instance>-<n>}. */
+    Map<String, List<String>> staticMembers() {
+        Map<String, List<String>> out = new HashMap<>();
+        try {
+            for (MemberDescription m : admin.describeConsumerGroups(List.of(applicationId))
+                    .describedGroups()
+                    .get(applicationId)
+                    .get(leaseMs, TimeUnit.MILLISECONDS) // slower than a lease: this watch is skipped
+                    .members())
+                m.groupInstanceId()
+                        .ifPresent(id -> out.computeIfAbsent(LeaseJudge.instanceOf(id), k -> new ArrayList<>())
+                                .add(id));
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof GroupIdNotFoundException))
+                LOG.debug("group not read: {}", e.getCause().toString());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            LOG.debug("group not read: {}", e.toString());
+        }
+        return out;
     }
 }

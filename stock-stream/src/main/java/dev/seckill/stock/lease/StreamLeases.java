@@ -3,25 +3,24 @@ package dev.seckill.stock.lease;
 import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
+import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.stock.StockStreamSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.SetParams;
 
@@ -52,6 +51,9 @@ public final class StreamLeases implements AutoCloseable {
     private final long renewMs;
     private final LeaseJudge judge;
     private final PeerRemoval removal;
+    /** The named connection the lease is renewed over, whose closing says a peer died; null: the lease alone. */
+    private final LeaseConnection connection;
+
     private final ScheduledExecutorService renewer = daemon("stock-stream-lease-renewal");
     private final ScheduledExecutorService watcher = daemon("stock-stream-lease-watch");
     /** When this instance's lease was last set (System.nanoTime()); 0: never. */
@@ -63,6 +65,9 @@ public final class StreamLeases implements AutoCloseable {
      * @param keyPrefix the Redis prefix of the stream's leases, {@code <redis prefix>stream:lease:<application id>:}
      * @param lease how long a lease lives without renewal
      * @param renewEvery how often it is renewed and the peers' read (at most a third of the lease)
+     * @param connect makes the connection the lease is renewed over, named {@code keyPrefix + self}
+     *     ({@link RedisConnections#namedConnections}); null (a Redis Cluster): the lease is renewed through {@code redis}, and
+     *     only its lapse tells of a dead peer
      */
     public StreamLeases(
             UnifiedJedis redis,
@@ -72,7 +77,8 @@ public final class StreamLeases implements AutoCloseable {
             String keyPrefix,
             Duration lease,
             Duration renewEvery,
-            MeterRegistry metrics) {
+            MeterRegistry metrics,
+            Supplier<Jedis> connect) {
         if (renewEvery.toMillis() * 3 > lease.toMillis())
             throw new IllegalArgumentException("the lease (" + lease.toMillis()
                     + " ms) must last at least three renewals (" + renewEvery.toMillis() + " ms each)");
@@ -84,6 +90,9 @@ public final class StreamLeases implements AutoCloseable {
         this.leaseMs = lease.toMillis();
         this.renewMs = renewEvery.toMillis();
         this.judge = new LeaseJudge(self, 2 * renewMs);
+        this.connection = connect == null || !LeaseConnection.nameable(keyPrefix + self)
+                ? null
+                : new LeaseConnection(connect, keyPrefix);
         this.removal = new PeerRemoval(
                 admin,
                 applicationId,
@@ -112,16 +121,28 @@ public final class StreamLeases implements AutoCloseable {
                     + " needs an instance id and SECKILL_STREAM_STATIC_MEMBERSHIP=true: a peer is removed from the group"
                     + " by its static member id");
         String app = GroupIds.stockStream(settings);
+        String keyPrefix = settings.redisPrefix() + "stream:lease:" + app + ":";
+        Supplier<Jedis> connect = RedisConnections.namedConnections(settings, keyPrefix + instance);
         return new StreamLeases(
                         redis,
                         KafkaClients.admin(settings),
                         app,
                         instance,
-                        settings.redisPrefix() + "stream:lease:" + app + ":",
+                        keyPrefix,
                         Duration.ofMillis(lease),
                         renew,
-                        metrics)
+                        metrics,
+                        connect)
                 .start();
+    }
+
+    /**
+     * The stream consumers' heartbeat: every fifth of the session, at least 100 ms; with leases, every 100 ms at most
+     * (a peer removed starts a rebalance the survivors hear of at their next heartbeat).
+     */
+    public static int heartbeatMs(Settings settings, int sessionTimeoutMs) {
+        int heartbeat = Math.max(100, sessionTimeoutMs / 5);
+        return settings.get(StockStreamSettings.LEASE_MS) > 0 ? Math.min(heartbeat, 100) : heartbeat;
     }
 
     private static void check(Duration lease, Duration renewEvery) {
@@ -149,11 +170,12 @@ public final class StreamLeases implements AutoCloseable {
 
     private void renew() {
         try {
-            if ("OK"
-                    .equals(redis.set(
-                            keyPrefix + self,
-                            Long.toString(System.currentTimeMillis()),
-                            SetParams.setParams().px(leaseMs)))) renewedAt = System.nanoTime();
+            String key = keyPrefix + self;
+            String value = Long.toString(System.currentTimeMillis());
+            if (connection != null
+                    ? connection.renew(key, value, leaseMs)
+                    : "OK".equals(redis.set(key, value, SetParams.setParams().px(leaseMs))))
+                renewedAt = System.nanoTime();
         } catch (RuntimeException e) {
             LOG.debug("lease not renewed: {}", e.getMessage());
         }
@@ -163,7 +185,8 @@ public final class StreamLeases implements AutoCloseable {
         try {
             long now = System.nanoTime() / 1_000_000;
             boolean renewed = renewedAt != 0 && System.nanoTime() - renewedAt < 2 * renewMs * 1_000_000;
-            Map<String, List<String>> members = staticMembers();
+            Map<String, List<String>> members = removal.staticMembers();
+            Set<String> vanished = connection == null ? Set.of() : connection.vanishedPeers();
             List<String> peers = new ArrayList<>(members.keySet());
             List<String> keys = new ArrayList<>(List.of(keyPrefix + EPOCH));
             peers.forEach(p -> keys.add(keyPrefix + p));
@@ -181,33 +204,14 @@ public final class StreamLeases implements AutoCloseable {
             } else epoch = values.get(0);
             Set<String> holding = new HashSet<>();
             for (int i = 0; i < peers.size(); i++) if (values.get(i + 1) != null) holding.add(peers.get(i));
-            for (String peer : judge.judge(now, members.keySet(), holding, renewed))
-                removal.remove(peer, members.get(peer));
+            for (String peer : judge.judge(now, members.keySet(), holding, renewed, vanished))
+                removal.remove(
+                        peer,
+                        members.get(peer),
+                        vanished.contains(peer) ? "closed its Redis connection (its process ended)" : "holds no lease");
         } catch (RuntimeException e) {
             LOG.debug("lease watch skipped: {}", e.getMessage());
         }
-    }
-
-    /** The group's static members by instance: each stream thread is {@code <instance>-<n>}. */
-    private Map<String, List<String>> staticMembers() {
-        Map<String, List<String>> out = new HashMap<>();
-        try {
-            for (MemberDescription m : admin.describeConsumerGroups(List.of(applicationId))
-                    .describedGroups()
-                    .get(applicationId)
-                    .get(leaseMs, TimeUnit.MILLISECONDS) // slower than a lease: this watch is skipped
-                    .members())
-                m.groupInstanceId()
-                        .ifPresent(id -> out.computeIfAbsent(LeaseJudge.instanceOf(id), k -> new ArrayList<>())
-                                .add(id));
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof GroupIdNotFoundException))
-                LOG.debug("group not read: {}", e.getCause().toString());
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            LOG.debug("group not read: {}", e.toString());
-        }
-        return out;
     }
 
     private boolean holdsLease(String peer) {
@@ -235,5 +239,6 @@ public final class StreamLeases implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.debug("lease not deleted (it lapses): {}", e.getMessage());
         }
+        if (connection != null) connection.close();
     }
 }

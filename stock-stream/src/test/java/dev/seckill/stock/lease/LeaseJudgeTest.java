@@ -30,6 +30,37 @@ class LeaseJudgeTest {
     }
 
     @Test
+    void givenAPeerWhoseConnectionClosed_itIsDroppedAtOnce_itsLeaseStillHeld() {
+        Set<String> members = Set.of("a", "b");
+        assertThat(judge.judge(0, members, Set.of("a", "b"), true)).isEmpty();
+        assertThat(judge.judge(100, members, Set.of("a", "b"), true, Set.of("b")))
+                .as("its process ended: no grace, no waiting for the lease")
+                .containsExactly("b");
+    }
+
+    @Test
+    void aClosedConnectionDropsNothingWhereTheLeaseWouldNot() {
+        Set<String> members = Set.of("a", "b", "c");
+        assertThat(judge.judge(0, members, Set.of("a", "b"), true)).isEmpty();
+        assertThat(judge.judge(100, members, Set.of("a", "b"), true, Set.of("c")))
+                .as("a peer never seen holding a lease")
+                .isEmpty();
+        assertThat(judge.judge(200, members, Set.of("a", "b"), false, Set.of("b")))
+                .as("this instance's own renewal failed: Redis is not read as the truth")
+                .isEmpty();
+        judge.redisForgot(300, 500);
+        assertThat(judge.judge(400, members, Set.of("a", "b"), true, Set.of("b")))
+                .as("Redis lost its memory a moment ago")
+                .isEmpty();
+        assertThat(judge.judge(900, Set.of("a", "c"), Set.of("a", "b"), true, Set.of("b")))
+                .as("no longer a member")
+                .isEmpty();
+        assertThat(judge.judge(1_000, members, Set.of("b"), true, Set.of("a")))
+                .as("never this instance")
+                .isEmpty();
+    }
+
+    @Test
     void aPeerThatHeldNoLeaseIsNeverDropped_norIsThisInstance() {
         Set<String> members = Set.of("a", "old");
         for (long t = 0; t < 2_000; t += 100)

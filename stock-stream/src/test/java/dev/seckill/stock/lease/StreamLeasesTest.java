@@ -10,16 +10,24 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seckill.stock.decision.TestRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.SetParams;
 
 /**
@@ -113,8 +121,105 @@ class StreamLeasesTest {
         }
     }
 
+    @Test
+    void aPeerWhoseLeaseConnectionClosesIsRemovedAtOnce_itsLeaseStillAMinuteToRun() throws Exception {
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
+        String topic = app + ".out";
+        try (TestRedis redis = new TestRedis();
+                Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+            Jedis peerConnection = named(prefix + "peer");
+            peerConnection.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
+            try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
+                    StreamLeases leases = leases(redis, app, prefix, metrics, () -> named(prefix + "self"))) {
+                await().during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> staticMembers(admin, app).contains("peer-1"));
+
+                peerConnection.close(); // its process ended: the kernel closed its sockets
+                long closed = System.nanoTime();
+                await().atMost(Duration.ofSeconds(10))
+                        .pollInterval(Duration.ofMillis(20))
+                        .until(() -> !staticMembers(admin, app).contains("peer-1"));
+                long removedMs = (System.nanoTime() - closed) / 1_000_000;
+                assertThat(removedMs)
+                        .as("removed within a watch or two, its lease held for another minute")
+                        .isLessThan(2_000);
+                assertThat(redis.redis.exists(prefix + "peer")).isTrue();
+            }
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void whenEveryConnectionDropsAtOnce_aPeerThatReconnectsIsNotRemoved() throws Exception {
+        String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
+        String topic = app + ".out";
+        try (TestRedis redis = new TestRedis();
+                Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+            redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
+            Jedis peerConnection = named(prefix + "peer");
+            try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
+                    StreamLeases leases =
+                            leases(redis, app, prefix, new SimpleMeterRegistry(), () -> named(prefix + "self"))) {
+                await().during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> staticMembers(admin, app).contains("peer-1"));
+                // as a Redis restart does (this test's two connections only, not the machine's other clients): this
+                // instance's connection and the peer's closed in one step; the peer reconnects 300 ms later
+                try (Jedis killer = named(prefix + "killer")) {
+                    List<String> ids = killer.clientList(ClientType.NORMAL)
+                            .lines()
+                            .filter(l ->
+                                    l.contains(" name=" + prefix + "peer ") || l.contains(" name=" + prefix + "self "))
+                            .map(l -> l.substring(3, l.indexOf(' ')))
+                            .toList();
+                    assertThat(ids).hasSize(2);
+                    Transaction both = killer.multi();
+                    ids.forEach(id -> both.sendCommand(Protocol.Command.CLIENT, "KILL", "ID", id));
+                    both.exec();
+                }
+                await().pollDelay(Duration.ofMillis(300))
+                        .atMost(Duration.ofSeconds(1))
+                        .until(() -> true);
+                peerConnection = named(prefix + "peer");
+                await().during(Duration.ofSeconds(2))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> staticMembers(admin, app).contains("peer-1"));
+            } finally {
+                peerConnection.close();
+            }
+            admin.removeMembersFromConsumerGroup(
+                            app,
+                            new org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions(
+                                    List.of(new org.apache.kafka.clients.admin.MemberToRemove("peer-1"))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A connection to the test's Redis under {@code name}, as a stream instance's lease connection is. */
+    private static Jedis named(String name) {
+        URI url = URI.create(System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379"));
+        return new Jedis(
+                new HostAndPort(url.getHost(), url.getPort()),
+                DefaultJedisClientConfig.builder().clientName(name).build());
+    }
+
     /** This instance's leases over the group {@code app}: a 400 ms lease renewed every 100 ms. */
     private static StreamLeases leases(TestRedis redis, String app, String prefix, SimpleMeterRegistry metrics) {
+        return leases(redis, app, prefix, metrics, null);
+    }
+
+    private static StreamLeases leases(
+            TestRedis redis, String app, String prefix, SimpleMeterRegistry metrics, Supplier<Jedis> connect) {
         return new StreamLeases(
                         redis.redis,
                         admin(),
@@ -123,7 +228,8 @@ class StreamLeasesTest {
                         prefix,
                         Duration.ofMillis(400),
                         Duration.ofMillis(100),
-                        metrics)
+                        metrics,
+                        connect)
                 .start();
     }
 }

@@ -23,11 +23,11 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -53,6 +53,7 @@ public final class StockStreamApp implements AutoCloseable {
     private PeerFencing fencing;
     private StreamLeases leases;
     private BeaconSource beacon;
+    private boolean staticMember;
 
     public StockStreamApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
@@ -82,10 +83,10 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.get(StockStreamSettings.STATE_DIR));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), sessionTimeoutMs);
+        String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
         p.put(
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
-                StreamLeases.heartbeatMs(settings, sessionTimeoutMs));
-        String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
+                StockStreamSettings.heartbeatMs(settings, sessionTimeoutMs, instance));
         if (!instance.isBlank()) {
             // the instance in every client id: a peer names a dropped instance's transactional ids from its members'
             p.put(StreamsConfig.CLIENT_ID_CONFIG, GroupIds.stockStream(settings) + "-" + instance);
@@ -124,7 +125,8 @@ public final class StockStreamApp implements AutoCloseable {
                 config.redisAttempts(),
                 Duration.ofMillis(50),
                 SharedSettings.keyLifetime(settings));
-        watchRedisClock(new RedisClockWatch(redis, new RedisKeys(settings.redisPrefix()), Clock.systemUTC(), metrics));
+        clockWatch = new RedisClockWatch(redis, new RedisKeys(settings.redisPrefix()), Clock.systemUTC(), metrics)
+                .inBackground();
         StreamsBuilder builder = new StreamsBuilder();
         beacon = DrawBeacon.of(config);
         StockTopology.build(
@@ -143,6 +145,7 @@ public final class StockStreamApp implements AutoCloseable {
                         builder.build(),
                         streamsConfig(settings, session),
                         new StableTransactionalIds(GroupIds.stockStream(settings), instance));
+        staticMember = !instance.isBlank() && settings.get(StockStreamSettings.STATIC_MEMBERSHIP);
         leases = StreamLeases.started(settings, redis, instance, metrics);
         if (!instance.isBlank() && settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)) {
             fencing = new PeerFencing(
@@ -164,26 +167,6 @@ public final class StockStreamApp implements AutoCloseable {
                 topics.prefix(),
                 settings.redisPrefix());
         return this;
-    }
-
-    /** Every 15 s, Redis's clock against this one ({@link RedisClockWatch}); a failed measure waits for the next. */
-    private void watchRedisClock(RedisClockWatch watch) {
-        clockWatch = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "redis-clock-watch");
-            t.setDaemon(true);
-            return t;
-        });
-        clockWatch.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        watch.check();
-                    } catch (RuntimeException e) {
-                        LOG.debug("Redis's clock not measured now: {}", e.getMessage());
-                    }
-                },
-                0,
-                15,
-                TimeUnit.SECONDS);
     }
 
     public KafkaStreams.State state() {
@@ -208,7 +191,13 @@ public final class StockStreamApp implements AutoCloseable {
     @Override
     public void close() {
         if (clockWatch != null) clockWatch.shutdownNow();
-        if (streams != null) streams.close(Duration.ofSeconds(30));
+        // a static member does not leave its group as it closes unless told: its peers would wait for its lease
+        if (streams != null)
+            streams.close(CloseOptions.groupMembershipOperation(
+                            staticMember
+                                    ? GroupMembershipOperation.LEAVE_GROUP
+                                    : GroupMembershipOperation.REMAIN_IN_GROUP)
+                    .withTimeout(Duration.ofSeconds(30)));
         if (streamsMetrics != null) streamsMetrics.close();
         if (fencing != null) fencing.close();
         if (leases != null) leases.close();

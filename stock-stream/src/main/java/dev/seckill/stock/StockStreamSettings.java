@@ -51,16 +51,18 @@ public record StockStreamSettings(
                     + "survivor the transactions of a peer the group dropped ('dynamic': Streams' own random ids)");
     public static final Setting<Boolean> STATIC_MEMBERSHIP = Setting.flag(
             "stream.static.membership",
-            false,
-            "also join the group as a static member (group.instance.id = the instance id): a restart within the session "
-                    + "takes its tasks back without a rebalance, but a dead instance's tasks then wait for its restart "
-                    + "and a restore instead of moving to a standby (measured: docs/reliability.md)");
+            true,
+            "join the group as a static member (group.instance.id = the instance id; none without an instance id): a "
+                    + "restart takes its tasks back without a rebalance, a dead instance is removed by its peers' lease "
+                    + "watch, a graceful stop leaves (false: dynamic membership, a dead member dropped after its session)");
     public static final Setting<Integer> LEASE_MS = Setting.integer(
             "stream.lease.ms",
-            0,
-            "a lease in Redis each instance renews (every stream.lease.renew.ms): a peer whose lease lapsed is removed "
-                    + "from the group at once, so its tasks move in under a second instead of after its session; needs "
-                    + "static membership (0: off; docs/decisions.md, 'A dead stream instance noticed in a lease')");
+            400,
+            "a lease in Redis each instance renews (every stream.lease.renew.ms) over a connection named after it: a peer "
+                    + "whose connection closed (its process ended) or whose lease lapsed (frozen) is removed from the "
+                    + "group and fenced at once, its tasks moving to their standbys in about a second instead of after "
+                    + "its session; with static membership and an instance id only (0: off; docs/decisions.md, 'A dead "
+                    + "stream instance noticed in a lease')");
     public static final Setting<Integer> LEASE_RENEW_MS = Setting.integer(
             "stream.lease.renew.ms",
             100,
@@ -170,5 +172,15 @@ public record StockStreamSettings(
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The stream consumers' heartbeat: every fifth of the session, at least 100 ms; every 100 ms at most where leases
+     * run (a peer they remove starts a rebalance the survivors hear of at their next heartbeat).
+     */
+    public static int heartbeatMs(Settings settings, int sessionTimeoutMs, String instance) {
+        int heartbeat = Math.max(100, sessionTimeoutMs / 5);
+        boolean leases = settings.get(LEASE_MS) > 0 && !instance.isBlank() && settings.get(STATIC_MEMBERSHIP);
+        return leases ? Math.min(heartbeat, 100) : heartbeat;
     }
 }

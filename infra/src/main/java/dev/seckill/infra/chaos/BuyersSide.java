@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A fault as the buyers felt it: for each fault, the time to the first final answer to a purchase sent
- * after it, and the time-to-answer p50/p99 of the purchases sent in the {@value #WINDOW_SECONDS} s after it, next to
+ * after it, the time to the first final answer decided after it (a purchase held at the fault counts), and the time-to-answer p50/p99 of the purchases sent in the {@value #WINDOW_SECONDS} s after it, next to
  * the same figure for the quiet sale (sent in the {@value #WINDOW_SECONDS} s ending a second before the first fault).
  */
 final class BuyersSide {
@@ -32,10 +32,13 @@ final class BuyersSide {
             long at = faultsAt.get(k);
             BuyerAnswers.Felt after = load.answers().feltBetween(at, at + WINDOW);
             long firstAnswer = load.answers().firstAnswerAfter(at);
+            long firstDecided = load.answers().firstDecidedAfter(at);
             out.printf(
-                    "   buyers' side: fault %d: first final answer %s after it; sent in the %d s after it %s%n",
+                    "   buyers' side: fault %d: first final answer %s after it (the first decided after it: %s); sent in"
+                            + " the %d s after it %s%n",
                     k + 1,
                     firstAnswer < 0 ? "never" : String.format("%,d ms", firstAnswer),
+                    firstDecided < 0 ? "none" : String.format("%,d ms", firstDecided),
                     WINDOW_SECONDS,
                     figure(after));
             hops(after, out);

@@ -15,6 +15,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.SslOptions;
 import redis.clients.jedis.SslVerifyMode;
 import redis.clients.jedis.UnifiedJedis;
@@ -78,6 +79,9 @@ public final class RedisConnections {
         DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
                 .from(config(settings, u, "SECKILL_REDIS_URL"))
                 .clientName(clientName)
+                .protocol(
+                        RedisProtocol
+                                .RESP2) // what the pooled clients speak (a plain connection would warn, then fall back)
                 .build();
         HostAndPort at = JedisURIHelper.getHostAndPort(u);
         return () -> new Jedis(at, config);

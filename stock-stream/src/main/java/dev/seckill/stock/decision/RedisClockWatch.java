@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,5 +68,26 @@ public final class RedisClockWatch {
     private static long number(Object o) {
         String s = o instanceof byte[] b ? new String(b, StandardCharsets.US_ASCII) : String.valueOf(o);
         return Long.parseLong(s);
+    }
+
+    /** This watch every 15 s on a daemon thread of its own, from now; a failed measure waits for the next. */
+    public ScheduledExecutorService inBackground() {
+        ScheduledExecutorService every = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "redis-clock-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        every.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        check();
+                    } catch (RuntimeException e) {
+                        LOG.debug("Redis's clock not measured now: {}", e.getMessage());
+                    }
+                },
+                0,
+                15,
+                TimeUnit.SECONDS);
+        return every;
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
@@ -29,7 +29,7 @@ final class PeerRemoval {
     private final LeaseJudge judge;
     private final Counter removed;
     private final Counter fenced;
-    private final Predicate<String> holdsLease;
+    private final Function<String, String> leaseOf;
 
     PeerRemoval(
             Admin admin,
@@ -38,24 +38,26 @@ final class PeerRemoval {
             LeaseJudge judge,
             Counter removed,
             Counter fenced,
-            Predicate<String> holdsLease) {
+            Function<String, String> leaseOf) {
         this.admin = admin;
         this.applicationId = applicationId;
         this.leaseMs = leaseMs;
         this.judge = judge;
         this.removed = removed;
         this.fenced = fenced;
-        this.holdsLease = holdsLease;
+        this.leaseOf = leaseOf;
     }
 
     /**
      * Removes the peer's static members and fences its threads' transactions, on the Admin client's thread: a removal
      * that fails is judged again; the fencing runs whatever the removal answered (a member its session ended is gone
-     * already, its transaction perhaps open still), unless the peer holds a lease again (its restart, whose own
-     * initialisation fenced its predecessor).
+     * already, its transaction perhaps open still), unless the peer renewed its lease since it was judged (its
+     * restart, whose own initialisation fenced its predecessor; a peer whose connection closed still holds the lease it
+     * last renewed, unchanged).
      */
     void remove(String peer, List<String> instanceIds, String why) {
         long t0 = System.nanoTime();
+        String judged = leaseOf.apply(peer);
         admin.removeMembersFromConsumerGroup(
                         applicationId,
                         new RemoveMembersFromConsumerGroupOptions(
@@ -67,7 +69,8 @@ final class PeerRemoval {
                         judge.removalFailed(peer);
                         LOG.info("stream instance {}'s members not removed (judged again): {}", peer, error.toString());
                     } else removed.increment();
-                    if (holdsLease.test(peer)) return;
+                    String lease = leaseOf.apply(peer);
+                    if (lease != null && !lease.equals(judged)) return; // renewed since: its restart
                     // its threads' transactional ids are <application id>-<instance>-<n> (StableTransactionalIds),
                     // their static members <instance>-<n>
                     List<String> transactions = instanceIds.stream()

@@ -104,22 +104,26 @@ public final class StreamLeases implements AutoCloseable {
                 Counter.builder("seckill_stream_peer_transactions_fenced")
                         .description("stream peers whose transactions were fenced because their lease lapsed")
                         .register(metrics),
-                this::holdsLease);
+                this::leaseOf);
     }
 
     /**
-     * The instance's lease, started, as its settings say; null when leases are off ({@code SECKILL_STREAM_LEASE_MS=0}).
-     * A lease without static membership or an instance id is a setting that cannot work: one line, at start.
+     * The instance's lease, started, as its settings say; null when leases are off ({@code SECKILL_STREAM_LEASE_MS=0}),
+     * and, said in one line at start, without an instance id or static membership (what the lease would remove).
      */
     public static StreamLeases started(Settings settings, UnifiedJedis redis, String instance, MeterRegistry metrics) {
         int lease = settings.get(StockStreamSettings.LEASE_MS);
         if (lease <= 0) return null;
         Duration renew = Duration.ofMillis(settings.get(StockStreamSettings.LEASE_RENEW_MS));
         check(Duration.ofMillis(lease), renew); // before an Admin client is made
-        if (instance.isBlank() || !settings.get(StockStreamSettings.STATIC_MEMBERSHIP))
-            throw new IllegalArgumentException(StockStreamSettings.LEASE_MS.env()
-                    + " needs an instance id and SECKILL_STREAM_STATIC_MEMBERSHIP=true: a peer is removed from the group"
-                    + " by its static member id");
+        if (instance.isBlank() || !settings.get(StockStreamSettings.STATIC_MEMBERSHIP)) {
+            // a peer is removed from the group by its static member id: without one, a dead member waits for its
+            // session
+            LOG.info(
+                    "no lease: {} (a dead instance is noticed after its session)",
+                    instance.isBlank() ? "no instance id" : StockStreamSettings.STATIC_MEMBERSHIP.env() + "=false");
+            return null;
+        }
         String app = GroupIds.stockStream(settings);
         String keyPrefix = settings.redisPrefix() + "stream:lease:" + app + ":";
         Supplier<Jedis> connect = RedisConnections.namedConnections(settings, keyPrefix + instance);
@@ -134,15 +138,6 @@ public final class StreamLeases implements AutoCloseable {
                         metrics,
                         connect)
                 .start();
-    }
-
-    /**
-     * The stream consumers' heartbeat: every fifth of the session, at least 100 ms; with leases, every 100 ms at most
-     * (a peer removed starts a rebalance the survivors hear of at their next heartbeat).
-     */
-    public static int heartbeatMs(Settings settings, int sessionTimeoutMs) {
-        int heartbeat = Math.max(100, sessionTimeoutMs / 5);
-        return settings.get(StockStreamSettings.LEASE_MS) > 0 ? Math.min(heartbeat, 100) : heartbeat;
     }
 
     private static void check(Duration lease, Duration renewEvery) {
@@ -214,11 +209,12 @@ public final class StreamLeases implements AutoCloseable {
         }
     }
 
-    private boolean holdsLease(String peer) {
+    /** The peer's lease as Redis holds it (the time of its last renewal), null when it holds none or Redis fails. */
+    private String leaseOf(String peer) {
         try {
-            return redis.exists(keyPrefix + peer);
+            return redis.get(keyPrefix + peer);
         } catch (RuntimeException e) {
-            return false;
+            return null;
         }
     }
 

@@ -3,6 +3,7 @@ package dev.seckill.stock.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seckill.kit.config.Settings;
+import dev.seckill.stock.StockStreamSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,10 +38,16 @@ class LeaseConnectionTest {
 
     @Test
     void withLeasesTheStreamHeartbeatsEvery100Ms_soASurvivorHearsOfARemovalAtOnce() {
-        assertThat(StreamLeases.heartbeatMs(Settings.with(Map.of()), 2_000)).isEqualTo(400);
-        assertThat(StreamLeases.heartbeatMs(Settings.with(Map.of("stream.lease.ms", "400")), 2_000))
-                .isEqualTo(100);
-        assertThat(StreamLeases.heartbeatMs(Settings.with(Map.of("stream.lease.ms", "400")), 300))
-                .isEqualTo(100);
+        Settings defaults = Settings.with(Map.of());
+        assertThat(StockStreamSettings.heartbeatMs(defaults, 2_000, "pod-0")).isEqualTo(100);
+        assertThat(StockStreamSettings.heartbeatMs(defaults, 300, "pod-0")).isEqualTo(100);
+        assertThat(StockStreamSettings.heartbeatMs(defaults, 2_000, ""))
+                .as("no instance id: no lease, a fifth of the session")
+                .isEqualTo(400);
+        assertThat(StockStreamSettings.heartbeatMs(Settings.with(Map.of("stream.lease.ms", "0")), 2_000, "pod-0"))
+                .isEqualTo(400);
+        assertThat(StockStreamSettings.heartbeatMs(
+                        Settings.with(Map.of("stream.static.membership", "false")), 2_000, "pod-0"))
+                .isEqualTo(400);
     }
 }

@@ -122,7 +122,7 @@ class StreamLeasesTest {
     }
 
     @Test
-    void aPeerWhoseLeaseConnectionClosesIsRemovedAtOnce_itsLeaseStillAMinuteToRun() throws Exception {
+    void aPeerWhoseLeaseConnectionClosesIsRemovedAndFencedAtOnce_itsLeaseStillAMinuteToRun() throws Exception {
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
         String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
         String topic = app + ".out";
@@ -133,6 +133,7 @@ class StreamLeasesTest {
             Jedis peerConnection = named(prefix + "peer");
             peerConnection.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
+                    KafkaProducer<String, String> open = openTransaction(app + "-peer-1", topic);
                     StreamLeases leases = leases(redis, app, prefix, metrics, () -> named(prefix + "self"))) {
                 await().during(Duration.ofSeconds(1))
                         .atMost(Duration.ofSeconds(5))
@@ -148,6 +149,15 @@ class StreamLeasesTest {
                         .as("removed within a watch or two, its lease held for another minute")
                         .isLessThan(2_000);
                 assertThat(redis.redis.exists(prefix + "peer")).isTrue();
+                // the lease it left is the one it last renewed: no restart of it, its transaction fenced too
+                await().atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> metrics.counter("seckill_stream_peer_transactions_fenced")
+                                        .count()
+                                == 1);
+                assertThatThrownBy(open::commitTransaction)
+                        .as("its open transaction was fenced with it")
+                        .isInstanceOf(KafkaException.class);
             }
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
             admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);

@@ -36,6 +36,26 @@ public final class BuyerAnswers {
         return first == Long.MAX_VALUE ? -1 : (first - nanos) / 1_000_000;
     }
 
+    /**
+     * After the load: milliseconds from {@code nanos} (System.nanoTime) to the first final answer the stream decided at
+     * or after it, whenever its request was sent — a purchase held when a stream instance died, decided by the one that
+     * took over, counts: when the sale answered again, without the closed-loop buyer's second round that
+     * {@link #firstAnswerAfter} waits for; -1 if none came (or the answers carry no decision time: a baseline).
+     */
+    public long firstDecidedAfter(long nanos) {
+        int known = IntStream.range(0, outcome.length)
+                .filter(i -> outcome[i] != null)
+                .findFirst()
+                .orElse(-1);
+        if (known < 0) return -1;
+        long atMs = times.sentMs(known) + (nanos - sentAt[known]) / 1_000_000; // one machine: one clock, two scales
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < outcome.length; i++)
+            if (outcome[i] != null && Answer.decided(outcome[i]) && times.decidedMs(i) >= atMs)
+                first = Math.min(first, answeredAt[i]);
+        return first == Long.MAX_VALUE ? -1 : (first - nanos) / 1_000_000;
+    }
+
     /** What the buyers who sent in a window felt: times to answer (µs) of the final answers, where the pipeline's went. */
     public record Felt(long[] micros, String hops) {}
 

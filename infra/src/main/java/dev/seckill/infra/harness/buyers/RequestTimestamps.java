@@ -36,6 +36,16 @@ final class RequestTimestamps {
         answeredMs[i] = System.currentTimeMillis();
     }
 
+    /** Epoch ms of the request's first send. */
+    long sentMs(int i) {
+        return sentMs[i];
+    }
+
+    /** Epoch ms at which the stream decided the request, as its answer said; -1 when it did not say. */
+    long decidedMs(int i) {
+        return epochMillis(decidedAt[i]);
+    }
+
     /** The hops of the requests {@code which[0..n)}; null when none of their answers carried the times. */
     AnswerHops hops(int[] which, int n) {
         long[] sent = new long[n];

@@ -1,5 +1,6 @@
 package dev.seckill.stock;
 
+import dev.seckill.kit.threads.Daemons;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -7,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,11 +46,7 @@ final class PeerFencing implements KafkaStreams.StateListener, AutoCloseable {
 
     private final AtomicBoolean started = new AtomicBoolean();
 
-    private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "stock-stream-peer-fencing");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService checks = Daemons.scheduler("stock-stream-peer-fencing");
 
     PeerFencing(Admin admin, String applicationId, Duration session) {
         this.admin = admin;

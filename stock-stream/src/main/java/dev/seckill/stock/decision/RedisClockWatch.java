@@ -1,13 +1,13 @@
 package dev.seckill.stock.decision;
 
 import dev.seckill.contracts.redis.RedisKeys;
+import dev.seckill.kit.threads.Daemons;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -72,11 +72,7 @@ public final class RedisClockWatch {
 
     /** This watch every 15 s on a daemon thread of its own, from now; a failed measure waits for the next. */
     public ScheduledExecutorService inBackground() {
-        ScheduledExecutorService every = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "redis-clock-watch");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService every = Daemons.scheduler("redis-clock-watch");
         every.scheduleWithFixedDelay(
                 () -> {
                     try {

@@ -44,15 +44,6 @@ public final class LeaseJudge {
      * and whether this instance's own renewal just succeeded. Returns the peers to drop now (each once per absence).
      */
     public synchronized Set<String> judge(long now, Set<String> members, Set<String> holding, boolean ownRenewed) {
-        return judge(now, members, holding, ownRenewed, Set.of());
-    }
-
-    /**
-     * The same, with the peers whose lease connection closed since the last watch ({@link LeaseConnection}): a process
-     * that died, dropped at once, its lease not waited for (a lease seen held before, and the same guards).
-     */
-    public synchronized Set<String> judge(
-            long now, Set<String> members, Set<String> holding, boolean ownRenewed, Set<String> vanished) {
         for (String peer : holding) {
             if (!peer.equals(self)) leased.add(peer);
             missingSince.remove(peer);
@@ -64,12 +55,7 @@ public final class LeaseJudge {
         }
         Set<String> drop = new TreeSet<>();
         for (String peer : members) {
-            if (peer.equals(self) || !leased.contains(peer)) continue;
-            if (vanished.contains(peer)) {
-                drop.add(peer);
-                continue;
-            }
-            if (holding.contains(peer)) continue;
+            if (peer.equals(self) || holding.contains(peer) || !leased.contains(peer)) continue;
             long since = missingSince.computeIfAbsent(peer, p -> now);
             if (now - since >= graceMs) drop.add(peer);
         }
@@ -77,6 +63,23 @@ public final class LeaseJudge {
             missingSince.remove(peer);
             leased.remove(peer); // dropped: judged again only once it holds a lease again (its restart)
         }
+        return drop;
+    }
+
+    /**
+     * The peers whose lease connection closed since the last look ({@link LeaseConnection}): a process that died,
+     * dropped at once, its lease not waited for — a member whose lease this judge saw held, under the same guards as
+     * {@link #judge} (this instance's own renewal recent, Redis not just seen to have lost its memory).
+     */
+    public synchronized Set<String> judgeVanished(
+            long now, Set<String> members, Set<String> vanished, boolean ownRenewed) {
+        if (!ownRenewed || now < quietUntil) return Set.of();
+        Set<String> drop = new TreeSet<>();
+        for (String peer : vanished)
+            if (!peer.equals(self) && members.contains(peer) && leased.remove(peer)) {
+                missingSince.remove(peer);
+                drop.add(peer); // judged again only once it holds a lease again (its restart)
+            }
         return drop;
     }
 

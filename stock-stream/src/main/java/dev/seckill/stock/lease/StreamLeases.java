@@ -4,6 +4,7 @@ import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.kit.threads.Daemons;
 import dev.seckill.stock.StockStreamSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,7 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -26,15 +26,15 @@ import redis.clients.jedis.params.SetParams;
 
 /**
  * A stream instance's lease, and its watch over its peers' (docs/decisions.md, "A dead stream instance noticed in a
- * lease, not a session"). Every {@code renewEvery} a thread of its own sets this instance's lease in Redis
- * ({@code PX lease}), and another reads the group's static members and their leases — the Admin calls never hold the
- * renewal up; a removal and its fencing run on the Admin client's own thread; a peer whose lease {@link LeaseJudge} finds gone is removed from the
- * group with the Admin API, so the rebalance that moves its tasks to their standbys starts at once instead of after
- * its session, and its threads' transactions are fenced at once (their ids follow from the instance:
- * {@code StableTransactionalIds}), so nothing it left open holds the outcome topics back; a paused peer that comes back
- * is a zombie Kafka has fenced: it can never commit again, it rejoins. Needs static membership (the removal names
- * members by their {@code group.instance.id}) and stable transactional ids (the services' default). A graceful close
- * deletes the lease (a static member does not leave its group as it closes: its peers remove it, and its tasks move).
+ * lease, not a session"). Every {@code renewEvery} a thread of its own sets this instance's lease in Redis ({@code PX
+ * lease}) over a connection named after the instance ({@link LeaseConnection}); another reads the group's static
+ * members and their leases, and a third, four times as often, the peers' connections. A peer whose connection closed
+ * (its process ended) or whose lease lapsed (frozen, or cut off), as {@link LeaseJudge} finds, is removed from the group
+ * with the Admin API, so the rebalance that moves its tasks to their standbys starts at once instead of after its
+ * session, and its threads' transactions are fenced at once ({@link PeerRemoval}, on the Admin client's thread: the
+ * Admin calls never hold a renewal up). A frozen peer that comes back is a zombie Kafka has fenced: it can never commit
+ * again, it rejoins. Needs static membership and stable transactional ids (the services' defaults). A graceful close
+ * deletes the lease (and the stream leaves its group as it closes).
  */
 public final class StreamLeases implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamLeases.class);
@@ -44,7 +44,6 @@ public final class StreamLeases implements AutoCloseable {
 
     private final UnifiedJedis redis;
     private final Admin admin;
-    private final String applicationId;
     private final String self;
     private final String keyPrefix;
     private final long leaseMs;
@@ -54,8 +53,11 @@ public final class StreamLeases implements AutoCloseable {
     /** The named connection the lease is renewed over, whose closing says a peer died; null: the lease alone. */
     private final LeaseConnection connection;
 
-    private final ScheduledExecutorService renewer = daemon("stock-stream-lease-renewal");
-    private final ScheduledExecutorService watcher = daemon("stock-stream-lease-watch");
+    private final ScheduledExecutorService renewer = Daemons.scheduler("stock-stream-lease-renewal");
+    private final ScheduledExecutorService watcher = Daemons.scheduler("stock-stream-lease-watch");
+    private final ScheduledExecutorService connectionWatch = Daemons.scheduler("stock-stream-lease-connections");
+    /** The group's static members by instance, as the last lease watch read them. */
+    private volatile Map<String, List<String>> members = Map.of();
     /** When this instance's lease was last set (System.nanoTime()); 0: never. */
     private volatile long renewedAt;
     /** The epoch key's value this watch has seen; null before the first read. */
@@ -79,12 +81,9 @@ public final class StreamLeases implements AutoCloseable {
             Duration renewEvery,
             MeterRegistry metrics,
             Supplier<Jedis> connect) {
-        if (renewEvery.toMillis() * 3 > lease.toMillis())
-            throw new IllegalArgumentException("the lease (" + lease.toMillis()
-                    + " ms) must last at least three renewals (" + renewEvery.toMillis() + " ms each)");
+        check(lease, renewEvery);
         this.redis = redis;
         this.admin = admin;
-        this.applicationId = applicationId;
         this.self = self;
         this.keyPrefix = keyPrefix;
         this.leaseMs = lease.toMillis();
@@ -147,19 +146,15 @@ public final class StreamLeases implements AutoCloseable {
                     + renewEvery.toMillis() + ", at least 1)");
     }
 
-    private static ScheduledExecutorService daemon(String name) {
-        return Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
-    }
-
     /** Holds the lease from now (before the streams join: a restart's lease is there before its member is). */
     public StreamLeases start() {
         renew();
         renewer.scheduleWithFixedDelay(this::renew, renewMs, renewMs, TimeUnit.MILLISECONDS);
         watcher.scheduleWithFixedDelay(this::watch, renewMs, renewMs, TimeUnit.MILLISECONDS);
+        // a closed connection is read every quarter renewal: no group read in it (the last watch's members serve)
+        long every = Math.max(10, renewMs / 4);
+        if (connection != null)
+            connectionWatch.scheduleWithFixedDelay(this::watchConnections, every, every, TimeUnit.MILLISECONDS);
         return this;
     }
 
@@ -179,9 +174,9 @@ public final class StreamLeases implements AutoCloseable {
     private void watch() {
         try {
             long now = System.nanoTime() / 1_000_000;
-            boolean renewed = renewedAt != 0 && System.nanoTime() - renewedAt < 2 * renewMs * 1_000_000;
+            boolean renewed = renewedLately();
             Map<String, List<String>> members = removal.staticMembers();
-            Set<String> vanished = connection == null ? Set.of() : connection.vanishedPeers();
+            this.members = members;
             List<String> peers = new ArrayList<>(members.keySet());
             List<String> keys = new ArrayList<>(List.of(keyPrefix + EPOCH));
             peers.forEach(p -> keys.add(keyPrefix + p));
@@ -199,13 +194,27 @@ public final class StreamLeases implements AutoCloseable {
             } else epoch = values.get(0);
             Set<String> holding = new HashSet<>();
             for (int i = 0; i < peers.size(); i++) if (values.get(i + 1) != null) holding.add(peers.get(i));
-            for (String peer : judge.judge(now, members.keySet(), holding, renewed, vanished))
-                removal.remove(
-                        peer,
-                        members.get(peer),
-                        vanished.contains(peer) ? "closed its Redis connection (its process ended)" : "holds no lease");
+            for (String peer : judge.judge(now, members.keySet(), holding, renewed))
+                removal.remove(peer, members.get(peer), "holds no lease");
         } catch (RuntimeException e) {
             LOG.debug("lease watch skipped: {}", e.getMessage());
+        }
+    }
+
+    private boolean renewedLately() {
+        return renewedAt != 0 && System.nanoTime() - renewedAt < 2 * renewMs * 1_000_000;
+    }
+
+    private void watchConnections() {
+        try {
+            Set<String> vanished = connection.vanishedPeers();
+            if (vanished.isEmpty()) return;
+            Map<String, List<String>> known = members;
+            long now = System.nanoTime() / 1_000_000;
+            for (String peer : judge.judgeVanished(now, known.keySet(), vanished, renewedLately()))
+                removal.remove(peer, known.get(peer), "closed its Redis connection (its process ended)");
+        } catch (RuntimeException e) {
+            LOG.debug("connection watch skipped: {}", e.getMessage());
         }
     }
 
@@ -223,6 +232,7 @@ public final class StreamLeases implements AutoCloseable {
     public void close() {
         renewer.shutdownNow();
         watcher.shutdownNow();
+        connectionWatch.shutdownNow();
         try {
             renewer.awaitTermination(1, TimeUnit.SECONDS); // no renewal after the lease is deleted
             watcher.awaitTermination(1, TimeUnit.SECONDS);

@@ -33,29 +33,32 @@ class LeaseJudgeTest {
     void givenAPeerWhoseConnectionClosed_itIsDroppedAtOnce_itsLeaseStillHeld() {
         Set<String> members = Set.of("a", "b");
         assertThat(judge.judge(0, members, Set.of("a", "b"), true)).isEmpty();
-        assertThat(judge.judge(100, members, Set.of("a", "b"), true, Set.of("b")))
+        assertThat(judge.judgeVanished(100, members, Set.of("b"), true))
                 .as("its process ended: no grace, no waiting for the lease")
                 .containsExactly("b");
+        assertThat(judge.judgeVanished(150, members, Set.of("b"), true))
+                .as("dropped once")
+                .isEmpty();
     }
 
     @Test
     void aClosedConnectionDropsNothingWhereTheLeaseWouldNot() {
         Set<String> members = Set.of("a", "b", "c");
         assertThat(judge.judge(0, members, Set.of("a", "b"), true)).isEmpty();
-        assertThat(judge.judge(100, members, Set.of("a", "b"), true, Set.of("c")))
+        assertThat(judge.judgeVanished(100, members, Set.of("c"), true))
                 .as("a peer never seen holding a lease")
                 .isEmpty();
-        assertThat(judge.judge(200, members, Set.of("a", "b"), false, Set.of("b")))
+        assertThat(judge.judgeVanished(200, members, Set.of("b"), false))
                 .as("this instance's own renewal failed: Redis is not read as the truth")
                 .isEmpty();
         judge.redisForgot(300, 500);
-        assertThat(judge.judge(400, members, Set.of("a", "b"), true, Set.of("b")))
+        assertThat(judge.judgeVanished(400, members, Set.of("b"), true))
                 .as("Redis lost its memory a moment ago")
                 .isEmpty();
-        assertThat(judge.judge(900, Set.of("a", "c"), Set.of("a", "b"), true, Set.of("b")))
+        assertThat(judge.judgeVanished(900, Set.of("a", "c"), Set.of("b"), true))
                 .as("no longer a member")
                 .isEmpty();
-        assertThat(judge.judge(1_000, members, Set.of("b"), true, Set.of("a")))
+        assertThat(judge.judgeVanished(1_000, members, Set.of("a"), true))
                 .as("never this instance")
                 .isEmpty();
     }

@@ -67,8 +67,10 @@ public final class StreamWarmup {
                 real.redisPrefix() + "warmup:" + run + ":",
                 "stream.application.id",
                 topicPrefix + "stock-stream",
-                // one instance, alone in its group: no standby to place
+                // one instance, alone in its group: no standby to place, no peer to watch
                 StockStreamSettings.STANDBY_REPLICAS.name(),
+                "0",
+                StockStreamSettings.LEASE_MS.name(),
                 "0"));
     }
 

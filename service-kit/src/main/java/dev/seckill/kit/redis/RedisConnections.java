@@ -7,7 +7,7 @@ import java.io.File;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -68,23 +68,24 @@ public final class RedisConnections {
     }
 
     /**
-     * Makes connections of their own to the standalone Redis the settings name, each under {@code clientName} (how
-     * {@code CLIENT LIST} shows it: a peer sees it close the moment its process dies); null with a Redis Cluster, whose
-     * nodes each list their own clients. Each call of the supplier opens one (it throws when Redis is not there).
+     * Makes connections of their own to the standalone Redis the settings name, each under the client name it is given
+     * (how {@code CLIENT LIST} shows it: a peer sees it close the moment its process dies); null with a Redis Cluster,
+     * whose nodes each list their own clients. Each call opens one (it throws when Redis is not there).
      */
-    public static Supplier<Jedis> namedConnections(Settings settings, String clientName) {
+    public static Function<String, Jedis> namedConnections(Settings settings) {
         String cluster = settings.redisCluster();
         if (cluster != null && !cluster.isBlank()) return null;
         URI u = URI.create(settings.redisUrl());
-        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
-                .from(config(settings, u, "SECKILL_REDIS_URL"))
-                .clientName(clientName)
-                .protocol(
-                        RedisProtocol
-                                .RESP2) // what the pooled clients speak (a plain connection would warn, then fall back)
-                .build();
+        JedisClientConfig base = config(settings, u, "SECKILL_REDIS_URL");
         HostAndPort at = JedisURIHelper.getHostAndPort(u);
-        return () -> new Jedis(at, config);
+        return name -> new Jedis(
+                at,
+                DefaultJedisClientConfig.builder()
+                        .from(base)
+                        .clientName(name)
+                        // what the pooled clients speak (a plain connection would warn, then fall back)
+                        .protocol(RedisProtocol.RESP2)
+                        .build());
     }
 
     /** The client configuration: the URL's database, credentials and scheme, else the settings'. */

@@ -10,19 +10,19 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.SetParams;
 
 /**
  * A stream instance's lease, and its watch over its peers' (docs/decisions.md, "A dead stream instance noticed in a
@@ -39,8 +39,6 @@ import redis.clients.jedis.params.SetParams;
 public final class StreamLeases implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamLeases.class);
     private static final Duration ASK = Duration.ofSeconds(2);
-    /** The key whose value marks one life of Redis' memory: gone, or another, and Redis forgot every lease. */
-    private static final String EPOCH = "epoch";
 
     private final UnifiedJedis redis;
     private final Admin admin;
@@ -50,26 +48,28 @@ public final class StreamLeases implements AutoCloseable {
     private final long renewMs;
     private final LeaseJudge judge;
     private final PeerRemoval removal;
-    /** The named connection the lease is renewed over, whose closing says a peer died; null: the lease alone. */
+    /** The named connection the lease is renewed over, and the one listing the peers'. */
     private final LeaseConnection connection;
 
     private final ScheduledExecutorService renewer = Daemons.scheduler("stock-stream-lease-renewal");
     private final ScheduledExecutorService watcher = Daemons.scheduler("stock-stream-lease-watch");
     private final ScheduledExecutorService connectionWatch = Daemons.scheduler("stock-stream-lease-connections");
-    /** The group's static members by instance, as the last lease watch read them. */
+    /** The group's static members by instance, and the client ids their leases name, as the last lease watch read. */
     private volatile Map<String, List<String>> members = Map.of();
+
+    private volatile Map<String, Long> peerConnections = Map.of();
     /** When this instance's lease was last set (System.nanoTime()); 0: never. */
     private volatile long renewedAt;
-    /** The epoch key's value this watch has seen; null before the first read. */
-    private String epoch;
+
+    private final LeaseEpoch epoch;
 
     /**
      * @param keyPrefix the Redis prefix of the stream's leases, {@code <redis prefix>stream:lease:<application id>:}
      * @param lease how long a lease lives without renewal
      * @param renewEvery how often it is renewed and the peers' read (at most a third of the lease)
-     * @param connect makes the connection the lease is renewed over, named {@code keyPrefix + self}
-     *     ({@link RedisConnections#namedConnections}); null (a Redis Cluster): the lease is renewed through {@code redis}, and
-     *     only its lapse tells of a dead peer
+     * @param connect makes connections under a name ({@link RedisConnections#namedConnections}): the one the lease is
+     *     renewed over, {@code keyPrefix + self}, and the one that lists the peers'; null (a Redis Cluster): the lease is
+     *     renewed through {@code redis}, and only its lapse tells of a dead peer
      */
     public StreamLeases(
             UnifiedJedis redis,
@@ -80,7 +80,7 @@ public final class StreamLeases implements AutoCloseable {
             Duration lease,
             Duration renewEvery,
             MeterRegistry metrics,
-            Supplier<Jedis> connect) {
+            Function<String, Jedis> connect) {
         check(lease, renewEvery);
         this.redis = redis;
         this.admin = admin;
@@ -89,9 +89,8 @@ public final class StreamLeases implements AutoCloseable {
         this.leaseMs = lease.toMillis();
         this.renewMs = renewEvery.toMillis();
         this.judge = new LeaseJudge(self, 2 * renewMs);
-        this.connection = connect == null || !LeaseConnection.nameable(keyPrefix + self)
-                ? null
-                : new LeaseConnection(connect, keyPrefix);
+        this.epoch = new LeaseEpoch(redis, keyPrefix, Math.max(60_000, 10 * leaseMs));
+        this.connection = new LeaseConnection(redis, connect, keyPrefix, self);
         this.removal = new PeerRemoval(
                 admin,
                 applicationId,
@@ -125,7 +124,7 @@ public final class StreamLeases implements AutoCloseable {
         }
         String app = GroupIds.stockStream(settings);
         String keyPrefix = settings.redisPrefix() + "stream:lease:" + app + ":";
-        Supplier<Jedis> connect = RedisConnections.namedConnections(settings, keyPrefix + instance);
+        Function<String, Jedis> connect = RedisConnections.namedConnections(settings);
         return new StreamLeases(
                         redis,
                         KafkaClients.admin(settings),
@@ -153,19 +152,25 @@ public final class StreamLeases implements AutoCloseable {
         watcher.scheduleWithFixedDelay(this::watch, renewMs, renewMs, TimeUnit.MILLISECONDS);
         // a closed connection is read every quarter renewal: no group read in it (the last watch's members serve)
         long every = Math.max(10, renewMs / 4);
-        if (connection != null)
-            connectionWatch.scheduleWithFixedDelay(this::watchConnections, every, every, TimeUnit.MILLISECONDS);
+        if (connection.lists())
+            connectionWatch.scheduleWithFixedDelay(
+                    new ConnectionWatch(
+                            connection,
+                            judge,
+                            removal,
+                            () -> members,
+                            () -> peerConnections,
+                            this::leaseOf,
+                            this::renewedLately),
+                    every,
+                    every,
+                    TimeUnit.MILLISECONDS);
         return this;
     }
 
     private void renew() {
         try {
-            String key = keyPrefix + self;
-            String value = Long.toString(System.currentTimeMillis());
-            if (connection != null
-                    ? connection.renew(key, value, leaseMs)
-                    : "OK".equals(redis.set(key, value, SetParams.setParams().px(leaseMs))))
-                renewedAt = System.nanoTime();
+            if (connection.renew(keyPrefix + self, leaseMs)) renewedAt = System.nanoTime();
         } catch (RuntimeException e) {
             LOG.debug("lease not renewed: {}", e.getMessage());
         }
@@ -178,22 +183,22 @@ public final class StreamLeases implements AutoCloseable {
             Map<String, List<String>> members = removal.staticMembers();
             this.members = members;
             List<String> peers = new ArrayList<>(members.keySet());
-            List<String> keys = new ArrayList<>(List.of(keyPrefix + EPOCH));
+            List<String> keys = new ArrayList<>(List.of(epoch.key()));
             peers.forEach(p -> keys.add(keyPrefix + p));
             List<String> values = redis.mget(keys.toArray(String[]::new));
-            if (values.get(0) == null || (epoch != null && !epoch.equals(values.get(0)))) {
-                // Redis lost its memory (or this is the first watch of all): every lease may be missing for a while
-                redis.setnx(keyPrefix + EPOCH, java.util.UUID.randomUUID().toString());
-                String was = epoch;
-                epoch = redis.get(keyPrefix + EPOCH);
-                if (was != null || values.get(0) == null) {
-                    judge.redisForgot(now, 2 * leaseMs);
-                    if (was != null)
-                        LOG.warn("Redis forgot the stream's leases: no peer judged for {} ms", 2 * leaseMs);
-                }
-            } else epoch = values.get(0);
+            LeaseEpoch.Read read = epoch.watched(values.get(0), now);
+            // Redis lost its memory (or this is the first watch of all): every lease may be missing for a while
+            if (read != LeaseEpoch.Read.SAME) judge.redisForgot(now, 2 * leaseMs);
+            if (read == LeaseEpoch.Read.FORGOT)
+                LOG.warn("Redis forgot the stream's leases: no peer judged for {} ms", 2 * leaseMs);
             Set<String> holding = new HashSet<>();
-            for (int i = 0; i < peers.size(); i++) if (values.get(i + 1) != null) holding.add(peers.get(i));
+            Map<String, Long> connections = new HashMap<>();
+            for (int i = 0; i < peers.size(); i++)
+                if (values.get(i + 1) != null) {
+                    holding.add(peers.get(i));
+                    connections.put(peers.get(i), LeaseConnection.clientIdOf(values.get(i + 1)));
+                }
+            peerConnections = connections;
             for (String peer : judge.judge(now, members.keySet(), holding, renewed))
                 removal.remove(peer, members.get(peer), "holds no lease");
         } catch (RuntimeException e) {
@@ -203,19 +208,6 @@ public final class StreamLeases implements AutoCloseable {
 
     private boolean renewedLately() {
         return renewedAt != 0 && System.nanoTime() - renewedAt < 2 * renewMs * 1_000_000;
-    }
-
-    private void watchConnections() {
-        try {
-            Set<String> vanished = connection.vanishedPeers();
-            if (vanished.isEmpty()) return;
-            Map<String, List<String>> known = members;
-            long now = System.nanoTime() / 1_000_000;
-            for (String peer : judge.judgeVanished(now, known.keySet(), vanished, renewedLately()))
-                removal.remove(peer, known.get(peer), "closed its Redis connection (its process ended)");
-        } catch (RuntimeException e) {
-            LOG.debug("connection watch skipped: {}", e.getMessage());
-        }
     }
 
     /** The peer's lease as Redis holds it (the time of its last renewal), null when it holds none or Redis fails. */
@@ -236,6 +228,7 @@ public final class StreamLeases implements AutoCloseable {
         try {
             renewer.awaitTermination(1, TimeUnit.SECONDS); // no renewal after the lease is deleted
             watcher.awaitTermination(1, TimeUnit.SECONDS);
+            connectionWatch.awaitTermination(1, TimeUnit.SECONDS); // no removal through a closed Admin client
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -245,6 +238,6 @@ public final class StreamLeases implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.debug("lease not deleted (it lapses): {}", e.getMessage());
         }
-        if (connection != null) connection.close();
+        connection.close();
     }
 }

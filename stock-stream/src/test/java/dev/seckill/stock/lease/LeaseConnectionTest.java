@@ -7,6 +7,7 @@ import dev.seckill.stock.StockStreamSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /** What a lease connection reads of {@code CLIENT LIST}, which names Redis would take, and the heartbeat leases set. */
 @Tag("fast")
@@ -14,7 +15,7 @@ class LeaseConnectionTest {
     static final String PREFIX = "app:stream:lease:stock-stream:";
 
     @Test
-    void theInstancesAreReadFromTheNamesUnderThePrefix_andNothingElse() {
+    void theInstancesAreReadFromTheNamesUnderThePrefix_withTheirClientIds_andNothingElse() {
         String list = String.join(
                 "\n",
                 "id=3 addr=127.0.0.1:5000 laddr=127.0.0.1:6379 fd=8 name=" + PREFIX + "host-a-9101 age=4 idle=0",
@@ -25,7 +26,28 @@ class LeaseConnectionTest {
                 "id=8 addr=127.0.0.1:5005 laddr=127.0.0.1:6379 fd=13 name=" + PREFIX,
                 "");
         assertThat(LeaseConnection.connectedPeers(list, PREFIX))
-                .containsExactlyInAnyOrder("host-a-9101", "host-b-9102");
+                .containsExactlyInAnyOrderEntriesOf(Map.of("host-a-9101", 3L, "host-b-9102", 5L));
+    }
+
+    @Test
+    void aLeaseNamesTheClientItWasRenewedOver() {
+        assertThat(LeaseConnection.clientIdOf("1796474694175/42")).isEqualTo(42);
+        assertThat(LeaseConnection.clientIdOf("1796474694175"))
+                .as("renewed without its connection")
+                .isEqualTo(-1);
+        assertThat(LeaseConnection.clientIdOf("1/x")).isEqualTo(-1);
+        assertThat(LeaseConnection.clientIdOf(null)).isEqualTo(-1);
+    }
+
+    @Test
+    void onlyARefusalForGoodSwitchesTheListingOff() {
+        assertThat(LeaseConnection.refusal(
+                        new JedisDataException("NOPERM User x has no permissions to run 'client|list'")))
+                .isTrue();
+        assertThat(LeaseConnection.refusal(new JedisDataException("ERR unknown command 'CLIENT'")))
+                .isTrue();
+        assertThat(LeaseConnection.refusal(new JedisDataException("BUSY Redis is busy running a script")))
+                .isFalse();
     }
 
     @Test

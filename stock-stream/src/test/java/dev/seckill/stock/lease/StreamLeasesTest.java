@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,12 +23,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * Given a peer that held its lease, is a static member of the stream's group ({@code <instance>-1}, its session a
@@ -99,6 +99,9 @@ class StreamLeasesTest {
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> redis.redis.exists(prefix + "epoch")
                                 && staticMembers(admin, app).contains("peer-1"));
+                assertThat(redis.redis.pttl(prefix + "epoch"))
+                        .as("the epoch outlives the last stream watching it by a minute, not for ever")
+                        .isBetween(1L, 60_000L);
                 // Redis restarted empty: the epoch and every lease gone at once; the peer reconnects 500 ms later
                 redis.redis.del(prefix + "epoch", prefix + "peer", prefix + "self");
                 await().pollDelay(Duration.ofMillis(500))
@@ -131,10 +134,14 @@ class StreamLeasesTest {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
             Jedis peerConnection = named(prefix + "peer");
-            peerConnection.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
+            // as a peer renews: over its named connection, the lease naming that connection's client id
+            peerConnection.set(
+                    prefix + "peer",
+                    "1/" + peerConnection.clientId(),
+                    SetParams.setParams().px(60_000));
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
                     KafkaProducer<String, String> open = openTransaction(app + "-peer-1", topic);
-                    StreamLeases leases = leases(redis, app, prefix, metrics, () -> named(prefix + "self"))) {
+                    StreamLeases leases = leases(redis, app, prefix, metrics, StreamLeasesTest::named)) {
                 await().during(Duration.ofSeconds(1))
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> staticMembers(admin, app).contains("peer-1"));
@@ -158,6 +165,8 @@ class StreamLeasesTest {
                 assertThatThrownBy(open::commitTransaction)
                         .as("its open transaction was fenced with it")
                         .isInstanceOf(KafkaException.class);
+            } finally {
+                peerConnection.close();
             }
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
             admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
@@ -172,24 +181,28 @@ class StreamLeasesTest {
                 Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
-            redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
             Jedis peerConnection = named(prefix + "peer");
+            peerConnection.set(
+                    prefix + "peer",
+                    "1/" + peerConnection.clientId(),
+                    SetParams.setParams().px(60_000));
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
                     StreamLeases leases =
-                            leases(redis, app, prefix, new SimpleMeterRegistry(), () -> named(prefix + "self"))) {
+                            leases(redis, app, prefix, new SimpleMeterRegistry(), StreamLeasesTest::named)) {
                 await().during(Duration.ofSeconds(1))
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> staticMembers(admin, app).contains("peer-1"));
-                // as a Redis restart does (this test's two connections only, not the machine's other clients): this
-                // instance's connection and the peer's closed in one step; the peer reconnects 300 ms later
+                // as a Redis restart does (this test's connections only, not the machine's other clients): this
+                // instance's two and the peer's closed in one step; the peer reconnects and renews 300 ms later
                 try (Jedis killer = named(prefix + "killer")) {
                     List<String> ids = killer.clientList(ClientType.NORMAL)
                             .lines()
-                            .filter(l ->
-                                    l.contains(" name=" + prefix + "peer ") || l.contains(" name=" + prefix + "self "))
+                            .filter(l -> l.contains(" name=" + prefix + "peer ")
+                                    || l.contains(" name=" + prefix + "self ")
+                                    || l.contains(" name=" + prefix + "self/watch "))
                             .map(l -> l.substring(3, l.indexOf(' ')))
                             .toList();
-                    assertThat(ids).hasSize(2);
+                    assertThat(ids).hasSize(3);
                     Transaction both = killer.multi();
                     ids.forEach(id -> both.sendCommand(Protocol.Command.CLIENT, "KILL", "ID", id));
                     both.exec();
@@ -198,6 +211,10 @@ class StreamLeasesTest {
                         .atMost(Duration.ofSeconds(1))
                         .until(() -> true);
                 peerConnection = named(prefix + "peer");
+                peerConnection.set(
+                        prefix + "peer",
+                        "2/" + peerConnection.clientId(),
+                        SetParams.setParams().px(60_000));
                 await().during(Duration.ofSeconds(2))
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> staticMembers(admin, app).contains("peer-1"));
@@ -218,9 +235,11 @@ class StreamLeasesTest {
     /** A connection to the test's Redis under {@code name}, as a stream instance's lease connection is. */
     private static Jedis named(String name) {
         URI url = URI.create(System.getenv().getOrDefault("SECKILL_REDIS_URL", "redis://127.0.0.1:6379"));
-        return new Jedis(
-                new HostAndPort(url.getHost(), url.getPort()),
-                DefaultJedisClientConfig.builder().clientName(name).build());
+        DefaultJedisClientConfig.Builder config =
+                DefaultJedisClientConfig.builder().clientName(name).database(JedisURIHelper.getDBIndex(url));
+        if (JedisURIHelper.getPassword(url) != null)
+            config.user(JedisURIHelper.getUser(url)).password(JedisURIHelper.getPassword(url));
+        return new Jedis(JedisURIHelper.getHostAndPort(url), config.build());
     }
 
     /** This instance's leases over the group {@code app}: a 400 ms lease renewed every 100 ms. */
@@ -229,7 +248,7 @@ class StreamLeasesTest {
     }
 
     private static StreamLeases leases(
-            TestRedis redis, String app, String prefix, SimpleMeterRegistry metrics, Supplier<Jedis> connect) {
+            TestRedis redis, String app, String prefix, SimpleMeterRegistry metrics, Function<String, Jedis> connect) {
         return new StreamLeases(
                         redis.redis,
                         admin(),

@@ -17,7 +17,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
@@ -40,12 +42,12 @@ class StreamLeasesTest {
     @Test
     void aPeerWhoseLeaseLapsesIsRemovedFromTheGroupAndFenced_soonerThanItsSession() throws Exception {
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-        String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
-        String topic = app + ".out";
-        try (TestRedis redis = new TestRedis();
-                Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+        try (LeaseGroup group = new LeaseGroup()) {
+            TestRedis redis = group.redis;
+            Admin admin = group.admin;
+            String app = group.app;
+            String topic = group.topic;
+            String prefix = group.prefix;
             redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000)); // the peer holds its lease
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
                     KafkaProducer<String, String> open = openTransaction(app + "-peer-1", topic);
@@ -79,19 +81,17 @@ class StreamLeasesTest {
             assertThat(redis.redis.exists(prefix + "self"))
                     .as("a graceful close ends the lease")
                     .isFalse();
-            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
         }
     }
 
     @Test
     void whenRedisForgetsEveryLease_aPeerThatRenewsWithinTwoLeasesIsNotRemoved() throws Exception {
-        String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
-        String topic = app + ".out";
-        try (TestRedis redis = new TestRedis();
-                Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+        try (LeaseGroup group = new LeaseGroup()) {
+            TestRedis redis = group.redis;
+            Admin admin = group.admin;
+            String app = group.app;
+            String topic = group.topic;
+            String prefix = group.prefix;
             redis.redis.set(prefix + "peer", "1", SetParams.setParams().px(60_000));
             try (KafkaConsumer<String, String> peer = staticMember(app, "peer-1", topic);
                     StreamLeases leases = leases(redis, app, prefix, new SimpleMeterRegistry())) {
@@ -112,27 +112,18 @@ class StreamLeasesTest {
                         .atMost(Duration.ofSeconds(5))
                         .until(() -> staticMembers(admin, app).contains("peer-1"));
             }
-            // a static member does not leave as it closes: removed, so that its group can be deleted
-            admin.removeMembersFromConsumerGroup(
-                            app,
-                            new org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions(
-                                    List.of(new org.apache.kafka.clients.admin.MemberToRemove("peer-1"))))
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
-            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
         }
     }
 
     @Test
     void aPeerWhoseLeaseConnectionClosesIsRemovedAndFencedAtOnce_itsLeaseStillAMinuteToRun() throws Exception {
         SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-        String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
-        String topic = app + ".out";
-        try (TestRedis redis = new TestRedis();
-                Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+        try (LeaseGroup group = new LeaseGroup()) {
+            TestRedis redis = group.redis;
+            Admin admin = group.admin;
+            String app = group.app;
+            String topic = group.topic;
+            String prefix = group.prefix;
             Jedis peerConnection = named(prefix + "peer");
             // as a peer renews: over its named connection, the lease naming that connection's client id
             peerConnection.set(
@@ -168,19 +159,17 @@ class StreamLeasesTest {
             } finally {
                 peerConnection.close();
             }
-            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
         }
     }
 
     @Test
     void whenEveryConnectionDropsAtOnce_aPeerThatReconnectsIsNotRemoved() throws Exception {
-        String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
-        String topic = app + ".out";
-        try (TestRedis redis = new TestRedis();
-                Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+        try (LeaseGroup group = new LeaseGroup()) {
+            TestRedis redis = group.redis;
+            Admin admin = group.admin;
+            String app = group.app;
+            String topic = group.topic;
+            String prefix = group.prefix;
             Jedis peerConnection = named(prefix + "peer");
             peerConnection.set(
                     prefix + "peer",
@@ -221,14 +210,40 @@ class StreamLeasesTest {
             } finally {
                 peerConnection.close();
             }
-            admin.removeMembersFromConsumerGroup(
-                            app,
-                            new org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions(
-                                    List.of(new org.apache.kafka.clients.admin.MemberToRemove("peer-1"))))
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
-            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A group of the test's own ({@code lease-<random>}, its one-partition topic {@code <group>.out}), the test's Redis
+     * namespace with the group's lease prefix, and an Admin client; closed: the peer's static member removed if it is
+     * still there (a static member does not leave as it closes), the topic and the group deleted, the keys removed.
+     */
+    private static final class LeaseGroup implements AutoCloseable {
+        final String app = "lease-" + UUID.randomUUID().toString().substring(0, 8);
+        final String topic = app + ".out";
+        final TestRedis redis = new TestRedis();
+        final Admin admin = admin();
+        final String prefix = redis.keys.prefix() + "stream:lease:" + app + ":";
+
+        LeaseGroup() throws Exception {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                if (staticMembers(admin, app).contains("peer-1"))
+                    admin.removeMembersFromConsumerGroup(
+                                    app,
+                                    new RemoveMembersFromConsumerGroupOptions(List.of(new MemberToRemove("peer-1"))))
+                            .all()
+                            .get(30, TimeUnit.SECONDS);
+                admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+                admin.deleteConsumerGroups(List.of(app)).all().get(30, TimeUnit.SECONDS);
+            } finally {
+                admin.close();
+                redis.close();
+            }
         }
     }
 

@@ -11,6 +11,7 @@ import dev.seckill.contracts.outcome.Outcome;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.infra.harness.OutcomeLog;
 import dev.seckill.infra.harness.Sales;
+import dev.seckill.infra.harness.StreamGroup;
 import dev.seckill.infra.harness.audit.SaleAudit;
 import dev.seckill.infra.harness.audit.SaleFacts;
 import dev.seckill.kit.config.Settings;
@@ -51,18 +52,28 @@ import org.junit.jupiter.api.TestMethodOrder;
  * deploy/compose.yaml as an operator runs it: the images {@code ./seckill images} builds, on a podman network of the
  * test's own, the services finding Kafka, Redis and MariaDB by name. Every probe and scrape target is asked from outside
  * its container, on the container's own address (as a kubelet and Prometheus reach it), and a sale of 1,000 units to
- * 500 buyers goes through the containers with the stock-stream container SIGKILLed and started again mid-sale.
+ * 500 buyers goes through the containers with the stream container owning the sale SIGKILLed mid-sale: the second
+ * stream container decides the sale's purchases while the first is down, then the first is started again.
  * Skipped, with one line saying why, where podman cannot run containers.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag(Podman.CONTAINERS)
 class ComposeDeploymentTest {
-    static final List<String> SERVICES =
-            List.of("kafka", "redis", "mariadb", "ingress-gateway", "stock-stream", "order-writer", "reconciler");
+    static final List<String> SERVICES = List.of(
+            "kafka",
+            "redis",
+            "mariadb",
+            "ingress-gateway",
+            "stock-stream",
+            "stock-stream-2",
+            "order-writer",
+            "reconciler");
+    static final List<String> STREAMS = List.of("stock-stream", "stock-stream-2");
     /** Each service's probe and scrape endpoints: port → paths (docs/operations.md, "Probes and metrics"). */
     static final Map<String, Map<Integer, List<String>>> ENDPOINTS = Map.of(
             "ingress-gateway", Map.of(8080, List.of("/live", "/health"), 9401, List.of("/live", "/metrics")),
             "stock-stream", Map.of(9402, List.of("/live", "/health", "/metrics")),
+            "stock-stream-2", Map.of(9402, List.of("/live", "/health", "/metrics")),
             "order-writer", Map.of(9403, List.of("/live", "/health", "/metrics")),
             "reconciler", Map.of(9404, List.of("/live", "/health", "/metrics")));
 
@@ -173,7 +184,7 @@ class ComposeDeploymentTest {
 
     @Test
     @Order(3)
-    void givenASaleOfAThousandUnits_whenFiveHundredBuyersBuyAndTheStreamIsKilledMidSale_thenNothingIsLost()
+    void givenTwoStreamInstances_whenTheOneOwningTheSaleIsKilledMidSale_thenTheOtherDecidesItAndNothingIsLost()
             throws Exception {
         Settings s = Settings.with(Map.of(
                 Settings.KAFKA_BOOTSTRAP, "127.0.0.1:" + kafkaPort,
@@ -195,31 +206,48 @@ class ComposeDeploymentTest {
                             Duration.ofSeconds(20));
                     return true;
                 });
+        try (StreamGroup group = new StreamGroup(s);
+                OutcomeLog outcomes = new OutcomeLog(s, topics)) {
+            await("the stock-stream group stable with both instances")
+                    .atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> group.stableInstances().size() == STREAMS.size());
+            StreamFailover failover = new StreamFailover(project, STREAMS, group, outcomes, GOODS);
+            String owner = failover.ownerNow();
+            String survivor =
+                    STREAMS.stream().filter(i -> !i.equals(owner)).findFirst().orElseThrow();
 
-        Jwt jwt = new Jwt(secrets.get("gateway-auth-secret"), Clock.systemUTC());
-        AtomicBoolean killed = new AtomicBoolean();
-        AtomicInteger answered = new AtomicInteger();
-        AtomicInteger answeredAtKill = new AtomicInteger(-1);
-        CompletableFuture<Void> crash = new CompletableFuture<>();
-        // 500 buyers of two units each, every buyer asking twice (the second is a buyer trying again: DUPLICATE)
-        Buyers buyers = new Buyers(URI.create("http://127.0.0.1:" + gatewayPort), GOODS, BUYERS, 2, 2, 50, 11);
-        Buyers.Result load =
-                buyers.run(user -> "Bearer " + jwt.mint(user, Instant.now().plusSeconds(3600)), done -> {
-                    answered.accumulateAndGet(done, Math::max);
-                    if (done >= BUYERS / 2 && killed.compareAndSet(false, true))
-                        CompletableFuture.runAsync(
-                                () -> killAndStart("stock-stream", () -> answeredAtKill.set(answered.get()), crash));
-                });
-        crash.get(3, TimeUnit.MINUTES);
-        System.out.printf("stock-stream SIGKILLed with %d of %d requests answered%n", answeredAtKill.get(), 2 * BUYERS);
-        assertThat(answeredAtKill.get())
-                .as("requests answered when the SIGKILL landed: the sale went on after it (of " + 2 * BUYERS + ")")
-                .isBetween(1, 2 * BUYERS - 1);
-        assertThat(load.failed()).as("requests without an answer").isZero();
-        assertThat(load.byStatus()).as("answers by status").isEqualTo(Map.of(202, 2 * BUYERS));
+            Jwt jwt = new Jwt(secrets.get("gateway-auth-secret"), Clock.systemUTC());
+            AtomicBoolean killed = new AtomicBoolean();
+            AtomicInteger answered = new AtomicInteger();
+            // 500 buyers of two units each, every buyer asking twice (the second is a buyer trying again: DUPLICATE)
+            Buyers buyers = new Buyers(URI.create("http://127.0.0.1:" + gatewayPort), GOODS, BUYERS, 2, 2, 50, 11);
+            Buyers.Result load =
+                    buyers.run(user -> "Bearer " + jwt.mint(user, Instant.now().plusSeconds(3600)), done -> {
+                        answered.accumulateAndGet(done, Math::max);
+                        if (done >= BUYERS / 2 && killed.compareAndSet(false, true))
+                            CompletableFuture.runAsync(() -> failover.kill(owner, answered::get));
+                    });
+            failover.done.get(3, TimeUnit.MINUTES);
+            System.out.printf(
+                    "%s (the owner of the sale's partition) SIGKILLed with %d of %d requests answered; %s decided the"
+                            + " first of its purchases %,d ms after the kill%n",
+                    owner, failover.answeredAtKill, 2 * BUYERS, survivor, failover.firstDecidedAfterMs);
+            assertThat(failover.answeredAtKill)
+                    .as("requests answered when the SIGKILL landed: the sale went on after it (of " + 2 * BUYERS + ")")
+                    .isBetween(1, 2 * BUYERS - 1);
+            assertThat(failover.ownerThen)
+                    .as("the owner of the sale's partition when its first purchase was decided after the kill")
+                    .isEqualTo(survivor);
+            assertThat(load.failed()).as("requests without an answer").isZero();
+            assertThat(load.byStatus()).as("answers by status").isEqualTo(Map.of(202, 2 * BUYERS));
+            settled(s, outcomes, load);
+        }
+    }
 
-        try (OutcomeLog outcomes = new OutcomeLog(s, topics);
-                Connection db = DriverManager.getConnection(s.dbUrl(), s.dbUser(), s.dbPassword())) {
+    /** Every accepted purchase decided, an order for every buyer, the audit's invariants and the per-user limit. */
+    private static void settled(Settings s, OutcomeLog outcomes, Buyers.Result load) throws Exception {
+        try (Connection db = DriverManager.getConnection(s.dbUrl(), s.dbUser(), s.dbPassword())) {
             await("an outcome for every accepted purchase")
                     .atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofSeconds(1))
@@ -247,21 +275,6 @@ class ComposeDeploymentTest {
                                     + " GROUP BY user_id HAVING COUNT(*) > 1 OR SUM(quantity) > 2) t"))
                     .as("buyers over the per-user limit")
                     .isZero();
-        }
-    }
-
-    private static void killAndStart(String service, Runnable killed, CompletableFuture<Void> done) {
-        try {
-            project.kill(service);
-            killed.run();
-            await(service + " stopped")
-                    .atMost(Duration.ofSeconds(30))
-                    .until(() -> !project.state(service).equals("running"));
-            // compose's restart policy may have started it again already
-            if (!project.state(service).equals("running")) project.start(service);
-            done.complete(null);
-        } catch (Throwable e) {
-            done.completeExceptionally(e);
         }
     }
 

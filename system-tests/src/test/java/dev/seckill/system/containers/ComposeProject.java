@@ -106,12 +106,12 @@ final class ComposeProject implements AutoCloseable {
         for (String s : services) Files.writeString(dir.resolve(s + ".log"), logs(s));
     }
 
-    /** A compose file that gives the two warming services {@link #SHORT_WARMUP}, merged over deploy/compose.yaml. */
+    /** A compose file that gives the warming services {@link #SHORT_WARMUP}, merged over deploy/compose.yaml. */
     private Path shortWarmup() throws IOException {
         Path file = warmupFile;
         if (Files.exists(file)) return file;
         StringBuilder yaml = new StringBuilder("services:\n");
-        for (String service : List.of("ingress-gateway", "stock-stream")) {
+        for (String service : List.of("ingress-gateway", "stock-stream", "stock-stream-2")) {
             yaml.append("  ").append(service).append(":\n    environment:\n");
             SHORT_WARMUP.forEach((k, v) ->
                     yaml.append("      ").append(k).append(": \"").append(v).append("\"\n"));

@@ -14,7 +14,7 @@ TAG="${SECKILL_IMAGE_TAG:-0.1.0}"
 WORK="${SECKILL_HOME:-$ROOT/.seckill}/images"
 SUITE=bookworm
 # the bases' recipe version: change it with make_bases, and the next run makes them again
-RECIPE=r2
+RECIPE=r3
 JRE_BASE="seckill/jre:17-$SUITE-$RECIPE"
 STACK_BASE="seckill/debian-stack:$SUITE-$RECIPE"
 base=debian only=""
@@ -70,6 +70,8 @@ make_bases() {
   cp -a "$rootfs/etc/java-17-openjdk" "$slim/etc/"
   cp -L "$rootfs/etc/ssl/certs/java/cacerts" "$slim/etc/ssl/certs/java/"
   ln -s "/$jdk/bin/java" "$slim/usr/bin/java"
+  # renice (libc only): stock-stream runs its JIT compiler threads behind its own (dev.seckill.kit.threads.CompilerThreads)
+  cp "$rootfs/usr/bin/renice" "$slim/usr/bin/"
   # the shared libraries the JRE's binaries load, as the stack's dynamic linker resolves them
   chroot "$rootfs" sh -c "for f in /$jdk/bin/java /$jdk/lib/*.so /$jdk/lib/server/libjvm.so; do ldd \$f; done" \
     | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/lib64\// {print $1}' | sort -u | while read -r lib; do

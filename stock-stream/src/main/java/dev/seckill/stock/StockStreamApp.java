@@ -12,6 +12,7 @@ import dev.seckill.kit.kafka.SessionTimeouts;
 import dev.seckill.kit.kafka.TopicProvisioner;
 import dev.seckill.kit.observability.ServiceMain;
 import dev.seckill.kit.redis.RedisConnections;
+import dev.seckill.kit.threads.CompilerThreads;
 import dev.seckill.kit.warmup.LiveSale;
 import dev.seckill.kit.warmup.Readiness;
 import dev.seckill.stock.decision.RedisClockWatch;
@@ -24,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ScheduledExecutorService;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
@@ -54,6 +56,7 @@ public final class StockStreamApp implements AutoCloseable {
     private StreamLeases leases;
     private BeaconSource beacon;
     private boolean staticMember;
+    private int session;
 
     public StockStreamApp(Settings settings, MeterRegistry metrics) {
         this.settings = settings;
@@ -95,9 +98,8 @@ public final class StockStreamApp implements AutoCloseable {
         }
         p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), config.transactionTimeoutMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), config.maxPollRecords());
-        // a task taking over restores the changelogs' tail: the restore consumer's fetch would otherwise wait up to 500
-        // ms
-        // for data that is not there at each step (1.3 s of a 3.6 s takeover, measured)
+        // a task taking over restores the changelogs' tail: the restore consumer's fetch would otherwise wait up to
+        // 500 ms for data that is not there at each step (1.3 s of a 3.6 s takeover, measured)
         p.put(StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         // a partition a thread takes over joins its fetches only once the fetch in flight to that broker returns, which
         // on a quiet partition set waits up to fetch.max.wait.ms (500 by default) before the first command is seen
@@ -116,7 +118,41 @@ public final class StockStreamApp implements AutoCloseable {
         KafkaClients.require(settings, "run ./seckill up or set SECKILL_KAFKA_BOOTSTRAP");
         redis = RedisConnections.open(settings);
         Topics topics = new Topics(settings.topicPrefix());
-        TopicProvisioner.ensure(settings, topics);
+        // one Admin client for the questions at start, then for fencing: a restart waits for each one made
+        String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
+        Admin admin = KafkaClients.admin(settings);
+        try {
+            TopicProvisioner.ensure(admin, settings, topics);
+            streams = streams(admin, topics, instance);
+            staticMember = !instance.isBlank() && settings.get(StockStreamSettings.STATIC_MEMBERSHIP);
+            leases = StreamLeases.started(settings, redis, instance, metrics);
+            if (!instance.isBlank() && settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)) {
+                fencing = new PeerFencing(admin, GroupIds.stockStream(settings), Duration.ofMillis(session));
+                admin = null; // the fencing's now, closed with it
+                streams.setStateListener(fencing);
+            }
+        } finally {
+            if (admin != null) admin.close(Duration.ofSeconds(1));
+        }
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error(
+                    "stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",
+                    e.getMessage());
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(metrics);
+        streams.start();
+        LOG.info(
+                "stock-stream started: commands {} (prefix {}), Redis keys {}",
+                topics.commands(),
+                topics.prefix(),
+                settings.redisPrefix());
+        return this;
+    }
+
+    /** The Kafka Streams app of the topology, not started; {@link #session} set to what the brokers accept. */
+    private KafkaStreams streams(Admin admin, Topics topics, String instance) {
         StockStreamSettings config = StockStreamSettings.from(settings);
         StockScripts scripts = new StockScripts(
                 redis,
@@ -136,37 +172,14 @@ public final class StockStreamApp implements AutoCloseable {
                 Clock.systemUTC(),
                 metrics,
                 StockTopology.Settings.from(
-                        config, beacon, TopicProvisioner.partitionsOf(settings, topics.commands())));
-        String instance = InstanceIds.of(settings, StockStreamSettings.INSTANCE_ID);
-        int session = SessionTimeouts.fitted(settings, config.sessionTimeoutMs(), "stock-stream");
-        streams = instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)
+                        config, beacon, TopicProvisioner.partitionsOf(admin, settings, topics.commands())));
+        session = SessionTimeouts.fitted(admin, config.sessionTimeoutMs(), "stock-stream");
+        return instance.isBlank() || !settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)
                 ? new KafkaStreams(builder.build(), streamsConfig(settings, session))
                 : new KafkaStreams(
                         builder.build(),
                         streamsConfig(settings, session),
                         new StableTransactionalIds(GroupIds.stockStream(settings), instance));
-        staticMember = !instance.isBlank() && settings.get(StockStreamSettings.STATIC_MEMBERSHIP);
-        leases = StreamLeases.started(settings, redis, instance, metrics);
-        if (!instance.isBlank() && settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)) {
-            fencing = new PeerFencing(
-                    KafkaClients.admin(settings), GroupIds.stockStream(settings), Duration.ofMillis(session));
-            streams.setStateListener(fencing);
-        }
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error(
-                    "stream thread failed, replacing it (its transaction is aborted, nothing half-done is committed): {}",
-                    e.getMessage());
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
-        streamsMetrics = new KafkaStreamsMetrics(streams);
-        streamsMetrics.bindTo(metrics);
-        streams.start();
-        LOG.info(
-                "stock-stream started: commands {} (prefix {}), Redis keys {}",
-                topics.commands(),
-                topics.prefix(),
-                settings.redisPrefix());
-        return this;
     }
 
     public KafkaStreams.State state() {
@@ -202,13 +215,7 @@ public final class StockStreamApp implements AutoCloseable {
         if (fencing != null) fencing.close();
         if (leases != null) leases.close();
         if (redis != null) redis.close();
-        if (beacon instanceof AutoCloseable c) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                LOG.warn("closing the draw beacon's client: {}", e.getMessage());
-            }
-        }
+        if (beacon != null) beacon.close();
     }
 
     /**
@@ -217,11 +224,14 @@ public final class StockStreamApp implements AutoCloseable {
      * mid-sale ({@link LiveSale}) is UP at once.
      */
     public static void main(String[] args) throws Exception {
+        CompilerThreads.lowerInBackground(() -> Settings.fromEnvironment().get(StockStreamSettings.JIT_NICE));
         Readiness readiness = new Readiness(Readiness.State.STARTING);
         ServiceMain.run(
                 "stock-stream",
                 StockStreamSettings.METRICS_PORT,
                 (given, registry) -> {
+                    CompilerThreads.check(
+                            given.get(StockStreamSettings.JIT_NICE)); // lowered above; a bad value stops here
                     Settings settings = InstanceIds.withDefault(
                             given, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT);
                     StockStreamApp app = new StockStreamApp(settings, registry).start();

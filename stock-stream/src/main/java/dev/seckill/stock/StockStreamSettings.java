@@ -137,6 +137,12 @@ public record StockStreamSettings(
                     + "before it borrows again (units released meanwhile may wait this long for a buyer)");
     public static final Setting<Integer> METRICS_PORT =
             Setting.integer("stream.metrics.port", 9402, "the port of /metrics when run as a service");
+    public static final Setting<Integer> JIT_NICE = Setting.integer(
+            "stream.jit.nice",
+            19,
+            "the nice value the JVM's JIT compiler threads run at when run as a service (Linux, 1–19; 0: left as they "
+                    + "are): a restart's own start and first decisions go before compiling (docs/decisions.md, 'The "
+                    + "stream's JIT compilers run behind it')");
 
     /** Every setting declared here, in order. */
     public static List<Setting<?>> all() {

@@ -26,7 +26,17 @@ public final class SessionTimeouts {
 
     /** {@code wanted}, or the nearest value the brokers accept (said on standard output). */
     public static int fitted(Settings settings, int wanted, String service) {
-        Range range = brokerRange(settings);
+        Admin admin = KafkaClients.admin(settings);
+        try {
+            return fitted(admin, wanted, service);
+        } finally {
+            admin.close(Duration.ofSeconds(1)); // a broker that did not answer does not hold the start a minute more
+        }
+    }
+
+    /** As above, through an Admin client of the caller's (a service's start shares one). */
+    public static int fitted(Admin admin, int wanted, String service) {
+        Range range = brokerRange(admin);
         int fitted = fit(wanted, range.min(), range.max());
         if (fitted != wanted)
             Console.printf(
@@ -52,6 +62,15 @@ public final class SessionTimeouts {
     public static Range brokerRange(Settings settings) {
         Admin admin = KafkaClients.admin(settings);
         try {
+            return brokerRange(admin);
+        } finally {
+            admin.close(Duration.ofSeconds(1)); // a broker that did not answer does not hold the start a minute more
+        }
+    }
+
+    /** As above, through an Admin client of the caller's. */
+    public static Range brokerRange(Admin admin) {
+        try {
             String node = Integer.toString(admin.describeCluster()
                     .nodes()
                     .get(10, TimeUnit.SECONDS)
@@ -74,8 +93,6 @@ public final class SessionTimeouts {
             Console.printf(
                     "session timeout: the brokers' group.min/max.session.timeout.ms could not be read (%s)%n", e);
             return new Range(KAFKA_MIN, KAFKA_MAX, false);
-        } finally {
-            admin.close(Duration.ofSeconds(1)); // a broker that did not answer does not hold the start a minute more
         }
     }
 

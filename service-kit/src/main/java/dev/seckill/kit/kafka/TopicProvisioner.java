@@ -106,6 +106,17 @@ public final class TopicProvisioner {
     /** Creates whatever of the pipeline's topics is missing, with {@code partitions}; returns the names it created. */
     public static List<String> ensure(Settings settings, Topics topics, int partitions) {
         try (Admin admin = KafkaClients.admin(settings)) {
+            return ensure(admin, settings, topics, partitions);
+        }
+    }
+
+    /** As {@link #ensure(Settings, Topics)}, through an Admin client of the caller's (a service's start shares one). */
+    public static List<String> ensure(Admin admin, Settings settings, Topics topics) {
+        return ensure(admin, settings, topics, settings.get(SharedSettings.TOPIC_PARTITIONS));
+    }
+
+    private static List<String> ensure(Admin admin, Settings settings, Topics topics, int partitions) {
+        try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing =
                     specs(topics, partitions, settings.get(SharedSettings.COMMANDS_TIMESTAMPS)).stream()
@@ -137,6 +148,13 @@ public final class TopicProvisioner {
     /** How many partitions {@code topic} has. */
     public static int partitionsOf(Settings settings, String topic) {
         try (Admin admin = KafkaClients.admin(settings)) {
+            return partitionsOf(admin, settings, topic);
+        }
+    }
+
+    /** As above, through an Admin client of the caller's. */
+    public static int partitionsOf(Admin admin, Settings settings, String topic) {
+        try {
             return admin.describeTopics(List.of(topic))
                     .allTopicNames()
                     .get(30, TimeUnit.SECONDS)

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * same code as drand's), handed over at once when published — no HTTP fetch racing the driver's mocked wall clock — or,
  * while {@link #unreachable} is set, refused as a relay that cannot be reached.
  */
-public final class SigningBeacon implements BeaconSource, AutoCloseable {
+public final class SigningBeacon implements BeaconSource {
     final LocalBeacon beacon;
     volatile String unreachable;
 

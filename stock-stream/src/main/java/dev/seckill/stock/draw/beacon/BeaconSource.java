@@ -6,7 +6,7 @@ package dev.seckill.stock.draw.beacon;
  *
  * <p>Only rounds whose signature verifies under {@link #chain()} are ever returned or kept.
  */
-public interface BeaconSource {
+public interface BeaconSource extends AutoCloseable {
     /** The chain whose rounds this source gives. */
     BeaconChain chain();
 
@@ -24,4 +24,8 @@ public interface BeaconSource {
      * under {@link #chain()}, ignored otherwise. Verifies on the caller's thread (about a millisecond).
      */
     void record(BeaconRound round);
+
+    /** Stops its fetching (a source that fetches nothing has nothing to stop). */
+    @Override
+    default void close() {}
 }

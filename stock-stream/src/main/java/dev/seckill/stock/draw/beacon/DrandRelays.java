@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * Nothing is fetched before a round's time; a failed attempt is made again after a backoff when the round is asked
  * for again (a round nobody asks for any more is not retried).
  */
-public final class DrandRelays implements BeaconSource, AutoCloseable {
+public final class DrandRelays implements BeaconSource {
     private static final Logger LOG = LoggerFactory.getLogger(DrandRelays.class);
 
     /** drand's public relays of the League of Entropy's chains, quicknet among them. */

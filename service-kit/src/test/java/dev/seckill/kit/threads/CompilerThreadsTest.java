@@ -1,0 +1,69 @@
+package dev.seckill.kit.threads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** This test JVM's own compiler threads, read back from /proc after {@link CompilerThreads} reniced them. */
+@Tag("fast")
+class CompilerThreadsTest {
+    @Test
+    void givenThisJvm_whenItsCompilersAreLowered_thenEachOfThemRunsAtThatNiceValueAndNoOtherThreadMoves()
+            throws IOException {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+        Map<String, Integer> before = nices();
+        // 1, not the service's 19: the rest of this fork's tests run on these compilers
+        int reniced = CompilerThreads.lower(1);
+
+        Map<String, Integer> after = nices();
+        assertThat(CompilerThreads.ids()).as("this JVM's compiler threads").isNotEmpty();
+        assertThat(reniced)
+                .as("threads reniced")
+                .isEqualTo(CompilerThreads.ids().size());
+        for (String id : CompilerThreads.ids())
+            assertThat(after.get(id)).as("compiler thread " + id).isEqualTo(1);
+        for (var thread : before.entrySet())
+            if (!CompilerThreads.ids().contains(thread.getKey()) && after.containsKey(thread.getKey()))
+                assertThat(after.get(thread.getKey()))
+                        .as("thread %s, no compiler", thread.getKey())
+                        .isEqualTo(thread.getValue());
+    }
+
+    @Test
+    void givenNiceZero_whenLowered_thenNothingIsDone() {
+        assertThat(CompilerThreads.lower(0)).isZero();
+    }
+
+    @Test
+    void givenANiceValueOutsideOneToNineteen_thenItIsRefusedNamingIt() {
+        assertThatThrownBy(() -> CompilerThreads.check(-5))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0–19, not -5");
+        assertThatThrownBy(() -> CompilerThreads.lower(20)).hasMessageContaining("not 20");
+    }
+
+    /** Each live thread's nice value (field 19 of /proc/self/task/<id>/stat). */
+    private static Map<String, Integer> nices() throws IOException {
+        Map<String, Integer> nices = new TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    nices.put(task.getFileName().toString(), Integer.parseInt(fields[16]));
+                } catch (IOException e) {
+                    // a thread that ended meanwhile
+                }
+            }
+        }
+        return nices;
+    }
+}

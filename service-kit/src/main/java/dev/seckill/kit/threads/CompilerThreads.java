@@ -24,6 +24,7 @@ public final class CompilerThreads {
     private static final Logger LOG = LoggerFactory.getLogger(CompilerThreads.class);
     private static final Path TASKS = Path.of("/proc/self/task");
     private static final long RENICE_SECONDS = 10;
+    private static final int PASSES = 3;
 
     private CompilerThreads() {}
 
@@ -47,30 +48,53 @@ public final class CompilerThreads {
         t.start();
     }
 
-    /** As above, on the calling thread; returns how many threads were reniced (0 where there is nothing to do). */
+    /**
+     * As above, on the calling thread; returns how many compiler threads run at {@code nice} afterwards (0 where there is
+     * nothing to do). A few passes: a compiler thread started during one (by a compiler not yet reniced, so at the
+     * JVM's priority) is found by the next; one that ended meanwhile makes renice fail for it alone.
+     */
     public static int lower(int nice) {
         check(nice);
-        if (nice == 0 || !Files.isDirectory(TASKS)) return 0;
-        List<String> ids = ids();
-        if (ids.isEmpty()) return 0;
-        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
-        command.addAll(ids);
-        try {
-            Process renice =
-                    new ProcessBuilder(command).redirectErrorStream(true).start();
-            String said = new String(renice.getInputStream().readAllBytes()).trim();
-            if (!renice.waitFor(RENICE_SECONDS, TimeUnit.SECONDS) || renice.exitValue() != 0) {
-                LOG.warn("the JIT compiler threads keep their priority: renice said {}", said);
+        if (nice == 0 || !Files.isDirectory(TASKS) || ids().isEmpty()) return 0; // -Xint compiles nothing
+        String said = "";
+        for (int pass = 0; pass < PASSES; pass++) {
+            List<String> behind =
+                    ids().stream().filter(id -> niceOf(id) != nice).toList();
+            if (behind.isEmpty()) break;
+            List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
+            command.addAll(behind);
+            try {
+                Process renice =
+                        new ProcessBuilder(command).redirectErrorStream(true).start();
+                if (!renice.waitFor(RENICE_SECONDS, TimeUnit.SECONDS)) renice.destroyForcibly();
+                said = new String(renice.getInputStream().readAllBytes()).trim();
+            } catch (IOException e) {
+                LOG.warn("the JIT compiler threads keep their priority: no renice here ({})", e.getMessage());
+                return 0;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return 0;
             }
-            LOG.info("the JIT compiler threads ({}) run at nice {}, behind the service's own", ids.size(), nice);
-            return ids.size();
-        } catch (IOException e) {
-            LOG.warn("the JIT compiler threads keep their priority: no renice here ({})", e.getMessage());
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
+        }
+        List<String> ids = ids();
+        long lowered = ids.stream().filter(id -> niceOf(id) == nice).count();
+        if (lowered == 0) LOG.warn("the JIT compiler threads keep their priority: renice said {}", said);
+        else
+            LOG.info(
+                    "the JIT compiler threads ({} of {}) run at nice {}, behind the service's own",
+                    lowered,
+                    ids.size(),
+                    nice);
+        return (int) lowered;
+    }
+
+    /** A thread's nice value (field 19 of its {@code stat}); {@link Integer#MIN_VALUE} for one that ended. */
+    static int niceOf(String id) {
+        try {
+            String stat = Files.readString(TASKS.resolve(id).resolve("stat"));
+            return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
+        } catch (IOException | RuntimeException e) {
+            return Integer.MIN_VALUE;
         }
     }
 

@@ -214,9 +214,6 @@ class ComposeDeploymentTest {
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> group.stableInstances().size() == STREAMS.size());
             StreamFailover failover = new StreamFailover(project, STREAMS, group, outcomes, GOODS);
-            String owner = failover.ownerNow();
-            String survivor =
-                    STREAMS.stream().filter(i -> !i.equals(owner)).findFirst().orElseThrow();
 
             Jwt jwt = new Jwt(secrets.get("gateway-auth-secret"), Clock.systemUTC());
             AtomicBoolean killed = new AtomicBoolean();
@@ -227,19 +224,23 @@ class ComposeDeploymentTest {
                     buyers.run(user -> "Bearer " + jwt.mint(user, Instant.now().plusSeconds(3600)), done -> {
                         answered.accumulateAndGet(done, Math::max);
                         if (done >= BUYERS / 2 && killed.compareAndSet(false, true))
-                            CompletableFuture.runAsync(() -> failover.kill(owner, answered::get));
+                            CompletableFuture.runAsync(() -> failover.killOwner(answered::get));
                     });
             failover.done.get(3, TimeUnit.MINUTES);
             System.out.printf(
                     "%s (the owner of the sale's partition) SIGKILLed with %d of %d requests answered; %s decided the"
                             + " first of its purchases %,d ms after the kill%n",
-                    owner, failover.answeredAtKill, 2 * BUYERS, survivor, failover.firstDecidedAfterMs);
+                    failover.killed,
+                    failover.answeredAtKill,
+                    2 * BUYERS,
+                    failover.survivor,
+                    failover.firstDecidedAfterMs);
             assertThat(failover.answeredAtKill)
                     .as("requests answered when the SIGKILL landed: the sale went on after it (of " + 2 * BUYERS + ")")
                     .isBetween(1, 2 * BUYERS - 1);
             assertThat(failover.ownerThen)
                     .as("the owner of the sale's partition when its first purchase was decided after the kill")
-                    .isEqualTo(survivor);
+                    .isEqualTo(failover.survivor);
             assertThat(load.failed()).as("requests without an answer").isZero();
             assertThat(load.byStatus()).as("answers by status").isEqualTo(Map.of(202, 2 * BUYERS));
             settled(s, outcomes, load);

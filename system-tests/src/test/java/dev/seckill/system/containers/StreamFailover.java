@@ -26,6 +26,8 @@ final class StreamFailover {
     private final long goods;
 
     final CompletableFuture<Void> done = new CompletableFuture<>();
+    volatile String killed;
+    volatile String survivor;
     volatile int answeredAtKill = -1;
     volatile long firstDecidedAfterMs = -1;
     volatile String ownerThen;
@@ -38,6 +40,18 @@ final class StreamFailover {
         this.goods = goods;
     }
 
+    /**
+     * The service whose container owns the goods' partition, once one does: a cooperative rebalance leaves a moving
+     * partition with no owner for a moment, the group STABLE meanwhile.
+     */
+    String awaitOwner() {
+        return await("an owner of the sale's partition")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .ignoreExceptions()
+                .until(this::ownerNow, Objects::nonNull);
+    }
+
     /** The service whose container owns the goods' partition now; null during a rebalance. */
     String ownerNow() throws Exception {
         String instance = group.ownerOf(goods);
@@ -47,9 +61,16 @@ final class StreamFailover {
         throw new AssertionError("a stream instance of no compose service: " + instance);
     }
 
-    /** SIGKILLs {@code service}, waits for the sale's first decision after it, then starts the container again. */
-    void kill(String service, IntSupplier answered) {
+    /**
+     * SIGKILLs the container owning the sale's partition (asked at once before: the one a kill must hit to be felt),
+     * waits for the sale's first decision after it, then starts the container again.
+     */
+    void killOwner(IntSupplier answered) {
         try {
+            String service = awaitOwner();
+            killed = service;
+            survivor =
+                    streams.stream().filter(s -> !s.equals(service)).findFirst().orElseThrow();
             project.kill(service);
             Instant killedAt = Instant.now(); // the signal landed before podman kill returned
             answeredAtKill = answered.getAsInt();
@@ -60,7 +81,7 @@ final class StreamFailover {
                     .atMost(Duration.ofMinutes(1))
                     .pollInterval(Duration.ofMillis(20))
                     .until(() -> firstDecidedAfter(killedAt), Objects::nonNull);
-            ownerThen = ownerNow();
+            ownerThen = awaitOwner();
             firstDecidedAfterMs = Duration.between(killedAt, first).toMillis();
             if (!project.state(service).equals("running")) project.start(service);
             done.complete(null);

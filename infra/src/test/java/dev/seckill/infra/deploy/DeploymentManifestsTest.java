@@ -301,11 +301,19 @@ class DeploymentManifestsTest {
         Map<String, Object> services = at(compose, "services");
         assertThat(services.keySet())
                 .containsExactlyInAnyOrder(
-                        "kafka", "redis", "mariadb", "ingress-gateway", "stock-stream", "order-writer", "reconciler");
+                        "kafka",
+                        "redis",
+                        "mariadb",
+                        "ingress-gateway",
+                        "stock-stream",
+                        "stock-stream-2",
+                        "order-writer",
+                        "reconciler");
         for (String s : services.keySet()) {
+            String image = s.equals("stock-stream-2") ? "stock-stream" : s; // a second instance of the same image
             assertThat((Object) at(services, s, "image"))
                     .as("%s runs the image ./seckill images builds, by a name no public registry answers for", s)
-                    .isEqualTo("localhost/seckill/" + s + ":0.1.0");
+                    .isEqualTo("localhost/seckill/" + image + ":0.1.0");
             assertThat((Object) at(services, s, "pull_policy"))
                     .as("%s is never pulled", s)
                     .isEqualTo("never");
@@ -322,6 +330,17 @@ class DeploymentManifestsTest {
         }
         for (String s : PORTS.keySet())
             assertThat(at(services, s, "env_file").toString()).contains("seckill.env");
+        // the second stream instance: the same restricted profile, a host name and a state volume of its own
+        for (String s : List.of("stock-stream", "stock-stream-2")) {
+            assertThat((Object) at(services, s, "read_only"))
+                    .as(s + " read-only root")
+                    .isEqualTo(true);
+            assertThat((Object) at(services, s, "hostname"))
+                    .as(s + "'s host name, the stable part of its instance id")
+                    .isEqualTo(s);
+        }
+        assertThat(at(services, "stock-stream", "volumes").toString())
+                .isNotEqualTo(at(services, "stock-stream-2", "volumes").toString());
         Set<String> env = new TreeSet<>();
         for (String line : Files.readAllLines(DEPLOY.resolve("seckill.env"))) {
             if (!line.isBlank() && !line.startsWith("#")) env.add(line.substring(0, line.indexOf('=')));

@@ -1,5 +1,6 @@
 package dev.seckill.system.containers;
 
+import dev.seckill.contracts.Json;
 import dev.seckill.infra.harness.PurchaseHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,7 +26,9 @@ import java.util.function.LongFunction;
  * {@code concurrency} at a time. Keeps the requestIds of the 202s and the answers by status.
  */
 record Buyers(URI gateway, long goods, int buyers, int requestsEach, int quantity, int concurrency, long seed) {
-    record Result(Set<String> acceptedIds, Map<Integer, Integer> byStatus, int failed) {}
+    /** {@code atTheDoor}: the final answers a 200 gave at once (no command sent), by their status. */
+    record Result(
+            Set<String> acceptedIds, Map<Integer, Integer> byStatus, Map<String, Integer> atTheDoor, int failed) {}
 
     Result run(LongFunction<String> bearerOf, IntConsumer progress) throws Exception {
         List<Long> order = new ArrayList<>();
@@ -35,6 +38,7 @@ record Buyers(URI gateway, long goods, int buyers, int requestsEach, int quantit
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         Set<String> accepted = ConcurrentHashMap.newKeySet();
         Map<Integer, Integer> byStatus = new ConcurrentHashMap<>();
+        Map<String, Integer> atTheDoor = new ConcurrentHashMap<>();
         AtomicInteger failed = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         Semaphore inFlight = new Semaphore(concurrency);
@@ -54,6 +58,7 @@ record Buyers(URI gateway, long goods, int buyers, int requestsEach, int quantit
                         else {
                             byStatus.merge(resp.statusCode(), 1, Integer::sum);
                             if (resp.statusCode() == 202) accepted.add(PurchaseHttp.requestId(resp.body()));
+                            if (resp.statusCode() == 200) atTheDoor.merge(statusOf(resp.body()), 1, Integer::sum);
                         }
                         inFlight.release();
                         progress.accept(done.incrementAndGet());
@@ -62,6 +67,14 @@ record Buyers(URI gateway, long goods, int buyers, int requestsEach, int quantit
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
                 .exceptionally(e -> null)
                 .join();
-        return new Result(Set.copyOf(accepted), Map.copyOf(byStatus), failed.get());
+        return new Result(Set.copyOf(accepted), Map.copyOf(byStatus), Map.copyOf(atTheDoor), failed.get());
+    }
+
+    private static String statusOf(String body) {
+        try {
+            return Json.MAPPER.readTree(body).path("status").asText();
+        } catch (Exception e) {
+            return "unreadable: " + body;
+        }
     }
 }

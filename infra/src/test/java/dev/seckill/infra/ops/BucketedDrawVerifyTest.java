@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * buckets, and {@code draw verify} — ours, and the second verifier written without our code — checks the winners from
  * the topics alone; a replay drill draws the same winners.
  */
+@Tag("light")
 class BucketedDrawVerifyTest {
     static final long GOODS = 5_407;
 

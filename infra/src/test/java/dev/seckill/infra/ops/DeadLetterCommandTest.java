@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * dead-lettered as stock-stream marks one (then resent twice: one outcome), and an entry from the ledger, which is
  * never resent.
  */
+@Tag("light")
 class DeadLetterCommandTest {
     static final long GOODS = 5501;
 

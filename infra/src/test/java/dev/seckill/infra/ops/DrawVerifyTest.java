@@ -46,6 +46,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with one SUCCESS added for a buyer the draw did not pick fail the check, naming it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the forgery goes last: it alters the recording
+@Tag("light")
 class DrawVerifyTest {
     static final long GOODS = 5301;
     static final String ID = UUID.randomUUID().toString().substring(0, 6);

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -30,6 +31,7 @@ import redis.clients.jedis.UnifiedJedis;
  * drill namespace, then an unchanged drill decides every request as recorded, a drill with the stock halved differs in
  * exactly the five requests that took units 6 to 10, and cleaning a drill leaves nothing of it and touches nothing else.
  */
+@Tag("light")
 class ReplayDrillTest {
     static final long GOODS = 5201;
     static final String ID = UUID.randomUUID().toString().substring(0, 6);

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * sold at most the stock, no unit twice to a buyer, every SUCCESS it answered has its order row and the DB stock is the
  * stock minus the orders — the claims the comparison table relies on.
  */
+@Tag("light")
 class StrategiesTest {
     static final long STOCK = 20;
 

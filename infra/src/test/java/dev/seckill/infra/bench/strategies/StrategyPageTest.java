@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * a column per strategy so it fits, the figures that are 0 for every strategy said in one line instead of empty
  * charts, no label on another, and the same page under a German default locale.
  */
+@Tag("light")
 class StrategyPageTest {
     static StrategyRun.Result result(String name, double perSecond, long lost, int connections) {
         return new StrategyRun.Result(

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * scrapes all four with the shipped rules loaded (the gateway on its admin port: its public one answers /metrics 404),
  * and {@code down} stops every one of them.
  */
+@Tag("light")
 class ServiceStackTest {
     @TempDir
     Path home;

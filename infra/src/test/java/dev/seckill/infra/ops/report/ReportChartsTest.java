@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * ticks and units, the sell-out marked, no two labels on top of each other; and the same page and text whatever the
  * JVM's default locale (a German one writes {@code 40,0}, which breaks an SVG coordinate list).
  */
+@Tag("light")
 class ReportChartsTest {
     static final Instant T0 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 

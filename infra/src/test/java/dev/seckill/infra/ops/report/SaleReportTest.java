@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one released), when the report reads the namespace's topics and database, then its figures are those, and its HTML
  * page renders in a real headless browser with data in all three charts and no script error.
  */
+@Tag("light")
 class SaleReportTest {
     static final long GOODS = 5101;
     static Pipeline pipeline;

@@ -46,6 +46,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * questions of docs/operations.md ("Every sale as tables") — the very SQL blocks of that page — answer what the report
  * of the same namespace says, and the Parquet export reads back in DuckDB with every row.
  */
+@Tag("light")
 class SaleTablesTest {
     static final long GOODS = 5201;
     static final long SECOND_GOODS = 5202;

@@ -1,5 +1,6 @@
 package dev.seckill.stock;
 
+import dev.seckill.contracts.DecidedBy;
 import dev.seckill.contracts.dlq.DeadLetters;
 import dev.seckill.stock.bucket.Hop;
 import dev.seckill.stock.bucket.HopSeal;
@@ -62,6 +63,9 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     private InternalProcessorContext<String, DecidedRecord> internal;
     private ProcessorNode<?, ?, ?, ?> node;
     private Decider decider;
+    /** This run of the task: on every record it forwards ({@link DecidedBy}). */
+    private DecidedBy run;
+
     private Counter processed;
     private Counter dlq;
 
@@ -93,6 +97,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
         buffer.clear();
         unforwarded = List.of();
         this.context = context;
+        this.run = DecidedBy.newRun((String) context.appConfigs().get(StockTopology.INSTANCE_CONFIG));
         this.processed = metrics.counter("seckill_commands_processed");
         this.dlq = metrics.counter("seckill_dlq_records", "source", "stock-stream");
         KeyValueStore<Long, GoodsFold> store = context.getStateStore(StockTopology.FOLD_STORE);
@@ -238,6 +243,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
                     p.input().partition(),
                     p.input().offset());
         }
+        run.putOn(p.record().headers());
         context.forward(
                 p.record().withValue(new DecidedRecord(decision, p.record().value())));
     }

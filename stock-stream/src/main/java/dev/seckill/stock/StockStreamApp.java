@@ -90,6 +90,7 @@ public final class StockStreamApp implements AutoCloseable {
         p.put(
                 StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
                 StockStreamSettings.heartbeatMs(settings, sessionTimeoutMs, instance));
+        p.put(StockTopology.INSTANCE_CONFIG, instance);
         if (!instance.isBlank()) {
             // the instance in every client id: a peer names a dropped instance's transactional ids from its members'
             p.put(StreamsConfig.CLIENT_ID_CONFIG, GroupIds.stockStream(settings) + "-" + instance);

@@ -43,6 +43,11 @@ public final class StockTopology {
     public static final JsonSerde<Outcome> OUTCOME_SERDE = new JsonSerde<>(Outcome.class, OutcomeJson::encode);
     public static final JsonSerde<LedgerEntry> LEDGER_SERDE =
             new JsonSerde<>(LedgerEntry.class, LedgerEntryJson::encode);
+    /**
+     * The instance id in the Streams configuration (not a Kafka setting: Streams hands it to the processors only), for
+     * the {@link dev.seckill.contracts.DecidedBy} header; absent: {@code dynamic}.
+     */
+    public static final String INSTANCE_CONFIG = "seckill.stream.instance";
     /** The per-goods ledger folds (changelogged, so they commit with the outputs): what {@code restore} rebuilds from. */
     public static final String FOLD_STORE = "goods-fold";
 

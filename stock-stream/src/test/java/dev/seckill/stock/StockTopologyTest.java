@@ -2,6 +2,7 @@ package dev.seckill.stock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seckill.contracts.DecidedBy;
 import dev.seckill.contracts.Topics;
 import dev.seckill.contracts.command.CommandCodec;
 import dev.seckill.contracts.command.OpenSale;
@@ -56,6 +57,8 @@ class StockTopologyTest {
     TestOutputTopic<String, Outcome> success, soldOut, duplicate, rejected;
     TestOutputTopic<String, LedgerEntry> ledger;
     TestOutputTopic<String, byte[]> dlq;
+    /** Before the driver started its tasks: their runs start after it. */
+    long startedFromMs;
 
     @BeforeEach
     void setUp() {
@@ -72,6 +75,8 @@ class StockTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ttd");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StockTopology.INSTANCE_CONFIG, "ttd-host-9102");
+        startedFromMs = System.currentTimeMillis();
         driver = new TopologyTestDriver(builder.build(), props);
         commands = driver.createInputTopic(topics.commands(), new StringSerializer(), new ByteArraySerializer());
         success = out(topics.success());
@@ -222,6 +227,26 @@ class StockTopologyTest {
         assertThat(out.value().outcome()).isEqualTo(OutcomeKind.SUCCESS);
         assertThat(new String(out.headers().lastHeader("traceId").value(), StandardCharsets.UTF_8))
                 .isEqualTo("abc123");
+    }
+
+    @Test
+    void everyOutputNamesTheInstanceAndTheRunThatDecidedIt_andACommandsOwnClaimIsReplaced() {
+        open(1001, 1);
+        TestRecord<String, byte[]> forged =
+                new TestRecord<>("1001", CommandCodec.encode(new Purchase("f1", 1001, 9, 1, START.plusSeconds(1))));
+        forged.headers().add(DecidedBy.HEADER, "someone-else/1.1".getBytes(StandardCharsets.UTF_8));
+        commands.pipeInput(forged);
+        buy("f2", 1001, 10);
+
+        TestRecord<String, Outcome> sold = success.readRecord();
+        DecidedBy run = DecidedBy.of(sold.headers());
+        assertThat(run.instance()).isEqualTo("ttd-host-9102");
+        assertThat(run.runStartMs()).isBetween(startedFromMs, System.currentTimeMillis());
+        assertThat(sold.headers().headers(DecidedBy.HEADER)).hasSize(1);
+        assertThat(DecidedBy.of(soldOut.readRecord().headers())).isEqualTo(run);
+        assertThat(ledger.readRecordsToList())
+                .hasSize(2)
+                .allSatisfy(entry -> assertThat(DecidedBy.of(entry.headers())).isEqualTo(run));
     }
 
     @Test

@@ -53,8 +53,9 @@ final class ProcessFaults {
     /**
      * SIGSTOP of {@code part} for {@code pauseMs} — past its lease and its session: a frozen process, alive to the
      * kernel, silent to its group — then SIGCONT, {@code times} times, 0.5–3 s apart. Its peers must take its work over
-     * and fence it, and once it goes on it must write nothing (the invariants are checked as for every scenario).
-     * Recovery as the buyer feels it: SIGSTOP → the first final answer to a purchase sent after it.
+     * and fence it, and once it goes on it must write nothing: besides the invariants, its writes after its work was
+     * taken over are counted from the outcomes' deciding runs ({@link FrozenWrites}), none allowed. Recovery as the buyer
+     * feels it: SIGSTOP → the first final answer to a purchase sent after it.
      */
     static ChaosScenario.Fault pause(String part, int times, long pauseMs) {
         return t -> {
@@ -62,6 +63,7 @@ final class ProcessFaults {
                 if (k > 0 && !t.pause(500, 3_000)) return;
                 String victim = part.equals(STREAM) ? owner(t) : part;
                 long at = System.nanoTime();
+                long frozeAtMs = System.currentTimeMillis(); // the outcomes' deciding runs start on the wall clock
                 t.pipeline.signal(victim, "STOP");
                 try {
                     Thread.sleep(pauseMs); // the fault's length, not a wait for anything
@@ -70,6 +72,12 @@ final class ProcessFaults {
                 }
                 t.out.printf("    %s SIGSTOPped for %,d ms, then SIGCONT%n", victim, pauseMs);
                 t.pauseFrom(at);
+                if (part.equals(STREAM)) {
+                    FrozenWrites.Count[] found = {null};
+                    t.check(
+                            () -> found[0] == null ? "the frozen instance's writes" : found[0].what(),
+                            () -> (found[0] = FrozenWrites.count(FrozenWrites.read(t), frozeAtMs)).violation());
+                }
                 ChaosTarget.await(() -> t.load().answers().firstAnswerAfter(at) >= 0, 60);
             }
         };

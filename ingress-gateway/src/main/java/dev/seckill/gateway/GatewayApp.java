@@ -10,6 +10,7 @@ import dev.seckill.gateway.door.SaleWindows;
 import dev.seckill.gateway.door.SoldOutMarks;
 import dev.seckill.gateway.door.WindowLanes;
 import dev.seckill.gateway.http.GatewayProducer;
+import dev.seckill.gateway.http.InFlightRequests;
 import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.RequestRecordSender;
 import dev.seckill.gateway.http.Responder;
@@ -136,7 +137,8 @@ public final class GatewayApp implements AutoCloseable {
                 windows,
                 store,
                 new GeneratedIds(GatewayKeys.idSecret(settings, jwt != null)),
-                view);
+                view,
+                new InFlightRequests());
         Router router = wiring.routes();
         health = new HealthRoute(vertx, view, redis, readiness);
         serviceRoutes(router, health);
@@ -216,16 +218,13 @@ public final class GatewayApp implements AutoCloseable {
         return admin.actualPort();
     }
 
-    /** Graceful: stop accepting, answer every waiter (202 PENDING), let in-flight sends finish (flush), then close. */
+    /** Graceful: stop accepting, answer every waiter (202 PENDING) and request in flight, flush the sends, close. */
     @Override
     public void close() {
         accepting = false;
-        if (waiters != null) waiters.expireAll();
+        if (wiring != null) wiring.closing(); // every waiter answered, then every request in flight
         HttpListeners.shutdown(servers);
-        if (producer != null) {
-            producer.flush();
-            producer.close(Duration.ofSeconds(10));
-        }
+        if (producer != null) producer.close(Duration.ofSeconds(10)); // it sends what it holds first
         if (status != null) status.close();
         if (view != null) view.close();
         if (windowLanes != null) windowLanes.close();

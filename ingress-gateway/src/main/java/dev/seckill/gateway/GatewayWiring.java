@@ -6,6 +6,7 @@ import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.door.PurchaseRoute;
 import dev.seckill.gateway.door.RecentIds;
 import dev.seckill.gateway.door.SaleWindows;
+import dev.seckill.gateway.http.InFlightRequests;
 import dev.seckill.gateway.http.JsonBodies;
 import dev.seckill.gateway.http.Problem;
 import dev.seckill.gateway.http.RequestRecordSender;
@@ -27,6 +28,7 @@ import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.slf4j.Logger;
@@ -35,7 +37,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The parts the purchase routes are made of, wired once by {@link GatewayApp} and read by every route as they are: the
  * gateway's event loops, producer, clock, waiters, limits ({@code config}), and what a purchase meets — the topics,
- * counters, token key, rate limits, refused-token budget, accepted ids, sale windows, status store, issued ids and outcome view. The warm-up
+ * counters, token key, rate limits, refused-token budget, accepted ids, sale windows, status store, issued ids and outcome view, and the requests in flight. The warm-up
  * ({@link GatewayWarmup}) wires a second set over the same event loops and producer, with its own topics, keys, token
  * key and counters.
  */
@@ -56,7 +58,8 @@ public record GatewayWiring(
         SaleWindows windows,
         PurchaseStatusStore store,
         GeneratedIds ids,
-        OutcomeView view) {
+        OutcomeView view,
+        InFlightRequests inFlight) {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayWiring.class);
 
     /**
@@ -66,6 +69,7 @@ public record GatewayWiring(
      */
     public Router routes() {
         Router router = Router.router(vertx);
+        router.route().handler(inFlight); // first: every request the public port takes, whichever route answers it
         Responder responder = new Responder(metrics);
         RequestRecordSender sender = new RequestRecordSender(vertx, producer, metrics);
         BuyerTokens tokens = jwt == null ? null : new BuyerTokens(jwt, refusals, config.clientAddressHeader(), metrics);
@@ -83,6 +87,21 @@ public record GatewayWiring(
         router.errorHandler(405, ctx -> unrouted(responder, ctx, Problem.METHOD_NOT_ALLOWED, "method_not_allowed"));
         router.errorHandler(500, ctx -> unrouted(responder, ctx, Problem.INTERNAL, "internal"));
         return router;
+    }
+
+    /**
+     * The gateway is closing (it accepts no purchase by now): every waiter answered (202 PENDING), then every request the
+     * routes took waited for, 10 s at most — a purchase between its send and its acknowledgment is answered as it
+     * comes back, not cut off by the servers' close.
+     */
+    public void closing() {
+        waiters.expireAll();
+        try {
+            if (!inFlight.awaitNone(Duration.ofSeconds(10)))
+                LOG.warn("closing with {} requests unanswered after 10 s", inFlight.open());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void unrouted(Responder responder, RoutingContext ctx, Problem problem, String kind) {

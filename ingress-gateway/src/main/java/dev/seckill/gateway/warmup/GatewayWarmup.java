@@ -9,6 +9,7 @@ import dev.seckill.gateway.GatewayWiring;
 import dev.seckill.gateway.auth.Jwt;
 import dev.seckill.gateway.door.RecentIds;
 import dev.seckill.gateway.door.SaleWindows;
+import dev.seckill.gateway.http.InFlightRequests;
 import dev.seckill.gateway.limit.RateLimiter;
 import dev.seckill.gateway.limit.ReadLimiter;
 import dev.seckill.gateway.limit.RefusalBudget;
@@ -120,7 +121,8 @@ public final class GatewayWarmup {
                 windows,
                 store,
                 new GeneratedIds(secret),
-                readSide.view());
+                readSide.view(),
+                new InFlightRequests());
         List<HttpServer> servers = List.of();
         WarmupLoad load = null;
         try {

@@ -168,6 +168,7 @@ class ComposeDeploymentTest {
             String program = service.replaceFirst("-[0-9]+$", ""); // stock-stream-2 runs stock-stream
             for (String line : lines) {
                 if (line.startsWith(program + ": ")) continue; // a readable one-line error on stderr (Kafka not yet up)
+                if (line.equals(ComposeProject.LAUNCHER_NOTE)) continue; // the suite's own JVM flags, announced
                 String level;
                 try {
                     level = Json.MAPPER.readTree(line).path("level").asText();

@@ -24,6 +24,18 @@ final class ComposeProject implements AutoCloseable {
     static final Map<String, String> SHORT_WARMUP =
             Map.of("SECKILL_GATEWAY_WARMUP_REQUESTS", "1000", "SECKILL_STREAM_WARMUP_COMMANDS", "1000");
 
+    /**
+     * The suite's JVM flags for the services' containers, as the suite's own JVMs run (docs/decisions.md, "The suite's
+     * JVMs compile with C1 only"): given through {@code JDK_JAVA_OPTIONS}, which the images' {@code java} reads and
+     * announces in one line on stderr ({@link #LAUNCHER_NOTE}). The file operators run sets nothing of the kind.
+     */
+    static final String SUITE_JVM_FLAGS = "-XX:TieredStopAtLevel=1";
+    /** What the JVM's launcher prints first when {@code JDK_JAVA_OPTIONS} is set: not the service's output. */
+    static final String LAUNCHER_NOTE = "NOTE: Picked up JDK_JAVA_OPTIONS: " + SUITE_JVM_FLAGS;
+
+    private static final List<String> JAVA_SERVICES =
+            List.of("ingress-gateway", "stock-stream", "stock-stream-2", "order-writer", "reconciler");
+
     private final String name;
     private final Map<String, String> env;
     private final Path warmupFile;
@@ -106,13 +118,18 @@ final class ComposeProject implements AutoCloseable {
         for (String s : services) Files.writeString(dir.resolve(s + ".log"), logs(s));
     }
 
-    /** A compose file that gives the warming services {@link #SHORT_WARMUP}, merged over deploy/compose.yaml. */
+    /**
+     * A compose file that gives the warming services {@link #SHORT_WARMUP} and every Java service
+     * {@link #SUITE_JVM_FLAGS}, merged over deploy/compose.yaml.
+     */
     private Path shortWarmup() throws IOException {
         Path file = warmupFile;
         if (Files.exists(file)) return file;
         StringBuilder yaml = new StringBuilder("services:\n");
-        for (String service : List.of("ingress-gateway", "stock-stream", "stock-stream-2")) {
+        for (String service : JAVA_SERVICES) {
             yaml.append("  ").append(service).append(":\n    environment:\n");
+            yaml.append("      JDK_JAVA_OPTIONS: \"").append(SUITE_JVM_FLAGS).append("\"\n");
+            if (service.equals("order-writer") || service.equals("reconciler")) continue; // they do not warm up
             SHORT_WARMUP.forEach((k, v) ->
                     yaml.append("      ").append(k).append(": \"").append(v).append("\"\n"));
         }

@@ -252,9 +252,12 @@ class KubePlayDeploymentTest {
         ObjectNode d = doc.deepCopy();
         switch (d.path("kind").asText()) {
             case "ConfigMap" -> {
-                // the suite's short warm-up (ComposeProject.SHORT_WARMUP) in the config every service reads
-                if (d.path("metadata").path("name").asText().equals("seckill-config"))
+                // the suite's short warm-up (ComposeProject.SHORT_WARMUP) and JVM flags in the config every service
+                // reads
+                if (d.path("metadata").path("name").asText().equals("seckill-config")) {
                     ComposeProject.SHORT_WARMUP.forEach(((ObjectNode) d.path("data"))::put);
+                    ((ObjectNode) d.path("data")).put("JDK_JAVA_OPTIONS", ComposeProject.SUITE_JVM_FLAGS);
+                }
                 return d;
             }
             case "Deployment" -> {

@@ -119,7 +119,7 @@ final class ComposeProject implements AutoCloseable {
     }
 
     /**
-     * A compose file that gives the warming services {@link #SHORT_WARMUP} and every Java service
+     * A compose file that gives the warming services {@link #SHORT_WARMUP} and every Java service and the broker
      * {@link #SUITE_JVM_FLAGS}, merged over deploy/compose.yaml.
      */
     private Path shortWarmup() throws IOException {
@@ -133,6 +133,10 @@ final class ComposeProject implements AutoCloseable {
             SHORT_WARMUP.forEach((k, v) ->
                     yaml.append("      ").append(k).append(": \"").append(v).append("\"\n"));
         }
+        // the broker of a test's own, minutes long, as the suite's own brokers run (its image's flags variable)
+        yaml.append("  kafka:\n    environment:\n      KAFKA_JVM_OPTS: \"")
+                .append(SUITE_JVM_FLAGS)
+                .append("\"\n");
         Files.createDirectories(file.getParent());
         Files.writeString(file, yaml);
         return file;

@@ -91,14 +91,14 @@ public record GatewayWiring(
 
     /**
      * The gateway is closing (it accepts no purchase by now): every waiter answered (202 PENDING), then every request the
-     * routes took waited for, 10 s at most — a purchase between its send and its acknowledgment is answered as it
-     * comes back, not cut off by the servers' close.
+     * routes took before waited for, 5 s at most — a purchase between its send and its acknowledgment is answered as
+     * it comes back, not cut off by the servers' close.
      */
     public void closing() {
         waiters.expireAll();
         try {
-            if (!inFlight.awaitNone(Duration.ofSeconds(10)))
-                LOG.warn("closing with {} requests unanswered after 10 s", inFlight.open());
+            if (!inFlight.awaitNone(Duration.ofSeconds(5)))
+                LOG.warn("closing with {} requests unanswered after 5 s", inFlight.open());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -62,21 +62,24 @@ final class ProcessFaults {
             for (int k = 0; k < times; k++) {
                 if (k > 0 && !t.pause(500, 3_000)) return;
                 String victim = part.equals(STREAM) ? owner(t) : part;
+                String instance = part.equals(STREAM) ? StreamInstances.ownerInstance(t.settings, t.goods) : null;
                 long at = System.nanoTime();
                 long frozeAtMs = System.currentTimeMillis(); // the outcomes' deciding runs start on the wall clock
+                LocalTime wall = LocalTime.now().truncatedTo(ChronoUnit.MILLIS); // to read the services' logs by
                 t.pipeline.signal(victim, "STOP");
                 try {
                     Thread.sleep(pauseMs); // the fault's length, not a wait for anything
                 } finally {
                     t.pipeline.signal(victim, "CONT");
                 }
-                t.out.printf("    %s SIGSTOPped for %,d ms, then SIGCONT%n", victim, pauseMs);
+                t.out.printf("    %s SIGSTOPped at %s for %,d ms, then SIGCONT%n", victim, wall, pauseMs);
                 t.pauseFrom(at);
                 if (part.equals(STREAM)) {
                     FrozenWrites.Count[] found = {null};
                     t.check(
                             () -> found[0] == null ? "the frozen instance's writes" : found[0].what(),
-                            () -> (found[0] = FrozenWrites.count(FrozenWrites.read(t), frozeAtMs)).violation());
+                            () -> (found[0] = FrozenWrites.count(FrozenWrites.read(t), frozeAtMs, instance))
+                                    .violation());
                 }
                 ChaosTarget.await(() -> t.load().answers().firstAnswerAfter(at) >= 0, 60);
             }

@@ -2,6 +2,7 @@ package dev.seckill.infra.chaos;
 
 import dev.seckill.infra.harness.ServedStrategy;
 import dev.seckill.infra.harness.StreamGroup;
+import dev.seckill.kit.config.GroupIds;
 import dev.seckill.kit.config.Settings;
 import java.io.PrintStream;
 import java.util.regex.Matcher;
@@ -29,6 +30,18 @@ final class StreamInstances {
             if (ms < 0)
                 throw new IllegalStateException("the stock-stream group never became stable with " + (more + 1));
             out.printf("   the stock-stream group is stable with %d instances%n", more + 1);
+        }
+    }
+
+    /**
+     * The instance id ({@code stream.instance.id}) of the member owning the commands partition of {@code goods}: its
+     * client id {@code <group>-<instance>} without the group; null while none owns it.
+     */
+    static String ownerInstance(Settings s, long goods) throws Exception {
+        try (StreamGroup group = new StreamGroup(s)) {
+            String owner = group.ownerOf(goods);
+            String prefix = GroupIds.stockStream(s) + "-";
+            return owner != null && owner.startsWith(prefix) ? owner.substring(prefix.length()) : owner;
         }
     }
 

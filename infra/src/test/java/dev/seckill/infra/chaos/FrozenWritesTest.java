@@ -31,7 +31,7 @@ class FrozenWritesTest {
                 success(13, B_TAKEOVER, FROZE_AT + 720),
                 new Write("p.outcome.success", 5, 40, B_BEFORE, FROZE_AT + 30, 5)); // its own partition, untouched
 
-        FrozenWrites.Count count = FrozenWrites.count(writes, FROZE_AT);
+        FrozenWrites.Count count = FrozenWrites.count(writes, FROZE_AT, null);
 
         assertThat(count.violation()).isNull();
         assertThat(count.frozen()).isEqualTo("host-a");
@@ -50,7 +50,7 @@ class FrozenWritesTest {
                 committedLater,
                 decidedLater);
 
-        FrozenWrites.Count count = FrozenWrites.count(writes, FROZE_AT);
+        FrozenWrites.Count count = FrozenWrites.count(writes, FROZE_AT, null);
 
         assertThat(count.zombies()).containsExactly(committedLater, decidedLater);
         assertThat(count.violation()).startsWith("2 outcomes of host-a's frozen run committed after");
@@ -61,18 +61,49 @@ class FrozenWritesTest {
         Write stale = success(13, A_BEFORE, FROZE_AT + 3_600);
         List<Write> rejoined =
                 List.of(success(11, A_BEFORE, FROZE_AT - 10), success(12, A_REJOINED, FROZE_AT + 3_550), stale);
-        assertThat(FrozenWrites.count(rejoined, FROZE_AT).zombies()).containsExactly(stale);
+        assertThat(FrozenWrites.count(rejoined, FROZE_AT, null).zombies()).containsExactly(stale);
 
         FrozenWrites.Count alone = FrozenWrites.count(
-                List.of(success(11, A_BEFORE, FROZE_AT - 10), success(12, A_BEFORE, FROZE_AT + 3_100)), FROZE_AT);
+                List.of(success(11, A_BEFORE, FROZE_AT - 10), success(12, A_BEFORE, FROZE_AT + 3_100)), FROZE_AT, null);
         assertThat(alone.violation()).isNull();
         assertThat(alone.what()).contains("nobody took over: it went on in its own run");
     }
 
     @Test
-    void anOutcomeThatNamesNoRunFailsTheCount_soThatItCannotPassByReadingNothing() {
+    void inABucketedSale_theSurvivorsOwnBucketIsNotTheFrozenOnes_evenInTheSameTopicPartition() {
+        // host-b decides its own bucket (commands partition 5) to the end; host-a froze owning the home (partition 3)
+        Write survivorsOwn = new Write("p.outcome.success", 3, 20, B_BEFORE, FROZE_AT + 900, 5);
+        Write takeover = success(19, B_TAKEOVER, FROZE_AT + 710);
+        Write zombie = success(21, A_BEFORE, FROZE_AT - 2);
+        List<Write> writes = List.of(
+                success(17, A_BEFORE, FROZE_AT - 9),
+                new Write("p.outcome.success", 3, 18, B_BEFORE, FROZE_AT - 1, 5),
+                takeover,
+                survivorsOwn,
+                zombie);
+
+        FrozenWrites.Count named = FrozenWrites.count(writes, FROZE_AT, "host-a");
+
+        assertThat(named.frozen())
+                .as("the owner at the freeze, not the last to decide")
+                .isEqualTo("host-a");
+        assertThat(named.zombies()).containsExactly(zombie);
+    }
+
+    @Test
+    void aFrozenInstanceThatDecidedNoneOfTheSaleBeforeTheFreeze_failsTheCount_ratherThanReadNothing() {
+        List<Write> writes = List.of(success(11, A_BEFORE, FROZE_AT - 10), success(12, B_TAKEOVER, FROZE_AT + 710));
+
+        FrozenWrites.Count misnamed = FrozenWrites.count(writes, FROZE_AT, "group-host-a");
+
+        assertThat(misnamed.violation()).startsWith("group-host-a decided none of the 1 outcomes decided before");
+        assertThat(FrozenWrites.count(writes, FROZE_AT, "host-a").violation()).isNull();
+    }
+
+    @Test
+    void anOutcomeThatNamesNoRunFailsTheCount() {
         FrozenWrites.Count count = FrozenWrites.count(
-                List.of(success(11, A_BEFORE, FROZE_AT - 10), success(12, null, FROZE_AT)), FROZE_AT);
+                List.of(success(11, A_BEFORE, FROZE_AT - 10), success(12, null, FROZE_AT)), FROZE_AT, null);
 
         assertThat(count.violation()).isEqualTo("1 outcomes name no deciding run (seckill-decided-by)");
     }

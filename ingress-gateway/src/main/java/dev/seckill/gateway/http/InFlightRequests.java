@@ -11,13 +11,17 @@ import java.time.Duration;
  */
 public final class InFlightRequests implements Handler<RoutingContext> {
     private int open;
+    /** Set by {@link #awaitNone}: a request taken after it (answered 503 at once) is not waited for. */
+    private volatile boolean closing;
 
     @Override
     public void handle(RoutingContext ctx) {
-        synchronized (this) {
-            open++;
+        if (!closing) {
+            synchronized (this) {
+                open++;
+            }
+            ctx.addEndHandler(v -> ended());
         }
-        ctx.addEndHandler(v -> ended());
         ctx.next();
     }
 
@@ -29,8 +33,12 @@ public final class InFlightRequests implements Handler<RoutingContext> {
         return open;
     }
 
-    /** Waits until none is open, {@code atMost} in all; true when none is. */
+    /**
+     * Waits until none of the requests taken so far is open, {@code atMost} in all; true when none is. Requests taken
+     * from now on are not counted: under steady traffic the wait would never end.
+     */
     public synchronized boolean awaitNone(Duration atMost) throws InterruptedException {
+        closing = true;
         long until = System.nanoTime() + atMost.toNanos();
         while (open > 0) {
             long left = until - System.nanoTime();

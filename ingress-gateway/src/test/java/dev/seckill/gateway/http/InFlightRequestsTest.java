@@ -28,6 +28,7 @@ class InFlightRequestsTest {
     HttpServer server;
     final InFlightRequests inFlight = new InFlightRequests();
     final CompletableFuture<RoutingContext> held = new CompletableFuture<>();
+    final CompletableFuture<RoutingContext> heldLater = new CompletableFuture<>();
     final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeEach
@@ -36,6 +37,7 @@ class InFlightRequestsTest {
         Router router = Router.router(vertx);
         router.route().handler(inFlight);
         router.get("/held").handler(held::complete);
+        router.get("/held-later").handler(heldLater::complete);
         router.get("/now").handler(ctx -> ctx.response().end("now"));
         server = vertx.createHttpServer()
                 .requestHandler(router)
@@ -82,5 +84,18 @@ class InFlightRequestsTest {
         assertThat(none.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(waiting.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(202);
         assertThat(inFlight.open()).isZero();
+    }
+
+    @Test
+    void aRequestTakenOnceTheWaitBegan_isNotWaitedFor_soSteadyTrafficCannotHoldAClose() throws Exception {
+        assertThat(inFlight.awaitNone(Duration.ofSeconds(1))).isTrue();
+
+        CompletableFuture<HttpResponse<String>> later = get("/held-later");
+        RoutingContext ctx = heldLater.get(10, TimeUnit.SECONDS);
+
+        assertThat(inFlight.open()).isZero();
+        assertThat(inFlight.awaitNone(Duration.ofMillis(100))).isTrue();
+        ctx.response().setStatusCode(503).end();
+        assertThat(later.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
     }
 }

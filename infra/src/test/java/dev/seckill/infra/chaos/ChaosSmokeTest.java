@@ -13,14 +13,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chaos suite's smoke inside {@code ./seckill test}: stock-stream SIGKILLed three times at random moments of a live
- * sale (each started again a second later), Redis (the scenario's own) restarted without persistence mid-sale and
- * repaired by the reconciler, and a poison storm in the sale's partition; every invariant holds when read from the DB
- * and the topics against what every buyer was told, and each scenario's row says PASS with its faults counted and its
- * recoveries measured.
+ * sale (each started again a second later), and Redis (the scenario's own) restarted without persistence mid-sale and
+ * repaired by the reconciler; every invariant holds when read from the DB and the topics against what every buyer was
+ * told, and each scenario's row says PASS with its faults counted and its recoveries measured. (The poison storm is
+ * {@code ./seckill chaos}'s and its records {@code PoisonRecordsTest}'s; a poisoned pipeline's DLQ and alert are
+ * {@code AlertsThroughPrometheusTest}'s and {@code DeadLetterCommandTest}'s: a third pipeline here cost the suite
+ * 45 s.)
  */
 class ChaosSmokeTest {
     @Test
-    void aKilledStreamAWipedRedisAndAPoisonStormLoseNothingAndSellNothingTwice() throws Exception {
+    void aKilledStreamAndAWipedRedisLoseNothingAndSellNothingTwice() throws Exception {
         Settings base = Settings.with(Map.of(Settings.KAFKA_BOOTSTRAP, KafkaFixture.bootstrap()));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
@@ -29,7 +31,7 @@ class ChaosSmokeTest {
                 CliCommands.CHAOS.parse(new String[] {
                     "chaos",
                     "--scenario",
-                    "kill-stream,redis-restart,poison",
+                    "kill-stream,redis-restart",
                     "--stock",
                     "80",
                     "--requests",
@@ -59,11 +61,8 @@ class ChaosSmokeTest {
                                 .replace(",", "")))
                         .isGreaterThanOrEqualTo(1_000));
         String table = out.substring(out.indexOf("== chaos (1 broker) =="));
-        assertThat(table.lines()
-                        .filter(l -> l.startsWith("kill-stream ")
-                                || l.startsWith("redis-restart ")
-                                || l.startsWith("poison ")))
-                .hasSize(3)
+        assertThat(table.lines().filter(l -> l.startsWith("kill-stream ") || l.startsWith("redis-restart ")))
+                .hasSize(2)
                 .allSatisfy(row -> assertThat(row).endsWith("PASS").matches("\\S+ +[1-9] .*"));
         // the wipe was repaired: its recovery is a time, not "never"
         assertThat(table.lines()

@@ -27,7 +27,7 @@ final class ProcessFaults {
             for (int k = 0; k < times; k++) {
                 if (k > 0 && !t.pause(500, 3_000)) return;
                 // with several stream instances, the one that owns the sale's partition: a kill elsewhere is not felt
-                String victim = part.equals(STREAM) ? owner(t) : part;
+                String victim = part.equals(STREAM) ? owner(t).part() : part;
                 long at = System.nanoTime();
                 LocalTime wall = LocalTime.now().truncatedTo(ChronoUnit.MILLIS); // to read the services' logs by
                 long health = t.pipeline.killAndRestart(victim, t.restartAfterMs);
@@ -61,8 +61,9 @@ final class ProcessFaults {
         return t -> {
             for (int k = 0; k < times; k++) {
                 if (k > 0 && !t.pause(500, 3_000)) return;
-                String victim = part.equals(STREAM) ? owner(t) : part;
-                String instance = part.equals(STREAM) ? StreamInstances.ownerInstance(t.settings, t.goods) : null;
+                StreamInstances.Owner owner = part.equals(STREAM) ? owner(t) : new StreamInstances.Owner(part, null);
+                String victim = owner.part();
+                String instance = owner.instance();
                 long at = System.nanoTime();
                 long frozeAtMs = System.currentTimeMillis(); // the outcomes' deciding runs start on the wall clock
                 LocalTime wall = LocalTime.now().truncatedTo(ChronoUnit.MILLIS); // to read the services' logs by
@@ -88,9 +89,12 @@ final class ProcessFaults {
 
     private static final String STREAM = "stock-stream";
 
-    /** The stream instance owning the sale's partition (asked for 10 s: a rebalance may be under way), else the first. */
-    private static String owner(ChaosTarget t) throws Exception {
-        String[] owner = {null};
+    /**
+     * The stream instance owning the sale's partition, its part and its instance id (asked for 10 s: a rebalance may be
+     * under way), else the first part, its instance unknown.
+     */
+    private static StreamInstances.Owner owner(ChaosTarget t) throws Exception {
+        StreamInstances.Owner[] owner = {null};
         ChaosTarget.await(
                 () -> {
                     try {
@@ -98,10 +102,10 @@ final class ProcessFaults {
                     } catch (Exception e) {
                         owner[0] = null;
                     }
-                    return owner[0] != null;
+                    return owner[0] != null && owner[0].part() != null;
                 },
                 10);
-        return owner[0] == null ? STREAM : owner[0];
+        return owner[0] == null || owner[0].part() == null ? new StreamInstances.Owner(STREAM, null) : owner[0];
     }
 
     /**

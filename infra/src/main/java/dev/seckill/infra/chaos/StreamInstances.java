@@ -34,27 +34,22 @@ final class StreamInstances {
     }
 
     /**
-     * The instance id ({@code stream.instance.id}) of the member owning the commands partition of {@code goods}: its
-     * client id {@code <group>-<instance>} without the group; null while none owns it.
+     * A member owning the sale's partition: its part ({@code stock-stream}, {@code stock-stream-N}; null when no part
+     * listens on its port) and its instance id ({@code stream.instance.id}: its client id {@code <group>-<instance>}
+     * without the group).
      */
-    static String ownerInstance(Settings s, long goods) throws Exception {
-        try (StreamGroup group = new StreamGroup(s)) {
-            String owner = group.ownerOf(goods);
-            String prefix = GroupIds.stockStream(s) + "-";
-            return owner != null && owner.startsWith(prefix) ? owner.substring(prefix.length()) : owner;
-        }
-    }
+    record Owner(String part, String instance) {}
 
-    /**
-     * The part ({@code stock-stream}, {@code stock-stream-N}) whose consumer owns the commands partition of
-     * {@code goods}; null while no member does (a rebalance).
-     */
-    static String ownerOf(ServedStrategy pipeline, Settings s, long goods) throws Exception {
+    /** The member whose consumer owns the commands partition of {@code goods}; null while none does (a rebalance). */
+    static Owner ownerOf(ServedStrategy pipeline, Settings s, long goods) throws Exception {
         try (StreamGroup group = new StreamGroup(s)) {
             String owner = group.ownerOf(goods);
             if (owner == null) return null;
             Matcher port = PORT.matcher(owner);
-            return port.find() ? pipeline.partOnPort(Integer.parseInt(port.group(1))) : null;
+            String prefix = GroupIds.stockStream(s) + "-";
+            return new Owner(
+                    port.find() ? pipeline.partOnPort(Integer.parseInt(port.group(1))) : null,
+                    owner.startsWith(prefix) ? owner.substring(prefix.length()) : owner);
         }
     }
 }

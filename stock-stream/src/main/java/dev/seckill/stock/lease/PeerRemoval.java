@@ -2,13 +2,14 @@ package dev.seckill.stock.lease;
 
 import io.micrometer.core.instrument.Counter;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
@@ -30,6 +31,12 @@ final class PeerRemoval {
     private final Counter removed;
     private final Counter fenced;
     private final Function<String, String> leaseOf;
+    /** The members the last group read found (none before the first); a read in flight; when the last one started. */
+    private volatile Map<String, List<String>> membersRead = Map.of();
+
+    private final AtomicBoolean reading = new AtomicBoolean();
+    private long readStartedAt;
+    private boolean everRead;
 
     PeerRemoval(
             Admin admin,
@@ -93,25 +100,38 @@ final class PeerRemoval {
                 });
     }
 
-    /** The group's static members by instance: each stream thread is {@code <instance>-<n>}. */
-    Map<String, List<String>> staticMembers() {
-        Map<String, List<String>> out = new HashMap<>();
-        try {
-            for (MemberDescription m : admin.describeConsumerGroups(List.of(applicationId))
+    /**
+     * The group's static members by instance (each stream thread is {@code <instance>-<n>}) as the last read found them,
+     * a new read started when the last started {@code maxAgeMs} before {@code nowMs}: asynchronous, so a group
+     * coordinator slow to answer (a rebalance on busy cores) never holds the lease reads up. A read that fails keeps
+     * what the last one found; a group that does not exist has no members.
+     */
+    Map<String, List<String>> staticMembers(long nowMs, long maxAgeMs) {
+        if ((!everRead || nowMs - readStartedAt >= maxAgeMs) && reading.compareAndSet(false, true)) {
+            everRead = true;
+            readStartedAt = nowMs;
+            admin.describeConsumerGroups(List.of(applicationId), new DescribeConsumerGroupsOptions().timeoutMs((int)
+                                    Math.max(leaseMs, 1_000)))
                     .describedGroups()
                     .get(applicationId)
-                    .get(leaseMs, TimeUnit.MILLISECONDS) // slower than a lease: this watch is skipped
-                    .members())
-                m.groupInstanceId()
-                        .ifPresent(id -> out.computeIfAbsent(LeaseJudge.instanceOf(id), k -> new ArrayList<>())
-                                .add(id));
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof GroupIdNotFoundException))
-                LOG.debug("group not read: {}", e.getCause().toString());
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            LOG.debug("group not read: {}", e.toString());
+                    .whenComplete((group, error) -> {
+                        Throwable cause = error != null && error.getCause() != null ? error.getCause() : error;
+                        if (error == null) membersRead = byInstance(group.members());
+                        else if (error instanceof GroupIdNotFoundException || cause instanceof GroupIdNotFoundException)
+                            membersRead = Map.of();
+                        else LOG.debug("group not read: {}", error.toString());
+                        reading.set(false);
+                    });
         }
+        return membersRead;
+    }
+
+    private static Map<String, List<String>> byInstance(Collection<MemberDescription> members) {
+        Map<String, List<String>> out = new HashMap<>();
+        for (MemberDescription m : members)
+            m.groupInstanceId()
+                    .ifPresent(id -> out.computeIfAbsent(LeaseJudge.instanceOf(id), k -> new ArrayList<>())
+                            .add(id));
         return out;
     }
 }

@@ -27,14 +27,14 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * A stream instance's lease, and its watch over its peers' (docs/decisions.md, "A dead stream instance noticed in a
  * lease, not a session"). Every {@code renewEvery} a thread of its own sets this instance's lease in Redis ({@code PX
- * lease}) over a connection named after the instance ({@link LeaseConnection}); another reads the group's static
- * members and their leases, and a third, four times as often, the peers' connections. A peer whose connection closed
- * (its process ended) or whose lease lapsed (frozen, or cut off), as {@link LeaseJudge} finds, is removed from the group
- * with the Admin API, so the rebalance that moves its tasks to their standbys starts at once instead of after its
- * session, and its threads' transactions are fenced at once ({@link PeerRemoval}, on the Admin client's thread: the
- * Admin calls never hold a renewal up). A frozen peer that comes back is a zombie Kafka has fenced: it can never commit
- * again, it rejoins. Needs static membership and stable transactional ids (the services' defaults). A graceful close
- * deletes the lease (and the stream leaves its group as it closes).
+ * lease}) over a connection named after the instance ({@link LeaseConnection}); four times a renewal another reads the
+ * peers' leases (the group's static members once a renewal) and a third the peers' connections. A peer whose connection
+ * closed (its process ended) or whose lease stayed missing two renewals past its lapse (frozen, or cut off), as {@link
+ * LeaseJudge} finds, is removed from the group with the Admin API, so the rebalance that moves its tasks to their
+ * standbys starts at once instead of after its session, and its threads' transactions are fenced at once ({@link
+ * PeerRemoval}, on the Admin client's thread: the Admin calls never hold a renewal up). A frozen peer that comes back is
+ * a zombie Kafka has fenced: it can never commit again, it rejoins. Needs static membership and stable transactional
+ * ids (the services' defaults). A graceful close deletes the lease (and the stream leaves its group as it closes).
  */
 public final class StreamLeases implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamLeases.class);
@@ -58,15 +58,16 @@ public final class StreamLeases implements AutoCloseable {
     private volatile Map<String, List<String>> members = Map.of();
 
     private volatile Map<String, Long> peerConnections = Map.of();
-    /** When this instance's lease was last set (System.nanoTime()); 0: never. */
-    private volatile long renewedAt;
+    /** When this instance's lease was last set, and the gaps between its renewals. */
+    private final RenewalGaps renewals;
 
     private final LeaseEpoch epoch;
 
     /**
      * @param keyPrefix the Redis prefix of the stream's leases, {@code <redis prefix>stream:lease:<application id>:}
      * @param lease how long a lease lives without renewal
-     * @param renewEvery how often it is renewed and the peers' read (at most a third of the lease)
+     * @param renewEvery how often it is renewed and the group read (at most a third of the lease); a peer's lease
+     *     missing for two of them past its lapse is judged lapsed, read every quarter of one
      * @param connect makes connections under a name ({@link RedisConnections#namedConnections}): the one the lease is
      *     renewed over, {@code keyPrefix + self}, and the one that lists the peers'; null (a Redis Cluster): the lease is
      *     renewed through {@code redis}, and only its lapse tells of a dead peer
@@ -88,7 +89,10 @@ public final class StreamLeases implements AutoCloseable {
         this.keyPrefix = keyPrefix;
         this.leaseMs = lease.toMillis();
         this.renewMs = renewEvery.toMillis();
+        // the lease, then two renewals: on two busy cores a live instance's renewals came 500-700 ms apart (a JVM
+        // waiting 0.4 s for a safepoint; docs/reliability.md, "How late a live instance renews")
         this.judge = new LeaseJudge(self, 2 * renewMs);
+        this.renewals = new RenewalGaps(leaseMs, metrics);
         this.epoch = new LeaseEpoch(redis, keyPrefix, Math.max(60_000, 10 * leaseMs));
         this.connection = new LeaseConnection(redis, connect, keyPrefix, self);
         this.removal = new PeerRemoval(
@@ -149,9 +153,10 @@ public final class StreamLeases implements AutoCloseable {
     public StreamLeases start() {
         renew();
         renewer.scheduleWithFixedDelay(this::renew, renewMs, renewMs, TimeUnit.MILLISECONDS);
-        watcher.scheduleWithFixedDelay(this::watch, renewMs, renewMs, TimeUnit.MILLISECONDS);
-        // a closed connection is read every quarter renewal: no group read in it (the last watch's members serve)
+        // the leases and the connections are read every quarter renewal, so a lapse is seen within a quarter of one;
+        // the group once a renewal (the watches between use the last members read)
         long every = Math.max(10, renewMs / 4);
+        watcher.scheduleWithFixedDelay(this::watch, every, every, TimeUnit.MILLISECONDS);
         if (connection.lists())
             connectionWatch.scheduleWithFixedDelay(
                     new ConnectionWatch(
@@ -170,7 +175,7 @@ public final class StreamLeases implements AutoCloseable {
 
     private void renew() {
         try {
-            if (connection.renew(keyPrefix + self, leaseMs)) renewedAt = System.nanoTime();
+            if (connection.renew(keyPrefix + self, leaseMs)) renewals.renewed(System.nanoTime());
         } catch (RuntimeException e) {
             LOG.debug("lease not renewed: {}", e.getMessage());
         }
@@ -180,7 +185,7 @@ public final class StreamLeases implements AutoCloseable {
         try {
             long now = System.nanoTime() / 1_000_000;
             boolean renewed = renewedLately();
-            Map<String, List<String>> members = removal.staticMembers();
+            Map<String, List<String>> members = removal.staticMembers(now, renewMs);
             this.members = members;
             List<String> peers = new ArrayList<>(members.keySet());
             List<String> keys = new ArrayList<>(List.of(epoch.key()));
@@ -207,6 +212,7 @@ public final class StreamLeases implements AutoCloseable {
     }
 
     private boolean renewedLately() {
+        long renewedAt = renewals.last();
         return renewedAt != 0 && System.nanoTime() - renewedAt < 2 * renewMs * 1_000_000;
     }
 

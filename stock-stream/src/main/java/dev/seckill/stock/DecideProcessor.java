@@ -92,12 +92,12 @@ final class DecideProcessor implements FixedKeyProcessor<String, byte[], Decided
     @Override
     @SuppressWarnings("unchecked")
     public void init(FixedKeyProcessorContext<String, DecidedRecord> context) {
-        // Kafka Streams may revive a task with this same instance: records buffered before are not ours to decide
-        // (their transaction was aborted; they are consumed again from the committed offset)
+        // a task Kafka Streams revives in this instance: what it buffered was aborted, and is consumed again
         buffer.clear();
         unforwarded = List.of();
         this.context = context;
         this.run = DecidedBy.newRun((String) context.appConfigs().get(StockTopology.INSTANCE_CONFIG));
+        earlyCommit.started();
         this.processed = metrics.counter("seckill_commands_processed");
         this.dlq = metrics.counter("seckill_dlq_records", "source", "stock-stream");
         KeyValueStore<Long, GoodsFold> store = context.getStateStore(StockTopology.FOLD_STORE);

@@ -124,9 +124,9 @@ public final class StockStreamApp implements AutoCloseable {
         Admin admin = KafkaClients.admin(settings);
         try {
             TopicProvisioner.ensure(admin, settings, topics);
+            leases = StreamLeases.started(settings, redis, instance, metrics); // held before the streams join
             streams = streams(admin, topics, instance);
             staticMember = !instance.isBlank() && settings.get(StockStreamSettings.STATIC_MEMBERSHIP);
-            leases = StreamLeases.started(settings, redis, instance, metrics);
             if (!instance.isBlank() && settings.get(StockStreamSettings.STABLE_TRANSACTIONAL_IDS)) {
                 fencing = new PeerFencing(admin, GroupIds.stockStream(settings), Duration.ofMillis(session));
                 admin = null; // the fencing's now, closed with it
@@ -162,6 +162,7 @@ public final class StockStreamApp implements AutoCloseable {
                 config.redisAttempts(),
                 Duration.ofMillis(50),
                 SharedSettings.keyLifetime(settings));
+        if (leases != null) scripts.ownLease(leases.ownLease());
         clockWatch = new RedisClockWatch(redis, new RedisKeys(settings.redisPrefix()), Clock.systemUTC(), metrics)
                 .inBackground();
         StreamsBuilder builder = new StreamsBuilder();

@@ -25,6 +25,21 @@ class EarlyCommitTest {
     }
 
     @Test
+    void aTaskThatJustStartedCommitsItsFirstDrainAtOnce_evenABacklog() {
+        EarlyCommit e = new EarlyCommit(20, 100);
+        e.started(); // a takeover: its buyers' purchases waited through the failover
+        assertThat(e.due(0, 60_000)).as("the first drain, a backlog").isTrue();
+        assertThat(e.due(1_000, 60_050)).as("the next one: a backlog again").isFalse();
+        e.started();
+        assertThat(e.due(59_990, 60_060))
+                .as("a start's first drain, within the window of the last request")
+                .isTrue();
+        EarlyCommit off = new EarlyCommit(0, 100);
+        off.started();
+        assertThat(off.due(0, 60_000)).as("off when zero").isFalse();
+    }
+
+    @Test
     void offWhenZero_andAMissingTimestampIsNeverCaughtUp() {
         assertThat(new EarlyCommit(0, 100).due(1_000, 1_000)).isFalse();
         assertThat(new EarlyCommit(20, 100).due(-1, 50)).isFalse();

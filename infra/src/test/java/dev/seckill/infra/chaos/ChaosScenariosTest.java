@@ -44,7 +44,7 @@ class ChaosScenariosTest {
     void rebuildLinesAreCountedPerGoodsAndCause() {
         String line = "13:41:46.183 WARN  [ns.stock-stream-StreamThread-1] d.s.stock.decision.Rebuilds trace= - goods"
                 + " %d: Redis keys at marker '%s', the ledger fold at '153' (%s): rebuilt from the fold (149 buyers, 151"
-                + " units left) before deciding again";
+                + " units left) in 12 ms before deciding again";
         Stream<String> lines = Stream.of(
                 String.format(line, 1001, "148", "lost"),
                 String.format(line, 1001, "", "lost"),

@@ -3,6 +3,7 @@ package dev.seckill.stock.decision;
 import dev.seckill.stock.ledger.FoldStore;
 import dev.seckill.stock.ledger.GoodsFold;
 import java.util.Map;
+import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,10 +26,14 @@ final class Rebuilds {
     private final FoldStore folds;
     private final KeyMarkers markers;
 
+    /** The lapses of this instance's lease when the task started (its decider was made). */
+    private final long lapsesAtStart;
+
     Rebuilds(StockScripts scripts, FoldStore folds, KeyMarkers markers) {
         this.scripts = scripts;
         this.folds = folds;
         this.markers = markers;
+        this.lapsesAtStart = scripts.ownLease().lapses();
     }
 
     /**
@@ -64,6 +69,8 @@ final class Rebuilds {
             int bucket = fold != null && fold.bucketed() ? fold.bucket : 0;
             String observed = scripts.marker(goodsId, bucket);
             if (!markers.truth(folds.get(goodsId), observed).equals(observed)) rebuild(goodsId, bucket, observed);
+        } catch (TaskMigratedException e) {
+            throw e;
         } catch (RuntimeException e) {
             LOG.debug(
                     "goods {}: its keys could not be checked now ({}); the next check tries again",
@@ -78,6 +85,20 @@ final class Rebuilds {
         String truth = markers.truth(fold, observed);
         if (truth.equals(observed)) return truth; // the keys are as the fold says; the clocks disagreed on their expiry
         String cause = truth.isEmpty() ? "gone" : observed.isEmpty() || behind(observed, truth) ? "lost" : "ahead";
+        if (scripts.ownLease().lapses() != lapsesAtStart) {
+            // a peer may have removed this instance and decide its goods now: keys ahead of this fold are its writes
+            LOG.warn(
+                    "goods {}: keys at marker '{}', this task's fold at '{}', and this instance's lease lapsed since the"
+                            + " task started: not rebuilt (a peer may own the goods now), the task rejoins",
+                    goodsId,
+                    observed,
+                    truth);
+            throw new TaskMigratedException("goods " + goodsId
+                    + ": this instance's lease lapsed since the task started;"
+                    + " its keys (marker '" + observed + "', this fold at '" + truth + "') are left to the group's"
+                    + " owner, the task rejoins");
+        }
+        long t0 = System.nanoTime();
         LuaResult restored = scripts.restore(
                 goodsId,
                 bucket,
@@ -88,13 +109,14 @@ final class Rebuilds {
         scripts.countRebuild(cause);
         LOG.warn(
                 "goods {}: Redis keys at marker '{}', the ledger fold at '{}' ({}): rebuilt from the fold ({} buyers, {}"
-                        + " units left) before deciding again",
+                        + " units left) in {} ms before deciding again",
                 goodsId,
                 observed,
                 truth,
                 cause,
                 restored.detail(),
-                restored.stockAfter());
+                restored.stockAfter(),
+                (System.nanoTime() - t0) / 1_000_000);
         return truth;
     }
 

@@ -28,6 +28,8 @@ public final class StockScripts {
     private final MeterRegistry metrics;
     private final KeyLifetime lifetime;
     private final ScriptRunner runner;
+    /** This instance's lease, asked by a task before it rebuilds keys from its fold; none until one is given. */
+    private volatile OwnLease ownLease = OwnLease.NONE;
 
     /** Scripts whose keys live by the standard lifetime rule ({@link KeyLifetime#standard()}). */
     public StockScripts(
@@ -116,6 +118,15 @@ public final class StockScripts {
     }
 
     /** The lifetime rule this instance writes keys with. */
+    /** The lease the tasks' rebuilds ask after from now on (set before the tasks start). */
+    public void ownLease(OwnLease lease) {
+        this.ownLease = lease;
+    }
+
+    OwnLease ownLease() {
+        return ownLease;
+    }
+
     public KeyLifetime lifetime() {
         return lifetime;
     }

@@ -2,6 +2,7 @@ package dev.seckill.stock.lease;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -69,6 +70,14 @@ final class LeaseConnection implements AutoCloseable {
     /** A client name Redis accepts: no spaces, no control characters, nothing beyond ASCII. */
     static boolean nameable(String name) {
         return !name.isEmpty() && name.chars().allMatch(c -> c > 32 && c < 127);
+    }
+
+    /** Of {@code peers}, those {@code leases} (their values in order, null: none) hold, with the client id named. */
+    static Map<String, Long> holders(List<String> peers, List<String> leases) {
+        Map<String, Long> out = new HashMap<>();
+        for (int i = 0; i < peers.size(); i++)
+            if (leases.get(i) != null) out.put(peers.get(i), clientIdOf(leases.get(i)));
+        return out;
     }
 
     /** The client id a lease's value names ({@code <ms>/<id>}); -1 for a value without one. */

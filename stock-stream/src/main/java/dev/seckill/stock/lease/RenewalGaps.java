@@ -1,9 +1,11 @@
 package dev.seckill.stock.lease;
 
+import dev.seckill.stock.decision.OwnLease;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,16 +15,21 @@ import org.slf4j.LoggerFactory;
  * ({@code seckill_stream_lease_renewal_gap}: its maximum against the lease tells how close a GC pause or a starved core
  * came to a removal), and a gap past three quarters of the lease said in one line.
  */
-final class RenewalGaps {
+final class RenewalGaps implements OwnLease {
     private static final Logger LOG = LoggerFactory.getLogger(StreamLeases.class);
 
     private final long leaseMs;
+    /** A gap this long (ms) lets a peer remove this instance: the lease and the peers' grace. */
+    private final long removableMs;
+
     private final Timer gaps;
+    private final AtomicLong lapses = new AtomicLong();
     /** The last renewal Redis took (System.nanoTime()); 0: none yet. */
     private volatile long last;
 
-    RenewalGaps(long leaseMs, MeterRegistry metrics) {
+    RenewalGaps(long leaseMs, long removableMs, MeterRegistry metrics) {
         this.leaseMs = leaseMs;
+        this.removableMs = removableMs;
         this.gaps = Timer.builder("seckill_stream_lease_renewal_gap")
                 .description("time between this instance's lease renewals; past the lease, its peers remove it")
                 .publishPercentiles(0.99, 0.999)
@@ -30,7 +37,7 @@ final class RenewalGaps {
                 .register(metrics);
     }
 
-    /** A renewal Redis took at {@code nanos} (System.nanoTime()). */
+    /** A renewal Redis took, sent at {@code nanos} (System.nanoTime(): the lease runs from no earlier than that). */
     void renewed(long nanos) {
         long before = last;
         last = nanos;
@@ -38,6 +45,7 @@ final class RenewalGaps {
         long gapNanos = nanos - before;
         gaps.record(gapNanos, TimeUnit.NANOSECONDS);
         long gapMs = gapNanos / 1_000_000;
+        if (gapMs >= removableMs) lapses.incrementAndGet();
         if (4 * gapMs > 3 * leaseMs)
             LOG.warn(
                     "this instance's lease renewed {} ms after its last renewal ({} ms lease; a peer removes it past"
@@ -46,8 +54,22 @@ final class RenewalGaps {
                     leaseMs);
     }
 
-    /** When Redis last took a renewal (System.nanoTime()); 0: never. */
+    /** Whether Redis took a renewal sent in the last {@code ms}. */
+    boolean renewedWithin(long ms) {
+        long renewed = last;
+        return renewed != 0 && System.nanoTime() - renewed < ms * 1_000_000;
+    }
+
+    /** When the last renewal Redis took was sent (System.nanoTime()); 0: never. */
     long last() {
         return last;
+    }
+
+    /** The gaps a peer could have removed this instance in, and the one going on now if it is as long. */
+    @Override
+    public long lapses() {
+        long counted = lapses.get();
+        long renewed = last;
+        return renewed != 0 && System.nanoTime() - renewed >= removableMs * 1_000_000 ? counted + 1 : counted;
     }
 }

@@ -6,15 +6,13 @@ import dev.seckill.kit.kafka.KafkaClients;
 import dev.seckill.kit.redis.RedisConnections;
 import dev.seckill.kit.threads.Daemons;
 import dev.seckill.stock.StockStreamSettings;
+import dev.seckill.stock.decision.OwnLease;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -92,7 +90,7 @@ public final class StreamLeases implements AutoCloseable {
         // the lease, then two renewals: on two busy cores a live instance's renewals came 500-700 ms apart (a JVM
         // waiting 0.4 s for a safepoint; docs/reliability.md, "How late a live instance renews")
         this.judge = new LeaseJudge(self, 2 * renewMs);
-        this.renewals = new RenewalGaps(leaseMs, metrics);
+        this.renewals = new RenewalGaps(leaseMs, leaseMs + 2 * renewMs, metrics);
         this.epoch = new LeaseEpoch(redis, keyPrefix, Math.max(60_000, 10 * leaseMs));
         this.connection = new LeaseConnection(redis, connect, keyPrefix, self);
         this.removal = new PeerRemoval(
@@ -175,7 +173,8 @@ public final class StreamLeases implements AutoCloseable {
 
     private void renew() {
         try {
-            if (connection.renew(keyPrefix + self, leaseMs)) renewals.renewed(System.nanoTime());
+            long sent = System.nanoTime();
+            if (connection.renew(keyPrefix + self, leaseMs)) renewals.renewed(sent);
         } catch (RuntimeException e) {
             LOG.debug("lease not renewed: {}", e.getMessage());
         }
@@ -196,15 +195,9 @@ public final class StreamLeases implements AutoCloseable {
             if (read != LeaseEpoch.Read.SAME) judge.redisForgot(now, 2 * leaseMs);
             if (read == LeaseEpoch.Read.FORGOT)
                 LOG.warn("Redis forgot the stream's leases: no peer judged for {} ms", 2 * leaseMs);
-            Set<String> holding = new HashSet<>();
-            Map<String, Long> connections = new HashMap<>();
-            for (int i = 0; i < peers.size(); i++)
-                if (values.get(i + 1) != null) {
-                    holding.add(peers.get(i));
-                    connections.put(peers.get(i), LeaseConnection.clientIdOf(values.get(i + 1)));
-                }
+            Map<String, Long> connections = LeaseConnection.holders(peers, values.subList(1, values.size()));
             peerConnections = connections;
-            for (String peer : judge.judge(now, members.keySet(), holding, renewed))
+            for (String peer : judge.judge(now, members.keySet(), connections.keySet(), renewed))
                 removal.remove(peer, members.get(peer), "holds no lease");
         } catch (RuntimeException e) {
             LOG.debug("lease watch skipped: {}", e.getMessage());
@@ -212,8 +205,7 @@ public final class StreamLeases implements AutoCloseable {
     }
 
     private boolean renewedLately() {
-        long renewedAt = renewals.last();
-        return renewedAt != 0 && System.nanoTime() - renewedAt < 2 * renewMs * 1_000_000;
+        return renewals.renewedWithin(2 * renewMs);
     }
 
     /** The peer's lease as Redis holds it (the time of its last renewal), null when it holds none or Redis fails. */
@@ -223,6 +215,11 @@ public final class StreamLeases implements AutoCloseable {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** This instance's own lease as its tasks ask after it: lapsed since they started, or not. */
+    public OwnLease ownLease() {
+        return renewals;
     }
 
     /** The lease ends with a graceful close: peers need not wait for it to lapse. */

@@ -21,19 +21,26 @@ final class Deciding {
     final long goods;
     final TransactionalFolds folds = new TransactionalFolds();
     private final boolean gate;
+    private final StockScripts scripts;
     private Decider decider;
     private long offset;
     private long committedOffset;
 
     Deciding(TestRedis redis, long goods, boolean gate) {
+        this(redis, goods, gate, redis.scripts());
+    }
+
+    /** A task deciding through {@code scripts} (one asked after this instance's lease, say). */
+    Deciding(TestRedis redis, long goods, boolean gate, StockScripts scripts) {
         this.redis = redis;
         this.goods = goods;
         this.gate = gate;
+        this.scripts = scripts;
         this.decider = fresh();
     }
 
     private Decider fresh() {
-        return new Decider(redis.scripts(), Clock.systemUTC(), folds, gate, () -> {});
+        return new Decider(scripts, Clock.systemUTC(), folds, gate, () -> {});
     }
 
     /** Decides the commands as one batch (one pipelined round trip), at the next offsets. */

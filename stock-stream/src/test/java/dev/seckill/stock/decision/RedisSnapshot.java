@@ -1,5 +1,6 @@
 package dev.seckill.stock.decision;
 
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,13 @@ final class RedisSnapshot {
             if (dump != null) s.keys.put(key, new Key(dump, Math.max(0, redis.redis.pttl(key))));
         }
         return s;
+    }
+
+    /** Each key and its DUMP (Base64): equal when the keys held the same values, whatever their time to live. */
+    Map<String, String> dumps() {
+        Map<String, String> out = new LinkedHashMap<>();
+        keys.forEach((key, k) -> out.put(key, Base64.getEncoder().encodeToString(k.dump())));
+        return out;
     }
 
     /** Redis comes back with this snapshot: every key of the goods as it was then, nothing written since. */

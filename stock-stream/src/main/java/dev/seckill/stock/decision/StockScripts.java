@@ -117,7 +117,6 @@ public final class StockScripts {
                 StockScript.TRANSFER, goodsId, List.of(at.expected(), at.next(), "take", Long.toString(units)));
     }
 
-    /** The lifetime rule this instance writes keys with. */
     /** The lease the tasks' rebuilds ask after from now on (set before the tasks start). */
     public void ownLease(OwnLease lease) {
         this.ownLease = lease;
@@ -127,6 +126,7 @@ public final class StockScripts {
         return ownLease;
     }
 
+    /** The lifetime rule this instance writes keys with. */
     public KeyLifetime lifetime() {
         return lifetime;
     }

@@ -1,5 +1,6 @@
 package dev.seckill.stock.lease;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,14 @@ final class ConnectionWatch implements Runnable {
         this.peerConnections = peerConnections;
         this.leaseOf = leaseOf;
         this.renewedLately = renewedLately;
+    }
+
+    /** Of {@code peers}, those {@code leases} (their values in order, null: none) hold, with the client id named. */
+    static Map<String, Long> holders(List<String> peers, List<String> leases) {
+        Map<String, Long> out = new HashMap<>();
+        for (int i = 0; i < peers.size(); i++)
+            if (leases.get(i) != null) out.put(peers.get(i), LeaseConnection.clientIdOf(leases.get(i)));
+        return out;
     }
 
     @Override

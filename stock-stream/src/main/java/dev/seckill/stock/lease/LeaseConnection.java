@@ -2,7 +2,6 @@ package dev.seckill.stock.lease;
 
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -62,6 +61,13 @@ final class LeaseConnection implements AutoCloseable {
         }
     }
 
+    /** The renewal connection's number (the connections made for renewals so far; 0 through the shared client). */
+    long renewalsOver() {
+        synchronized (renewals) {
+            return renewals.made;
+        }
+    }
+
     /** Whether the peers' connections are listed at all (else only their leases tell). */
     boolean lists() {
         return !listingRefused;
@@ -70,14 +76,6 @@ final class LeaseConnection implements AutoCloseable {
     /** A client name Redis accepts: no spaces, no control characters, nothing beyond ASCII. */
     static boolean nameable(String name) {
         return !name.isEmpty() && name.chars().allMatch(c -> c > 32 && c < 127);
-    }
-
-    /** Of {@code peers}, those {@code leases} (their values in order, null: none) hold, with the client id named. */
-    static Map<String, Long> holders(List<String> peers, List<String> leases) {
-        Map<String, Long> out = new HashMap<>();
-        for (int i = 0; i < peers.size(); i++)
-            if (leases.get(i) != null) out.put(peers.get(i), clientIdOf(leases.get(i)));
-        return out;
     }
 
     /** The client id a lease's value names ({@code <ms>/<id>}); -1 for a value without one. */

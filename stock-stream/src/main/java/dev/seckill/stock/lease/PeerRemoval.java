@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.MemberToRemove;
@@ -35,7 +36,10 @@ final class PeerRemoval {
     private volatile Map<String, List<String>> membersRead = Map.of();
 
     private final AtomicBoolean reading = new AtomicBoolean();
-    private long readStartedAt;
+    private volatile long readStartedAt;
+    /** When the read the members come from started (ms, as the watch's clock); a read that failed leaves it. */
+    private volatile long readAt;
+
     private boolean everRead;
 
     PeerRemoval(
@@ -107,23 +111,42 @@ final class PeerRemoval {
      * what the last one found; a group that does not exist has no members.
      */
     Map<String, List<String>> staticMembers(long nowMs, long maxAgeMs) {
+        // a read that never answered is given up after two leases (its timeout is one): another starts
+        if (reading.get() && nowMs - readStartedAt > 2 * leaseMs) reading.set(false);
         if ((!everRead || nowMs - readStartedAt >= maxAgeMs) && reading.compareAndSet(false, true)) {
             everRead = true;
             readStartedAt = nowMs;
-            admin.describeConsumerGroups(List.of(applicationId), new DescribeConsumerGroupsOptions().timeoutMs((int)
-                                    Math.max(leaseMs, 1_000)))
-                    .describedGroups()
-                    .get(applicationId)
-                    .whenComplete((group, error) -> {
-                        Throwable cause = error != null && error.getCause() != null ? error.getCause() : error;
-                        if (error == null) membersRead = byInstance(group.members());
-                        else if (error instanceof GroupIdNotFoundException || cause instanceof GroupIdNotFoundException)
-                            membersRead = Map.of();
-                        else LOG.debug("group not read: {}", error.toString());
-                        reading.set(false);
-                    });
+            try {
+                admin.describeConsumerGroups(List.of(applicationId), new DescribeConsumerGroupsOptions().timeoutMs((int)
+                                        Math.max(leaseMs, 1_000)))
+                        .describedGroups()
+                        .get(applicationId)
+                        .whenComplete((group, error) -> {
+                            try {
+                                read(group, error);
+                            } finally {
+                                reading.set(false);
+                            }
+                        });
+            } catch (RuntimeException e) {
+                reading.set(false);
+                LOG.debug("group not read: {}", e.toString());
+            }
         }
-        return membersRead;
+        // members last read more than two leases ago are not trusted: nobody is judged until a read answers
+        return nowMs - readAt <= 2 * leaseMs ? membersRead : Map.of();
+    }
+
+    private void read(ConsumerGroupDescription group, Throwable error) {
+        Throwable cause = error != null && error.getCause() != null ? error.getCause() : error;
+        if (error == null) membersRead = byInstance(group.members());
+        else if (error instanceof GroupIdNotFoundException || cause instanceof GroupIdNotFoundException)
+            membersRead = Map.of();
+        else {
+            LOG.debug("group not read: {}", error.toString());
+            return;
+        }
+        readAt = readStartedAt;
     }
 
     private static Map<String, List<String>> byInstance(Collection<MemberDescription> members) {

@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +22,11 @@ final class RenewalGaps implements OwnLease {
     private final long removableMs;
 
     private final Timer gaps;
-    private final AtomicLong lapses = new AtomicLong();
-    /** The last renewal Redis took (System.nanoTime()); 0: none yet. */
+    /** The lapses counted so far (guarded by this). */
+    private long lapses;
+    /** The renewal connection the last renewal came over (its count of connections made); -1: none yet. */
+    private long over = -1;
+    /** When the last renewal Redis took was sent (System.nanoTime()); 0: none yet. */
     private volatile long last;
 
     RenewalGaps(long leaseMs, long removableMs, MeterRegistry metrics) {
@@ -37,15 +39,23 @@ final class RenewalGaps implements OwnLease {
                 .register(metrics);
     }
 
-    /** A renewal Redis took, sent at {@code nanos} (System.nanoTime(): the lease runs from no earlier than that). */
-    void renewed(long nanos) {
+    /**
+     * A renewal Redis took: sent at {@code sent}, its reply read at {@code replied} (System.nanoTime()), over the
+     * renewal connection numbered {@code over}. A lapse is counted when the lease may have been missing for as long as
+     * the peers wait: from the last renewal's send (the lease runs from no earlier) to this one's reply (Redis set it no
+     * later) — or when the connection is another than the last renewal's (a peer sees a closed connection as a process
+     * that ended, and removes it at once).
+     */
+    synchronized void renewed(long sent, long replied, long over) {
         long before = last;
-        last = nanos;
+        boolean reconnected = this.over >= 0 && over != this.over;
+        this.over = over;
+        if (before != 0 && (replied - before >= removableMs * 1_000_000 || reconnected)) lapses++;
+        last = sent;
         if (before == 0) return;
-        long gapNanos = nanos - before;
+        long gapNanos = sent - before;
         gaps.record(gapNanos, TimeUnit.NANOSECONDS);
         long gapMs = gapNanos / 1_000_000;
-        if (gapMs >= removableMs) lapses.incrementAndGet();
         if (4 * gapMs > 3 * leaseMs)
             LOG.warn(
                     "this instance's lease renewed {} ms after its last renewal ({} ms lease; a peer removes it past"
@@ -67,9 +77,7 @@ final class RenewalGaps implements OwnLease {
 
     /** The gaps a peer could have removed this instance in, and the one going on now if it is as long. */
     @Override
-    public long lapses() {
-        long counted = lapses.get();
-        long renewed = last;
-        return renewed != 0 && System.nanoTime() - renewed >= removableMs * 1_000_000 ? counted + 1 : counted;
+    public synchronized long lapses() {
+        return last != 0 && System.nanoTime() - last >= removableMs * 1_000_000 ? lapses + 1 : lapses;
     }
 }

@@ -174,7 +174,8 @@ public final class StreamLeases implements AutoCloseable {
     private void renew() {
         try {
             long sent = System.nanoTime();
-            if (connection.renew(keyPrefix + self, leaseMs)) renewals.renewed(sent);
+            if (connection.renew(keyPrefix + self, leaseMs))
+                renewals.renewed(sent, System.nanoTime(), connection.renewalsOver());
         } catch (RuntimeException e) {
             LOG.debug("lease not renewed: {}", e.getMessage());
         }
@@ -195,7 +196,7 @@ public final class StreamLeases implements AutoCloseable {
             if (read != LeaseEpoch.Read.SAME) judge.redisForgot(now, 2 * leaseMs);
             if (read == LeaseEpoch.Read.FORGOT)
                 LOG.warn("Redis forgot the stream's leases: no peer judged for {} ms", 2 * leaseMs);
-            Map<String, Long> connections = LeaseConnection.holders(peers, values.subList(1, values.size()));
+            Map<String, Long> connections = ConnectionWatch.holders(peers, values.subList(1, values.size()));
             peerConnections = connections;
             for (String peer : judge.judge(now, members.keySet(), connections.keySet(), renewed))
                 removal.remove(peer, members.get(peer), "holds no lease");

@@ -215,7 +215,7 @@ class HappyPathsTest {
             assertThat(r.exit())
                     .as(r.command() + " exit; stderr:\n" + r.err() + "\nstdout, its end:\n" + outTail)
                     .isZero();
-            assertThat(STACK_TRACE.matcher(r.err()).find())
+            assertThat(STACK_TRACE.matcher(consoleOnly(r.err())).find())
                     .as(r.command() + " printed a stack trace on stderr:\n" + r.err())
                     .isFalse();
             assertThat(STACK_TRACE.matcher(withoutTestLog(r.out())).find())
@@ -235,6 +235,16 @@ class HappyPathsTest {
                 "16:20:05.123 WARN  [main] d.s.X - slow\njava.lang.IllegalStateException: x\n\tat a.B.c(B.java:1)\n";
         assertThat(withoutTestLog(logged + "{\"a\":1}\n")).isEqualTo("{\"a\":1}\n");
         assertThat(STACK_TRACE.matcher(withoutTestLog(logged + trace)).find()).isTrue();
+        // on stderr a WARN's trace is the log file's (the CLI's console shows ERROR and above), an ERROR's is not
+        String warned = "22:35:36.991 WARN  [StreamThread-2] o.a.k.s.p.i.StreamThread - fenced\n"
+                + "org.apache.kafka.streams.errors.TaskMigratedException: fenced\n"
+                + "\tat org.apache.kafka.streams.processor.internals.StreamsProducer.commit(StreamsProducer.java:252)\n"
+                + "Caused by: org.apache.kafka.clients.consumer.CommitFailedException: not a member\n"
+                + "\tat org.apache.kafka.clients.producer.internals.Sender.run(Sender.java:247)\n";
+        assertThat(STACK_TRACE.matcher(consoleOnly(warned + "sale opened\n")).find())
+                .isFalse();
+        String failed = warned.replace(" WARN  ", " ERROR ");
+        assertThat(STACK_TRACE.matcher(consoleOnly(failed)).find()).isTrue();
     }
 
     /**
@@ -254,13 +264,28 @@ class HappyPathsTest {
      * A log event of this module's test pattern ({@code HH:mm:ss.SSS LEVEL [thread] logger - message}) with the
      * exception lines logback prints under it.
      */
-    static final Pattern TEST_LOG_EVENT =
-            Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (TRACE|DEBUG|INFO |WARN |ERROR) \\[.*(\\R|$)"
-                    + "((\\s+at |\\s+\\.\\.\\. \\d+ |Caused by: |[\\w.$]+(Exception|Error)\\b).*(\\R|$))*");
+    static final Pattern TEST_LOG_EVENT = testLogEvents("TRACE|DEBUG|INFO |WARN |ERROR");
+
+    /** The same, below ERROR: the CLI's console (service-kit's logback.xml) shows ERROR and above only. */
+    static final Pattern TEST_LOG_EVENT_BELOW_ERROR = testLogEvents("TRACE|DEBUG|INFO |WARN ");
+
+    private static Pattern testLogEvents(String levels) {
+        return Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (" + levels + ") \\[.*(\\R|$)"
+                + "((\\s+at |\\s+\\.\\.\\. \\d+ |Caused by: |[\\w.$]+(Exception|Error)\\b).*(\\R|$))*");
+    }
 
     /** {@code out} without this module's log events: what the CLI's stdout holds (its logback logs to stderr). */
     static String withoutTestLog(String out) {
         return TEST_LOG_EVENT.matcher(out).replaceAll("");
+    }
+
+    /**
+     * {@code err} as the CLI's console would show it: this module's log events below ERROR removed (a Kafka client's
+     * WARN with its exception — a stream thread fenced after a stall, say — goes to the CLI's log file, not its
+     * console); an ERROR's trace stays, as the console would print it.
+     */
+    static String consoleOnly(String err) {
+        return TEST_LOG_EVENT_BELOW_ERROR.matcher(err).replaceAll("");
     }
 
     /** One command as the CLI runs it, stdout and stderr (the logs' console too) captured. */

@@ -226,14 +226,14 @@ public final class StockStreamApp implements AutoCloseable {
      * mid-sale ({@link LiveSale}) is UP at once.
      */
     public static void main(String[] args) throws Exception {
-        CompilerThreads.lowerInBackground(() -> Settings.fromEnvironment().get(StockStreamSettings.JIT_NICE));
+        CompilerThreads.behindTheStart(StockStreamSettings.JIT_NICE, StockStreamSettings.JIT_NICE_SECONDS);
         Readiness readiness = new Readiness(Readiness.State.STARTING);
         ServiceMain.run(
                 "stock-stream",
                 StockStreamSettings.METRICS_PORT,
                 (given, registry) -> {
-                    CompilerThreads.check(
-                            given.get(StockStreamSettings.JIT_NICE)); // lowered above; a bad value stops here
+                    CompilerThreads.check( // lowered above; a bad value stops here
+                            given.get(StockStreamSettings.JIT_NICE), given.get(StockStreamSettings.JIT_NICE_SECONDS));
                     Settings settings = InstanceIds.withDefault(
                             given, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT);
                     StockStreamApp app = new StockStreamApp(settings, registry).start();

@@ -140,9 +140,16 @@ public record StockStreamSettings(
     public static final Setting<Integer> JIT_NICE = Setting.integer(
             "stream.jit.nice",
             19,
-            "the nice value the JVM's JIT compiler threads run at when run as a service (Linux, 1–19; 0: left as they "
-                    + "are): a restart's own start and first decisions go before compiling (docs/decisions.md, 'The "
-                    + "stream's JIT compilers run behind it')");
+            "the nice value the JVM's JIT compiler threads run at through a service's start (Linux, 1–19; 0: left as "
+                    + "they are; where the process may not raise them back, left too): a restart's own start and first "
+                    + "decisions go before compiling (docs/decisions.md, 'The "
+                    + "stream's JIT compilers run behind its start')");
+    public static final Setting<Integer> JIT_NICE_SECONDS = Setting.integer(
+            "stream.jit.nice.seconds",
+            5,
+            "how long after the start the JIT compiler threads stay at stream.jit.nice; then they run at the JVM's "
+                    + "priority again (held back for good, they stall the JVM's safepoints: the lease renewals with "
+                    + "them)");
 
     /** Every setting declared here, in order. */
     public static List<Setting<?>> all() {

@@ -1,19 +1,24 @@
 package dev.seckill.kit.threads;
 
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JVM's JIT compiler threads run behind the service's own: their nice value raised with {@code renice}, so on busy
- * cores a start's own work (and a restart's first decisions) goes before compiling, and the compilers take what is left.
+ * The JVM's JIT compiler threads run behind the service's own through its start: their nice value raised with {@code
+ * renice}, so on busy cores a start's own work (and a restart's first decisions) goes before compiling, and the
+ * compilers take what is left — then they are given the JVM's priority back ({@link #behindTheStart}). Held back for
+ * good they stall the whole JVM: a safepoint waits for every thread to reach it, a compiler in the VM's own code too,
+ * and one at nice 19 on busy cores is not scheduled for a tenth of a second or more (the stream's safepoints took up to
+ * 367 ms to reach, its lease renewals came 300–800 ms apart; docs/decisions.md).
  * Linux only: the threads are found by name in {@code /proc/self/task} ({@code C1 CompilerThre}, {@code C2
  * CompilerThre}); a thread a compiler starts later inherits its nice value. Raising a nice value needs no privilege,
  * so it works as any user and in a container with every capability dropped. HotSpot's own
@@ -25,20 +30,44 @@ public final class CompilerThreads {
     private static final Path TASKS = Path.of("/proc/self/task");
     private static final long RENICE_SECONDS = 10;
     private static final int PASSES = 3;
+    /** The capability that lets a process lower a nice value (capability.h). */
+    private static final int CAP_SYS_NICE = 23;
 
     private CompilerThreads() {}
 
     /**
-     * Gives the compiler threads the nice value {@code nice} says (1–19; 0 leaves them) on a daemon thread, so the
-     * start does not wait for it; says what it did in one line. Called first in a service's {@code main}: the
-     * compilers are busiest in a JVM's first second. A value {@code nice} cannot give leaves them too: the service's
-     * start reads the same setting through {@link #check} and stops there in one line.
+     * Gives the compiler threads nice {@code nice} for the first {@code seconds} of the JVM, then the JVM's own priority
+     * back, on a daemon thread (the start does not wait for it); says what it did. Raising a priority back needs {@code
+     * CAP_SYS_NICE} or an {@code RLIMIT_NICE} that allows it (root has both; a container with every capability dropped
+     * neither): where the process may not, the compilers are not lowered at all — a start a little slower beats a JVM
+     * whose safepoints wait on a starved compiler for good. Called first in a service's {@code main}.
      */
-    public static void lowerInBackground(IntSupplier nice) {
+    public static void behindTheStart(Setting<Integer> nice, Setting<Integer> seconds) {
         Thread t = new Thread(
                 () -> {
                     try {
-                        lower(nice.getAsInt());
+                        Settings environment = Settings.fromEnvironment();
+                        int value = environment.get(nice);
+                        int behind = environment.get(seconds);
+                        check(value, behind);
+                        int jvm = niceOf(Long.toString(ProcessHandle.current().pid()));
+                        if (value == 0 || jvm == Integer.MIN_VALUE) return;
+                        if (!mayRaise(read(Path.of("/proc/self/status")), read(Path.of("/proc/self/limits")), jvm)) {
+                            LOG.info("the JIT compiler threads keep the JVM's priority: this process may not raise them"
+                                    + " back after its start (no CAP_SYS_NICE, RLIMIT_NICE)");
+                            return;
+                        }
+                        if (lower(value) == 0) return;
+                        Thread.sleep(TimeUnit.SECONDS.toMillis(behind));
+                        int raised = moveTo(jvm);
+                        LOG.info(
+                                "the JIT compiler threads ({}) run at the JVM's priority again (nice {}), {} s after the"
+                                        + " start",
+                                raised,
+                                jvm,
+                                behind);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     } catch (RuntimeException e) {
                         // a bad setting: the start says so
                     }
@@ -49,13 +78,57 @@ public final class CompilerThreads {
     }
 
     /**
-     * As above, on the calling thread; returns how many compiler threads run at {@code nice} afterwards (0 where there is
-     * nothing to do). A few passes: a compiler thread started during one (by a compiler not yet reniced, so at the
-     * JVM's priority) is found by the next; one that ended meanwhile makes renice fail for it alone.
+     * Whether this process may set a thread's nice value to {@code target} when it is higher now: {@code CAP_SYS_NICE}
+     * among the effective capabilities ({@code status}: /proc/self/status), or a soft {@code RLIMIT_NICE} of at least
+     * {@code 20 - target} ({@code limits}: /proc/self/limits, "Max nice priority").
+     */
+    static boolean mayRaise(String status, String limits, int target) {
+        for (String line : status.split("\n"))
+            if (line.startsWith("CapEff:")) {
+                try {
+                    if (new java.math.BigInteger(line.substring(7).trim(), 16).testBit(CAP_SYS_NICE)) return true;
+                } catch (NumberFormatException e) {
+                    // unreadable: the limit decides
+                }
+            }
+        for (String line : limits.split("\n"))
+            if (line.startsWith("Max nice priority")) {
+                String soft =
+                        line.substring("Max nice priority".length()).trim().split("\s+")[0];
+                try {
+                    return soft.equals("unlimited") || Integer.parseInt(soft) >= 20 - target;
+                } catch (NumberFormatException e) {
+                    return false;
+                }
+            }
+        return false;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /**
+     * As above without the way back, on the calling thread; returns how many compiler threads run at {@code nice}
+     * afterwards (0 where there is nothing to do).
      */
     public static int lower(int nice) {
         check(nice);
-        if (nice == 0 || !Files.isDirectory(TASKS) || ids().isEmpty()) return 0; // -Xint compiles nothing
+        if (nice == 0) return 0;
+        return moveTo(nice);
+    }
+
+    /**
+     * Gives every compiler thread nice {@code nice}; returns how many run at it afterwards. A few passes: a compiler
+     * thread started during one (by a compiler not yet reniced) is found by the next; one that ended meanwhile makes
+     * renice fail for it alone.
+     */
+    static int moveTo(int nice) {
+        if (!Files.isDirectory(TASKS) || ids().isEmpty()) return 0; // -Xint compiles nothing
         String said = "";
         for (int pass = 0; pass < PASSES; pass++) {
             List<String> behind =
@@ -78,13 +151,8 @@ public final class CompilerThreads {
         }
         List<String> ids = ids();
         long lowered = ids.stream().filter(id -> niceOf(id) == nice).count();
-        if (lowered == 0) LOG.warn("the JIT compiler threads keep their priority: renice said {}", said);
-        else
-            LOG.info(
-                    "the JIT compiler threads ({} of {}) run at nice {}, behind the service's own",
-                    lowered,
-                    ids.size(),
-                    nice);
+        if (lowered == 0) LOG.warn("the JIT compiler threads could not be given nice {}: renice said {}", nice, said);
+        else LOG.info("the JIT compiler threads ({} of {}) run at nice {}", lowered, ids.size(), nice);
         return (int) lowered;
     }
 
@@ -103,6 +171,14 @@ public final class CompilerThreads {
         if (nice < 0 || nice > 19)
             throw new IllegalArgumentException("a nice value for the JIT compiler threads is 0–19, not " + nice);
         return nice;
+    }
+
+    /** {@code nice} as above, and {@code seconds} behind the start if it is 0 or more; else one naming it. */
+    public static void check(int nice, int seconds) {
+        check(nice);
+        if (seconds < 0)
+            throw new IllegalArgumentException(
+                    "the JIT compiler threads' time behind the start is 0 s or more, not " + seconds);
     }
 
     /** The ids of this process's compiler threads, by their names. */

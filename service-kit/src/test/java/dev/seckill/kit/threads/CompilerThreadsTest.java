@@ -39,6 +39,49 @@ class CompilerThreadsTest {
     }
 
     @Test
+    void givenThisJvmMayRaiseThemBack_whenLoweredThenMovedBack_thenEachCompilerRunsAtTheJvmsPriorityAgain()
+            throws IOException {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+        int jvm = CompilerThreads.niceOf(Long.toString(ProcessHandle.current().pid()));
+        assumeTrue(
+                CompilerThreads.mayRaise(
+                        Files.readString(Path.of("/proc/self/status")),
+                        Files.readString(Path.of("/proc/self/limits")),
+                        jvm),
+                "this process may raise a priority (root, or CAP_SYS_NICE)");
+        assertThat(CompilerThreads.lower(jvm + 2)).isPositive();
+
+        assertThat(CompilerThreads.moveTo(jvm))
+                .as("compiler threads back at nice " + jvm)
+                .isPositive();
+
+        Map<String, Integer> after = nices();
+        for (String id : CompilerThreads.ids())
+            if (after.containsKey(id))
+                assertThat(after.get(id)).as("compiler thread " + id).isEqualTo(jvm);
+    }
+
+    @Test
+    void givenCapSysNiceOrANiceLimit_thenAPriorityMayBeRaisedBack_elseNot() {
+        String root = "Name:\tjava\nCapEff:\t000001ffffffffff\n";
+        String dropped = "Name:\tjava\nCapEff:\t0000000000000000\n";
+        String niceOnly = "CapEff:\t0000000000800000\n"; // bit 23, CAP_SYS_NICE, alone
+        String noLimit = "Max nice priority         0                    0\n";
+        String limit20 = "Max nice priority         20                   20\n";
+        String limit15 = "Max nice priority         15                   20\n";
+
+        assertThat(CompilerThreads.mayRaise(root, noLimit, 0)).isTrue();
+        assertThat(CompilerThreads.mayRaise(niceOnly, noLimit, 0)).isTrue();
+        assertThat(CompilerThreads.mayRaise(dropped, noLimit, 0)).isFalse();
+        assertThat(CompilerThreads.mayRaise(dropped, limit20, 0)).isTrue();
+        assertThat(CompilerThreads.mayRaise(dropped, limit15, 0))
+                .as("nice 5 at the lowest")
+                .isFalse();
+        assertThat(CompilerThreads.mayRaise(dropped, limit15, 5)).isTrue();
+        assertThat(CompilerThreads.mayRaise("", "", 0)).as("nothing readable").isFalse();
+    }
+
+    @Test
     void givenNiceZero_whenLowered_thenNothingIsDone() {
         assertThat(CompilerThreads.lower(0)).isZero();
     }
@@ -49,6 +92,7 @@ class CompilerThreadsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0–19, not -5");
         assertThatThrownBy(() -> CompilerThreads.lower(20)).hasMessageContaining("not 20");
+        assertThatThrownBy(() -> CompilerThreads.check(19, -1)).hasMessageContaining("0 s or more, not -1");
     }
 
     /** Each live thread's nice value (field 19 of /proc/self/task/<id>/stat), read here, not by the class under test. */

@@ -146,7 +146,7 @@ public record StockStreamSettings(
                     + "stream's JIT compilers run behind its start')");
     public static final Setting<Integer> JIT_NICE_SECONDS = Setting.integer(
             "stream.jit.nice.seconds",
-            5,
+            60,
             "how long after the start the JIT compiler threads stay at stream.jit.nice; then they run at the JVM's "
                     + "priority again (held back for good, they stall the JVM's safepoints: the lease renewals with "
                     + "them)");

@@ -57,7 +57,13 @@ public final class CompilerThreads {
                                     + " back after its start (no CAP_SYS_NICE, RLIMIT_NICE)");
                             return;
                         }
-                        if (lower(value) == 0) return;
+                        int lowered = lower(value);
+                        if (lowered == 0) return;
+                        LOG.info(
+                                "the JIT compiler threads ({}) run at nice {} for the start's first {} s",
+                                lowered,
+                                value,
+                                behind);
                         Thread.sleep(TimeUnit.SECONDS.toMillis(behind));
                         int raised = moveTo(jvm);
                         LOG.info(
@@ -152,7 +158,6 @@ public final class CompilerThreads {
         List<String> ids = ids();
         long lowered = ids.stream().filter(id -> niceOf(id) == nice).count();
         if (lowered == 0) LOG.warn("the JIT compiler threads could not be given nice {}: renice said {}", nice, said);
-        else LOG.info("the JIT compiler threads ({} of {}) run at nice {}", lowered, ids.size(), nice);
         return (int) lowered;
     }
 

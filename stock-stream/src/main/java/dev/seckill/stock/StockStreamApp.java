@@ -233,7 +233,7 @@ public final class StockStreamApp implements AutoCloseable {
                 StockStreamSettings.METRICS_PORT,
                 (given, registry) -> {
                     CompilerThreads.check( // lowered above; a bad value stops here
-                            given.get(StockStreamSettings.JIT_NICE), given.get(StockStreamSettings.JIT_NICE_SECONDS));
+                            given, StockStreamSettings.JIT_NICE, StockStreamSettings.JIT_NICE_SECONDS);
                     Settings settings = InstanceIds.withDefault(
                             given, StockStreamSettings.INSTANCE_ID, StockStreamSettings.METRICS_PORT);
                     StockStreamApp app = new StockStreamApp(settings, registry).start();

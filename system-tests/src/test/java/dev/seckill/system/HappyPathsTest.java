@@ -270,8 +270,9 @@ class HappyPathsTest {
     static final Pattern TEST_LOG_EVENT_BELOW_ERROR = testLogEvents("TRACE|DEBUG|INFO |WARN ");
 
     private static Pattern testLogEvents(String levels) {
-        return Pattern.compile("(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (" + levels + ") \\[.*(\\R|$)"
-                + "((\\s+at |\\s+\\.\\.\\. \\d+ |Caused by: |[\\w.$]+(Exception|Error)\\b).*(\\R|$))*");
+        return Pattern.compile(
+                "(?m)^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} (" + levels + ") \\[.*(\\R|$)"
+                        + "((\\s+at |\\s+\\.\\.\\. \\d+ |\\s*Suppressed: |Caused by: |[\\w.$]+(Exception|Error)\\b).*(\\R|$))*");
     }
 
     /** {@code out} without this module's log events: what the CLI's stdout holds (its logback logs to stderr). */

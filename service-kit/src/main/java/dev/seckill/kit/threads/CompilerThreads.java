@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
  * compilers take what is left — then they are given the JVM's priority back ({@link #behindTheStart}). Held back for
  * good they stall the whole JVM: a safepoint waits for every thread to reach it, a compiler in the VM's own code too,
  * and one at nice 19 on busy cores is not scheduled for a tenth of a second or more (the stream's safepoints took up to
- * 367 ms to reach, its lease renewals came 300–800 ms apart; docs/decisions.md).
+ * 367 ms to reach, its lease renewals came up to 790 ms apart; docs/decisions.md).
  * Linux only: the threads are found by name in {@code /proc/self/task} ({@code C1 CompilerThre}, {@code C2
- * CompilerThre}); a thread a compiler starts later inherits its nice value. Raising a nice value needs no privilege,
- * so it works as any user and in a container with every capability dropped. HotSpot's own
+ * CompilerThre}); a thread a compiler starts later inherits its nice value. Raising a nice value needs no privilege;
+ * lowering it back does, so where that is missing nothing is changed ({@link #behindTheStart}). HotSpot's own
  * {@code -XX:CompilerThreadPriority} needs {@code -XX:ThreadPriorityPolicy=1}, which prints a warning on standard
  * error for any user but root (a line the services' JSON output must not have) and moves the VM's other threads too.
  */
@@ -37,45 +37,57 @@ public final class CompilerThreads {
 
     /**
      * Gives the compiler threads nice {@code nice} for the first {@code seconds} of the JVM, then the JVM's own priority
-     * back, on a daemon thread (the start does not wait for it); says what it did. Raising a priority back needs {@code
-     * CAP_SYS_NICE} or an {@code RLIMIT_NICE} that allows it (root has both; a container with every capability dropped
-     * neither): where the process may not, the compilers are not lowered at all — a start a little slower beats a JVM
-     * whose safepoints wait on a starved compiler for good. Called first in a service's {@code main}.
+     * back, on a daemon thread (the start does not wait for it); says what it did. Raising a priority back is done by
+     * a {@code renice} this process starts, so that process needs {@code CAP_SYS_NICE} (root's children have it; a
+     * non-root process passes it on only as an ambient capability) or an {@code RLIMIT_NICE} that allows it: where it
+     * would not have either, the compilers are not lowered at all — a start a little slower beats a JVM whose safepoints
+     * wait on a starved compiler for good. Called first in a service's {@code main}.
      */
     public static void behindTheStart(Setting<Integer> nice, Setting<Integer> seconds) {
         Thread t = new Thread(
                 () -> {
+                    boolean lowered = false;
                     try {
                         Settings environment = Settings.fromEnvironment();
                         int value = environment.get(nice);
                         int behind = environment.get(seconds);
                         check(value, behind);
                         int jvm = niceOf(Long.toString(ProcessHandle.current().pid()));
-                        if (value == 0 || jvm == Integer.MIN_VALUE) return;
+                        if (value <= jvm || jvm == Integer.MIN_VALUE)
+                            return; // 0, or nothing to lower: left as they are
                         if (!mayRaise(read(Path.of("/proc/self/status")), read(Path.of("/proc/self/limits")), jvm)) {
                             LOG.info("the JIT compiler threads keep the JVM's priority: this process may not raise them"
                                     + " back after its start (no CAP_SYS_NICE, RLIMIT_NICE)");
                             return;
                         }
-                        int lowered = lower(value);
-                        if (lowered == 0) return;
+                        int count = lower(value);
+                        if (count == 0) return;
+                        lowered = true;
                         LOG.info(
                                 "the JIT compiler threads ({}) run at nice {} for the start's first {} s",
-                                lowered,
+                                count,
                                 value,
                                 behind);
                         Thread.sleep(TimeUnit.SECONDS.toMillis(behind));
                         int raised = moveTo(jvm);
-                        LOG.info(
-                                "the JIT compiler threads ({}) run at the JVM's priority again (nice {}), {} s after the"
-                                        + " start",
-                                raised,
-                                jvm,
-                                behind);
+                        long still =
+                                ids().stream().filter(id -> niceOf(id) == value).count();
+                        if (raised == 0 || still > 0)
+                            LOG.warn(
+                                    "the JIT compiler threads: {} still at nice {} after the start (renice refused?)",
+                                    still,
+                                    value);
+                        else
+                            LOG.info(
+                                    "the JIT compiler threads ({}) run at the JVM's priority again (nice {}), {} s after the start",
+                                    raised,
+                                    jvm,
+                                    behind);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     } catch (RuntimeException e) {
-                        // a bad setting: the start says so
+                        // a bad setting: the start says so; after the threads were lowered, this says it
+                        if (lowered) LOG.warn("the JIT compiler threads may still be lowered: {}", e.toString());
                     }
                 },
                 "jit-priority");
@@ -84,23 +96,30 @@ public final class CompilerThreads {
     }
 
     /**
-     * Whether this process may set a thread's nice value to {@code target} when it is higher now: {@code CAP_SYS_NICE}
-     * among the effective capabilities ({@code status}: /proc/self/status), or a soft {@code RLIMIT_NICE} of at least
-     * {@code 20 - target} ({@code limits}: /proc/self/limits, "Max nice priority").
+     * Whether a {@code renice} this process starts may set a thread's nice value to {@code target} when it is higher
+     * now ({@code status}: /proc/self/status; {@code limits}: /proc/self/limits). {@code CAP_SYS_NICE} reaches the
+     * child in root's bounding set (effective uid 0) or as an ambient capability; else a soft {@code RLIMIT_NICE} of
+     * at least {@code 20 - target} ("Max nice priority"), which the child inherits, allows it.
      */
     static boolean mayRaise(String status, String limits, int target) {
-        for (String line : status.split("\n"))
-            if (line.startsWith("CapEff:")) {
-                try {
-                    if (new java.math.BigInteger(line.substring(7).trim(), 16).testBit(CAP_SYS_NICE)) return true;
-                } catch (NumberFormatException e) {
-                    // unreadable: the limit decides
-                }
+        boolean root = false;
+        java.math.BigInteger bounding = java.math.BigInteger.ZERO;
+        java.math.BigInteger ambient = java.math.BigInteger.ZERO;
+        for (String line : status.split("\n")) {
+            String[] field = line.split("\\s+");
+            try {
+                if (line.startsWith("Uid:") && field.length > 2) root = field[2].equals("0");
+                if (line.startsWith("CapBnd:") && field.length > 1) bounding = new java.math.BigInteger(field[1], 16);
+                if (line.startsWith("CapAmb:") && field.length > 1) ambient = new java.math.BigInteger(field[1], 16);
+            } catch (NumberFormatException e) {
+                // unreadable: the limit decides
             }
+        }
+        if ((root && bounding.testBit(CAP_SYS_NICE)) || ambient.testBit(CAP_SYS_NICE)) return true;
         for (String line : limits.split("\n"))
             if (line.startsWith("Max nice priority")) {
                 String soft =
-                        line.substring("Max nice priority".length()).trim().split("\s+")[0];
+                        line.substring("Max nice priority".length()).trim().split("\\s+")[0];
                 try {
                     return soft.equals("unlimited") || Integer.parseInt(soft) >= 20 - target;
                 } catch (NumberFormatException e) {
@@ -184,6 +203,14 @@ public final class CompilerThreads {
         if (seconds < 0)
             throw new IllegalArgumentException(
                     "the JIT compiler threads' time behind the start is 0 s or more, not " + seconds);
+    }
+
+    /** As above, the values read from {@code settings}; a bad one named by its variable. */
+    public static void check(Settings settings, Setting<Integer> nice, Setting<Integer> seconds) {
+        check(settings.get(nice));
+        if (settings.get(seconds) < 0)
+            throw new IllegalArgumentException(seconds.env()
+                    + ": the JIT compiler threads' time behind the start is 0 s or more, not " + settings.get(seconds));
     }
 
     /** The ids of this process's compiler threads, by their names. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.seckill.kit.config.Setting;
+import dev.seckill.kit.config.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +45,7 @@ class CompilerThreadsTest {
             throws IOException {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
         int jvm = CompilerThreads.niceOf(Long.toString(ProcessHandle.current().pid()));
+        assumeTrue(jvm <= 17, "room below nice 19 to lower to");
         assumeTrue(
                 CompilerThreads.mayRaise(
                         Files.readString(Path.of("/proc/self/status")),
@@ -63,16 +66,25 @@ class CompilerThreadsTest {
 
     @Test
     void givenCapSysNiceOrANiceLimit_thenAPriorityMayBeRaisedBack_elseNot() {
-        String root = "Name:\tjava\nCapEff:\t000001ffffffffff\n";
-        String dropped = "Name:\tjava\nCapEff:\t0000000000000000\n";
-        String niceOnly = "CapEff:\t0000000000800000\n"; // bit 23, CAP_SYS_NICE, alone
+        String root = "Name:\tjava\nUid:\t0\t0\t0\t0\nCapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
+                + "CapAmb:\t0000000000000000\n";
+        String dropped = "Name:\tjava\nUid:\t0\t0\t0\t0\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\n"
+                + "CapAmb:\t0000000000000000\n";
+        // a user's java given CAP_SYS_NICE by setcap: effective in the JVM, lost by the renice it starts
+        String fileCapOnly = "Uid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000800000\nCapBnd:\t000001ffffffffff\n"
+                + "CapAmb:\t0000000000000000\n";
+        String ambient = "Uid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000800000\nCapBnd:\t000001ffffffffff\n"
+                + "CapAmb:\t0000000000800000\n"; // bit 23, CAP_SYS_NICE, passed on to the children
         String noLimit = "Max nice priority         0                    0\n";
         String limit20 = "Max nice priority         20                   20\n";
         String limit15 = "Max nice priority         15                   20\n";
+        String unlimited = "Max nice priority         unlimited            unlimited\n";
 
         assertThat(CompilerThreads.mayRaise(root, noLimit, 0)).isTrue();
-        assertThat(CompilerThreads.mayRaise(niceOnly, noLimit, 0)).isTrue();
+        assertThat(CompilerThreads.mayRaise(ambient, noLimit, 0)).isTrue();
+        assertThat(CompilerThreads.mayRaise(fileCapOnly, noLimit, 0)).isFalse();
         assertThat(CompilerThreads.mayRaise(dropped, noLimit, 0)).isFalse();
+        assertThat(CompilerThreads.mayRaise(dropped, unlimited, 0)).isTrue();
         assertThat(CompilerThreads.mayRaise(dropped, limit20, 0)).isTrue();
         assertThat(CompilerThreads.mayRaise(dropped, limit15, 0))
                 .as("nice 5 at the lowest")
@@ -93,6 +105,12 @@ class CompilerThreadsTest {
                 .hasMessageContaining("0–19, not -5");
         assertThatThrownBy(() -> CompilerThreads.lower(20)).hasMessageContaining("not 20");
         assertThatThrownBy(() -> CompilerThreads.check(19, -1)).hasMessageContaining("0 s or more, not -1");
+        Setting<Integer> nice = Setting.integer("test.jit.nice", 19, "");
+        Setting<Integer> seconds = Setting.integer("test.jit.nice.seconds", 60, "");
+        assertThatThrownBy(() ->
+                        CompilerThreads.check(Settings.with(java.util.Map.of(seconds.name(), "-1")), nice, seconds))
+                .hasMessageContaining(seconds.env())
+                .hasMessageContaining("not -1");
     }
 
     /** Each live thread's nice value (field 19 of /proc/self/task/<id>/stat), read here, not by the class under test. */

@@ -3,6 +3,7 @@ package dev.seckill.kit.threads;
 import dev.seckill.kit.config.Setting;
 import dev.seckill.kit.config.Settings;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,9 +50,9 @@ public final class CompilerThreads {
                     boolean lowered = false;
                     try {
                         Settings environment = Settings.fromEnvironment();
+                        check(environment, nice, seconds);
                         int value = environment.get(nice);
                         int behind = environment.get(seconds);
-                        check(value, behind);
                         int jvm = niceOf(Long.toString(ProcessHandle.current().pid()));
                         if (value <= jvm || jvm == Integer.MIN_VALUE)
                             return; // 0, or nothing to lower: left as they are
@@ -70,13 +71,14 @@ public final class CompilerThreads {
                                 behind);
                         Thread.sleep(TimeUnit.SECONDS.toMillis(behind));
                         int raised = moveTo(jvm);
-                        long still =
-                                ids().stream().filter(id -> niceOf(id) == value).count();
-                        if (raised == 0 || still > 0)
+                        int all = ids().size();
+                        if (raised < all)
                             LOG.warn(
-                                    "the JIT compiler threads: {} still at nice {} after the start (renice refused?)",
-                                    still,
-                                    value);
+                                    "the JIT compiler threads: {} of {} not back at nice {} after the start (renice"
+                                            + " refused?)",
+                                    all - raised,
+                                    all,
+                                    jvm);
                         else
                             LOG.info(
                                     "the JIT compiler threads ({}) run at the JVM's priority again (nice {}), {} s after the start",
@@ -103,14 +105,14 @@ public final class CompilerThreads {
      */
     static boolean mayRaise(String status, String limits, int target) {
         boolean root = false;
-        java.math.BigInteger bounding = java.math.BigInteger.ZERO;
-        java.math.BigInteger ambient = java.math.BigInteger.ZERO;
+        BigInteger bounding = BigInteger.ZERO;
+        BigInteger ambient = BigInteger.ZERO;
         for (String line : status.split("\n")) {
             String[] field = line.split("\\s+");
             try {
                 if (line.startsWith("Uid:") && field.length > 2) root = field[2].equals("0");
-                if (line.startsWith("CapBnd:") && field.length > 1) bounding = new java.math.BigInteger(field[1], 16);
-                if (line.startsWith("CapAmb:") && field.length > 1) ambient = new java.math.BigInteger(field[1], 16);
+                if (line.startsWith("CapBnd:") && field.length > 1) bounding = new BigInteger(field[1], 16);
+                if (line.startsWith("CapAmb:") && field.length > 1) ambient = new BigInteger(field[1], 16);
             } catch (NumberFormatException e) {
                 // unreadable: the limit decides
             }
@@ -197,15 +199,7 @@ public final class CompilerThreads {
         return nice;
     }
 
-    /** {@code nice} as above, and {@code seconds} behind the start if it is 0 or more; else one naming it. */
-    public static void check(int nice, int seconds) {
-        check(nice);
-        if (seconds < 0)
-            throw new IllegalArgumentException(
-                    "the JIT compiler threads' time behind the start is 0 s or more, not " + seconds);
-    }
-
-    /** As above, the values read from {@code settings}; a bad one named by its variable. */
+    /** {@code nice} as above and {@code seconds} behind the start (0 or more), read from {@code settings}; else one line naming it. */
     public static void check(Settings settings, Setting<Integer> nice, Setting<Integer> seconds) {
         check(settings.get(nice));
         if (settings.get(seconds) < 0)
